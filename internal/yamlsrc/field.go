@@ -1,0 +1,62 @@
+package yamlsrc
+
+// Field is an optional document value that may be absent, pending (to be
+// generated, with an optional hint) or set.
+type Field[T any] struct {
+	Value   T
+	Set     bool
+	Pending bool
+	Hint    string
+}
+
+// Val returns a set field.
+func Val[T any](v T) Field[T] { return Field[T]{Value: v, Set: true} }
+
+// Todo returns a pending field with a hint.
+func Todo[T any](hint string) Field[T] { return Field[T]{Pending: true, Hint: hint} }
+
+// Get returns the value and whether it is set.
+func (f Field[T]) Get() (T, bool) { return f.Value, f.Set }
+
+// Or returns the value if set, else def.
+func (f Field[T]) Or(def T) T {
+	if f.Set {
+		return f.Value
+	}
+	return def
+}
+
+// The codec reaches Field through these methods, since reflection cannot
+// name a generic type's instantiations.
+
+func (f *Field[T]) valuePtr() any { return &f.Value }
+func (f *Field[T]) markPending(hint string) {
+	var zero T
+	*f = Field[T]{Value: zero, Pending: true, Hint: hint}
+}
+func (f *Field[T]) markSet() { f.Set, f.Pending, f.Hint = true, false, "" }
+func (f Field[T]) state() (set, pending bool, hint string, value any) {
+	return f.Set, f.Pending, f.Hint, f.Value
+}
+
+type fieldPtr interface {
+	valuePtr() any
+	markPending(hint string)
+	markSet()
+}
+
+type fieldVal interface {
+	state() (set, pending bool, hint string, value any)
+}
+
+// Placeholder is embedded in list item types that may be pending
+// (`- !pending "two practice slides"`): such an item holds only its hint.
+type Placeholder struct {
+	IsPlaceholder bool   `yaml:"-"`
+	PlaceholderID string `yaml:"-"`
+	Hint          string `yaml:"-"`
+}
+
+func (p *Placeholder) placeholder() *Placeholder { return p }
+
+type placeholderItem interface{ placeholder() *Placeholder }

@@ -1,0 +1,360 @@
+package yamlsrc
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Source is one YAML file: its exact bytes and its node tree.
+type Source struct {
+	File string
+	Data []byte
+	// Root is the document's top node (the mapping, not the document node).
+	Root *yaml.Node
+
+	lineStarts []int // byte offset of each line's start; lineStarts[0] is line 1
+}
+
+// Parse parses data as one YAML document. A syntax error comes back as
+// Problems with the file, line and column.
+func Parse(file string, data []byte) (*Source, error) {
+	s := &Source{File: file, Data: data, lineStarts: lineIndex(data)}
+	var doc yaml.Node
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, Problems{{File: file, Line: 1, Col: 1, Message: "the file is empty; a lesson needs at least version, metadata and slides"}}
+		}
+		return nil, s.syntaxProblem(err)
+	}
+	var extra yaml.Node
+	if err := dec.Decode(&extra); err == nil {
+		return nil, Problems{{File: file, Line: extra.Line, Col: extra.Column, Message: "a second YAML document (after ---) is not allowed; keep one lesson per file"}}
+	}
+	if len(doc.Content) == 0 {
+		return nil, Problems{{File: file, Line: 1, Col: 1, Message: "the file holds no YAML content"}}
+	}
+	s.Root = doc.Content[0]
+	return s, nil
+}
+
+var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+
+func (s *Source) syntaxProblem(err error) Problems {
+	msg := err.Error()
+	line := 1
+	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
+		line, _ = strconv.Atoi(m[1])
+		msg = m[2]
+	} else {
+		msg = strings.TrimPrefix(msg, "yaml: ")
+	}
+	col := 1
+	text := s.LineText(line)
+	if i := strings.IndexFunc(text, func(r rune) bool { return r != ' ' }); i >= 0 {
+		col = utf8.RuneCountInString(text[:i]) + 1
+	}
+	if strings.Contains(text, "\t") {
+		msg += " (YAML indents with spaces; this line has a tab)"
+	}
+	return Problems{{File: s.File, Line: line, Col: col, Message: "invalid YAML: " + msg}}
+}
+
+func lineIndex(data []byte) []int {
+	starts := []int{0}
+	for i, b := range data {
+		if b == '\n' {
+			starts = append(starts, i+1)
+		}
+	}
+	return starts
+}
+
+// LineText returns line n (1-based) without its newline.
+func (s *Source) LineText(n int) string {
+	if n < 1 || n > len(s.lineStarts) {
+		return ""
+	}
+	start := s.lineStarts[n-1]
+	end := len(s.Data)
+	if n < len(s.lineStarts) {
+		end = s.lineStarts[n] - 1
+	}
+	return strings.TrimSuffix(string(s.Data[start:end]), "\r")
+}
+
+// Offset converts a 1-based line and 1-based rune column, as yaml.v3 reports
+// them, into a byte offset.
+func (s *Source) Offset(line, col int) int {
+	if line < 1 {
+		return 0
+	}
+	if line > len(s.lineStarts) {
+		return len(s.Data)
+	}
+	off := s.lineStarts[line-1]
+	for c := 1; c < col && off < len(s.Data) && s.Data[off] != '\n'; c++ {
+		_, size := utf8.DecodeRune(s.Data[off:])
+		off += size
+	}
+	return off
+}
+
+// lineOf returns the 1-based line holding byte offset off.
+func (s *Source) lineOf(off int) int {
+	lo, hi := 0, len(s.lineStarts)-1
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if s.lineStarts[mid] <= off {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return lo + 1
+}
+
+// lineStart is the offset where line n begins; past the end, len(Data).
+func (s *Source) lineStart(n int) int {
+	if n < 1 {
+		return 0
+	}
+	if n > len(s.lineStarts) {
+		return len(s.Data)
+	}
+	return s.lineStarts[n-1]
+}
+
+// nextLineStart is the offset just after the newline ending the line that
+// holds off (len(Data) on the last line).
+func (s *Source) nextLineStart(off int) int {
+	return s.lineStart(s.lineOf(off) + 1)
+}
+
+// lineEnd is the offset of the newline ending the line that holds off.
+func (s *Source) lineEnd(off int) int {
+	if i := bytes.IndexByte(s.Data[off:], '\n'); i >= 0 {
+		return off + i
+	}
+	return len(s.Data)
+}
+
+// start is where node n's text begins, its anchor or tag included.
+func (s *Source) start(n *yaml.Node) int { return s.Offset(n.Line, n.Column) }
+
+// End returns the byte offset just past node n's text: past the closing
+// quote, the last line of a block scalar, or the last item of a collection.
+// Comments after the node are not part of it.
+func (s *Source) End(n *yaml.Node) int {
+	switch n.Kind {
+	case yaml.DocumentNode:
+		return len(s.Data)
+	case yaml.AliasNode:
+		return s.scanToken(s.start(n))
+	case yaml.MappingNode, yaml.SequenceNode:
+		off := s.skipProps(s.start(n))
+		if off < len(s.Data) && (s.Data[off] == '[' || s.Data[off] == '{') {
+			return s.scanFlow(off)
+		}
+		if len(n.Content) == 0 {
+			return off
+		}
+		return s.End(n.Content[len(n.Content)-1])
+	}
+	return s.scalarEnd(n)
+}
+
+// skipProps steps over an anchor (&a) and a tag (!t) and the spaces after
+// them, staying on the line so an empty tagged value does not swallow the
+// next key.
+func (s *Source) skipProps(off int) int {
+	for off < len(s.Data) && (s.Data[off] == '&' || s.Data[off] == '!') {
+		off = s.scanToken(off)
+		for off < len(s.Data) && s.Data[off] == ' ' {
+			off++
+		}
+	}
+	return off
+}
+
+// scanToken returns the end of the run of non-space characters at off.
+func (s *Source) scanToken(off int) int {
+	for off < len(s.Data) {
+		switch s.Data[off] {
+		case ' ', '\t', '\n', '\r', ',', ']', '}':
+			return off
+		}
+		off++
+	}
+	return off
+}
+
+// propsEnd is the end of the anchor and tag at off, without trailing spaces.
+func (s *Source) propsEnd(off int) int {
+	end := off
+	for off < len(s.Data) && (s.Data[off] == '&' || s.Data[off] == '!') {
+		off = s.scanToken(off)
+		end = off
+		for off < len(s.Data) && s.Data[off] == ' ' {
+			off++
+		}
+	}
+	return end
+}
+
+func (s *Source) scalarEnd(n *yaml.Node) int {
+	begin := s.start(n)
+	off := s.skipProps(begin)
+	quoted := n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) != 0
+	if !quoted && n.Value == "" {
+		return s.propsEnd(begin)
+	}
+	// Content may start on the next line after a tag (`!pending` then a
+	// quoted hint below it).
+	for quoted && off < len(s.Data) && isSpace(s.Data[off]) {
+		off++
+	}
+	switch {
+	case n.Style&yaml.DoubleQuotedStyle != 0:
+		return s.scanDoubleQuoted(off)
+	case n.Style&yaml.SingleQuotedStyle != 0:
+		return s.scanSingleQuoted(off)
+	case n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0:
+		return s.scanBlockScalar(off)
+	}
+	return s.scanPlain(off, n.Value)
+}
+
+func isSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\n' || b == '\r' }
+
+func (s *Source) scanDoubleQuoted(off int) int {
+	for i := off + 1; i < len(s.Data); i++ {
+		switch s.Data[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1
+		}
+	}
+	return len(s.Data)
+}
+
+func (s *Source) scanSingleQuoted(off int) int {
+	for i := off + 1; i < len(s.Data); i++ {
+		if s.Data[i] == '\'' {
+			if i+1 < len(s.Data) && s.Data[i+1] == '\'' {
+				i++
+				continue
+			}
+			return i + 1
+		}
+	}
+	return len(s.Data)
+}
+
+// scanBlockScalar covers a | or > header and every following line that is
+// blank or indented at least as deep as the first content line.
+func (s *Source) scanBlockScalar(off int) int {
+	end := s.lineEnd(off)
+	line := s.lineOf(off) + 1
+	indent := -1
+	for ; line <= len(s.lineStarts); line++ {
+		text := s.LineText(line)
+		if strings.TrimSpace(text) == "" {
+			continue
+		}
+		ind := len(text) - len(strings.TrimLeft(text, " "))
+		if indent < 0 {
+			indent = ind
+			headerIndent := s.indentOf(s.lineOf(off))
+			if indent <= headerIndent {
+				break
+			}
+		}
+		if ind < indent {
+			break
+		}
+		end = s.lineStart(line) + len(text)
+	}
+	return end
+}
+
+func (s *Source) indentOf(line int) int {
+	text := s.LineText(line)
+	return len(text) - len(strings.TrimLeft(text, " -"))
+}
+
+// scanPlain finds the end of a plain scalar: the first line up to a comment,
+// plus continuation lines until the folded text accounts for value.
+func (s *Source) scanPlain(off int, value string) int {
+	end := s.plainLineEnd(off)
+	got := string(s.Data[off:end])
+	line := s.lineOf(off)
+	for got != value && len(got) < len(value) && line < len(s.lineStarts) {
+		line++
+		text := strings.TrimSpace(s.LineText(line))
+		if text == "" {
+			got += "\n"
+			continue
+		}
+		lineOff := s.lineStart(line) + strings.Index(s.LineText(line), text)
+		e := s.plainLineEnd(lineOff)
+		if !strings.HasSuffix(got, "\n") {
+			got += " "
+		}
+		got += string(s.Data[lineOff:e])
+		end = e
+	}
+	return end
+}
+
+// plainLineEnd is where a plain scalar starting at off ends on its line:
+// before " #", ": " or the newline, trailing spaces trimmed.
+func (s *Source) plainLineEnd(off int) int {
+	eol := s.lineEnd(off)
+	text := s.Data[off:eol]
+	if i := bytes.Index(text, []byte(" #")); i >= 0 {
+		text = text[:i]
+	}
+	// A plain key ends at ": " (or a colon ending the line).
+	for i := 0; i < len(text); i++ {
+		if text[i] == ':' && (i+1 == len(text) || text[i+1] == ' ' || text[i+1] == '\t') {
+			text = text[:i]
+			break
+		}
+	}
+	return off + len(bytes.TrimRight(text, " \t\r"))
+}
+
+// scanFlow returns the offset just past the bracket that closes the flow
+// collection opening at off, skipping quoted strings and comments.
+func (s *Source) scanFlow(off int) int {
+	depth := 0
+	for i := off; i < len(s.Data); i++ {
+		switch s.Data[i] {
+		case '[', '{':
+			depth++
+		case ']', '}':
+			depth--
+			if depth == 0 {
+				return i + 1
+			}
+		case '"':
+			i = s.scanDoubleQuoted(i) - 1
+		case '\'':
+			i = s.scanSingleQuoted(i) - 1
+		case '#':
+			if i > 0 && isSpace(s.Data[i-1]) {
+				i = s.lineEnd(i) - 1
+			}
+		}
+	}
+	return len(s.Data)
+}

@@ -1,0 +1,154 @@
+package lesson
+
+import "github.com/lessongen/lessongen/session"
+
+// The lesson's intents: its closed set of operations. Field tags feed the
+// tool schemas models see: `json` names, `jsonschema` descriptions, and
+// `enum`, `minimum`, `maximum` constraints.
+
+type SetTitle struct {
+	Title string `json:"title" jsonschema:"the lesson's title, a few words"`
+}
+
+type SetSubject struct {
+	Subject string `json:"subject" jsonschema:"the school subject, e.g. biology"`
+}
+
+type SetGrade struct {
+	Grade string `json:"grade" jsonschema:"the grade or year group, e.g. 7 or K"`
+}
+
+type SetDuration struct {
+	Minutes int `json:"minutes" jsonschema:"total lesson length in minutes" minimum:"5" maximum:"600"`
+}
+
+type SetLanguage struct {
+	Language string `json:"language" jsonschema:"the language the lesson is taught in, as a BCP 47 tag such as en or de-CH"`
+}
+
+type SetObjectives struct {
+	Objectives []string `json:"objectives" jsonschema:"learning objectives, each one measurable sentence starting with a verb" minItems:"1" maxItems:"8"`
+}
+
+type SetVocabulary struct {
+	Terms []Term `json:"terms" jsonschema:"key terms with definitions" minItems:"1" maxItems:"20"`
+}
+
+type SetPrerequisites struct {
+	Prerequisites []string `json:"prerequisites" jsonschema:"what students should already know, one item each" minItems:"1" maxItems:"10"`
+}
+
+type SetStandards struct {
+	Standards []string `json:"standards" jsonschema:"curriculum standard codes the lesson addresses, e.g. MS-LS1-6" minItems:"1" maxItems:"10"`
+}
+
+// AddSlide places a new slide; its whiteboard is generated afterwards from
+// the whiteboard hint.
+type AddSlide struct {
+	Title           string `json:"title" jsonschema:"the slide's title"`
+	Section         string `json:"section" jsonschema:"the lesson phase the slide belongs to, e.g. Engage, Explore, Explain, Elaborate, Evaluate"`
+	DurationMinutes int    `json:"duration_minutes" jsonschema:"minutes spent on the slide" minimum:"1" maximum:"120"`
+	Notes           string `json:"notes" jsonschema:"speaker notes for the teacher (not shown on the slide)"`
+	Whiteboard      string `json:"whiteboard" jsonschema:"what the slide's whiteboard should show; another assistant draws it from this"`
+	PendingID       string `json:"pending_id,omitempty" jsonschema:"id of the pending placeholder this slide fills (from list_pending); the slide is placed there. Omit when there is only one"`
+	Position        int    `json:"position,omitempty" jsonschema:"1-based position to insert at when not filling a placeholder; default: at the end" minimum:"1"`
+}
+
+// UpdateSlide changes fields of one slide; unset fields stay.
+type UpdateSlide struct {
+	ID              string  `json:"id" jsonschema:"id of the slide to change"`
+	Title           *string `json:"title,omitempty" jsonschema:"new title"`
+	Section         *string `json:"section,omitempty" jsonschema:"new section"`
+	DurationMinutes *int    `json:"duration_minutes,omitempty" jsonschema:"new duration in minutes" minimum:"1" maximum:"120"`
+	Notes           *string `json:"notes,omitempty" jsonschema:"new speaker notes"`
+}
+
+type MoveSlide struct {
+	ID       string `json:"id" jsonschema:"id of the slide to move"`
+	Position int    `json:"position" jsonschema:"new 1-based position" minimum:"1"`
+}
+
+type RemoveSlide struct {
+	ID string `json:"id" jsonschema:"id of the slide to remove"`
+}
+
+// DescribeLesson reports the lesson and its outline: read-only.
+type DescribeLesson struct{}
+
+// ListPending reports what is still to be generated in the lesson: read-only.
+type ListPending struct{}
+
+// SetSlideProps replaces a slide's bindings. Hidden: bindings are the
+// author's, not a model's.
+type SetSlideProps struct {
+	ID    string            `json:"id"`
+	Props map[string]string `json:"props"`
+}
+
+// ClosePlaceholders removes slide placeholders that received slides; the
+// orchestrator dispatches it when the node subagent finishes normally.
+type ClosePlaceholders struct{}
+
+func (SetTitle) Spec() session.Spec {
+	return session.Spec{Capability: CapMetadata, Doc: "Set the lesson's title."}
+}
+func (SetSubject) Spec() session.Spec {
+	return session.Spec{Capability: CapMetadata, Doc: "Set the lesson's subject."}
+}
+func (SetGrade) Spec() session.Spec {
+	return session.Spec{Capability: CapMetadata, Doc: "Set the grade the lesson is for."}
+}
+func (SetDuration) Spec() session.Spec {
+	return session.Spec{Capability: CapMetadata, Doc: "Set the lesson's total duration in minutes."}
+}
+func (SetLanguage) Spec() session.Spec {
+	return session.Spec{Capability: CapMetadata, Doc: "Set the language the lesson is taught in."}
+}
+func (SetObjectives) Spec() session.Spec {
+	return session.Spec{Capability: CapMetadata, Doc: "Set the lesson's learning objectives, replacing any pending list."}
+}
+func (SetVocabulary) Spec() session.Spec {
+	return session.Spec{Capability: CapMetadata, Doc: "Set the lesson's key vocabulary with definitions."}
+}
+func (SetPrerequisites) Spec() session.Spec {
+	return session.Spec{Capability: CapMetadata, Doc: "Set what students need to know before the lesson."}
+}
+func (SetStandards) Spec() session.Spec {
+	return session.Spec{Capability: CapMetadata, Doc: "Set the curriculum standards the lesson addresses."}
+}
+func (AddSlide) Spec() session.Spec {
+	return session.Spec{Capability: CapNode, Doc: "Add a slide: title, section, duration, speaker notes, and a brief for its whiteboard."}
+}
+func (UpdateSlide) Spec() session.Spec {
+	return session.Spec{Capability: CapNode, Doc: "Change fields of a slide you added, or fill a slide's pending fields."}
+}
+func (MoveSlide) Spec() session.Spec {
+	return session.Spec{Capability: CapNode, Doc: "Move a slide you added to another position."}
+}
+func (RemoveSlide) Spec() session.Spec {
+	return session.Spec{Capability: CapNode, Doc: "Remove a slide you added."}
+}
+func (DescribeLesson) Spec() session.Spec {
+	return session.Spec{Capability: CapRead, ReadOnly: true, Doc: "Describe the lesson as it stands: metadata and the outline of its slides."}
+}
+func (ListPending) Spec() session.Spec {
+	return session.Spec{Capability: CapRead, ReadOnly: true, Doc: "List what is still to be generated in the lesson, with the author's hints and placeholder ids."}
+}
+func (SetSlideProps) Spec() session.Spec {
+	return session.Spec{Capability: CapNode, Hidden: true, Doc: "Replace a slide's property bindings."}
+}
+func (ClosePlaceholders) Spec() session.Spec {
+	return session.Spec{Capability: CapNode, Hidden: true, Doc: "Remove placeholders that received slides."}
+}
+
+// Intents lists one zero value of every lesson intent: the closed set.
+func Intents() []session.Intent {
+	return []session.Intent{
+		SetTitle{}, SetSubject{}, SetGrade{}, SetDuration{}, SetLanguage{},
+		SetObjectives{}, SetVocabulary{}, SetPrerequisites{}, SetStandards{},
+		AddSlide{}, UpdateSlide{}, MoveSlide{}, RemoveSlide{},
+		DescribeLesson{}, ListPending{},
+		SetSlideProps{}, ClosePlaceholders{},
+		session.Undo{}, session.Redo{},
+	}
+}

@@ -1,0 +1,432 @@
+package lesson
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/lessongen/lessongen/internal/yamlsrc"
+	"github.com/lessongen/lessongen/session"
+)
+
+// Reports: what a reduce tells whoever dispatched the intent.
+type (
+	Set struct {
+		Field string `json:"set"`
+		Value any    `json:"value"`
+	}
+	SlideAdded struct {
+		ID        string `json:"added"`
+		Position  int    `json:"position"`
+		PendingID string `json:"placed_at,omitempty"`
+	}
+	SlideChanged struct {
+		ID     string   `json:"changed"`
+		Fields []string `json:"fields"`
+	}
+	SlideMoved struct {
+		ID       string `json:"moved"`
+		Position int    `json:"position"`
+	}
+	SlideRemoved struct {
+		ID string `json:"removed"`
+	}
+	Closed struct {
+		Placeholders []string `json:"closed"`
+	}
+)
+
+// Reduce applies one intent. Every branch builds an exact inverse that
+// touches only what it changed, so undo (like dispatch) costs the same for a
+// lesson of 20 slides as for one of 2,000.
+func (p *Plan) Reduce(rc *session.Context, in session.Intent) (func(), error) {
+	switch in := in.(type) {
+	case DescribeLesson:
+		rc.Report(p.Describe() + "\n" + p.Outline())
+		return nil, nil
+	case ListPending:
+		rc.Report(p.Pending())
+		return nil, nil
+	case SetTitle:
+		return setText(rc, &p.Metadata.Title, "title", in.Title)
+	case SetSubject:
+		return setText(rc, &p.Metadata.Subject, "subject", in.Subject)
+	case SetGrade:
+		return setText(rc, &p.Metadata.Grade, "grade", in.Grade)
+	case SetLanguage:
+		return setText(rc, &p.Metadata.Language, "language", in.Language)
+	case SetDuration:
+		if in.Minutes < 5 || in.Minutes > 600 {
+			return nil, session.Reject(session.KindInvalidArgs, "minutes", "a lesson lasts between 5 and 600 minutes", "%d minutes is out of range", in.Minutes)
+		}
+		return setField(rc, &p.Metadata.DurationMinutes, "duration_minutes", in.Minutes)
+	case SetObjectives:
+		items, err := cleanList("objectives", in.Objectives, 8)
+		if err != nil {
+			return nil, err
+		}
+		return setField(rc, &p.Metadata.Objectives, "objectives", items)
+	case SetPrerequisites:
+		items, err := cleanList("prerequisites", in.Prerequisites, 10)
+		if err != nil {
+			return nil, err
+		}
+		return setField(rc, &p.Metadata.Prerequisites, "prerequisites", items)
+	case SetStandards:
+		items, err := cleanList("standards", in.Standards, 10)
+		if err != nil {
+			return nil, err
+		}
+		return setField(rc, &p.Metadata.Standards, "standards", items)
+	case SetVocabulary:
+		if len(in.Terms) == 0 || len(in.Terms) > 20 {
+			return nil, session.Reject(session.KindInvalidArgs, "terms", "give between 1 and 20 terms", "%d terms", len(in.Terms))
+		}
+		terms := make([]Term, len(in.Terms))
+		for i, t := range in.Terms {
+			terms[i] = Term{Term: strings.TrimSpace(t.Term), Definition: strings.TrimSpace(t.Definition)}
+			if terms[i].Term == "" || terms[i].Definition == "" {
+				return nil, session.Reject(session.KindInvalidArgs, fmt.Sprintf("terms[%d]", i), "every term needs a word and a definition", "term %d is incomplete", i)
+			}
+		}
+		return setField(rc, &p.Metadata.Vocabulary, "vocabulary", terms)
+	case AddSlide:
+		return p.addSlide(rc, in)
+	case UpdateSlide:
+		return p.updateSlide(rc, in)
+	case MoveSlide:
+		return p.moveSlide(rc, in)
+	case RemoveSlide:
+		return p.removeSlide(rc, in)
+	case SetSlideProps:
+		s, ok := p.byID[in.ID]
+		if !ok {
+			return nil, p.notFound("id", in.ID)
+		}
+		compiled, err := compileProps(in.Props)
+		if err != nil {
+			return nil, session.Reject(session.KindInvalidArgs, "props", "props bind heading, layout or background to Go templates such as {{ .lesson.title }}", "%v", err)
+		}
+		oldProps, oldCompiled := s.Props, s.compiled
+		s.Props, s.compiled, s.bound = in.Props, compiled, nil
+		return func() { s.Props, s.compiled, s.bound = oldProps, oldCompiled, nil }, nil
+	case ClosePlaceholders:
+		return p.closePlaceholders(rc)
+	}
+	return nil, session.Reject(session.KindInvalidArgs, "", "", "a lesson cannot apply %T", in)
+}
+
+// Recompile marks bindings stale: all of them when metadata or the slide
+// order changed (an O(1) epoch bump), else only the slide that changed.
+func (p *Plan) Recompile(_ *session.Context, in session.Intent) {
+	switch in := in.(type) {
+	case UpdateSlide:
+		if s, ok := p.byID[in.ID]; ok {
+			s.bound = nil
+		}
+	case SetSlideProps:
+	default:
+		p.metaEpoch++
+	}
+}
+
+func setText(rc *session.Context, f *yamlsrc.Field[string], name, v string) (func(), error) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return nil, session.Reject(session.KindInvalidArgs, name, "give a non-empty value", "%s is empty", name)
+	}
+	return setField(rc, f, name, v)
+}
+
+func setField[T any](rc *session.Context, f *yamlsrc.Field[T], name string, v T) (func(), error) {
+	old := *f
+	*f = yamlsrc.Val(v)
+	rc.Report(Set{Field: name, Value: v})
+	return func() { *f = old }, nil
+}
+
+func cleanList(name string, items []string, most int) ([]string, error) {
+	var out []string
+	for _, it := range items {
+		if it = strings.TrimSpace(it); it != "" {
+			out = append(out, it)
+		}
+	}
+	if len(out) == 0 || len(out) > most {
+		return nil, session.Reject(session.KindInvalidArgs, name, fmt.Sprintf("give between 1 and %d non-empty items", most), "%d items", len(out))
+	}
+	return out, nil
+}
+
+func (p *Plan) notFound(path, id string) error {
+	ids := p.SlideIDs()
+	hint := "the lesson has no slides yet"
+	if len(ids) > 0 {
+		if len(ids) > 30 {
+			ids = append(ids[:30:30], "…")
+		}
+		hint = "slide ids: " + strings.Join(ids, ", ")
+	}
+	return session.Reject(session.KindNotFound, path, hint, "no slide %q", id)
+}
+
+// editable returns slide id if generation may change it as a whole.
+func (p *Plan) editable(id string) (*Slide, error) {
+	s, ok := p.byID[id]
+	if !ok {
+		return nil, p.notFound("id", id)
+	}
+	if s.authored && p.Protect {
+		return nil, session.Reject(session.KindPrecondition, "id", "the author's slides stay as written; add new slides instead", "slide %q was written by the author", id)
+	}
+	return s, nil
+}
+
+func (p *Plan) addSlide(rc *session.Context, in AddSlide) (func(), error) {
+	title := strings.TrimSpace(in.Title)
+	if title == "" {
+		return nil, session.Reject(session.KindInvalidArgs, "title", "give the slide a title", "title is empty")
+	}
+	brief := strings.TrimSpace(in.Whiteboard)
+	if brief == "" {
+		return nil, session.Reject(session.KindInvalidArgs, "whiteboard", "say in a sentence what the whiteboard should show", "whiteboard brief is empty")
+	}
+	if in.DurationMinutes < 1 || in.DurationMinutes > 120 {
+		return nil, session.Reject(session.KindInvalidArgs, "duration_minutes", "a slide takes between 1 and 120 minutes", "%d minutes is out of range", in.DurationMinutes)
+	}
+	oldSlides, oldNextPH := p.Slides, p.nextPH
+
+	// A pending slide list becomes a list holding one placeholder, so that
+	// partial work and the remaining hint can both be saved.
+	if p.Slides.Pending {
+		p.Slides = yamlsrc.Val([]*Slide{{Placeholder: yamlsrc.Placeholder{IsPlaceholder: true, Hint: p.Slides.Hint}}})
+		p.index()
+	}
+	ph, err := p.placeholderFor(in.PendingID)
+	if err != nil {
+		p.Slides, p.nextPH = oldSlides, oldNextPH
+		p.index()
+		return nil, err
+	}
+	list := p.slides()
+	at := len(list)
+	switch {
+	case ph != nil:
+		at = slices.Index(list, ph)
+	case in.Position > 0:
+		at = p.offsetOf(in.Position)
+	}
+	s := &Slide{
+		ID:              p.newID(title),
+		Title:           yamlsrc.Val(title),
+		Section:         optional(in.Section),
+		DurationMinutes: yamlsrc.Val(in.DurationMinutes),
+		Notes:           optional(in.Notes),
+		Whiteboard:      WhiteboardRef{Pending: true, Hint: brief},
+	}
+	p.Slides = yamlsrc.Val(slices.Insert(list, at, s))
+	p.byID[s.ID] = s
+	rep := SlideAdded{ID: s.ID}
+	rep.Position, _ = p.Position(s.ID)
+	if ph != nil {
+		ph.filled++
+		rep.PendingID = ph.PlaceholderID
+	}
+	rc.Report(rep)
+	return func() {
+		if ph != nil {
+			ph.filled--
+		}
+		delete(p.byID, s.ID)
+		if oldSlides.Pending {
+			p.Slides, p.nextPH = oldSlides, oldNextPH
+			return
+		}
+		p.Slides.Value = slices.DeleteFunc(p.Slides.Value, func(x *Slide) bool { return x == s })
+	}, nil
+}
+
+func optional(v string) yamlsrc.Field[string] {
+	if v = strings.TrimSpace(v); v != "" {
+		return yamlsrc.Val(v)
+	}
+	return yamlsrc.Field[string]{}
+}
+
+// offsetOf converts a 1-based position among real slides into an index in
+// the list, which may also hold placeholders.
+func (p *Plan) offsetOf(pos int) int {
+	n := 0
+	for i, s := range p.slides() {
+		if s.IsPlaceholder {
+			continue
+		}
+		n++
+		if n == pos {
+			return i
+		}
+	}
+	return len(p.slides())
+}
+
+func (p *Plan) placeholderFor(id string) (*Slide, error) {
+	var open []*Slide
+	for _, s := range p.slides() {
+		if s.IsPlaceholder {
+			if id != "" && s.PlaceholderID == id {
+				return s, nil
+			}
+			open = append(open, s)
+		}
+	}
+	if id != "" {
+		ids := make([]string, len(open))
+		for i, s := range open {
+			ids[i] = s.PlaceholderID
+		}
+		hint := "there are no placeholders; omit pending_id"
+		if len(ids) > 0 {
+			hint = "open placeholders: " + strings.Join(ids, ", ")
+		}
+		return nil, session.Reject(session.KindNotFound, "pending_id", hint, "no placeholder %q", id)
+	}
+	if len(open) == 1 {
+		return open[0], nil
+	}
+	return nil, nil
+}
+
+// newID derives a readable, unique id from the title: "Light reactions" →
+// "light-reactions", then "light-reactions-2".
+func (p *Plan) newID(title string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(title) {
+		switch {
+		case r < 128 && (unicode.IsLetter(r) || unicode.IsDigit(r)):
+			b.WriteRune(r)
+			dash = false
+		case !dash && b.Len() > 0:
+			b.WriteByte('-')
+			dash = true
+		}
+		if b.Len() >= 32 {
+			break
+		}
+	}
+	base := strings.Trim(b.String(), "-")
+	if base == "" {
+		base = "slide"
+	}
+	id := base
+	for n := 2; ; n++ {
+		if _, taken := p.byID[id]; !taken {
+			return id
+		}
+		id = fmt.Sprintf("%s-%d", base, n)
+	}
+}
+
+func (p *Plan) updateSlide(rc *session.Context, in UpdateSlide) (func(), error) {
+	s, ok := p.byID[in.ID]
+	if !ok {
+		return nil, p.notFound("id", in.ID)
+	}
+	before := *s
+	var fields []string
+	restore := func() { *s = before }
+	check := func(name string, pending bool) error {
+		if s.authored && p.Protect && !pending {
+			return session.Reject(session.KindPrecondition, name, "only the author's pending fields can be filled", "%s of slide %q was written by the author", name, s.ID)
+		}
+		return nil
+	}
+	for _, f := range []struct {
+		name  string
+		value *string
+		field *yamlsrc.Field[string]
+	}{{"title", in.Title, &s.Title}, {"section", in.Section, &s.Section}, {"notes", in.Notes, &s.Notes}} {
+		if f.value == nil {
+			continue
+		}
+		if err := check(f.name, f.field.Pending); err != nil {
+			restore()
+			return nil, err
+		}
+		v := strings.TrimSpace(*f.value)
+		if v == "" {
+			restore()
+			return nil, session.Reject(session.KindInvalidArgs, f.name, "give a non-empty value", "%s is empty", f.name)
+		}
+		*f.field = yamlsrc.Val(v)
+		fields = append(fields, f.name)
+	}
+	if in.DurationMinutes != nil {
+		if err := check("duration_minutes", s.DurationMinutes.Pending); err != nil {
+			restore()
+			return nil, err
+		}
+		if *in.DurationMinutes < 1 || *in.DurationMinutes > 120 {
+			restore()
+			return nil, session.Reject(session.KindInvalidArgs, "duration_minutes", "a slide takes between 1 and 120 minutes", "%d minutes is out of range", *in.DurationMinutes)
+		}
+		s.DurationMinutes = yamlsrc.Val(*in.DurationMinutes)
+		fields = append(fields, "duration_minutes")
+	}
+	if len(fields) == 0 {
+		return nil, session.Reject(session.KindInvalidArgs, "", "set at least one of title, section, duration_minutes, notes", "nothing to change")
+	}
+	rc.Report(SlideChanged{ID: s.ID, Fields: fields})
+	return restore, nil
+}
+
+func (p *Plan) moveSlide(rc *session.Context, in MoveSlide) (func(), error) {
+	s, err := p.editable(in.ID)
+	if err != nil {
+		return nil, err
+	}
+	_, count := p.Position(s.ID)
+	if in.Position < 1 || in.Position > count {
+		return nil, session.Reject(session.KindInvalidArgs, "position", fmt.Sprintf("position must be between 1 and %d", count), "position %d is out of range", in.Position)
+	}
+	old := slices.Clone(p.Slides.Value)
+	list := slices.DeleteFunc(p.Slides.Value, func(x *Slide) bool { return x == s })
+	p.Slides.Value = list
+	p.Slides.Value = slices.Insert(list, p.offsetOf(in.Position), s)
+	rc.Report(SlideMoved{ID: s.ID, Position: in.Position})
+	return func() { p.Slides.Value = old }, nil
+}
+
+func (p *Plan) removeSlide(rc *session.Context, in RemoveSlide) (func(), error) {
+	s, err := p.editable(in.ID)
+	if err != nil {
+		return nil, err
+	}
+	i := slices.Index(p.Slides.Value, s)
+	p.Slides.Value = slices.Delete(p.Slides.Value, i, i+1)
+	delete(p.byID, s.ID)
+	rc.Report(SlideRemoved{ID: s.ID})
+	return func() {
+		p.Slides.Value = slices.Insert(p.Slides.Value, i, s)
+		p.byID[s.ID] = s
+	}, nil
+}
+
+func (p *Plan) closePlaceholders(rc *session.Context) (func(), error) {
+	old := p.Slides
+	oldList := slices.Clone(p.Slides.Value)
+	var closed []string
+	p.Slides.Value = slices.DeleteFunc(p.Slides.Value, func(s *Slide) bool {
+		if s.IsPlaceholder && s.filled > 0 {
+			closed = append(closed, s.PlaceholderID)
+			return true
+		}
+		return false
+	})
+	rc.Report(Closed{Placeholders: closed})
+	return func() {
+		p.Slides = old
+		p.Slides.Value = oldList
+	}, nil
+}

@@ -1,0 +1,58 @@
+package session
+
+import (
+	"errors"
+	"fmt"
+)
+
+// ErrorKind classifies a rejected intent so a model (or a person) knows what
+// to do differently.
+type ErrorKind string
+
+const (
+	KindInvalidArgs  ErrorKind = "invalid_args"
+	KindPrecondition ErrorKind = "precondition"
+	KindPermission   ErrorKind = "permission"
+	KindNotFound     ErrorKind = "not_found"
+	KindConflict     ErrorKind = "conflict"
+)
+
+// Error is a rejection: nothing was changed. Path names the part of the
+// intent or document it concerns ("x", "elements[e3]"), Hint what to do.
+type Error struct {
+	Kind    ErrorKind
+	Path    string
+	Message string
+	Hint    string
+}
+
+func (e *Error) Error() string {
+	s := string(e.Kind)
+	if e.Path != "" {
+		s += " at " + e.Path
+	}
+	s += ": " + e.Message
+	if e.Hint != "" {
+		s += " (" + e.Hint + ")"
+	}
+	return s
+}
+
+// Reject builds an *Error; the message is formatted, the hint is literal.
+func Reject(kind ErrorKind, path, hint, format string, args ...any) *Error {
+	return &Error{Kind: kind, Path: path, Message: fmt.Sprintf(format, args...), Hint: hint}
+}
+
+// ErrNoHistory is returned by Undo and Redo when there is nothing to undo or
+// redo.
+var ErrNoHistory = errors.New("nothing to undo or redo")
+
+// ErrUnknownChild is returned when a child slot id does not exist.
+var ErrUnknownChild = errors.New("unknown child")
+
+// AsError reports whether err is (or wraps) a rejection and returns it.
+func AsError(err error) (*Error, bool) {
+	var e *Error
+	ok := errors.As(err, &e)
+	return e, ok
+}

@@ -1,0 +1,64 @@
+// Package session is the one mutation path for every document in lessongen.
+//
+// A Session owns one modality instance (a State). Every change is an Intent
+// passed to Dispatch, which runs reduce → recompile → commit → emit. The
+// package knows no modality: lessons and whiteboards plug in through State.
+package session
+
+// Capability names what an intent is allowed to touch. A subagent is granted a
+// set of capabilities for its level; intents outside it are refused.
+type Capability string
+
+// Spec is what an intent declares about itself. It is the single source of
+// truth for tools offered to models, so every intent type has exactly one.
+type Spec struct {
+	// Capability the caller must hold to dispatch the intent.
+	Capability Capability
+	// ReadOnly intents report but never change state: they skip commit and
+	// emit, and may run concurrently with each other.
+	ReadOnly bool
+	// Hidden intents (selection, undo, redo) are never offered to a model but
+	// stay dispatchable by code and tests.
+	Hidden bool
+	// Doc describes the intent for a model, in a sentence or two.
+	Doc string
+}
+
+// Intent is one typed operation on one modality.
+type Intent interface {
+	Spec() Spec
+}
+
+// Undo and Redo are handled by every session itself; they are hidden.
+type (
+	Undo struct{}
+	Redo struct{}
+)
+
+// CapHistory guards undo and redo, which no model is ever granted.
+const CapHistory Capability = "history"
+
+func (Undo) Spec() Spec {
+	return Spec{Capability: CapHistory, Hidden: true, Doc: "Undo the last committed change."}
+}
+
+func (Redo) Spec() Spec {
+	return Spec{Capability: CapHistory, Hidden: true, Doc: "Redo the last undone change."}
+}
+
+// Level is the part of a node one subagent fills: its metadata or its body.
+type Level string
+
+const (
+	LevelMetadata Level = "metadata"
+	LevelNode     Level = "node"
+)
+
+// Pending is one spot still to be generated, as a modality lists it.
+type Pending struct {
+	Level Level  `json:"level"`
+	Path  string `json:"path"`
+	Hint  string `json:"hint,omitempty"`
+	// ID names a placeholder that new content can be attached to.
+	ID string `json:"id,omitempty"`
+}

@@ -1,0 +1,177 @@
+package whiteboard
+
+import (
+	"fmt"
+	"iter"
+	"math"
+	"strings"
+
+	"github.com/lessongen/lessongen/internal/yamlsrc"
+	"github.com/lessongen/lessongen/session"
+)
+
+// Describe says in plain sentences what the whiteboard holds, for a model's
+// context and for people reading `lessongen plan`.
+func (b *Board) Describe() string {
+	c := b.CanvasSize()
+	var s strings.Builder
+	fmt.Fprintf(&s, "A %dx%d whiteboard", c.Width, c.Height)
+	if c.Background != "" {
+		fmt.Fprintf(&s, " on a %s background", c.Background)
+	}
+	switch {
+	case b.Heading.Set:
+		fmt.Fprintf(&s, ", headed %q.", b.Heading.Value)
+	default:
+		s.WriteString(", heading not written yet.")
+	}
+	if b.Layout.Set {
+		fmt.Fprintf(&s, " Layout: %s.", strings.TrimSuffix(b.Layout.Value, "."))
+	}
+	var els []*Element
+	for _, e := range b.Elements.Value {
+		if !e.IsPlaceholder {
+			els = append(els, e)
+		}
+	}
+	switch len(els) {
+	case 0:
+		s.WriteString(" It has no elements yet.")
+	case 1:
+		s.WriteString(" It has 1 element:")
+	default:
+		fmt.Fprintf(&s, " It has %d elements:", len(els))
+	}
+	for _, e := range els {
+		s.WriteString("\n- " + e.describe())
+	}
+	if b.hint != "" {
+		fmt.Fprintf(&s, "\nThe author asked for: %s.", strings.TrimSuffix(b.hint, "."))
+	}
+	return s.String()
+}
+
+func (e *Element) describe() string {
+	box := fmt.Sprintf("at (%g,%g) size %gx%g", e.X, e.Y, e.W, e.H)
+	text := func(label string, f interface{ Get() (string, bool) }) string {
+		if v, ok := f.Get(); ok {
+			return fmt.Sprintf(" %s %q", label, v)
+		}
+		return " " + label + " (pending)"
+	}
+	switch e.Type {
+	case KindText:
+		return fmt.Sprintf("text %s %s:%s", e.ID, box, text("reading", e.Text))
+	case KindShape:
+		d := fmt.Sprintf("%s %s %s", e.Shape, e.ID, box)
+		if e.Label.Set || e.Label.Pending {
+			d += "," + text("labelled", e.Label)
+		}
+		return d
+	case KindArrow:
+		d := fmt.Sprintf("arrow %s from %s to %s", e.ID, e.From, e.To)
+		if e.Label.Set || e.Label.Pending {
+			d += "," + text("labelled", e.Label)
+		}
+		return d
+	case KindEquation:
+		return fmt.Sprintf("equation %s %s:%s", e.ID, box, text("LaTeX", e.Latex))
+	case KindImage:
+		return fmt.Sprintf("image %s %s:%s,%s", e.ID, box, text("showing", e.Description), text("alt", e.Alt))
+	}
+	return e.ID
+}
+
+// Pending lists what is still to be generated, metadata first.
+func (b *Board) Pending() []session.Pending {
+	var ps []session.Pending
+	meta := func(path string, pending bool, hint string) {
+		if pending {
+			ps = append(ps, session.Pending{Level: session.LevelMetadata, Path: path, Hint: hint})
+		}
+	}
+	meta("canvas", b.Canvas.Pending, b.Canvas.Hint)
+	meta("heading", b.Heading.Pending, b.Heading.Hint)
+	meta("layout", b.Layout.Pending, b.Layout.Hint)
+	if b.Elements.Pending {
+		ps = append(ps, session.Pending{Level: session.LevelNode, Path: "elements", Hint: b.Elements.Hint, ID: "p1"})
+	}
+	for i, e := range b.Elements.Value {
+		if e.IsPlaceholder {
+			if e.filled == 0 {
+				ps = append(ps, session.Pending{Level: session.LevelNode, Path: fmt.Sprintf("elements[%d]", i), Hint: e.Hint, ID: e.PlaceholderID})
+			}
+			continue
+		}
+		for name, f := range e.textFields() {
+			if f.Pending {
+				ps = append(ps, session.Pending{Level: session.LevelNode, Path: fmt.Sprintf("elements[%s].%s", e.ID, name), Hint: f.Hint})
+			}
+		}
+	}
+	return ps
+}
+
+// textFields yields an element's optional text fields in a fixed order.
+func (e *Element) textFields() iter.Seq2[string, *yamlsrc.Field[string]] {
+	return func(yield func(string, *yamlsrc.Field[string]) bool) {
+		for _, f := range []struct {
+			name string
+			f    *yamlsrc.Field[string]
+		}{{"text", &e.Text}, {"label", &e.Label}, {"latex", &e.Latex}, {"description", &e.Description}, {"alt", &e.Alt}} {
+			if !yield(f.name, f.f) {
+				return
+			}
+		}
+	}
+}
+
+// recompute finds layout defects: elements past the canvas edge, elements
+// that partly overlap (a label fully inside a shape is fine), and arrows to
+// elements that do not exist.
+func (b *Board) recompute() {
+	c := b.CanvasSize()
+	b.defects = b.defects[:0]
+	var boxed []*Element
+	for _, e := range b.Elements.Value {
+		if e.IsPlaceholder {
+			continue
+		}
+		if e.Type == KindArrow {
+			for _, end := range []string{e.From, e.To} {
+				if _, ok := b.byID[end]; !ok {
+					b.defects = append(b.defects, session.Warning{Path: "elements[" + e.ID + "]", Message: fmt.Sprintf("arrow %s points at %q, which does not exist", e.ID, end)})
+				}
+			}
+			continue
+		}
+		if e.X+e.W > float64(c.Width) || e.Y+e.H > float64(c.Height) {
+			b.defects = append(b.defects, session.Warning{Path: "elements[" + e.ID + "]",
+				Message: fmt.Sprintf("%s runs past the canvas edge (right %g of %d, bottom %g of %d)", e.ID, e.X+e.W, c.Width, e.Y+e.H, c.Height)})
+		}
+		boxed = append(boxed, e)
+	}
+	for i, a := range boxed {
+		for _, o := range boxed[i+1:] {
+			if w, h, partial := overlap(a, o); partial {
+				b.defects = append(b.defects, session.Warning{Path: "elements[" + o.ID + "]",
+					Message: fmt.Sprintf("%s overlaps %s by %gx%g px; move or resize one of them", o.ID, a.ID, w, h)})
+			}
+		}
+	}
+}
+
+// Defects returns the current layout warnings.
+func (b *Board) Defects() []session.Warning { return b.defects }
+
+func overlap(a, o *Element) (w, h float64, partial bool) {
+	w = math.Min(a.X+a.W, o.X+o.W) - math.Max(a.X, o.X)
+	h = math.Min(a.Y+a.H, o.Y+o.H) - math.Max(a.Y, o.Y)
+	if w <= 0 || h <= 0 {
+		return 0, 0, false
+	}
+	inside := func(p, q *Element) bool {
+		return p.X >= q.X && p.Y >= q.Y && p.X+p.W <= q.X+q.W && p.Y+p.H <= q.Y+q.H
+	}
+	return w, h, !inside(a, o) && !inside(o, a)
+}

@@ -1,0 +1,180 @@
+package whiteboard
+
+import "github.com/lessongen/lessongen/session"
+
+// The whiteboard's intents: its closed set of operations. Field tags feed the
+// tool schemas models see: `json` names, `jsonschema` descriptions, and
+// `enum`, `minimum`, `maximum` constraints.
+
+// Box places an element: top-left corner and size in canvas pixels.
+type Box struct {
+	X float64 `json:"x" jsonschema:"left edge in pixels from the canvas's left side" minimum:"0" maximum:"10000"`
+	Y float64 `json:"y" jsonschema:"top edge in pixels from the canvas's top" minimum:"0" maximum:"10000"`
+	W float64 `json:"w" jsonschema:"width in pixels" minimum:"1" maximum:"10000"`
+	H float64 `json:"h" jsonschema:"height in pixels" minimum:"1" maximum:"10000"`
+}
+
+// Placing is embedded in every add intent.
+type Placing struct {
+	PendingID string `json:"pending_id,omitempty" jsonschema:"id of the pending placeholder this element fills (from list_pending); the element is placed there. Omit when there is only one"`
+}
+
+type AddText struct {
+	Box
+	Text  string `json:"text" jsonschema:"the words shown, in the lesson's language; keep it short enough to fit the box"`
+	Style *Style `json:"style,omitempty" jsonschema:"optional presentation"`
+	Placing
+}
+
+type AddShape struct {
+	Box
+	Shape string `json:"shape" jsonschema:"rect, ellipse, or line (a line runs from the box's top-left to bottom-right)" enum:"rect,ellipse,line"`
+	Label string `json:"label,omitempty" jsonschema:"optional text inside the shape"`
+	Style *Style `json:"style,omitempty" jsonschema:"optional presentation"`
+	Placing
+}
+
+type AddArrow struct {
+	From  string `json:"from" jsonschema:"id of the element the arrow starts at"`
+	To    string `json:"to" jsonschema:"id of the element the arrow points to"`
+	Label string `json:"label,omitempty" jsonschema:"optional text along the arrow"`
+	Placing
+}
+
+type AddEquation struct {
+	Box
+	Latex string `json:"latex" jsonschema:"the equation in LaTeX, without surrounding $ signs"`
+	Placing
+}
+
+type AddImage struct {
+	Box
+	Description string `json:"description" jsonschema:"what the image shows, precisely enough for an illustrator to draw it"`
+	Alt         string `json:"alt" jsonschema:"alt text for screen readers, one sentence"`
+	Placing
+}
+
+// UpdateElement changes the content of one element; unset fields stay.
+type UpdateElement struct {
+	ID          string  `json:"id" jsonschema:"id of the element to change"`
+	Text        *string `json:"text,omitempty" jsonschema:"new text (text elements)"`
+	Label       *string `json:"label,omitempty" jsonschema:"new label (shapes and arrows)"`
+	Latex       *string `json:"latex,omitempty" jsonschema:"new LaTeX (equations)"`
+	Description *string `json:"description,omitempty" jsonschema:"new description (images)"`
+	Alt         *string `json:"alt,omitempty" jsonschema:"new alt text (images)"`
+	Style       *Style  `json:"style,omitempty" jsonschema:"new presentation, replacing the old"`
+}
+
+type MoveElement struct {
+	ID string  `json:"id" jsonschema:"id of the element to move"`
+	X  float64 `json:"x" jsonschema:"new left edge in pixels" minimum:"0" maximum:"10000"`
+	Y  float64 `json:"y" jsonschema:"new top edge in pixels" minimum:"0" maximum:"10000"`
+}
+
+type ResizeElement struct {
+	ID string  `json:"id" jsonschema:"id of the element to resize"`
+	W  float64 `json:"w" jsonschema:"new width in pixels" minimum:"1" maximum:"10000"`
+	H  float64 `json:"h" jsonschema:"new height in pixels" minimum:"1" maximum:"10000"`
+}
+
+type DeleteElement struct {
+	ID string `json:"id" jsonschema:"id of the element to delete; arrows attached to it are deleted too"`
+}
+
+type SetHeading struct {
+	Heading string `json:"heading" jsonschema:"the whiteboard's heading, a few words"`
+}
+
+type SetLayout struct {
+	Layout string `json:"layout" jsonschema:"a one-sentence layout plan, e.g. 'title on top, diagram left, key terms right'"`
+}
+
+type SetCanvas struct {
+	Width      int    `json:"width" jsonschema:"canvas width in pixels" minimum:"100" maximum:"10000"`
+	Height     int    `json:"height" jsonschema:"canvas height in pixels" minimum:"100" maximum:"10000"`
+	Background string `json:"background,omitempty" jsonschema:"background colour, e.g. white or #fdf6e3"`
+}
+
+type SetBackground struct {
+	Background string `json:"background" jsonschema:"background colour, e.g. white or #fdf6e3"`
+}
+
+// DescribeWhiteboard reports the whiteboard as it stands: read-only.
+type DescribeWhiteboard struct{}
+
+// ListPending reports what is still to be generated here: read-only.
+type ListPending struct{}
+
+// SelectElements sets the editor selection. Hidden: no model needs it.
+type SelectElements struct {
+	IDs []string `json:"ids"`
+}
+
+// ClosePlaceholders removes placeholders that received content. The
+// orchestrator dispatches it when a node subagent finishes normally, so an
+// interrupted run leaves the placeholder for the next run to continue.
+type ClosePlaceholders struct{}
+
+func (AddText) Spec() session.Spec {
+	return session.Spec{Capability: CapNode, Doc: "Add a text box to the whiteboard."}
+}
+func (AddShape) Spec() session.Spec {
+	return session.Spec{Capability: CapNode, Doc: "Add a rectangle, ellipse or line, optionally labelled."}
+}
+func (AddArrow) Spec() session.Spec {
+	return session.Spec{Capability: CapNode, Doc: "Add an arrow from one existing element to another."}
+}
+func (AddEquation) Spec() session.Spec {
+	return session.Spec{Capability: CapNode, Doc: "Add an equation written in LaTeX."}
+}
+func (AddImage) Spec() session.Spec {
+	return session.Spec{Capability: CapNode, Doc: "Add an image placeholder: a description for an illustrator plus alt text."}
+}
+func (UpdateElement) Spec() session.Spec {
+	return session.Spec{Capability: CapNode, Doc: "Change the content or style of an element you added, or fill an element's pending field."}
+}
+func (MoveElement) Spec() session.Spec {
+	return session.Spec{Capability: CapNode, Doc: "Move an element you added to a new position."}
+}
+func (ResizeElement) Spec() session.Spec {
+	return session.Spec{Capability: CapNode, Doc: "Resize an element you added."}
+}
+func (DeleteElement) Spec() session.Spec {
+	return session.Spec{Capability: CapNode, Doc: "Delete an element you added."}
+}
+func (SetHeading) Spec() session.Spec {
+	return session.Spec{Capability: CapMetadata, Doc: "Set the whiteboard's heading."}
+}
+func (SetLayout) Spec() session.Spec {
+	return session.Spec{Capability: CapMetadata, Doc: "Set the whiteboard's layout plan, which guides where elements go."}
+}
+func (SetCanvas) Spec() session.Spec {
+	return session.Spec{Capability: CapMetadata, Doc: "Set the canvas size and, optionally, its background."}
+}
+func (SetBackground) Spec() session.Spec {
+	return session.Spec{Capability: CapMetadata, Doc: "Set the canvas background colour."}
+}
+func (DescribeWhiteboard) Spec() session.Spec {
+	return session.Spec{Capability: CapRead, ReadOnly: true, Doc: "Describe the whiteboard as it stands: canvas, heading and every element with its position."}
+}
+func (ListPending) Spec() session.Spec {
+	return session.Spec{Capability: CapRead, ReadOnly: true, Doc: "List what is still to be generated on this whiteboard, with the author's hints and placeholder ids."}
+}
+func (SelectElements) Spec() session.Spec {
+	return session.Spec{Capability: CapNode, Hidden: true, Doc: "Select elements in an editor."}
+}
+func (ClosePlaceholders) Spec() session.Spec {
+	return session.Spec{Capability: CapNode, Hidden: true, Doc: "Remove placeholders that received content."}
+}
+
+// Intents lists one zero value of every whiteboard intent: the closed set.
+func Intents() []session.Intent {
+	return []session.Intent{
+		SetHeading{}, SetLayout{}, SetCanvas{}, SetBackground{},
+		AddText{}, AddShape{}, AddArrow{}, AddEquation{}, AddImage{},
+		UpdateElement{}, MoveElement{}, ResizeElement{}, DeleteElement{},
+		DescribeWhiteboard{}, ListPending{},
+		SelectElements{}, ClosePlaceholders{},
+		session.Undo{}, session.Redo{},
+	}
+}

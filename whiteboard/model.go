@@ -1,0 +1,320 @@
+// Package whiteboard is the Whiteboard modality: a canvas of positioned
+// elements that belongs to one slide. It knows nothing of models or tools;
+// every change is an intent reduced by Board.
+package whiteboard
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/lessongen/lessongen/internal/yamlsrc"
+	"github.com/lessongen/lessongen/session"
+)
+
+// Capabilities a whiteboard subagent can be granted.
+const (
+	CapRead     session.Capability = "whiteboard.read"
+	CapMetadata session.Capability = "whiteboard.metadata"
+	CapNode     session.Capability = "whiteboard.node"
+)
+
+// Canvas defaults, used when a whiteboard does not say.
+const (
+	DefaultWidth  = 1280
+	DefaultHeight = 720
+	// MaxSide bounds every coordinate and size, whatever the canvas.
+	MaxSide = 10000
+)
+
+// Kind is an element's type.
+type Kind string
+
+const (
+	KindText     Kind = "text"
+	KindShape    Kind = "shape"
+	KindArrow    Kind = "arrow"
+	KindEquation Kind = "equation"
+	KindImage    Kind = "image"
+)
+
+// Kinds lists every element type, in the order documentation shows them.
+var Kinds = []Kind{KindText, KindShape, KindArrow, KindEquation, KindImage}
+
+// Shapes a shape element can take.
+var Shapes = []string{"rect", "ellipse", "line"}
+
+// Aligns a text can take.
+var Aligns = []string{"left", "center", "right"}
+
+// Canvas is the whiteboard's drawing area.
+type Canvas struct {
+	Width      int    `yaml:"width"`
+	Height     int    `yaml:"height"`
+	Background string `yaml:"background,omitempty"`
+}
+
+// Style is optional presentation for an element.
+type Style struct {
+	Color    string  `yaml:"color,omitempty" json:"color,omitempty" jsonschema:"text or line colour, a CSS colour such as #1b5e20 or darkgreen"`
+	Fill     string  `yaml:"fill,omitempty" json:"fill,omitempty" jsonschema:"fill colour for shapes"`
+	FontSize float64 `yaml:"font_size,omitempty" json:"font_size,omitempty" jsonschema:"font size in pixels" minimum:"6" maximum:"200"`
+	Bold     bool    `yaml:"bold,omitempty" json:"bold,omitempty" jsonschema:"bold text"`
+	Align    string  `yaml:"align,omitempty" json:"align,omitempty" jsonschema:"text alignment" enum:"left,center,right"`
+}
+
+// Element is one thing on the canvas. Which fields apply depends on Type.
+type Element struct {
+	yamlsrc.Placeholder
+	Src *yaml.Node `yaml:"-"`
+
+	ID          string                `yaml:"id"`
+	Type        Kind                  `yaml:"type"`
+	Shape       string                `yaml:"shape,omitempty"`
+	From        string                `yaml:"from,omitempty"`
+	To          string                `yaml:"to,omitempty"`
+	X           float64               `yaml:"x"`
+	Y           float64               `yaml:"y"`
+	W           float64               `yaml:"w"`
+	H           float64               `yaml:"h"`
+	Text        yamlsrc.Field[string] `yaml:"text"`
+	Label       yamlsrc.Field[string] `yaml:"label"`
+	Latex       yamlsrc.Field[string] `yaml:"latex"`
+	Description yamlsrc.Field[string] `yaml:"description"`
+	Alt         yamlsrc.Field[string] `yaml:"alt"`
+	Style       *Style                `yaml:"style,omitempty"`
+
+	// authored elements came from the file; generation may fill their
+	// pending fields but not otherwise change them.
+	authored bool
+	// filled counts the elements generated for a placeholder.
+	filled int
+}
+
+// OmitKey drops the box of an arrow, which is placed by its endpoints.
+func (e Element) OmitKey(key string) bool {
+	if e.Type != KindArrow {
+		return false
+	}
+	switch key {
+	case "x", "y", "w", "h":
+		return true
+	}
+	return false
+}
+
+// Board is a whiteboard's whole state.
+type Board struct {
+	Src *yaml.Node `yaml:"-"`
+
+	Canvas   yamlsrc.Field[Canvas]     `yaml:"canvas"`
+	Heading  yamlsrc.Field[string]     `yaml:"heading"`
+	Layout   yamlsrc.Field[string]     `yaml:"layout"`
+	Elements yamlsrc.Field[[]*Element] `yaml:"elements"`
+
+	// hint is the author's hint for a whiteboard given whole as pending.
+	hint  string
+	whole bool
+	// Protect keeps authored elements as written (on by default).
+	Protect bool `yaml:"-"`
+
+	byID      map[string]*Element
+	nextID    int
+	nextPH    int
+	selection []string
+	defects   []session.Warning
+}
+
+var idPattern = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]*$`)
+
+// Todo returns a whiteboard that is pending as a whole, with the author's
+// hint: its heading, layout and elements are all to be generated.
+func Todo(hint string) *Board {
+	b := &Board{
+		Heading:  yamlsrc.Todo[string](""),
+		Layout:   yamlsrc.Todo[string](""),
+		Elements: yamlsrc.Todo[[]*Element](hint),
+		hint:     hint,
+		whole:    true,
+		Protect:  true,
+	}
+	b.index()
+	return b
+}
+
+// Decode reads a whiteboard from its node, reporting every problem to r.
+func Decode(n *yaml.Node, r *yamlsrc.Reporter, path string) *Board {
+	b := &Board{Protect: true}
+	yamlsrc.Decode(n, b, r)
+	b.Src = n
+	for _, e := range b.elements() {
+		e.authored = !e.IsPlaceholder
+	}
+	b.validate(r, path)
+	b.index()
+	b.recompute()
+	for _, d := range b.defects {
+		at := b.Src
+		if id, ok := strings.CutPrefix(d.Path, "elements["); ok {
+			if e, found := b.byID[strings.TrimSuffix(id, "]")]; found && e.Src != nil {
+				at = e.Src
+			}
+		}
+		r.WarnAt(at, "%s: %s", path, d.Message)
+	}
+	return b
+}
+
+// Hint is the author's hint for the whiteboard as a whole, if it had one.
+func (b *Board) Hint() string { return b.hint }
+
+func (b *Board) elements() []*Element {
+	return b.Elements.Value
+}
+
+// CanvasSize is the canvas with defaults filled in.
+func (b *Board) CanvasSize() Canvas {
+	c := b.Canvas.Or(Canvas{Width: DefaultWidth, Height: DefaultHeight})
+	if c.Width == 0 {
+		c.Width = DefaultWidth
+	}
+	if c.Height == 0 {
+		c.Height = DefaultHeight
+	}
+	return c
+}
+
+// Element returns the element with id, if any.
+func (b *Board) Element(id string) (*Element, bool) {
+	e, ok := b.byID[id]
+	return e, ok
+}
+
+// index rebuilds the id map and numbers placeholders.
+func (b *Board) index() {
+	b.byID = map[string]*Element{}
+	b.nextPH = 0
+	for _, e := range b.elements() {
+		if e.IsPlaceholder {
+			b.nextPH++
+			if e.PlaceholderID == "" {
+				e.PlaceholderID = fmt.Sprintf("p%d", b.nextPH)
+			}
+			continue
+		}
+		b.byID[e.ID] = e
+	}
+}
+
+func (b *Board) validate(r *yamlsrc.Reporter, path string) {
+	if c, ok := b.Canvas.Get(); ok {
+		at := keyNode(b.Src, "canvas")
+		if c.Width < 100 || c.Width > MaxSide || c.Height < 100 || c.Height > MaxSide {
+			r.At(at, "%s.canvas must be between 100 and %d pixels on each side, got %dx%d", path, MaxSide, c.Width, c.Height)
+		}
+	}
+	seen := map[string]*yaml.Node{}
+	for i, e := range b.elements() {
+		if e.IsPlaceholder {
+			continue
+		}
+		ep := fmt.Sprintf("%s.elements[%d]", path, i)
+		if !idPattern.MatchString(e.ID) {
+			r.At(keyNode(e.Src, "id"), "%s.id %q must start with a letter and use only letters, digits, - and _", ep, e.ID)
+		} else if first, dup := seen[e.ID]; dup {
+			r.At(keyNode(e.Src, "id"), "duplicate element id %q (first at line %d); ids must be unique on a whiteboard", e.ID, first.Line)
+		} else {
+			seen[e.ID] = keyNode(e.Src, "id")
+		}
+		for _, p := range e.problems(b.CanvasSize()) {
+			r.At(keyNode(e.Src, p.key), "%s: %s", ep, p.msg)
+		}
+	}
+}
+
+type problem struct{ key, msg string }
+
+// problems lists what is wrong with e on its own (not its neighbours).
+func (e *Element) problems(c Canvas) []problem {
+	var ps []problem
+	need := func(key string, ok bool) {
+		if !ok {
+			ps = append(ps, problem{"type", fmt.Sprintf("a %s element needs %q", e.Type, key)})
+		}
+	}
+	forbid := func(key string, present bool) {
+		if present {
+			ps = append(ps, problem{key, fmt.Sprintf("a %s element has no %q", e.Type, key)})
+		}
+	}
+	has := func(f yamlsrc.Field[string]) bool { return f.Set || f.Pending }
+	switch e.Type {
+	case KindText:
+		need("text", has(e.Text))
+	case KindShape:
+		if !slices.Contains(Shapes, e.Shape) {
+			ps = append(ps, problem{"shape", fmt.Sprintf("shape must be one of rect, ellipse, line, got %q", e.Shape)})
+		}
+	case KindArrow:
+		need("from", e.From != "")
+		need("to", e.To != "")
+	case KindEquation:
+		need("latex", has(e.Latex))
+	case KindImage:
+		need("description", has(e.Description))
+		need("alt", has(e.Alt))
+	default:
+		return []problem{{"type", fmt.Sprintf("type must be one of text, shape, arrow, equation, image, got %q", e.Type)}}
+	}
+	forbid("shape", e.Type != KindShape && e.Shape != "")
+	forbid("from", e.Type != KindArrow && e.From != "")
+	forbid("to", e.Type != KindArrow && e.To != "")
+	forbid("text", e.Type != KindText && has(e.Text))
+	forbid("latex", e.Type != KindEquation && has(e.Latex))
+	forbid("description", e.Type != KindImage && has(e.Description))
+	forbid("alt", e.Type != KindImage && has(e.Alt))
+	forbid("label", e.Type != KindArrow && e.Type != KindShape && has(e.Label))
+	if e.Type != KindArrow {
+		if e.W <= 0 || e.H <= 0 || e.W > MaxSide || e.H > MaxSide {
+			ps = append(ps, problem{"w", fmt.Sprintf("w and h must be between 1 and %d, got %gx%g", MaxSide, e.W, e.H)})
+		}
+		if e.X < 0 || e.Y < 0 || e.X > float64(c.Width) || e.Y > float64(c.Height) {
+			ps = append(ps, problem{"x", fmt.Sprintf("x,y (%g,%g) must lie on the %dx%d canvas", e.X, e.Y, c.Width, c.Height)})
+		}
+	}
+	if s := e.Style; s != nil && s.Align != "" && !slices.Contains(Aligns, s.Align) {
+		ps = append(ps, problem{"style", fmt.Sprintf("style.align must be left, center or right, got %q", s.Align)})
+	}
+	return ps
+}
+
+// keyNode finds the key node for key in mapping m, falling back to m so a
+// problem always has a position.
+func keyNode(m *yaml.Node, key string) *yaml.Node {
+	if m == nil {
+		return nil
+	}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			return m.Content[i]
+		}
+	}
+	return m
+}
+
+// EncodeNode writes the board as YAML nodes. A whiteboard that was pending as
+// a whole and has not been touched stays one `!pending "hint"` marker.
+func (b *Board) EncodeNode() (*yaml.Node, bool) {
+	if b.untouched() {
+		return yamlsrc.PendingNode(b.hint), true
+	}
+	return yamlsrc.Encode(*b), true
+}
+
+func (b *Board) untouched() bool {
+	return b.whole && !b.Canvas.Set && b.Heading.Pending && b.Layout.Pending &&
+		b.Elements.Pending && b.Elements.Hint == b.hint
+}

@@ -1,0 +1,454 @@
+package whiteboard
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/lessongen/lessongen/internal/yamlsrc"
+	"github.com/lessongen/lessongen/session"
+)
+
+// Reports: what a reduce tells whoever dispatched the intent.
+type (
+	Added struct {
+		ID        string `json:"added"`
+		Type      Kind   `json:"type"`
+		PendingID string `json:"placed_at,omitempty"`
+	}
+	Changed struct {
+		ID     string   `json:"changed"`
+		Fields []string `json:"fields"`
+	}
+	Deleted struct {
+		IDs []string `json:"deleted"`
+	}
+	Set struct {
+		Field string `json:"set"`
+		Value any    `json:"value"`
+	}
+	Closed struct {
+		Placeholders []string `json:"closed"`
+	}
+)
+
+// snapshot is a copy of everything a reduce may change. Whiteboards are
+// small, so copying one costs little and makes every undo exact; the cost is
+// per whiteboard, never per lesson.
+type snapshot struct {
+	canvas    yamlsrc.Field[Canvas]
+	heading   yamlsrc.Field[string]
+	layout    yamlsrc.Field[string]
+	elements  yamlsrc.Field[[]*Element]
+	nextID    int
+	selection []string
+}
+
+func (b *Board) snapshot() snapshot {
+	els := b.Elements
+	els.Value = make([]*Element, len(b.Elements.Value))
+	for i, e := range b.Elements.Value {
+		c := *e
+		if e.Style != nil {
+			s := *e.Style
+			c.Style = &s
+		}
+		els.Value[i] = &c
+	}
+	if b.Elements.Value == nil {
+		els.Value = nil
+	}
+	return snapshot{b.Canvas, b.Heading, b.Layout, els, b.nextID, slices.Clone(b.selection)}
+}
+
+func (b *Board) restore(s snapshot) {
+	b.Canvas, b.Heading, b.Layout, b.Elements = s.canvas, s.heading, s.layout, s.elements
+	b.nextID, b.selection = s.nextID, s.selection
+	b.index()
+}
+
+// Reduce applies one intent. See session.State.
+func (b *Board) Reduce(rc *session.Context, in session.Intent) (func(), error) {
+	switch in.(type) {
+	case DescribeWhiteboard:
+		rc.Report(b.Describe())
+		return nil, nil
+	case ListPending:
+		rc.Report(b.Pending())
+		return nil, nil
+	}
+	snap := b.snapshot()
+	if err := b.apply(rc, in); err != nil {
+		b.restore(snap)
+		return nil, err
+	}
+	return func() { b.restore(snap) }, nil
+}
+
+// Recompile re-derives the element index and the layout defects.
+func (b *Board) Recompile(rc *session.Context, _ session.Intent) {
+	b.index()
+	b.recompute()
+	for _, w := range b.defects {
+		rc.Warn(w)
+	}
+}
+
+func (b *Board) apply(rc *session.Context, in session.Intent) error {
+	switch in := in.(type) {
+	case SetHeading:
+		v, err := nonEmpty("heading", in.Heading)
+		if err != nil {
+			return err
+		}
+		b.Heading = yamlsrc.Val(v)
+		rc.Report(Set{"heading", v})
+	case SetLayout:
+		v, err := nonEmpty("layout", in.Layout)
+		if err != nil {
+			return err
+		}
+		b.Layout = yamlsrc.Val(v)
+		rc.Report(Set{"layout", v})
+	case SetCanvas:
+		if in.Width < 100 || in.Width > MaxSide || in.Height < 100 || in.Height > MaxSide {
+			return session.Reject(session.KindInvalidArgs, "width", fmt.Sprintf("width and height must be between 100 and %d; the default is %dx%d", MaxSide, DefaultWidth, DefaultHeight),
+				"canvas %dx%d is out of range", in.Width, in.Height)
+		}
+		c := Canvas{Width: in.Width, Height: in.Height, Background: strings.TrimSpace(in.Background)}
+		if c.Background == "" {
+			c.Background = b.Canvas.Value.Background
+		}
+		b.Canvas = yamlsrc.Val(c)
+		rc.Report(Set{"canvas", c})
+	case SetBackground:
+		v, err := nonEmpty("background", in.Background)
+		if err != nil {
+			return err
+		}
+		c := b.CanvasSize()
+		c.Background = v
+		b.Canvas = yamlsrc.Val(c)
+		rc.Report(Set{"background", v})
+	case AddText:
+		text, err := nonEmpty("text", in.Text)
+		if err != nil {
+			return err
+		}
+		if err := b.checkBox(in.Box); err != nil {
+			return err
+		}
+		if err := checkStyle(in.Style); err != nil {
+			return err
+		}
+		return b.add(rc, &Element{Type: KindText, Text: yamlsrc.Val(text), Style: in.Style}, in.Box, in.PendingID)
+	case AddShape:
+		if !slices.Contains(Shapes, in.Shape) {
+			return session.Reject(session.KindInvalidArgs, "shape", "use rect, ellipse or line", "unknown shape %q", in.Shape)
+		}
+		if err := b.checkBox(in.Box); err != nil {
+			return err
+		}
+		if err := checkStyle(in.Style); err != nil {
+			return err
+		}
+		e := &Element{Type: KindShape, Shape: in.Shape, Style: in.Style}
+		if l := strings.TrimSpace(in.Label); l != "" {
+			e.Label = yamlsrc.Val(l)
+		}
+		return b.add(rc, e, in.Box, in.PendingID)
+	case AddArrow:
+		for _, end := range []struct{ path, id string }{{"from", in.From}, {"to", in.To}} {
+			if _, ok := b.byID[end.id]; !ok {
+				return b.notFound(end.path, end.id)
+			}
+		}
+		if in.From == in.To {
+			return session.Reject(session.KindInvalidArgs, "to", "an arrow joins two different elements", "arrow from %q to itself", in.From)
+		}
+		e := &Element{Type: KindArrow, From: in.From, To: in.To}
+		if l := strings.TrimSpace(in.Label); l != "" {
+			e.Label = yamlsrc.Val(l)
+		}
+		return b.add(rc, e, Box{}, in.PendingID)
+	case AddEquation:
+		latex, err := nonEmpty("latex", in.Latex)
+		if err != nil {
+			return err
+		}
+		if err := b.checkBox(in.Box); err != nil {
+			return err
+		}
+		return b.add(rc, &Element{Type: KindEquation, Latex: yamlsrc.Val(latex)}, in.Box, in.PendingID)
+	case AddImage:
+		desc, err := nonEmpty("description", in.Description)
+		if err != nil {
+			return err
+		}
+		alt, err := nonEmpty("alt", in.Alt)
+		if err != nil {
+			return err
+		}
+		if err := b.checkBox(in.Box); err != nil {
+			return err
+		}
+		return b.add(rc, &Element{Type: KindImage, Description: yamlsrc.Val(desc), Alt: yamlsrc.Val(alt)}, in.Box, in.PendingID)
+	case UpdateElement:
+		return b.update(rc, in)
+	case MoveElement:
+		e, err := b.editable(in.ID)
+		if err != nil {
+			return err
+		}
+		if e.Type == KindArrow {
+			return session.Reject(session.KindPrecondition, "id", "an arrow follows the elements it joins; move those instead", "%q is an arrow", in.ID)
+		}
+		if err := b.checkBox(Box{X: in.X, Y: in.Y, W: e.W, H: e.H}); err != nil {
+			return err
+		}
+		e.X, e.Y = in.X, in.Y
+		rc.Report(Changed{e.ID, []string{"x", "y"}})
+	case ResizeElement:
+		e, err := b.editable(in.ID)
+		if err != nil {
+			return err
+		}
+		if e.Type == KindArrow {
+			return session.Reject(session.KindPrecondition, "id", "an arrow has no size of its own", "%q is an arrow", in.ID)
+		}
+		if err := b.checkBox(Box{X: e.X, Y: e.Y, W: in.W, H: in.H}); err != nil {
+			return err
+		}
+		e.W, e.H = in.W, in.H
+		rc.Report(Changed{e.ID, []string{"w", "h"}})
+	case DeleteElement:
+		if _, err := b.editable(in.ID); err != nil {
+			return err
+		}
+		gone := []string{in.ID}
+		kept := b.Elements.Value[:0:0]
+		for _, e := range b.Elements.Value {
+			switch {
+			case e.ID == in.ID && !e.IsPlaceholder:
+			case e.Type == KindArrow && (e.From == in.ID || e.To == in.ID):
+				if e.authored && b.Protect {
+					return session.Reject(session.KindPrecondition, "id", "the author's arrow "+e.ID+" points at it", "cannot delete %q", in.ID)
+				}
+				gone = append(gone, e.ID)
+			default:
+				kept = append(kept, e)
+			}
+		}
+		b.Elements.Value = kept
+		rc.Report(Deleted{gone})
+	case SelectElements:
+		for _, id := range in.IDs {
+			if _, ok := b.byID[id]; !ok {
+				return b.notFound("ids", id)
+			}
+		}
+		b.selection = slices.Clone(in.IDs)
+	case ClosePlaceholders:
+		var closed []string
+		b.Elements.Value = slices.DeleteFunc(b.Elements.Value, func(e *Element) bool {
+			if e.IsPlaceholder && e.filled > 0 {
+				closed = append(closed, e.PlaceholderID)
+				return true
+			}
+			return false
+		})
+		rc.Report(Closed{closed})
+	default:
+		return session.Reject(session.KindInvalidArgs, "", "", "a whiteboard cannot apply %T", in)
+	}
+	return nil
+}
+
+func nonEmpty(path, v string) (string, error) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return "", session.Reject(session.KindInvalidArgs, path, "give a non-empty value", "%s is empty", path)
+	}
+	return v, nil
+}
+
+// checkBox rejects a box that does not start on the canvas. A box that starts
+// on it but runs past an edge is allowed and reported as a layout warning, so
+// a model can see and fix it.
+func (b *Board) checkBox(box Box) error {
+	c := b.CanvasSize()
+	switch {
+	case box.X < 0 || box.X > float64(c.Width):
+		return session.Reject(session.KindInvalidArgs, "x", fmt.Sprintf("x must be between 0 and %d; the canvas is %d wide", c.Width, c.Width), "x = %g is off the canvas", box.X)
+	case box.Y < 0 || box.Y > float64(c.Height):
+		return session.Reject(session.KindInvalidArgs, "y", fmt.Sprintf("y must be between 0 and %d; the canvas is %d high", c.Height, c.Height), "y = %g is off the canvas", box.Y)
+	case box.W < 1 || box.W > MaxSide:
+		return session.Reject(session.KindInvalidArgs, "w", fmt.Sprintf("w must be between 1 and %d", c.Width), "w = %g is not a usable width", box.W)
+	case box.H < 1 || box.H > MaxSide:
+		return session.Reject(session.KindInvalidArgs, "h", fmt.Sprintf("h must be between 1 and %d", c.Height), "h = %g is not a usable height", box.H)
+	}
+	return nil
+}
+
+func checkStyle(s *Style) error {
+	if s == nil {
+		return nil
+	}
+	if s.Align != "" && !slices.Contains(Aligns, s.Align) {
+		return session.Reject(session.KindInvalidArgs, "style.align", "use left, center or right", "unknown alignment %q", s.Align)
+	}
+	if s.FontSize != 0 && (s.FontSize < 6 || s.FontSize > 200) {
+		return session.Reject(session.KindInvalidArgs, "style.font_size", "font_size must be between 6 and 200", "font size %g is out of range", s.FontSize)
+	}
+	return nil
+}
+
+func (b *Board) notFound(path, id string) error {
+	ids := slices.Sorted(maps.Keys(b.byID))
+	hint := "the whiteboard has no elements yet"
+	if len(ids) > 0 {
+		hint = "existing ids: " + strings.Join(ids, ", ")
+	}
+	return session.Reject(session.KindNotFound, path, hint, "no element %q", id)
+}
+
+// editable returns element id if generation may change it as a whole.
+func (b *Board) editable(id string) (*Element, error) {
+	e, ok := b.byID[id]
+	if !ok {
+		return nil, b.notFound("id", id)
+	}
+	if e.authored && b.Protect {
+		return nil, session.Reject(session.KindPrecondition, "id", "the author's elements stay as written; add new elements around them", "%q was written by the author", id)
+	}
+	return e, nil
+}
+
+// add gives e an id and box and places it: at its placeholder when it fills
+// one, else at the end.
+func (b *Board) add(rc *session.Context, e *Element, box Box, pendingID string) error {
+	ph, err := b.placeholderFor(pendingID)
+	if err != nil {
+		return err
+	}
+	if e.Type != KindArrow {
+		e.X, e.Y, e.W, e.H = box.X, box.Y, box.W, box.H
+	}
+	e.ID = b.newID(e.Type)
+	els := b.Elements.Value
+	at := len(els)
+	if ph != nil {
+		at = slices.Index(els, ph)
+		ph.filled++
+	}
+	b.Elements = yamlsrc.Val(slices.Insert(els, at, e))
+	b.byID[e.ID] = e
+	rep := Added{ID: e.ID, Type: e.Type}
+	if ph != nil {
+		rep.PendingID = ph.PlaceholderID
+	}
+	rc.Report(rep)
+	return nil
+}
+
+// placeholderFor finds the placeholder to fill. A whole pending element list
+// first becomes a list holding one placeholder, so partial work and the
+// remaining hint can both be saved.
+func (b *Board) placeholderFor(id string) (*Element, error) {
+	if b.Elements.Pending {
+		ph := &Element{Placeholder: yamlsrc.Placeholder{IsPlaceholder: true, Hint: b.Elements.Hint}}
+		b.Elements = yamlsrc.Val([]*Element{ph})
+		b.index()
+	}
+	var open []*Element
+	for _, e := range b.Elements.Value {
+		if e.IsPlaceholder {
+			if id != "" && e.PlaceholderID == id {
+				return e, nil
+			}
+			open = append(open, e)
+		}
+	}
+	if id != "" {
+		ids := make([]string, len(open))
+		for i, e := range open {
+			ids[i] = e.PlaceholderID
+		}
+		hint := "there are no placeholders; omit pending_id"
+		if len(ids) > 0 {
+			hint = "open placeholders: " + strings.Join(ids, ", ")
+		}
+		return nil, session.Reject(session.KindNotFound, "pending_id", hint, "no placeholder %q", id)
+	}
+	if len(open) == 1 {
+		return open[0], nil
+	}
+	return nil, nil
+}
+
+var idPrefix = map[Kind]string{KindText: "text", KindShape: "shape", KindArrow: "arrow", KindEquation: "eq", KindImage: "img"}
+
+func (b *Board) newID(k Kind) string {
+	for {
+		b.nextID++
+		id := fmt.Sprintf("%s%d", idPrefix[k], b.nextID)
+		if _, taken := b.byID[id]; !taken {
+			return id
+		}
+	}
+}
+
+func (b *Board) update(rc *session.Context, in UpdateElement) error {
+	e, ok := b.byID[in.ID]
+	if !ok {
+		return b.notFound("id", in.ID)
+	}
+	type change struct {
+		name  string
+		value *string
+		field *yamlsrc.Field[string]
+		kinds []Kind
+	}
+	changes := []change{
+		{"text", in.Text, &e.Text, []Kind{KindText}},
+		{"label", in.Label, &e.Label, []Kind{KindShape, KindArrow}},
+		{"latex", in.Latex, &e.Latex, []Kind{KindEquation}},
+		{"description", in.Description, &e.Description, []Kind{KindImage}},
+		{"alt", in.Alt, &e.Alt, []Kind{KindImage}},
+	}
+	var fields []string
+	for _, c := range changes {
+		if c.value == nil {
+			continue
+		}
+		if !slices.Contains(c.kinds, e.Type) {
+			return session.Reject(session.KindInvalidArgs, c.name, fmt.Sprintf("%q is a %s element", e.ID, e.Type), "a %s element has no %s", e.Type, c.name)
+		}
+		if e.authored && b.Protect && !c.field.Pending {
+			return session.Reject(session.KindPrecondition, c.name, "only the author's pending fields can be filled", "%s of %q was written by the author", c.name, e.ID)
+		}
+		v, err := nonEmpty(c.name, *c.value)
+		if err != nil {
+			return err
+		}
+		*c.field = yamlsrc.Val(v)
+		fields = append(fields, c.name)
+	}
+	if in.Style != nil {
+		if e.authored && b.Protect {
+			return session.Reject(session.KindPrecondition, "style", "the author's elements keep their style", "style of %q was written by the author", e.ID)
+		}
+		if err := checkStyle(in.Style); err != nil {
+			return err
+		}
+		s := *in.Style
+		e.Style = &s
+		fields = append(fields, "style")
+	}
+	if len(fields) == 0 {
+		return session.Reject(session.KindInvalidArgs, "", "set at least one of text, label, latex, description, alt, style", "nothing to change")
+	}
+	rc.Report(Changed{e.ID, fields})
+	return nil
+}
