@@ -9,7 +9,7 @@ import (
 )
 
 // BindableProps are the whiteboard properties a slide's props may bind.
-var BindableProps = []string{"heading", "layout", "background"}
+var BindableProps = []string{"heading", "layout"}
 
 // pendingMark stands in for a value that is still pending while a binding is
 // evaluated, so "uses a pending value" is told apart from "names no value".
@@ -62,14 +62,12 @@ func sortedKeys(m map[string]string) []string {
 	return keys
 }
 
+// cleanTemplateErr drops text/template's "template: NAME:" prefix, keeping
+// the line within the template and the reason.
 func cleanTemplateErr(err error) string {
-	msg := err.Error()
-	// "template: heading:1: unexpected ..." → "1: unexpected ..."
-	if i := strings.Index(msg, ":"); i >= 0 && strings.HasPrefix(msg, "template: ") {
-		msg = strings.TrimPrefix(msg, "template: ")
-		if j := strings.Index(msg, ":"); j >= 0 {
-			msg = "column " + strings.TrimPrefix(msg[j+1:], "")
-		}
+	msg := strings.TrimPrefix(err.Error(), "template: ")
+	if _, rest, ok := strings.Cut(msg, ":"); ok {
+		return "template line " + rest
 	}
 	return msg
 }

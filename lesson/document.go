@@ -39,7 +39,7 @@ type Document struct {
 func Load(path string) (*Document, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("read lesson: %w", err)
+		return nil, fmt.Errorf("%s: cannot read the lesson: %w", path, unwrapPath(err))
 	}
 	src, err := yamlsrc.Parse(path, data)
 	if err != nil {
@@ -66,7 +66,7 @@ func (d *Document) decode(n *yaml.Node, r *yamlsrc.Reporter) *Plan {
 		r.At(n, "a lesson file is a mapping with version, metadata and slides")
 		return p
 	}
-	yamlsrc.Decode(n, p, r)
+	yamlsrc.Decode(n, p, r, "")
 	p.Src = n
 	if p.Version != FormatVersion && hasKey(n, "version") {
 		r.At(valueNode(n, "version"), "version %d is not supported; this lessongen reads version %d", p.Version, FormatVersion)
@@ -148,10 +148,17 @@ func boundTargetSet(b *whiteboard.Board, name string) bool {
 		return b.Heading.Set
 	case "layout":
 		return b.Layout.Set
-	case "background":
-		return b.Canvas.Set && b.Canvas.Value.Background != ""
 	}
 	return false
+}
+
+// unwrapPath drops the "open FILE:" prefix the caller already names.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
 
 func unjoin(err error) []error {

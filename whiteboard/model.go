@@ -148,7 +148,7 @@ func Todo(hint string) *Board {
 // Decode reads a whiteboard from its node, reporting every problem to r.
 func Decode(n *yaml.Node, r *yamlsrc.Reporter, path string) *Board {
 	b := &Board{Protect: true}
-	yamlsrc.Decode(n, b, r)
+	yamlsrc.Decode(n, b, r, path)
 	b.Src = n
 	for _, e := range b.elements() {
 		e.authored = !e.IsPlaceholder

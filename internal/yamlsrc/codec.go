@@ -89,8 +89,9 @@ func infoFor(t reflect.Type) *structInfo {
 }
 
 // Decode fills out (a pointer) from n, reporting every problem to r.
-func Decode(n *yaml.Node, out any, r *Reporter) {
-	decodeValue(n, reflect.ValueOf(out).Elem(), r, "")
+// Messages name values by path, starting at path ("" for the document).
+func Decode(n *yaml.Node, out any, r *Reporter, path string) {
+	decodeValue(n, reflect.ValueOf(out).Elem(), r, path)
 }
 
 func describeKind(n *yaml.Node) string {
@@ -105,7 +106,7 @@ func describeKind(n *yaml.Node) string {
 
 func label(path string) string {
 	if path == "" {
-		return "the document"
+		return "the top level"
 	}
 	return path
 }
@@ -192,6 +193,7 @@ func decodeStruct(n *yaml.Node, v reflect.Value, r *Reporter, path string) {
 		v.Field(si.src).Set(reflect.ValueOf(n))
 	}
 	seen := map[string]*yaml.Node{}
+	suggested := map[string]bool{} // a misspelt key is reported once, not also as missing
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		key, val := n.Content[i], n.Content[i+1]
 		name := key.Value
@@ -202,14 +204,22 @@ func decodeStruct(n *yaml.Node, v reflect.Value, r *Reporter, path string) {
 		seen[name] = key
 		idx, ok := si.byName[name]
 		if !ok {
-			r.At(key, "unknown key %q in %s%s", name, label(path), suggest(name, si))
+			hint, near := suggest(name, si)
+			if near != "" {
+				suggested[near] = true
+			}
+			where := "in " + path
+			if path == "" {
+				where = "at the top level"
+			}
+			r.At(key, "unknown key %q %s%s", name, where, hint)
 			continue
 		}
 		decodeValue(val, v.Field(si.fields[idx].index), r, join(path, name))
 	}
 	omitter, _ := v.Interface().(KeyOmitter)
 	for _, f := range si.fields {
-		if !f.optional && seen[f.name] == nil && (omitter == nil || !omitter.OmitKey(f.name)) {
+		if !f.optional && seen[f.name] == nil && !suggested[f.name] && (omitter == nil || !omitter.OmitKey(f.name)) {
 			r.At(n, "%s is missing the required key %q", label(path), f.name)
 		}
 	}
@@ -269,8 +279,8 @@ func decodeMap(n *yaml.Node, v reflect.Value, r *Reporter, path string) {
 }
 
 // suggest returns ` (did you mean "x"?)` for a near-miss key, or a list of
-// the keys allowed.
-func suggest(name string, si *structInfo) string {
+// the keys allowed, and the near miss if there is one.
+func suggest(name string, si *structInfo) (hint, near string) {
 	best, bestD := "", 3
 	var names []string
 	for _, f := range si.fields {
@@ -280,9 +290,9 @@ func suggest(name string, si *structInfo) string {
 		}
 	}
 	if best != "" {
-		return fmt.Sprintf("; did you mean %q?", best)
+		return fmt.Sprintf("; did you mean %q?", best), best
 	}
-	return "; allowed keys: " + strings.Join(names, ", ")
+	return "; allowed keys: " + strings.Join(names, ", "), ""
 }
 
 // distance is the Levenshtein edit distance.

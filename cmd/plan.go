@@ -1,0 +1,102 @@
+package cmd
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/lessongen/lessongen/lesson"
+	"github.com/lessongen/lessongen/orchestrate"
+)
+
+type planOptions struct {
+	io    *IOStreams
+	file  string
+	slide string
+	json  bool
+}
+
+func newPlanCmd(streams *IOStreams) *cobra.Command {
+	opts := &planOptions{io: streams}
+	cmd := &cobra.Command{
+		Use:   "plan FILE",
+		Short: "Show what generation would do, without calling a model",
+		Long: `Show the subagents 'lessongen generate' would run, in the order it would run
+them: for each, the node and level (metadata or node), what is pending there
+with the author's hints, and the context it would receive (the chain of
+descriptions from the lesson down to the node).
+
+A complete lesson reports nothing to do.`,
+		Example: "  lessongen plan examples/photosynthesis/lesson.yaml\n  lessongen plan lesson.yaml --slide light --json",
+		Args:    exactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.file = args[0]
+			return runPlan(opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.slide, "slide", "", "plan only this slide (id or 1-based position), as 'fill --slide' would")
+	cmd.Flags().BoolVar(&opts.json, "json", false, "print the plan as JSON")
+	return cmd
+}
+
+func runPlan(opts *planOptions) error {
+	doc, err := lesson.Load(opts.file)
+	if err != nil {
+		return err
+	}
+	steps, err := orchestrate.Plan(doc, orchestrate.Scope{Slide: opts.slide})
+	if err != nil {
+		return &usageError{err}
+	}
+	if opts.json {
+		enc := json.NewEncoder(opts.io.Out)
+		enc.SetIndent("", "  ")
+		if steps == nil {
+			steps = []orchestrate.Step{}
+		}
+		return enc.Encode(map[string]any{"file": opts.file, "steps": steps})
+	}
+	out := opts.io.Out
+	if len(steps) == 0 {
+		fmt.Fprintf(out, "%s: nothing to do; nothing is pending.\n", opts.file)
+		return nil
+	}
+	fmt.Fprintf(out, "%s: %s\n", opts.file, plural(len(steps), "subagent"))
+	for i, st := range steps {
+		fmt.Fprintf(out, "\n%d. %s · %s\n", i+1, st.Node, st.Level)
+		if st.Note != "" {
+			fmt.Fprintf(out, "   note: %s\n", st.Note)
+		}
+		for name, v := range st.Bindings {
+			fmt.Fprintf(out, "   bound: %s = %q\n", name, v)
+		}
+		for j, p := range st.Pending {
+			label := "   pending:"
+			if j > 0 {
+				label = "           "
+			}
+			line := p.Path
+			if p.ID != "" {
+				line += " [" + p.ID + "]"
+			}
+			if p.Hint != "" {
+				line += fmt.Sprintf(" - %q", p.Hint)
+			}
+			fmt.Fprintf(out, "%s %s\n", label, line)
+		}
+		for j, c := range st.Context {
+			label := "   context:"
+			if j > 0 {
+				label = "           "
+			}
+			fmt.Fprintf(out, "%s %s\n", label, indentRest(c, "            "))
+		}
+	}
+	return nil
+}
+
+func indentRest(s, pad string) string {
+	return strings.ReplaceAll(s, "\n", "\n"+pad)
+}
