@@ -9,6 +9,8 @@ import (
 	"sync"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/lessongen/lessongen/internal/suggest"
 )
 
 // The codec maps YAML nodes to Go structs and back, the way both modalities
@@ -204,7 +206,7 @@ func decodeStruct(n *yaml.Node, v reflect.Value, r *Reporter, path string) {
 		seen[name] = key
 		idx, ok := si.byName[name]
 		if !ok {
-			hint, near := suggest(name, si)
+			hint, near := didYouMean(name, si)
 			if near != "" {
 				suggested[near] = true
 			}
@@ -278,42 +280,17 @@ func decodeMap(n *yaml.Node, v reflect.Value, r *Reporter, path string) {
 	v.Set(m)
 }
 
-// suggest returns ` (did you mean "x"?)` for a near-miss key, or a list of
+// didYouMean returns `; did you mean "x"?` for a near-miss key, or a list of
 // the keys allowed, and the near miss if there is one.
-func suggest(name string, si *structInfo) (hint, near string) {
-	best, bestD := "", 3
-	var names []string
-	for _, f := range si.fields {
-		names = append(names, f.name)
-		if d := distance(strings.ToLower(name), f.name); d < bestD {
-			best, bestD = f.name, d
-		}
+func didYouMean(name string, si *structInfo) (hint, near string) {
+	names := make([]string, len(si.fields))
+	for i, f := range si.fields {
+		names[i] = f.name
 	}
-	if best != "" {
+	if best := suggest.Nearest(name, names, 2); best != "" {
 		return fmt.Sprintf("; did you mean %q?", best), best
 	}
 	return "; allowed keys: " + strings.Join(names, ", "), ""
-}
-
-// distance is the Levenshtein edit distance.
-func distance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // Encode builds the node tree for v in struct field order: absent fields are

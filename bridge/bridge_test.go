@@ -1,0 +1,469 @@
+package bridge
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/lessongen/lessongen/lesson"
+	"github.com/lessongen/lessongen/session"
+	"github.com/lessongen/lessongen/whiteboard"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// catalogJSON is every level's tools in both forms, as models see them.
+func catalogJSON(t *testing.T) []byte {
+	t.Helper()
+	out := map[string]map[string][]Tool{}
+	for _, form := range []struct {
+		name string
+		f    Form
+	}{{"strict", Strict}, {"compatible", Compatible}} {
+		out[form.name] = map[string][]Tool{}
+		for _, l := range Levels {
+			c, err := CatalogFor(l.Modality)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out[form.name][l.Name] = c.Tools(l, form.f)
+		}
+	}
+	data, err := json.MarshalIndent(out, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append(data, '\n')
+}
+
+// TestCatalogGolden makes every change to what models see show up in review.
+func TestCatalogGolden(t *testing.T) {
+	got := catalogJSON(t)
+	const golden = "testdata/catalog.golden.json"
+	if *update {
+		if err := os.WriteFile(golden, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run go test ./bridge -update to create it)", err)
+	}
+	if string(got) != string(want) {
+		t.Errorf("the tool catalog changed; review the diff and run go test ./bridge -update\n%s", firstDiff(string(want), string(got)))
+	}
+}
+
+func firstDiff(a, b string) string {
+	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
+	for i := 0; i < len(al) && i < len(bl); i++ {
+		if al[i] != bl[i] {
+			return fmt.Sprintf("line %d:\n- %s\n+ %s", i+1, al[i], bl[i])
+		}
+	}
+	return fmt.Sprintf("lengths differ: %d vs %d lines", len(al), len(bl))
+}
+
+func allTools(t *testing.T, form Form) []Tool {
+	t.Helper()
+	var tools []Tool
+	for _, m := range []string{"lesson", "whiteboard"} {
+		c, err := CatalogFor(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tools = append(tools, c.All(form)...)
+	}
+	return tools
+}
+
+func TestSchemasAreValidJSONSchema(t *testing.T) {
+	for _, form := range []Form{Strict, Compatible} {
+		for _, tool := range allTools(t, form) {
+			var s jsonschema.Schema
+			if err := json.Unmarshal(tool.Parameters, &s); err != nil {
+				t.Errorf("%s: parameters do not decode as a schema: %v", tool.Name, err)
+				continue
+			}
+			if _, err := s.Resolve(nil); err != nil {
+				t.Errorf("%s: schema does not resolve: %v", tool.Name, err)
+			}
+			if s.Type != "object" {
+				t.Errorf("%s: parameters must be an object schema, got %q", tool.Name, s.Type)
+			}
+		}
+	}
+}
+
+// strictForbidden are keywords OpenAI's strict mode rejects (or did, for
+// most of its life); the strict form must not use them.
+var strictForbidden = []string{"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf",
+	"minLength", "maxLength", "pattern", "format", "minItems", "maxItems", "uniqueItems",
+	"minProperties", "maxProperties", "default", "patternProperties", "if", "then", "else", "allOf", "not", "oneOf"}
+
+func TestStrictFormObeysStrictRules(t *testing.T) {
+	for _, tool := range allTools(t, Strict) {
+		if !tool.Strict {
+			t.Errorf("%s: strict flag not set", tool.Name)
+		}
+		var root map[string]any
+		if err := json.Unmarshal(tool.Parameters, &root); err != nil {
+			t.Fatal(err)
+		}
+		checkStrict(t, tool.Name, "", root)
+	}
+}
+
+func checkStrict(t *testing.T, tool, path string, s map[string]any) {
+	t.Helper()
+	for _, k := range strictForbidden {
+		if _, ok := s[k]; ok {
+			t.Errorf("%s %s: strict schema uses %q", tool, path, k)
+		}
+	}
+	if props, ok := s["properties"].(map[string]any); ok {
+		if s["additionalProperties"] != false {
+			t.Errorf("%s %s: object without additionalProperties: false", tool, path)
+		}
+		var required []string
+		for _, r := range s["required"].([]any) {
+			required = append(required, r.(string))
+		}
+		for name, p := range props {
+			if !slices.Contains(required, name) {
+				t.Errorf("%s %s: property %q not required", tool, path, name)
+			}
+			checkStrict(t, tool, path+"."+name, p.(map[string]any))
+		}
+		if len(required) != len(props) {
+			t.Errorf("%s %s: required lists %d names for %d properties", tool, path, len(required), len(props))
+		}
+	}
+	if items, ok := s["items"].(map[string]any); ok {
+		checkStrict(t, tool, path+"[]", items)
+	}
+}
+
+func TestHiddenIntentsAreNotTools(t *testing.T) {
+	names := map[string]bool{}
+	for _, tool := range allTools(t, Strict) {
+		names[tool.Name] = true
+	}
+	for _, hidden := range []string{"undo", "redo", "select_elements", "close_placeholders", "set_slide_props"} {
+		if names[hidden] {
+			t.Errorf("hidden intent %s is offered as a tool", hidden)
+		}
+	}
+	for _, visible := range []string{"add_text", "add_slide", "describe_whiteboard", "list_pending", "set_objectives"} {
+		if !names[visible] {
+			t.Errorf("visible intent %s is missing", visible)
+		}
+	}
+}
+
+func TestEveryLevelHasReadOnlyTools(t *testing.T) {
+	for _, l := range Levels {
+		c, _ := CatalogFor(l.Modality)
+		var read []string
+		for _, tool := range c.Tools(l, Strict) {
+			if spec, _ := c.Spec(tool.Name); spec.ReadOnly {
+				read = append(read, tool.Name)
+			}
+		}
+		if !slices.Contains(read, "list_pending") || len(read) < 2 {
+			t.Errorf("%s: read-only tools %v, want a describe tool and list_pending", l.Name, read)
+		}
+	}
+}
+
+// sample fills every field of an intent with a valid, non-zero value.
+func sample(t reflect.Type) reflect.Value {
+	v := reflect.New(t).Elem()
+	fill(v, reflect.StructField{})
+	return v
+}
+
+func fill(v reflect.Value, f reflect.StructField) {
+	switch v.Kind() {
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if v.Type().Field(i).IsExported() {
+				fill(v.Field(i), v.Type().Field(i))
+			}
+		}
+	case reflect.Pointer:
+		v.Set(reflect.New(v.Type().Elem()))
+		fill(v.Elem(), f)
+	case reflect.Slice:
+		v.Set(reflect.MakeSlice(v.Type(), 2, 2))
+		for i := range 2 {
+			fill(v.Index(i), reflect.StructField{})
+		}
+	case reflect.Map:
+		v.Set(reflect.MakeMap(v.Type()))
+		v.SetMapIndex(reflect.ValueOf("heading"), reflect.ValueOf("{{ .slide.title }}"))
+	case reflect.String:
+		if enum, ok := f.Tag.Lookup("enum"); ok {
+			v.SetString(strings.Split(enum, ",")[0])
+		} else {
+			v.SetString("some " + f.Name)
+		}
+	case reflect.Int, reflect.Int64:
+		n := int64(7)
+		if m, ok := f.Tag.Lookup("minimum"); ok {
+			fmt.Sscan(m, &n)
+			n += 3
+		}
+		v.SetInt(n)
+	case reflect.Float64:
+		v.SetFloat(42.5)
+	case reflect.Bool:
+		v.SetBool(true)
+	}
+}
+
+func TestEveryVisibleIntentRoundTrips(t *testing.T) {
+	for modality, intents := range map[string][]session.Intent{"lesson": lesson.Intents(), "whiteboard": whiteboard.Intents()} {
+		c, _ := CatalogFor(modality)
+		for _, in := range intents {
+			if in.Spec().Hidden {
+				continue
+			}
+			want := sample(reflect.TypeOf(in)).Interface().(session.Intent)
+			name, args, err := Encode(want)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, ce := c.Parse(name, string(args))
+			if ce != nil {
+				t.Errorf("%s: %s does not parse back: %v", name, args, ce)
+				continue
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("%s: round trip\n got %#v\nwant %#v", name, got, want)
+			}
+		}
+	}
+}
+
+// Strict mode sends every optional field, as null when not used.
+func TestStrictNullsMeanAbsent(t *testing.T) {
+	c, _ := CatalogFor("whiteboard")
+	got, ce := c.Parse("add_text", `{"x":10,"y":20,"w":300,"h":40,"text":"Hi","style":null,"pending_id":null}`)
+	if ce != nil {
+		t.Fatal(ce)
+	}
+	want := whiteboard.AddText{Box: whiteboard.Box{X: 10, Y: 20, W: 300, H: 40}, Text: "Hi"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %#v", got)
+	}
+	if _, ce := c.Parse("add_text", `{"x":10,"y":20,"w":300,"h":40,"text":null}`); ce == nil || ce.Path != "text" {
+		t.Errorf("a required field sent as null must be refused at its path, got %v", ce)
+	}
+}
+
+func TestBadCalls(t *testing.T) {
+	c, _ := CatalogFor("whiteboard")
+	ok := `"x":10,"y":20,"w":300,"h":40`
+	for _, tc := range []struct {
+		name, tool, args string
+		kind             session.ErrorKind
+		path             string
+		hint             string
+	}{
+		{"unknown tool", "add_txt", `{}`, session.KindNotFound, "", `did you mean "add_text"?`},
+		{"malformed JSON", "add_text", `{"x": 10,`, session.KindInvalidArgs, "", "send one JSON object"},
+		{"trailing garbage", "add_text", `{` + ok + `,"text":"a"} {}`, session.KindInvalidArgs, "", "exactly one"},
+		{"empty arguments", "add_text", ``, session.KindInvalidArgs, "", "x, y, w, h, text"},
+		{"not an object", "add_text", `"hello"`, session.KindInvalidArgs, "", ""},
+		{"missing field", "add_text", `{` + ok + `}`, session.KindInvalidArgs, "text", "the words shown"},
+		{"extra field", "add_text", `{` + ok + `,"text":"a","colour":"red"}`, session.KindInvalidArgs, "colour", "parameters x, y"},
+		{"misspelt field", "add_text", `{` + ok + `,"txt":"a"}`, session.KindInvalidArgs, "text", ""},
+		{"wrong type", "add_text", `{"x":"ten","y":20,"w":300,"h":40,"text":"a"}`, session.KindInvalidArgs, "x", "left edge"},
+		{"out of range", "add_text", `{"x":-5,"y":20,"w":300,"h":40,"text":"a"}`, session.KindInvalidArgs, "x", "between 0 and 10000"},
+		{"bad enum", "add_shape", `{` + ok + `,"shape":"star"}`, session.KindInvalidArgs, "shape", "rect, ellipse, line"},
+		{"nested wrong type", "add_text", `{` + ok + `,"text":"a","style":{"bold":"yes"}}`, session.KindInvalidArgs, "style.bold", "true or false"},
+		{"fraction for integer", "set_canvas", `{"width":1280.5,"height":720}`, session.KindInvalidArgs, "width", "whole number"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, ce := c.Parse(tc.tool, tc.args)
+			if ce == nil {
+				t.Fatalf("accepted %s", tc.args)
+			}
+			if ce.Kind != tc.kind || ce.Path != tc.path || !strings.Contains(ce.Hint, tc.hint) {
+				t.Errorf("got %+v; want kind %s path %q hint containing %q", ce, tc.kind, tc.path, tc.hint)
+			}
+		})
+	}
+}
+
+// newBoard returns a whiteboard session with one authored text element.
+func newBoard(t *testing.T) *session.Session {
+	t.Helper()
+	b := whiteboard.Todo("a diagram")
+	return session.New("board", b)
+}
+
+func TestCallReachesReduceErrors(t *testing.T) {
+	ts, err := NewToolset(LevelFor("whiteboard", session.LevelNode), "board", newBoard(t), Strict, ApproveAuto, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	env, err := ts.Call(ctx, "add_text", `{"x":5000,"y":20,"w":300,"h":40,"text":"far"}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if env.OK || env.Error.Kind != session.KindInvalidArgs || env.Error.Path != "x" || !strings.Contains(env.Error.Hint, "the canvas is 1280 wide") {
+		t.Errorf("got %+v", env.Error)
+	}
+	env, _ = ts.Call(ctx, "add_arrow", `{"from":"a","to":"b"}`)
+	if env.Error == nil || env.Error.Kind != session.KindNotFound || env.Error.Path != "from" {
+		t.Errorf("arrow to nothing: %+v", env.Error)
+	}
+	env, _ = ts.Call(ctx, "add_text", `{"x":10,"y":20,"w":300,"h":40,"text":"Hi"}`)
+	if !env.OK || len(env.Result) != 1 {
+		t.Fatalf("got %+v", env)
+	}
+	data, _ := json.Marshal(env)
+	if !strings.Contains(string(data), `"added":"text1"`) || !strings.Contains(string(data), `"placed_at":"p1"`) {
+		t.Errorf("envelope should say what was committed: %s", data)
+	}
+}
+
+func TestPolicyRefusesToolsOutsideLevel(t *testing.T) {
+	sess := newBoard(t)
+	ts, _ := NewToolset(LevelFor("whiteboard", session.LevelMetadata), "board", sess, Strict, ApproveAuto, nil)
+	for _, tool := range ts.Tools() {
+		if tool.Name == "add_text" {
+			t.Fatal("the metadata level is offered add_text")
+		}
+	}
+	v := sess.Version()
+	env, err := ts.Call(context.Background(), "add_text", `{"x":10,"y":20,"w":300,"h":40,"text":"Hi"}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if env.Error == nil || env.Error.Kind != session.KindPermission {
+		t.Errorf("got %+v", env)
+	}
+	env, _ = ts.Call(context.Background(), "select_elements", `{"ids":[]}`)
+	if env.Error == nil || env.Error.Kind != session.KindPermission {
+		t.Errorf("hidden intent callable: %+v", env)
+	}
+	if sess.Version() != v {
+		t.Error("a refused call changed the session")
+	}
+}
+
+func TestDenyCommitsNothing(t *testing.T) {
+	sess := newBoard(t)
+	ts, _ := NewToolset(LevelFor("whiteboard", session.LevelMetadata), "board", sess, Strict, ApproveDeny, nil)
+	env, err := ts.Call(context.Background(), "set_heading", `{"heading":"Leaves"}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !env.OK || !env.DryRun {
+		t.Errorf("got %+v", env)
+	}
+	if sess.Version() != 0 {
+		t.Error("deny committed a change")
+	}
+	sess.View(func(st session.State) {
+		if st.(*whiteboard.Board).Heading.Set {
+			t.Error("heading set in deny mode")
+		}
+	})
+}
+
+type fakeAsker struct {
+	answer bool
+	err    error
+	asked  []Proposal
+}
+
+func (a *fakeAsker) Ask(_ context.Context, p Proposal) (bool, error) {
+	a.asked = append(a.asked, p)
+	return a.answer, a.err
+}
+
+func TestAskGate(t *testing.T) {
+	if _, err := NewToolset(LevelFor("whiteboard", session.LevelNode), "board", newBoard(t), Strict, ApproveAsk, nil); err != ErrNoTerminal {
+		t.Errorf("ask without a terminal: %v", err)
+	}
+	for _, answer := range []bool{false, true} {
+		sess := newBoard(t)
+		asker := &fakeAsker{answer: answer}
+		ts, _ := NewToolset(LevelFor("whiteboard", session.LevelMetadata), "board", sess, Strict, ApproveAsk, asker)
+		env, err := ts.Call(context.Background(), "set_heading", `{"heading":"Leaves"}`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(asker.asked) != 1 || len(asker.asked[0].Preview.Outputs) == 0 {
+			t.Fatalf("the asker should see a preview: %+v", asker.asked)
+		}
+		if committed := sess.Version() == 1; committed != answer || env.OK != answer {
+			t.Errorf("answer %v: committed %v, env %+v", answer, committed, env)
+		}
+		if !answer && env.Error.Kind != session.KindPermission {
+			t.Errorf("a declined change should be a permission error: %+v", env.Error)
+		}
+	}
+	asker := &fakeAsker{err: ErrNoTerminal}
+	ts, _ := NewToolset(LevelFor("whiteboard", session.LevelMetadata), "board", newBoard(t), Strict, ApproveAsk, asker)
+	env, _ := ts.Call(context.Background(), "set_heading", `{"heading":"Leaves"}`)
+	if env.Error == nil || env.Error.Kind != session.KindPermission {
+		t.Errorf("ask with nobody to ask must refuse: %+v", env)
+	}
+}
+
+func TestReadOnlyToolsNeedNoApproval(t *testing.T) {
+	asker := &fakeAsker{answer: false}
+	ts, _ := NewToolset(LevelFor("whiteboard", session.LevelNode), "board", newBoard(t), Strict, ApproveAsk, asker)
+	env, err := ts.Call(context.Background(), "list_pending", "")
+	if err != nil || !env.OK || len(asker.asked) != 0 {
+		t.Errorf("env %+v err %v asked %d", env, err, len(asker.asked))
+	}
+	if len(env.Pending) != 1 || env.Pending[0].ID != "p1" {
+		t.Errorf("pending: %+v", env.Pending)
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	f.Add("add_text", `{"x":10,"y":20,"w":300,"h":40,"text":"Hi"}`)
+	f.Add("add_slide", `{"title":"T","section":"Explore","duration_minutes":5,"notes":"n","whiteboard":"w","pending_id":null,"position":null}`)
+	f.Add("set_vocabulary", `{"terms":[{"term":"a","definition":"b"}]}`)
+	f.Add("update_element", `{"id":"x","style":{"align":"left"}}`)
+	f.Add("nope", `[`)
+	f.Fuzz(func(t *testing.T, name, args string) {
+		for _, m := range []string{"lesson", "whiteboard"} {
+			c, _ := CatalogFor(m)
+			in, ce := c.Parse(name, args)
+			if (in == nil) == (ce == nil) {
+				t.Fatalf("Parse must return exactly one of intent or error: %v %v", in, ce)
+			}
+			if ce != nil && (ce.Kind == "" || ce.Message == "") {
+				t.Fatalf("error without kind or message: %+v", ce)
+			}
+			if in != nil {
+				// What parsed must encode and parse back to the same intent.
+				n, a, err := Encode(in)
+				if err != nil || n != name {
+					t.Fatalf("encode: %v %s", err, n)
+				}
+				again, ce := c.Parse(n, string(a))
+				if ce != nil || !reflect.DeepEqual(again, in) {
+					t.Fatalf("re-parse of %s: %v", a, ce)
+				}
+			}
+		}
+	})
+}

@@ -1,0 +1,251 @@
+// Package bridge turns intent types into the tools a model sees and tool
+// calls back into intents, under a policy: each subagent level is granted a
+// set of capabilities, and mutations pass an approval gate. The intent types
+// are the single source of truth: names, descriptions and schemas all come
+// from them.
+package bridge
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+	"sync"
+	"unicode"
+
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/lessongen/lessongen/lesson"
+	"github.com/lessongen/lessongen/session"
+	"github.com/lessongen/lessongen/whiteboard"
+)
+
+// Form selects how tool schemas are written.
+type Form int
+
+const (
+	// Strict: every object closed, every property required, optional ones
+	// nullable, no keywords strict mode rejects. For OpenAI and servers that
+	// support strict function calling.
+	Strict Form = iota
+	// Compatible: plain JSON Schema, for servers without strict mode.
+	Compatible
+)
+
+// ParseForm reads "strict" or "compatible".
+func ParseForm(s string) (Form, error) {
+	switch s {
+	case "strict", "":
+		return Strict, nil
+	case "compatible":
+		return Compatible, nil
+	}
+	return 0, fmt.Errorf("tool schema form %q: use strict or compatible", s)
+}
+
+// Tool is one tool definition as a model receives it.
+type Tool struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Parameters  json.RawMessage `json:"parameters"`
+	Strict      bool            `json:"strict,omitempty"`
+}
+
+// Level is one kind of subagent: a modality's metadata or node, with the
+// capabilities it is granted.
+type Level struct {
+	Name     string
+	Modality string
+	Grant    []session.Capability
+}
+
+// Levels are the four subagent levels, in orchestration order.
+var Levels = []Level{
+	{Name: "lesson.metadata", Modality: "lesson", Grant: []session.Capability{lesson.CapRead, lesson.CapMetadata}},
+	{Name: "lesson.node", Modality: "lesson", Grant: []session.Capability{lesson.CapRead, lesson.CapNode}},
+	{Name: "whiteboard.metadata", Modality: "whiteboard", Grant: []session.Capability{whiteboard.CapRead, whiteboard.CapMetadata}},
+	{Name: "whiteboard.node", Modality: "whiteboard", Grant: []session.Capability{whiteboard.CapRead, whiteboard.CapNode}},
+}
+
+// LevelFor returns the level for a modality and a session.Level.
+func LevelFor(modality string, l session.Level) Level {
+	name := modality + "." + string(l)
+	for _, lv := range Levels {
+		if lv.Name == name {
+			return lv
+		}
+	}
+	panic("bridge: no level " + name)
+}
+
+// LevelNamed returns the level with the given name.
+func LevelNamed(name string) (Level, bool) {
+	for _, lv := range Levels {
+		if lv.Name == name {
+			return lv, true
+		}
+	}
+	return Level{}, false
+}
+
+// Allows reports whether the level holds capability c.
+func (l Level) Allows(c session.Capability) bool { return slices.Contains(l.Grant, c) }
+
+// entry is one intent type with its derived tool.
+type entry struct {
+	name     string
+	typ      reflect.Type
+	spec     session.Spec
+	compat   *jsonschema.Schema
+	resolved *jsonschema.Resolved
+	strict   json.RawMessage
+	plain    json.RawMessage
+}
+
+// Catalog holds the intents of one modality, keyed by tool name.
+type Catalog struct {
+	Modality string
+	entries  []*entry
+	byName   map[string]*entry
+}
+
+var (
+	catalogsOnce sync.Once
+	catalogs     map[string]*Catalog
+	catalogsErr  error
+)
+
+// CatalogFor returns the catalog of a modality ("lesson" or "whiteboard").
+// Catalogs are built once: schemas are derived by reflection.
+func CatalogFor(modality string) (*Catalog, error) {
+	catalogsOnce.Do(func() {
+		catalogs = map[string]*Catalog{}
+		for name, intents := range map[string][]session.Intent{"lesson": lesson.Intents(), "whiteboard": whiteboard.Intents()} {
+			c, err := NewCatalog(name, intents)
+			if err != nil {
+				catalogsErr = err
+				return
+			}
+			catalogs[name] = c
+		}
+	})
+	if catalogsErr != nil {
+		return nil, catalogsErr
+	}
+	c, ok := catalogs[modality]
+	if !ok {
+		return nil, fmt.Errorf("no modality %q", modality)
+	}
+	return c, nil
+}
+
+// NewCatalog derives a tool for every intent.
+func NewCatalog(modality string, intents []session.Intent) (*Catalog, error) {
+	c := &Catalog{Modality: modality, byName: map[string]*entry{}}
+	for _, in := range intents {
+		t := reflect.TypeOf(in)
+		e := &entry{name: ToolName(t), typ: t, spec: in.Spec()}
+		if _, dup := c.byName[e.name]; dup {
+			return nil, fmt.Errorf("%s: two intents named %s", modality, e.name)
+		}
+		var err error
+		if e.compat, err = compatibleSchema(t); err != nil {
+			return nil, err
+		}
+		if e.resolved, err = e.compat.Resolve(nil); err != nil {
+			return nil, fmt.Errorf("resolve schema of %s: %w", e.name, err)
+		}
+		if e.plain, err = json.Marshal(e.compat); err != nil {
+			return nil, err
+		}
+		if e.strict, err = json.Marshal(strictSchema(e.compat)); err != nil {
+			return nil, err
+		}
+		c.entries = append(c.entries, e)
+		c.byName[e.name] = e
+	}
+	return c, nil
+}
+
+// ToolName is the snake_case of an intent's type name: AddText → add_text.
+func ToolName(t reflect.Type) string {
+	var b strings.Builder
+	for i, r := range t.Name() {
+		if unicode.IsUpper(r) {
+			if i > 0 {
+				b.WriteByte('_')
+			}
+			r = unicode.ToLower(r)
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// Tools returns the tools a level is offered: the visible intents whose
+// capability it holds, in catalog order.
+func (c *Catalog) Tools(l Level, form Form) []Tool {
+	var tools []Tool
+	for _, e := range c.entries {
+		if e.spec.Hidden || !l.Allows(e.spec.Capability) {
+			continue
+		}
+		tools = append(tools, e.tool(form))
+	}
+	return tools
+}
+
+// All returns every visible tool of the catalog regardless of level.
+func (c *Catalog) All(form Form) []Tool {
+	var tools []Tool
+	for _, e := range c.entries {
+		if !e.spec.Hidden {
+			tools = append(tools, e.tool(form))
+		}
+	}
+	return tools
+}
+
+func (e *entry) tool(form Form) Tool {
+	t := Tool{Name: e.name, Description: e.spec.Doc, Parameters: e.plain}
+	if e.spec.ReadOnly {
+		t.Description += " Read-only."
+	}
+	if form == Strict {
+		t.Parameters, t.Strict = e.strict, true
+	}
+	return t
+}
+
+// Spec returns the spec of a named tool.
+func (c *Catalog) Spec(name string) (session.Spec, bool) {
+	e, ok := c.byName[name]
+	if !ok {
+		return session.Spec{}, false
+	}
+	return e.spec, true
+}
+
+// Encode turns an intent back into a tool call, the inverse of Parse; tests
+// and recorded histories use it.
+func Encode(in session.Intent) (name string, args json.RawMessage, err error) {
+	args, err = json.Marshal(in)
+	return ToolName(reflect.TypeOf(in)), args, err
+}
+
+// Signature lists a tool's parameters for people: optional ones end in "?".
+func (c *Catalog) Signature(name string) string {
+	e, ok := c.byName[name]
+	if !ok {
+		return ""
+	}
+	var parts []string
+	for _, p := range propertyNames(e.compat) {
+		if !slices.Contains(e.compat.Required, p) {
+			p += "?"
+		}
+		parts = append(parts, p)
+	}
+	return strings.Join(parts, ", ")
+}

@@ -1,0 +1,211 @@
+package bridge
+
+import (
+	"fmt"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+// Schemas come from the intent types through github.com/google/jsonschema-go,
+// a well-kept implementation that both infers schemas from Go types (json
+// names, `jsonschema` descriptions, embedded structs, field order) and
+// validates against them, so what a model is shown and what is checked
+// cannot drift. It has no tags for constraints, so enum, minimum, maximum,
+// minItems and maxItems come from struct tags of the same names, applied
+// here.
+
+// compatibleSchema is the plain JSON Schema for an intent type: optional
+// fields are simply not required.
+func compatibleSchema(t reflect.Type) (*jsonschema.Schema, error) {
+	s, err := jsonschema.ForType(t, &jsonschema.ForOptions{})
+	if err != nil {
+		return nil, fmt.Errorf("schema for %s: %w", t, err)
+	}
+	if err := applyTags(s, t); err != nil {
+		return nil, fmt.Errorf("schema for %s: %w", t, err)
+	}
+	dropNull(s)
+	return s, nil
+}
+
+// applyTags walks the struct's fields (embedded ones included) alongside the
+// schema's properties and adds the constraint tags.
+func applyTags(s *jsonschema.Schema, t reflect.Type) error {
+	for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice {
+		if t.Kind() == reflect.Slice && s.Items != nil {
+			s = s.Items
+		}
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct || s.Properties == nil {
+		return nil
+	}
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if f.Anonymous && f.Tag.Get("json") == "" {
+			if err := applyTags(s, f.Type); err != nil {
+				return err
+			}
+			continue
+		}
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		prop := s.Properties[name]
+		if prop == nil || name == "" || name == "-" {
+			continue
+		}
+		if err := applyFieldTags(prop, f); err != nil {
+			return fmt.Errorf("field %s: %w", f.Name, err)
+		}
+		if err := applyTags(prop, f.Type); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func applyFieldTags(prop *jsonschema.Schema, f reflect.StructField) error {
+	num := func(tag string) (*float64, error) {
+		v, ok := f.Tag.Lookup(tag)
+		if !ok {
+			return nil, nil
+		}
+		x, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			return nil, fmt.Errorf("%s tag %q: %w", tag, v, err)
+		}
+		return &x, nil
+	}
+	count := func(tag string) (*int, error) {
+		v, ok := f.Tag.Lookup(tag)
+		if !ok {
+			return nil, nil
+		}
+		x, err := strconv.Atoi(v)
+		if err != nil {
+			return nil, fmt.Errorf("%s tag %q: %w", tag, v, err)
+		}
+		return &x, nil
+	}
+	var err error
+	if prop.Minimum, err = num("minimum"); err != nil {
+		return err
+	}
+	if prop.Maximum, err = num("maximum"); err != nil {
+		return err
+	}
+	if prop.MinItems, err = count("minItems"); err != nil {
+		return err
+	}
+	if prop.MaxItems, err = count("maxItems"); err != nil {
+		return err
+	}
+	if v, ok := f.Tag.Lookup("enum"); ok {
+		for _, e := range strings.Split(v, ",") {
+			prop.Enum = append(prop.Enum, e)
+		}
+	}
+	return nil
+}
+
+// dropNull removes the "null" jsonschema-go adds for pointers and slices:
+// in the compatible form an optional field is simply left out.
+func dropNull(s *jsonschema.Schema) {
+	if s == nil {
+		return
+	}
+	if len(s.Types) == 2 && slices.Contains(s.Types, "null") {
+		s.Type = s.Types[0]
+		if s.Type == "null" {
+			s.Type = s.Types[1]
+		}
+		s.Types = nil
+	}
+	for _, p := range s.Properties {
+		dropNull(p)
+	}
+	dropNull(s.Items)
+}
+
+// strictKeywords are the validation keywords strict mode does not accept;
+// the strict form moves what they say into the description instead.
+func strictSchema(compat *jsonschema.Schema) *jsonschema.Schema {
+	s := compat.CloneSchemas()
+	makeStrict(s)
+	return s
+}
+
+func makeStrict(s *jsonschema.Schema) {
+	if s == nil {
+		return
+	}
+	var notes []string
+	switch {
+	case s.Minimum != nil && s.Maximum != nil:
+		notes = append(notes, fmt.Sprintf("between %g and %g", *s.Minimum, *s.Maximum))
+	case s.Minimum != nil:
+		notes = append(notes, fmt.Sprintf("at least %g", *s.Minimum))
+	case s.Maximum != nil:
+		notes = append(notes, fmt.Sprintf("at most %g", *s.Maximum))
+	}
+	switch {
+	case s.MinItems != nil && s.MaxItems != nil:
+		notes = append(notes, fmt.Sprintf("%d to %d items", *s.MinItems, *s.MaxItems))
+	case s.MinItems != nil:
+		notes = append(notes, fmt.Sprintf("at least %d items", *s.MinItems))
+	case s.MaxItems != nil:
+		notes = append(notes, fmt.Sprintf("at most %d items", *s.MaxItems))
+	}
+	if len(notes) > 0 {
+		s.Description = strings.TrimSpace(s.Description + " (" + strings.Join(notes, "; ") + ")")
+	}
+	s.Minimum, s.Maximum, s.MinItems, s.MaxItems = nil, nil, nil, nil
+	s.MinLength, s.MaxLength, s.Pattern, s.Format = nil, nil, "", ""
+
+	if s.Type == "object" || s.Properties != nil {
+		required := map[string]bool{}
+		for _, r := range s.Required {
+			required[r] = true
+		}
+		s.Required = nil
+		for _, name := range propertyNames(s) {
+			p := s.Properties[name]
+			makeStrict(p)
+			if !required[name] {
+				nullable(p)
+			}
+			s.Required = append(s.Required, name)
+		}
+		s.AdditionalProperties = falseSchema()
+	}
+	makeStrict(s.Items)
+}
+
+// propertyNames returns properties in declaration order.
+func propertyNames(s *jsonschema.Schema) []string {
+	names := slices.Clone(s.PropertyOrder)
+	for name := range s.Properties {
+		if !slices.Contains(names, name) {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names[len(s.PropertyOrder):])
+	return names
+}
+
+// nullable lets an optional property be sent as null, which is how strict
+// mode says "not given".
+func nullable(p *jsonschema.Schema) {
+	if p.Type != "" {
+		p.Types = []string{p.Type, "null"}
+		p.Type = ""
+	}
+	if len(p.Enum) > 0 && !slices.Contains(p.Enum, any(nil)) {
+		p.Enum = append(slices.Clone(p.Enum), nil)
+	}
+}
+
+func falseSchema() *jsonschema.Schema { return &jsonschema.Schema{Not: &jsonschema.Schema{}} }

@@ -1,0 +1,186 @@
+package bridge
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/lessongen/lessongen/session"
+)
+
+// Envelope is the one JSON shape every tool result takes, success or not.
+type Envelope struct {
+	OK bool `json:"ok"`
+	// DryRun is set when the change was checked but not committed
+	// (--approve deny).
+	DryRun bool `json:"dry_run,omitempty"`
+	// Result is what was committed (ids created, fields set) or, for
+	// read-only tools, what was read.
+	Result   []any             `json:"result,omitempty"`
+	Error    *CallError        `json:"error,omitempty"`
+	Warnings []session.Warning `json:"warnings,omitempty"`
+	// Pending is what is still to be generated at this node and level.
+	Pending []session.Pending `json:"pending"`
+	// StepsLeft is the model turns left in the budget; the agent loop sets it.
+	StepsLeft *int `json:"steps_left,omitempty"`
+}
+
+// Approval is how mutations are approved.
+type Approval string
+
+const (
+	ApproveAuto Approval = "auto" // commit every valid change
+	ApproveDeny Approval = "deny" // dry run: check every change, commit none
+	ApproveAsk  Approval = "ask"  // preview each change and ask on the terminal
+)
+
+// ParseApproval reads an --approve value.
+func ParseApproval(s string) (Approval, error) {
+	switch a := Approval(s); a {
+	case ApproveAuto, ApproveDeny, ApproveAsk:
+		return a, nil
+	case "":
+		return ApproveAuto, nil
+	}
+	return "", fmt.Errorf("--approve %q: use auto, deny or ask", s)
+}
+
+// Proposal is a change awaiting approval, with its preview: what reduce
+// reported when run and reversed on the live state.
+type Proposal struct {
+	Node    string
+	Tool    string
+	Args    string
+	Preview session.Result
+}
+
+// Asker decides on proposals, e.g. by asking a person.
+type Asker interface {
+	Ask(ctx context.Context, p Proposal) (bool, error)
+}
+
+// ErrNoTerminal is returned by an ask gate that has nobody to ask.
+var ErrNoTerminal = errors.New("--approve ask needs a terminal on stdin")
+
+// Toolset is what one subagent may call: the tools of its level, bound to
+// the session of its node.
+type Toolset struct {
+	Level    Level
+	Node     string
+	Form     Form
+	Approval Approval
+	Asker    Asker
+
+	catalog *Catalog
+	sess    *session.Session
+}
+
+// NewToolset binds the level's tools to a session.
+func NewToolset(level Level, node string, sess *session.Session, form Form, approval Approval, asker Asker) (*Toolset, error) {
+	c, err := CatalogFor(level.Modality)
+	if err != nil {
+		return nil, err
+	}
+	if approval == ApproveAsk && asker == nil {
+		return nil, ErrNoTerminal
+	}
+	return &Toolset{Level: level, Node: node, Form: form, Approval: approval, Asker: asker, catalog: c, sess: sess}, nil
+}
+
+// Tools returns the tool definitions offered to the model.
+func (t *Toolset) Tools() []Tool { return t.catalog.Tools(t.Level, t.Form) }
+
+// ReadOnly reports whether a tool only reads (unknown tools do not).
+func (t *Toolset) ReadOnly(name string) bool {
+	spec, ok := t.catalog.Spec(name)
+	return ok && spec.ReadOnly
+}
+
+// Pending lists what is still pending at this node and level.
+func (t *Toolset) Pending() []session.Pending {
+	var all []session.Pending
+	t.sess.View(func(st session.State) {
+		if p, ok := st.(interface{ Pending() []session.Pending }); ok {
+			all = p.Pending()
+		}
+	})
+	want := session.LevelNode
+	if strings.HasSuffix(t.Level.Name, ".metadata") {
+		want = session.LevelMetadata
+	}
+	out := []session.Pending{}
+	for _, p := range all {
+		if p.Level == want {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Call carries out one tool call and returns its envelope. Everything the
+// model can fix comes back in the envelope; only cancellation and internal
+// faults are returned as errors, and they end the subagent.
+func (t *Toolset) Call(ctx context.Context, name, args string) (Envelope, error) {
+	in, ce := t.catalog.Parse(name, args)
+	if ce != nil {
+		return t.fail(ce), nil
+	}
+	spec := in.Spec()
+	if spec.Hidden || !t.Level.Allows(spec.Capability) {
+		return t.fail(callErr(session.KindPermission, "", "tools you can call: "+t.toolNames(),
+			"%s is not available to the %s subagent", name, t.Level.Name)), nil
+	}
+	if spec.ReadOnly {
+		res, err := t.sess.Dispatch(ctx, in)
+		return t.result(res, err, false)
+	}
+	switch t.Approval {
+	case ApproveDeny:
+		res, err := t.sess.Preview(in)
+		return t.result(res, err, true)
+	case ApproveAsk:
+		preview, err := t.sess.Preview(in)
+		if err != nil {
+			return t.result(preview, err, false)
+		}
+		ok, err := t.Asker.Ask(ctx, Proposal{Node: t.Node, Tool: name, Args: args, Preview: preview})
+		if errors.Is(err, ErrNoTerminal) {
+			return t.fail(callErr(session.KindPermission, "", "no change can be made in this run", "%v", err)), nil
+		}
+		if err != nil {
+			return Envelope{}, err
+		}
+		if !ok {
+			return t.fail(callErr(session.KindPermission, "", "try a different change, or stop if the node is done", "the user declined this change")), nil
+		}
+	}
+	res, err := t.sess.Dispatch(ctx, in)
+	return t.result(res, err, false)
+}
+
+func (t *Toolset) toolNames() string {
+	var names []string
+	for _, tool := range t.Tools() {
+		names = append(names, tool.Name)
+	}
+	return strings.Join(names, ", ")
+}
+
+func (t *Toolset) fail(ce *CallError) Envelope {
+	return Envelope{Error: ce, Pending: t.Pending()}
+}
+
+func (t *Toolset) result(res session.Result, err error, dryRun bool) (Envelope, error) {
+	if err != nil {
+		if e, ok := session.AsError(err); ok {
+			return t.fail(&CallError{Kind: e.Kind, Path: e.Path, Message: e.Message, Hint: e.Hint}), nil
+		}
+		return Envelope{}, err
+	}
+	env := Envelope{OK: true, DryRun: dryRun, Result: res.Outputs, Warnings: res.Warnings, Pending: t.Pending()}
+	if dryRun {
+		env.Result = append(env.Result, "not committed: this run is a dry run (--approve deny)")
+	}
+	return env, nil
+}

@@ -1,0 +1,113 @@
+package cmd
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/lessongen/lessongen/bridge"
+)
+
+type toolsOptions struct {
+	io         *IOStreams
+	level      string
+	json       bool
+	compatible bool
+}
+
+func newToolsCmd(streams *IOStreams) *cobra.Command {
+	opts := &toolsOptions{io: streams}
+	cmd := &cobra.Command{
+		Use:   "tools",
+		Short: "Print the tools models are offered, exactly as they receive them",
+		Long: `Print the tool catalog: one tool per intent a model may use, grouped by the
+subagent level that is offered it. Names, descriptions and JSON Schemas are
+derived from the intent types, so this is exactly what a model receives.
+
+Levels: lesson.metadata, lesson.node, whiteboard.metadata, whiteboard.node.
+
+--json prints the raw definitions in the OpenAI "tools" format: with --level,
+the array a request for that level carries; without, an object keyed by level.
+Schemas are in strict form unless --compatible is given (for servers without
+strict function calling; set tool_schema: compatible for such servers).`,
+		Example: "  lessongen tools\n  lessongen tools --level whiteboard.node --json\n  lessongen tools --json --compatible",
+		Args:    exactArgs(0),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runTools(opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.level, "level", "", "one level only: lesson.metadata, lesson.node, whiteboard.metadata or whiteboard.node")
+	cmd.Flags().BoolVar(&opts.json, "json", false, "print raw tool definitions as JSON")
+	cmd.Flags().BoolVar(&opts.compatible, "compatible", false, "print the non-strict (plain JSON Schema) form")
+	return cmd
+}
+
+// wireTool is a tool in the shape of the Chat Completions "tools" array.
+type wireTool struct {
+	Type     string      `json:"type"`
+	Function bridge.Tool `json:"function"`
+}
+
+func wireTools(tools []bridge.Tool) []wireTool {
+	out := make([]wireTool, len(tools))
+	for i, t := range tools {
+		out[i] = wireTool{Type: "function", Function: t}
+	}
+	return out
+}
+
+func runTools(opts *toolsOptions) error {
+	form := bridge.Strict
+	if opts.compatible {
+		form = bridge.Compatible
+	}
+	levels := bridge.Levels
+	if opts.level != "" {
+		l, ok := bridge.LevelNamed(opts.level)
+		if !ok {
+			names := make([]string, len(bridge.Levels))
+			for i, l := range bridge.Levels {
+				names[i] = l.Name
+			}
+			return usagef("no level %q; levels: %s", opts.level, strings.Join(names, ", "))
+		}
+		levels = []bridge.Level{l}
+	}
+	byLevel := map[string][]bridge.Tool{}
+	for _, l := range levels {
+		c, err := bridge.CatalogFor(l.Modality)
+		if err != nil {
+			return err
+		}
+		byLevel[l.Name] = c.Tools(l, form)
+	}
+	if opts.json {
+		enc := json.NewEncoder(opts.io.Out)
+		enc.SetIndent("", "  ")
+		if opts.level != "" {
+			return enc.Encode(wireTools(byLevel[opts.level]))
+		}
+		all := map[string][]wireTool{}
+		for name, tools := range byLevel {
+			all[name] = wireTools(tools)
+		}
+		return enc.Encode(all)
+	}
+	for i, l := range levels {
+		if i > 0 {
+			fmt.Fprintln(opts.io.Out)
+		}
+		c, err := bridge.CatalogFor(l.Modality)
+		if err != nil {
+			return err
+		}
+		tools := byLevel[l.Name]
+		fmt.Fprintf(opts.io.Out, "%s (%s)\n", l.Name, plural(len(tools), "tool"))
+		for _, t := range tools {
+			fmt.Fprintf(opts.io.Out, "  %s(%s)\n      %s\n", t.Name, c.Signature(t.Name), t.Description)
+		}
+	}
+	return nil
+}
