@@ -1,0 +1,137 @@
+package fakellm
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+)
+
+// Script says how the server answers. It is plain data so scenarios can
+// keep it in a JSON file next to the test.
+type Script struct {
+	Rules []Rule `json:"rules"`
+	// Latency is added to every answer (benchmarks).
+	Latency Duration `json:"latency,omitempty"`
+}
+
+// Rule answers the conversations it matches, turn by turn.
+type Rule struct {
+	// Match: the rule applies when every string here occurs in the request's
+	// system message or first user message (the task prompt). Empty matches
+	// all.
+	Match []string `json:"match,omitempty"`
+	// Turns[i] answers the i-th model turn of a conversation, where i is the
+	// number of assistant messages already in the request. Past the end, the
+	// last turn repeats if Repeat is true, else the server answers a plain
+	// text "done" message with no tool calls.
+	Turns  []Turn `json:"turns"`
+	Repeat bool   `json:"repeat,omitempty"`
+}
+
+// Turn is one scripted answer, optionally preceded by failures.
+type Turn struct {
+	Content   string     `json:"content,omitempty"`
+	ToolCalls []FakeCall `json:"tool_calls,omitempty"`
+
+	// Failure modes, applied before the normal answer.
+
+	// Status answers with this HTTP status (e.g. 429, 500) and ErrorBody.
+	Status int `json:"status,omitempty"`
+	// ErrorBody is the raw body sent with Status; default
+	// {"error":{"message":"...","type":"server_error"}}.
+	ErrorBody string `json:"error_body,omitempty"`
+	// RetryAfter is the Retry-After header sent with Status.
+	RetryAfter string `json:"retry_after,omitempty"`
+	// Times is how often the failure (Status or Hang) happens for this turn
+	// of a conversation before the normal answer: 0 or 1 = once, -1 =
+	// forever.
+	Times int `json:"times,omitempty"`
+	// Hang never answers, until the client gives up or the server closes.
+	Hang bool `json:"hang,omitempty"`
+
+	// Quirks of compatible servers, applied to the normal answer.
+
+	// NullContent sends "content": null.
+	NullContent bool `json:"null_content,omitempty"`
+	// OmitIDs sends tool calls without "id".
+	OmitIDs bool `json:"omit_ids,omitempty"`
+}
+
+// FakeCall is a tool call the fake model makes.
+type FakeCall struct {
+	// ID defaults to a generated one unless the turn has OmitIDs.
+	ID   string `json:"id,omitempty"`
+	Name string `json:"name"`
+	// Arguments is sent verbatim as the arguments string; it may be any
+	// text, including broken JSON.
+	Arguments string `json:"arguments,omitempty"`
+}
+
+// Duration is a time.Duration that reads and writes as a Go duration
+// string ("50ms").
+type Duration time.Duration
+
+// MarshalJSON implements json.Marshaler.
+func (d Duration) MarshalJSON() ([]byte, error) {
+	return json.Marshal(time.Duration(d).String())
+}
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (d *Duration) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return fmt.Errorf("duration must be a string like \"50ms\": %w", err)
+	}
+	v, err := time.ParseDuration(s)
+	if err != nil {
+		return err
+	}
+	*d = Duration(v)
+	return nil
+}
+
+// ParseScript reads a Script from JSON. Unknown fields are an error, so a
+// typo in a scenario fails loudly instead of silently doing nothing.
+func ParseScript(data []byte) (Script, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var s Script
+	if err := dec.Decode(&s); err != nil {
+		return Script{}, fmt.Errorf("fakellm: parse script: %w", err)
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return Script{}, errors.New("fakellm: parse script: trailing data after the script object")
+	}
+	if err := s.validate(); err != nil {
+		return Script{}, err
+	}
+	return s, nil
+}
+
+func (s Script) validate() error {
+	if s.Latency < 0 {
+		return errors.New("fakellm: latency must not be negative")
+	}
+	for i, r := range s.Rules {
+		for j, t := range r.Turns {
+			where := fmt.Sprintf("fakellm: rule %d turn %d", i, j)
+			switch {
+			case t.Status != 0 && (t.Status < 400 || t.Status > 599):
+				return fmt.Errorf("%s: status %d is not an error status", where, t.Status)
+			case t.Status != 0 && t.Hang:
+				return fmt.Errorf("%s: status and hang are exclusive", where)
+			case t.Times < -1:
+				return fmt.Errorf("%s: times must be -1 (forever) or more", where)
+			}
+			for k, c := range t.ToolCalls {
+				if c.Name == "" {
+					return fmt.Errorf("%s: tool call %d has no name", where, k)
+				}
+			}
+		}
+	}
+	return nil
+}

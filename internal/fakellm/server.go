@@ -1,0 +1,458 @@
+// Package fakellm is a scripted, OpenAI-compatible chat completions server
+// for tests and benchmarks. It speaks real HTTP on 127.0.0.1 so the real
+// client, its retries and its wire format are exercised, and answers by
+// script rather than by model, so scenarios stay deterministic even when
+// several conversations run at once.
+package fakellm
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// Recorded is one request as the server received it.
+type Recorded struct {
+	Method string
+	Path   string
+	Header http.Header
+	Body   []byte
+	Time   time.Time
+}
+
+// Server is a running fake. Its methods are safe for concurrent use.
+type Server struct {
+	script  Script
+	srv     *httptest.Server
+	closing chan struct{}
+	once    sync.Once
+
+	mu       sync.Mutex
+	requests []Recorded
+	arrived  chan struct{} // closed and replaced on every request
+	failures map[failureKey]int
+	served   int // answers sent, for completion ids
+}
+
+type failureKey struct {
+	rule, turn int
+	conv       string
+}
+
+// Start starts a server for s and closes it when the test ends.
+func Start(t testing.TB, s Script) *Server {
+	t.Helper()
+	srv, err := StartServer(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// StartServer starts a server for s on a loopback port. The caller must
+// Close it.
+func StartServer(s Script) (*Server, error) {
+	if err := s.validate(); err != nil {
+		return nil, err
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, fmt.Errorf("fakellm: listen: %w", err)
+	}
+	fs := &Server{
+		script:   s,
+		closing:  make(chan struct{}),
+		arrived:  make(chan struct{}),
+		failures: make(map[failureKey]int),
+	}
+	fs.srv = httptest.NewUnstartedServer(http.HandlerFunc(fs.serveHTTP))
+	fs.srv.Listener.Close()
+	fs.srv.Listener = l
+	fs.srv.Start()
+	return fs, nil
+}
+
+// URL is the base URL, ending in /v1.
+func (s *Server) URL() string { return s.srv.URL + "/v1" }
+
+// Close stops the server. Hung answers end, and Close does not wait for
+// clients that never hang up.
+func (s *Server) Close() {
+	s.once.Do(func() {
+		close(s.closing)
+		s.srv.CloseClientConnections()
+		s.srv.Close()
+	})
+}
+
+// Requests returns every request received so far, in arrival order.
+func (s *Server) Requests() []Recorded {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]Recorded, len(s.requests))
+	copy(out, s.requests)
+	return out
+}
+
+// RequestCount is the number of requests received so far.
+func (s *Server) RequestCount() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.requests)
+}
+
+// WaitForRequests blocks until at least n requests have arrived or ctx ends.
+func (s *Server) WaitForRequests(ctx context.Context, n int) error {
+	for {
+		s.mu.Lock()
+		got, ch := len(s.requests), s.arrived
+		s.mu.Unlock()
+		if got >= n {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("fakellm: %d of %d requests arrived: %w", got, n, ctx.Err())
+		case <-ch:
+		}
+	}
+}
+
+// Wire shapes, as OpenAI sends them.
+type (
+	chatRequest struct {
+		Model    string        `json:"model"`
+		Messages []chatMessage `json:"messages"`
+	}
+	chatMessage struct {
+		Role    string          `json:"role"`
+		Content json.RawMessage `json:"content"`
+	}
+	completion struct {
+		ID      string   `json:"id"`
+		Object  string   `json:"object"`
+		Created int64    `json:"created"`
+		Model   string   `json:"model"`
+		Choices []choice `json:"choices"`
+		Usage   usage    `json:"usage"`
+	}
+	choice struct {
+		Index        int             `json:"index"`
+		Message      answer          `json:"message"`
+		Logprobs     json.RawMessage `json:"logprobs"`
+		FinishReason string          `json:"finish_reason"`
+	}
+	answer struct {
+		Role      string     `json:"role"`
+		Content   *string    `json:"content"`
+		ToolCalls []toolCall `json:"tool_calls,omitempty"`
+	}
+	toolCall struct {
+		ID       string   `json:"id,omitempty"`
+		Type     string   `json:"type"`
+		Function function `json:"function"`
+	}
+	function struct {
+		Name      string `json:"name"`
+		Arguments string `json:"arguments"`
+	}
+	usage struct {
+		PromptTokens        int64         `json:"prompt_tokens"`
+		CompletionTokens    int64         `json:"completion_tokens"`
+		TotalTokens         int64         `json:"total_tokens"`
+		PromptTokensDetails promptDetails `json:"prompt_tokens_details"`
+	}
+	promptDetails struct {
+		CachedTokens int64 `json:"cached_tokens"`
+	}
+)
+
+// reply is a decided answer.
+type reply struct {
+	status     int
+	body       string
+	retryAfter string
+	hang       bool
+}
+
+func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
+	body, err := io.ReadAll(r.Body)
+	var rep reply
+	if err != nil {
+		rep = errorReply(http.StatusBadRequest, "fakellm: reading request body: "+err.Error())
+	} else {
+		rep = s.decide(r, body)
+	}
+	// Recorded only once the answer (and any failure count) is settled, so a
+	// test that saw this request arrive cannot race it with the next one.
+	s.record(r, body)
+
+	if !s.pause(r.Context(), time.Duration(s.script.Latency)) {
+		abort()
+	}
+	if rep.hang {
+		s.pause(r.Context(), -1)
+		abort()
+	}
+	if rep.retryAfter != "" {
+		w.Header().Set("Retry-After", rep.retryAfter)
+	}
+	writeRaw(w, rep.status, rep.body)
+}
+
+// decide picks the answer to a request, counting scripted failures.
+func (s *Server) decide(r *http.Request, body []byte) reply {
+	if r.Method != http.MethodPost || r.URL.Path != "/v1/chat/completions" {
+		return errorReply(http.StatusNotFound, fmt.Sprintf("fakellm: no route for %s %s (want POST /v1/chat/completions)", r.Method, r.URL.Path))
+	}
+	var req chatRequest
+	if err := json.Unmarshal(body, &req); err != nil {
+		return errorReply(http.StatusBadRequest, "fakellm: request body is not a chat request: "+err.Error())
+	}
+
+	task, turnIdx := taskText(req.Messages), 0
+	for _, m := range req.Messages {
+		if m.Role == "assistant" {
+			turnIdx++
+		}
+	}
+	ruleIdx, rule := s.match(task)
+	if rule == nil {
+		return errorReply(http.StatusBadRequest, fmt.Sprintf(
+			"fakellm: no rule of %d matches this request; its task text begins %q", len(s.script.Rules), prefix(task, 160)))
+	}
+
+	turn := Turn{Content: "done"}
+	switch {
+	case turnIdx < len(rule.Turns):
+		turn = rule.Turns[turnIdx]
+	case rule.Repeat && len(rule.Turns) > 0:
+		turn = rule.Turns[len(rule.Turns)-1]
+	}
+
+	if (turn.Status != 0 || turn.Hang) && s.fail(failureKey{ruleIdx, turnIdx, convKey(req.Messages)}, turn.Times) {
+		if turn.Hang {
+			return reply{hang: true}
+		}
+		rep := reply{status: turn.Status, body: turn.ErrorBody, retryAfter: turn.RetryAfter}
+		if rep.body == "" {
+			rep.body = errorJSON(fmt.Sprintf("fakellm: scripted %d %s", turn.Status, http.StatusText(turn.Status)))
+		}
+		return rep
+	}
+	return s.answer(req, body, turnIdx, turn)
+}
+
+func errorReply(status int, msg string) reply {
+	return reply{status: status, body: errorJSON(msg)}
+}
+
+// abort drops the connection without an answer; merely returning from the
+// handler would send an empty 200.
+func abort() { panic(http.ErrAbortHandler) }
+
+func (s *Server) record(r *http.Request, body []byte) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.requests = append(s.requests, Recorded{
+		Method: r.Method,
+		Path:   r.URL.Path,
+		Header: r.Header.Clone(),
+		Body:   body,
+		Time:   time.Now(),
+	})
+	close(s.arrived)
+	s.arrived = make(chan struct{})
+}
+
+// match returns the first rule whose strings all occur in the task text.
+func (s *Server) match(task string) (int, *Rule) {
+	for i := range s.script.Rules {
+		r := &s.script.Rules[i]
+		ok := true
+		for _, m := range r.Match {
+			if !strings.Contains(task, m) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return i, r
+		}
+	}
+	return -1, nil
+}
+
+// fail reports whether this request gets the scripted failure, counting
+// failures per rule, turn and conversation so a retried turn fails `times`
+// times and then succeeds.
+func (s *Server) fail(k failureKey, times int) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if times != -1 && s.failures[k] >= max(times, 1) {
+		return false
+	}
+	s.failures[k]++
+	return true
+}
+
+// pause waits d (forever when d < 0) unless the client hangs up or the
+// server closes; it reports whether the wait ran to its end.
+func (s *Server) pause(ctx context.Context, d time.Duration) bool {
+	if d == 0 {
+		return true
+	}
+	var done <-chan time.Time
+	if d > 0 {
+		t := time.NewTimer(d)
+		defer t.Stop()
+		done = t.C
+	}
+	select {
+	case <-done:
+		return true
+	case <-ctx.Done():
+	case <-s.closing:
+	}
+	return false
+}
+
+func (s *Server) answer(req chatRequest, body []byte, turnIdx int, t Turn) reply {
+	a := answer{Role: "assistant"}
+	// Like OpenAI, a turn that only calls tools has content null.
+	if !t.NullContent && (t.Content != "" || len(t.ToolCalls) == 0) {
+		a.Content = &t.Content
+	}
+	outLen := len(t.Content)
+	for j, c := range t.ToolCalls {
+		id := c.ID
+		if id == "" {
+			id = fmt.Sprintf("call_t%d_%d", turnIdx, j)
+		}
+		if t.OmitIDs {
+			id = ""
+		}
+		a.ToolCalls = append(a.ToolCalls, toolCall{
+			ID: id, Type: "function",
+			Function: function{Name: c.Name, Arguments: c.Arguments},
+		})
+		outLen += len(c.Name) + len(c.Arguments)
+	}
+	finish := "stop"
+	if len(a.ToolCalls) > 0 {
+		finish = "tool_calls"
+	}
+
+	s.mu.Lock()
+	s.served++
+	n := s.served
+	s.mu.Unlock()
+
+	// Token counts are rough but deterministic: about 4 bytes a token, and
+	// every turn after the first "hits the cache" for half its prompt.
+	u := usage{PromptTokens: int64(len(body)/4 + 1), CompletionTokens: int64(outLen/4 + 1)}
+	u.TotalTokens = u.PromptTokens + u.CompletionTokens
+	if turnIdx > 0 {
+		u.PromptTokensDetails.CachedTokens = u.PromptTokens / 2
+	}
+	b, err := json.Marshal(completion{
+		ID:      "chatcmpl-fake-" + strconv.Itoa(n),
+		Object:  "chat.completion",
+		Created: time.Now().Unix(),
+		Model:   req.Model,
+		Choices: []choice{{Message: a, Logprobs: json.RawMessage("null"), FinishReason: finish}},
+		Usage:   u,
+	})
+	if err != nil {
+		return errorReply(http.StatusInternalServerError, "fakellm: "+err.Error())
+	}
+	return reply{status: http.StatusOK, body: string(b)}
+}
+
+// taskText is what rules match against: the system messages and the first
+// user message.
+func taskText(msgs []chatMessage) string {
+	var parts []string
+	user := false
+	for _, m := range msgs {
+		switch {
+		case m.Role == "system" || m.Role == "developer":
+			parts = append(parts, contentText(m.Content))
+		case m.Role == "user" && !user:
+			parts = append(parts, contentText(m.Content))
+			user = true
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// convKey identifies a conversation by its first two messages, which stay
+// the same for every turn of it.
+func convKey(msgs []chatMessage) string {
+	h := sha256.New()
+	for i, m := range msgs {
+		if i == 2 {
+			break
+		}
+		fmt.Fprintf(h, "%s\x00%s\x00", m.Role, contentText(m.Content))
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// contentText reads content sent as a string, null, or an array of parts.
+func contentText(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	var parts []struct {
+		Text string `json:"text"`
+	}
+	if json.Unmarshal(raw, &parts) == nil {
+		var b strings.Builder
+		for _, p := range parts {
+			b.WriteString(p.Text)
+		}
+		return b.String()
+	}
+	return ""
+}
+
+func prefix(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
+
+func errorJSON(msg string) string {
+	b, _ := json.Marshal(map[string]any{"error": map[string]any{
+		"message": msg, "type": "server_error", "param": nil, "code": nil,
+	}})
+	return string(b)
+}
+
+// writeRaw labels JSON-looking bodies as JSON and the rest as text, as real
+// servers and proxies do.
+func writeRaw(w http.ResponseWriter, status int, body string) {
+	ct := "text/plain; charset=utf-8"
+	if t := strings.TrimSpace(body); strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[") {
+		ct = "application/json"
+	}
+	w.Header().Set("Content-Type", ct)
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(status)
+	_, _ = io.WriteString(w, body)
+}

@@ -1,0 +1,357 @@
+package llm
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/shared"
+)
+
+// DefaultBaseURL is OpenAI's API.
+const DefaultBaseURL = "https://api.openai.com/v1"
+
+// DefaultMaxRetries is used when Config.MaxRetries is 0.
+const DefaultMaxRetries = 4
+
+// Config configures a Client. The config layer resolves every value; nothing
+// here is read from the environment.
+type Config struct {
+	// BaseURL of an OpenAI-compatible API, with its /v1 suffix. Default
+	// DefaultBaseURL.
+	BaseURL string
+	// APIKey is sent as a bearer token; empty sends no Authorization header
+	// (local servers).
+	APIKey string
+	// Model is the model name. Required.
+	Model string
+	// Temperature and Seed are sent only when set.
+	Temperature *float64
+	Seed        *int64
+	// MaxTokens caps the answer length; 0 leaves it to the server.
+	MaxTokens int64
+	// TurnTimeout bounds one Complete call, retries and rate-limit waits
+	// included; 0 means no bound beyond the caller's context.
+	TurnTimeout time.Duration
+	// MaxRetries is the number of retries after the first attempt: 0 means
+	// DefaultMaxRetries, a negative value means none.
+	MaxRetries int
+	// HTTPClient is optional.
+	HTTPClient *http.Client
+	// Limiter paces requests; pass the same one to every Client of a
+	// provider. Nil means a private, unlimited one.
+	Limiter *Limiter
+	// Clock is for tests, so backoff runs without real waits. Nil means real
+	// time. It also drives the Limiter that New makes when Limiter is nil.
+	Clock Clock
+}
+
+// Client is a Model over an OpenAI-compatible Chat Completions API.
+type Client struct {
+	chat       openai.ChatCompletionService
+	model      string
+	apiKey     string
+	temp       *float64
+	seed       *int64
+	maxTokens  int64
+	completion bool // send max_completion_tokens rather than max_tokens
+	timeout    time.Duration
+	maxRetries int
+	limiter    *Limiter
+	clock      Clock
+}
+
+var _ Model = (*Client)(nil)
+
+// New returns a Client for cfg.
+func New(cfg Config) (*Client, error) {
+	if strings.TrimSpace(cfg.Model) == "" {
+		return nil, errors.New("llm: model is required")
+	}
+	base := cfg.BaseURL
+	if base == "" {
+		base = DefaultBaseURL
+	}
+	u, err := url.Parse(base)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		// url.Parse errors quote the input, which could hold credentials.
+		return nil, fmt.Errorf("llm: base URL %q is not an http(s) URL", redact(base, cfg.APIKey))
+	}
+	hc := cfg.HTTPClient
+	if hc == nil {
+		hc = &http.Client{}
+	}
+	clock := cfg.Clock
+	if clock == nil {
+		clock = realClock{}
+	}
+	lim := cfg.Limiter
+	if lim == nil {
+		lim = newLimiter(0, 1, clock)
+	}
+	maxRetries := cfg.MaxRetries
+	switch {
+	case maxRetries == 0:
+		maxRetries = DefaultMaxRetries
+	case maxRetries < 0:
+		maxRetries = 0
+	}
+	// openai.NewClient folds OPENAI_BASE_URL, OPENAI_API_KEY, OPENAI_ORG_ID,
+	// OPENAI_PROJECT_ID, OPENAI_CUSTOM_HEADERS … from the environment into
+	// every request, and would send org, project and custom headers to
+	// whatever base URL we name; there is no public switch to turn that off.
+	// The service built from explicit options alone reads no environment.
+	chat := openai.NewChatCompletionService(
+		option.WithBaseURL(base),
+		option.WithAPIKey(cfg.APIKey),
+		option.WithHTTPClient(hc),
+		option.WithMaxRetries(0), // we retry ourselves, through the shared limiter
+	)
+	return &Client{
+		chat:       chat,
+		model:      cfg.Model,
+		apiKey:     cfg.APIKey,
+		temp:       cfg.Temperature,
+		seed:       cfg.Seed,
+		maxTokens:  cfg.MaxTokens,
+		completion: strings.EqualFold(u.Hostname(), "api.openai.com"),
+		timeout:    cfg.TurnTimeout,
+		maxRetries: maxRetries,
+		limiter:    lim,
+		clock:      clock,
+	}, nil
+}
+
+// errTurnTimeout is the cause of our own per-turn deadline, to tell it from
+// a deadline the caller set.
+type errTurnTimeout struct{}
+
+func (errTurnTimeout) Error() string { return "turn timeout" }
+
+// Complete sends one turn, retrying transient failures.
+func (c *Client) Complete(ctx context.Context, req Request) (Response, error) {
+	params, err := c.params(req)
+	if err != nil {
+		return Response{}, err
+	}
+	parent := ctx
+	if c.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, c.timeout, errTurnTimeout{})
+		defer cancel()
+	}
+
+	attempts := 0
+	var last *ProviderError
+	for {
+		epoch, err := c.limiter.admit(ctx)
+		if err != nil {
+			return Response{Requests: attempts}, c.stopped(parent, ctx, err, last)
+		}
+		attempts++
+		var res *http.Response
+		cc, err := c.chat.New(ctx, params, option.WithResponseInto(&res))
+		if err == nil {
+			if len(cc.Choices) == 0 {
+				return Response{Requests: attempts}, &ProviderError{
+					StatusCode: http.StatusOK, Message: "answer has no choices",
+					Attempts: attempts, kind: ErrBadResponse,
+				}
+			}
+			c.limiter.succeeded()
+			return c.response(cc, req, attempts), nil
+		}
+		if ctx.Err() != nil {
+			return Response{Requests: attempts}, c.stopped(parent, ctx, err, last)
+		}
+		last = classify(err, res, attempts, c.apiKey)
+		delay, ok := retryDelay(res, attempts-1, c.clock.Now())
+		limited := last.StatusCode == http.StatusTooManyRequests
+		if limited {
+			// Tell the shared limiter even when this caller gives up: every
+			// other caller should hold back too. admit then waits it out.
+			c.limiter.rateLimited(epoch, min(delay, maxRetryAfter))
+		}
+		if !last.Retryable || attempts > c.maxRetries || !ok {
+			return Response{Requests: attempts}, last
+		}
+		// A wait that outlasts the deadline only delays the same failure.
+		if dl, has := ctx.Deadline(); has && time.Until(dl) < delay {
+			return Response{Requests: attempts}, last
+		}
+		if limited {
+			continue
+		}
+		if err := c.clock.Sleep(ctx, delay); err != nil {
+			return Response{Requests: attempts}, c.stopped(parent, ctx, err, last)
+		}
+	}
+}
+
+// stopped explains why a turn ended on its context: the caller's
+// cancellation, or our turn timeout.
+func (c *Client) stopped(parent, ctx context.Context, err error, last *ProviderError) error {
+	if perr := parent.Err(); perr != nil {
+		return fmt.Errorf("llm: %w", perr)
+	}
+	if errors.Is(context.Cause(ctx), errTurnTimeout{}) {
+		if last != nil {
+			return fmt.Errorf("llm: server did not answer within the turn timeout of %s: %w (last error: %w)",
+				c.timeout, context.DeadlineExceeded, last)
+		}
+		return fmt.Errorf("llm: server did not answer within the turn timeout of %s: %w",
+			c.timeout, context.DeadlineExceeded)
+	}
+	return fmt.Errorf("llm: %w", err)
+}
+
+// params builds the wire request from our own types; per the openai-go
+// notes we never round-trip a response through ToParam.
+func (c *Client) params(req Request) (openai.ChatCompletionNewParams, error) {
+	p := openai.ChatCompletionNewParams{Model: shared.ChatModel(c.model)}
+	for i, m := range req.Messages {
+		mp, err := messageParam(m)
+		if err != nil {
+			return p, fmt.Errorf("llm: message %d: %w", i, err)
+		}
+		p.Messages = append(p.Messages, mp)
+	}
+	for _, t := range req.Tools {
+		tp, err := toolParam(t)
+		if err != nil {
+			return p, fmt.Errorf("llm: tool %q: %w", t.Name, err)
+		}
+		p.Tools = append(p.Tools, tp)
+	}
+	if c.temp != nil {
+		p.Temperature = openai.Float(*c.temp)
+	}
+	if c.seed != nil {
+		p.Seed = openai.Int(*c.seed)
+	}
+	if c.maxTokens > 0 {
+		// OpenAI deprecated max_tokens for max_completion_tokens, but Ollama
+		// and other compatible servers document only max_tokens.
+		if c.completion {
+			p.MaxCompletionTokens = openai.Int(c.maxTokens)
+		} else {
+			p.MaxTokens = openai.Int(c.maxTokens)
+		}
+	}
+	return p, nil
+}
+
+func messageParam(m Message) (openai.ChatCompletionMessageParamUnion, error) {
+	switch m.Role {
+	case RoleSystem:
+		return openai.SystemMessage(m.Content), nil
+	case RoleUser:
+		return openai.UserMessage(m.Content), nil
+	case RoleTool:
+		if m.ToolCallID == "" {
+			return openai.ChatCompletionMessageParamUnion{}, errors.New("tool message without a tool call id")
+		}
+		return openai.ToolMessage(m.Content, m.ToolCallID), nil
+	case RoleAssistant:
+		var a openai.ChatCompletionAssistantMessageParam
+		// With tool calls, content may be absent; without, send it even when
+		// empty, since some servers reject an assistant message with neither.
+		if m.Content != "" || len(m.ToolCalls) == 0 {
+			a.Content.OfString = openai.String(m.Content)
+		}
+		for _, tc := range m.ToolCalls {
+			if tc.ID == "" {
+				return openai.ChatCompletionMessageParamUnion{}, fmt.Errorf("tool call %q without an id", tc.Name)
+			}
+			a.ToolCalls = append(a.ToolCalls, openai.ChatCompletionMessageToolCallUnionParam{
+				OfFunction: &openai.ChatCompletionMessageFunctionToolCallParam{
+					ID: tc.ID,
+					Function: openai.ChatCompletionMessageFunctionToolCallFunctionParam{
+						Name:      tc.Name,
+						Arguments: tc.Arguments,
+					},
+				},
+			})
+		}
+		return openai.ChatCompletionMessageParamUnion{OfAssistant: &a}, nil
+	default:
+		return openai.ChatCompletionMessageParamUnion{}, fmt.Errorf("unknown role %q", m.Role)
+	}
+}
+
+func toolParam(t Tool) (openai.ChatCompletionToolUnionParam, error) {
+	fd := shared.FunctionDefinitionParam{Name: t.Name}
+	if t.Description != "" {
+		fd.Description = openai.String(t.Description)
+	}
+	if t.Strict {
+		fd.Strict = openai.Bool(true)
+	}
+	params := bytes.TrimSpace(t.Parameters)
+	if len(params) == 0 {
+		// Some servers reject a function without parameters.
+		params = []byte(`{"type":"object","properties":{}}`)
+	}
+	// Keep each value's raw JSON so numbers and nested order survive as
+	// written; only the top-level keys get re-ordered.
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(params, &fields); err != nil {
+		return openai.ChatCompletionToolUnionParam{}, fmt.Errorf("parameters are not a JSON object: %w", err)
+	}
+	fd.Parameters = make(shared.FunctionParameters, len(fields))
+	for k, v := range fields {
+		fd.Parameters[k] = v
+	}
+	return openai.ChatCompletionFunctionTool(fd), nil
+}
+
+// response converts the first choice, tolerating what compatible servers
+// do: content null, tool calls without id or type, no usage.
+func (c *Client) response(cc *openai.ChatCompletion, req Request, attempts int) Response {
+	choice := cc.Choices[0]
+	msg := Message{Role: RoleAssistant, Content: choice.Message.Content}
+
+	// Synthesized ids count on from the calls already in the conversation,
+	// so they are stable for a given history and unique across its turns.
+	prior := 0
+	for _, m := range req.Messages {
+		prior += len(m.ToolCalls)
+	}
+	seen := make(map[string]bool, len(choice.Message.ToolCalls))
+	for i, tc := range choice.Message.ToolCalls {
+		call := ToolCall{ID: tc.ID, Name: tc.Function.Name, Arguments: tc.Function.Arguments}
+		if tc.Type == "custom" {
+			call.Name, call.Arguments = tc.Custom.Name, tc.Custom.Input
+		}
+		if call.Arguments == "" {
+			// Some servers send arguments as a JSON object, not a string.
+			if raw := strings.TrimSpace(tc.Function.JSON.Arguments.Raw()); strings.HasPrefix(raw, "{") {
+				call.Arguments = raw
+			}
+		}
+		if call.ID == "" || seen[call.ID] {
+			call.ID = "call_" + strconv.Itoa(prior+i)
+		}
+		seen[call.ID] = true
+		msg.ToolCalls = append(msg.ToolCalls, call)
+	}
+	return Response{
+		Message:      msg,
+		FinishReason: choice.FinishReason,
+		Usage: Usage{
+			PromptTokens:     cc.Usage.PromptTokens,
+			CompletionTokens: cc.Usage.CompletionTokens,
+			CachedTokens:     cc.Usage.PromptTokensDetails.CachedTokens,
+		},
+		Requests: attempts,
+	}
+}

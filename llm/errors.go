@@ -1,0 +1,232 @@
+package llm
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net"
+	"net/http"
+	"strings"
+
+	"github.com/openai/openai-go/v3"
+)
+
+// Sentinels callers test with errors.Is to tell the user which setting to fix.
+var (
+	// ErrAuth means the server refused the credentials (401 or 403): check the
+	// API key.
+	ErrAuth = errors.New("model server refused the credentials (check the API key)")
+	// ErrNotFound means 404, which usually is a wrong model name or base URL.
+	ErrNotFound = errors.New("model server answered not found (check the model name and base URL)")
+	// ErrUnreachable means no connection could be made (refused, DNS): check
+	// the base URL and that the server runs.
+	ErrUnreachable = errors.New("model server unreachable (check the base URL and that the server is running)")
+	// ErrBadResponse means the server answered 2xx with something that is not
+	// a chat completion, which usually is a base URL pointing elsewhere.
+	ErrBadResponse = errors.New("model server answered with something that is not a chat completion (check the base URL)")
+)
+
+// ProviderError is a failed model turn: an HTTP error status, a connection
+// failure (StatusCode 0) or an unusable answer.
+type ProviderError struct {
+	// StatusCode is the HTTP status, or 0 when no response arrived.
+	StatusCode int
+	// Message is the server's own explanation (or the transport error), with
+	// the API key redacted.
+	Message string
+	// Code is the provider's error code when it sent one.
+	Code string
+	// Retryable reports whether the failure is of a kind that is retried.
+	Retryable bool
+	// Attempts is the number of HTTP attempts made for the turn.
+	Attempts int
+
+	kind error // one of the sentinels above, or nil
+}
+
+func (e *ProviderError) Error() string {
+	var b strings.Builder
+	b.WriteString("llm: ")
+	switch {
+	case e.StatusCode == 0:
+		b.WriteString("no answer from model server")
+	default:
+		fmt.Fprintf(&b, "model server answered %d", e.StatusCode)
+		if t := http.StatusText(e.StatusCode); t != "" {
+			b.WriteString(" " + t)
+		}
+	}
+	if e.Message != "" {
+		b.WriteString(": " + e.Message)
+	}
+	if e.Code != "" {
+		fmt.Fprintf(&b, " (code %s)", e.Code)
+	}
+	if e.Attempts > 1 {
+		fmt.Fprintf(&b, " (after %d attempts)", e.Attempts)
+	}
+	return b.String()
+}
+
+// Unwrap exposes the sentinel (ErrAuth, ErrNotFound, …) for errors.Is.
+func (e *ProviderError) Unwrap() error { return e.kind }
+
+// maxMessageLen bounds how much of an error body ends up in a message, since
+// some servers answer errors with whole HTML pages.
+const maxMessageLen = 600
+
+// classify turns a failed attempt into a ProviderError. res is the raw
+// response when one arrived; openai-go leaves an error body readable on it.
+func classify(err error, res *http.Response, attempt int, key string) *ProviderError {
+	pe := &ProviderError{Attempts: attempt}
+	byStatus := false // whether the status decides retry and kind
+	var apiErr *openai.Error
+	switch {
+	case errors.As(err, &apiErr):
+		pe.StatusCode = apiErr.StatusCode
+		pe.Message = apiErr.Message
+		pe.Code = apiErr.Code
+		if pe.Message == "" {
+			pe.Message = bodyMessage(readBody(res))
+		}
+		if pe.Message == "" {
+			pe.Message = apiErr.RawJSON()
+		}
+		byStatus = true
+	case res != nil && res.StatusCode >= 400:
+		// Bodies like {"error":"some string"} or plain text, which openai-go
+		// fails to decode; the status would be lost without this.
+		pe.StatusCode = res.StatusCode
+		pe.Message = bodyMessage(readBody(res))
+		byStatus = true
+	case res != nil && isTransport(err):
+		// The body was cut off mid-answer: as transient as a refused dial.
+		pe.StatusCode = res.StatusCode
+		pe.Message = err.Error()
+		pe.Retryable = true
+	case res != nil:
+		pe.StatusCode = res.StatusCode
+		pe.kind = ErrBadResponse
+		ct := res.Header.Get("Content-Type")
+		if mt, _, _ := mime.ParseMediaType(ct); mt != "application/json" && !strings.HasSuffix(mt, "+json") {
+			pe.Message = fmt.Sprintf("answer has content-type %q, want application/json", ct)
+		} else {
+			pe.Message = fmt.Sprintf("cannot decode answer: %v", err)
+		}
+	default:
+		pe.Message = err.Error()
+		pe.Retryable = true
+		if isUnreachable(err) {
+			pe.kind = ErrUnreachable
+		}
+	}
+	if byStatus {
+		pe.Retryable = retryableStatus(res, pe.StatusCode)
+		switch pe.StatusCode {
+		case http.StatusUnauthorized, http.StatusForbidden:
+			pe.kind = ErrAuth
+		case http.StatusNotFound:
+			pe.kind = ErrNotFound
+		}
+	}
+	pe.Message = truncate(redact(strings.TrimSpace(pe.Message), key), maxMessageLen)
+	pe.Code = redact(pe.Code, key)
+	return pe
+}
+
+// retryableStatus follows the OpenAI SDKs: 408, 409, 429 and 5xx are
+// transient, and an x-should-retry header overrides.
+func retryableStatus(res *http.Response, status int) bool {
+	if res != nil {
+		switch res.Header.Get("X-Should-Retry") {
+		case "true":
+			return true
+		case "false":
+			return false
+		}
+	}
+	return status == http.StatusRequestTimeout || status == http.StatusConflict ||
+		status == http.StatusTooManyRequests || status >= 500
+}
+
+func isTransport(err error) bool {
+	var netErr net.Error
+	return errors.As(err, &netErr) || errors.Is(err, io.ErrUnexpectedEOF)
+}
+
+func isUnreachable(err error) bool {
+	var dnsErr *net.DNSError
+	if errors.As(err, &dnsErr) {
+		return true
+	}
+	var opErr *net.OpError
+	return errors.As(err, &opErr) && opErr.Op == "dial"
+}
+
+func readBody(res *http.Response) []byte {
+	if res == nil || res.Body == nil {
+		return nil
+	}
+	b, _ := io.ReadAll(io.LimitReader(res.Body, 64<<10))
+	_ = res.Body.Close()
+	res.Body = io.NopCloser(bytes.NewReader(b))
+	return b
+}
+
+// bodyMessage extracts a human message from an error body in any of the
+// shapes compatible servers use, falling back to the raw text.
+func bodyMessage(body []byte) string {
+	body = bytes.TrimSpace(body)
+	var v struct {
+		Error   json.RawMessage `json:"error"`
+		Message string          `json:"message"`
+		Detail  json.RawMessage `json:"detail"`
+	}
+	if json.Unmarshal(body, &v) != nil {
+		return string(body)
+	}
+	var s string
+	if json.Unmarshal(v.Error, &s) == nil && s != "" {
+		return s
+	}
+	var obj struct {
+		Message string `json:"message"`
+	}
+	if json.Unmarshal(v.Error, &obj) == nil && obj.Message != "" {
+		return obj.Message
+	}
+	if v.Message != "" {
+		return v.Message
+	}
+	if json.Unmarshal(v.Detail, &s) == nil && s != "" {
+		return s
+	}
+	return string(body)
+}
+
+// minRedactLen avoids mangling every message when the "key" is a short
+// placeholder such as "x"; keys that short protect nothing.
+const minRedactLen = 4
+
+// redact removes every occurrence of the API key, because some servers echo
+// the Authorization header or the key in error bodies.
+func redact(s, key string) string {
+	if len(key) < minRedactLen {
+		return s
+	}
+	return strings.ReplaceAll(s, key, "[redacted]")
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	// Cut on a rune boundary.
+	for n > 0 && n < len(s) && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return s[:n] + "…"
+}
