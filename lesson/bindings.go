@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"text/template"
 )
 
@@ -130,13 +131,23 @@ func (p *Plan) Bindings(id string) (map[string]string, error) {
 	if len(s.compiled) == 0 {
 		return nil, nil
 	}
-	if b := s.bound; b != nil && b.epoch == p.metaEpoch {
+	boundMu.Lock()
+	b := s.bound
+	boundMu.Unlock()
+	if b != nil && b.epoch == p.metaEpoch {
 		return b.values, b.err
 	}
 	values, err := p.evalProps(s)
+	boundMu.Lock()
 	s.bound = &boundProps{epoch: p.metaEpoch, values: values, err: err}
+	boundMu.Unlock()
 	return values, err
 }
+
+// boundMu guards the slides' binding caches. Bindings runs under the
+// session's read lock, so several readers may fill a cache at once; every
+// other write to a cache happens under the write lock, which excludes them.
+var boundMu sync.Mutex
 
 func (p *Plan) evalProps(s *Slide) (map[string]string, error) {
 	data := p.templateData(s)

@@ -293,44 +293,28 @@ func (d *Document) Render(out string) ([]OutFile, error) {
 	inDir, outDir := filepath.Dir(d.Path), filepath.Dir(out)
 	moved := filepath.Clean(inDir) != filepath.Clean(outDir)
 
-	var tree *yaml.Node
 	var refs []WhiteboardRef
 	var ids []string
 	d.View(func(p *Plan) {
-		tree = yamlsrc.Encode(*p)
 		for _, s := range p.slides() {
 			refs = append(refs, s.Whiteboard)
 			ids = append(ids, s.ID)
 		}
 	})
-
 	var files []OutFile
-	items := valueNode(tree, "slides")
 	for i, ref := range refs {
-		if ref.File != "" {
-			f, err := d.renderFile(ids[i], ref.File, filepath.Join(outDir, ref.File), moved)
-			if err != nil {
-				return nil, err
-			}
-			if f != nil {
-				files = append(files, *f)
-			}
+		if ref.File == "" {
 			continue
 		}
-		child, hot := d.root.HotChild(ids[i])
-		if !hot || items == nil || items.Kind != yaml.SequenceNode || i >= len(items.Content) {
-			continue
+		f, err := d.renderFile(ids[i], ref.File, filepath.Join(outDir, ref.File), moved)
+		if err != nil {
+			return nil, err
 		}
-		var n *yaml.Node
-		child.View(func(st session.State) { n, _ = st.(*whiteboard.Board).EncodeNode() })
-		setValue(items.Content[i], "whiteboard", n)
+		if f != nil {
+			files = append(files, *f)
+		}
 	}
-
-	data, err := d.src.Patch(tree)
-	if errors.Is(err, yamlsrc.ErrUnsafePatch) {
-		// Keep the data even when the author's layout defeats splicing.
-		data, err = yamlsrc.Render(tree, 2)
-	}
+	data, err := d.LessonBytes()
 	if err != nil {
 		return nil, fmt.Errorf("render %s: %w", out, err)
 	}
@@ -338,6 +322,40 @@ func (d *Document) Render(out string) ([]OutFile, error) {
 		files = append(files, OutFile{Path: out, Data: data})
 	}
 	return files, nil
+}
+
+// LessonBytes renders the lesson file alone, inline whiteboards included:
+// the original bytes with only the changed spots spliced in.
+func (d *Document) LessonBytes() ([]byte, error) {
+	var tree *yaml.Node
+	var ids []string
+	var fileBacked []bool
+	d.View(func(p *Plan) {
+		tree = yamlsrc.Encode(*p)
+		for _, s := range p.slides() {
+			ids = append(ids, s.ID)
+			fileBacked = append(fileBacked, s.Whiteboard.File != "")
+		}
+	})
+	items := valueNode(tree, "slides")
+	for i, id := range ids {
+		if fileBacked[i] || items == nil || items.Kind != yaml.SequenceNode || i >= len(items.Content) {
+			continue
+		}
+		child, hot := d.root.HotChild(id)
+		if !hot {
+			continue
+		}
+		var n *yaml.Node
+		child.View(func(st session.State) { n, _ = st.(*whiteboard.Board).EncodeNode() })
+		setValue(items.Content[i], "whiteboard", n)
+	}
+	data, err := d.src.Patch(tree)
+	if errors.Is(err, yamlsrc.ErrUnsafePatch) {
+		// Keep the data even when the author's layout defeats splicing.
+		return yamlsrc.Render(tree, 2)
+	}
+	return data, err
 }
 
 func (d *Document) renderFile(id, rel, dest string, moved bool) (*OutFile, error) {

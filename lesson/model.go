@@ -79,6 +79,8 @@ type Plan struct {
 	// Protect keeps authored slides as written (on by default).
 	Protect bool `yaml:"-"`
 
+	// generated names the metadata fields this session's generation set.
+	generated map[string]bool
 	byID      map[string]*Slide
 	nextPH    int
 	metaEpoch int

@@ -49,36 +49,36 @@ func (p *Plan) Reduce(rc *session.Context, in session.Intent) (func(), error) {
 		rc.Report(p.Pending())
 		return nil, nil
 	case SetTitle:
-		return setText(rc, &p.Metadata.Title, "title", in.Title)
+		return setText(p, rc, &p.Metadata.Title, "title", in.Title)
 	case SetSubject:
-		return setText(rc, &p.Metadata.Subject, "subject", in.Subject)
+		return setText(p, rc, &p.Metadata.Subject, "subject", in.Subject)
 	case SetGrade:
-		return setText(rc, &p.Metadata.Grade, "grade", in.Grade)
+		return setText(p, rc, &p.Metadata.Grade, "grade", in.Grade)
 	case SetLanguage:
-		return setText(rc, &p.Metadata.Language, "language", in.Language)
+		return setText(p, rc, &p.Metadata.Language, "language", in.Language)
 	case SetDuration:
 		if in.Minutes < 5 || in.Minutes > 600 {
 			return nil, session.Reject(session.KindInvalidArgs, "minutes", "a lesson lasts between 5 and 600 minutes", "%d minutes is out of range", in.Minutes)
 		}
-		return setField(rc, &p.Metadata.DurationMinutes, "duration_minutes", in.Minutes)
+		return setField(p, rc, &p.Metadata.DurationMinutes, "duration_minutes", in.Minutes)
 	case SetObjectives:
 		items, err := cleanList("objectives", in.Objectives, 8)
 		if err != nil {
 			return nil, err
 		}
-		return setField(rc, &p.Metadata.Objectives, "objectives", items)
+		return setField(p, rc, &p.Metadata.Objectives, "objectives", items)
 	case SetPrerequisites:
 		items, err := cleanList("prerequisites", in.Prerequisites, 10)
 		if err != nil {
 			return nil, err
 		}
-		return setField(rc, &p.Metadata.Prerequisites, "prerequisites", items)
+		return setField(p, rc, &p.Metadata.Prerequisites, "prerequisites", items)
 	case SetStandards:
 		items, err := cleanList("standards", in.Standards, 10)
 		if err != nil {
 			return nil, err
 		}
-		return setField(rc, &p.Metadata.Standards, "standards", items)
+		return setField(p, rc, &p.Metadata.Standards, "standards", items)
 	case SetVocabulary:
 		if len(in.Terms) == 0 || len(in.Terms) > 20 {
 			return nil, session.Reject(session.KindInvalidArgs, "terms", "give between 1 and 20 terms", "%d terms", len(in.Terms))
@@ -90,7 +90,7 @@ func (p *Plan) Reduce(rc *session.Context, in session.Intent) (func(), error) {
 				return nil, session.Reject(session.KindInvalidArgs, fmt.Sprintf("terms[%d]", i), "every term needs a word and a definition", "term %d is incomplete", i)
 			}
 		}
-		return setField(rc, &p.Metadata.Vocabulary, "vocabulary", terms)
+		return setField(p, rc, &p.Metadata.Vocabulary, "vocabulary", terms)
 	case AddSlide:
 		return p.addSlide(rc, in)
 	case UpdateSlide:
@@ -131,19 +131,28 @@ func (p *Plan) Recompile(_ *session.Context, in session.Intent) {
 	}
 }
 
-func setText(rc *session.Context, f *yamlsrc.Field[string], name, v string) (func(), error) {
+func setText(p *Plan, rc *session.Context, f *yamlsrc.Field[string], name, v string) (func(), error) {
 	v = strings.TrimSpace(v)
 	if v == "" {
 		return nil, session.Reject(session.KindInvalidArgs, name, "give a non-empty value", "%s is empty", name)
 	}
-	return setField(rc, f, name, v)
+	return setField(p, rc, f, name, v)
 }
 
-func setField[T any](rc *session.Context, f *yamlsrc.Field[T], name string, v T) (func(), error) {
-	old := *f
+// setField sets a metadata field. What the author wrote stays; what
+// generation set in this session may be set again.
+func setField[T any](p *Plan, rc *session.Context, f *yamlsrc.Field[T], name string, v T) (func(), error) {
+	if p.Protect && f.Set && !p.generated[name] {
+		return nil, session.Reject(session.KindPrecondition, name, "the author wrote it; leave it as it is", "%s is already set", name)
+	}
+	old, wasGenerated := *f, p.generated[name]
 	*f = yamlsrc.Val(v)
+	if p.generated == nil {
+		p.generated = map[string]bool{}
+	}
+	p.generated[name] = true
 	rc.Report(Set{Field: name, Value: v})
-	return func() { *f = old }, nil
+	return func() { *f, p.generated[name] = old, wasGenerated }, nil
 }
 
 func cleanList(name string, items []string, most int) ([]string, error) {

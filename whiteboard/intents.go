@@ -110,6 +110,14 @@ type SelectElements struct {
 	IDs []string `json:"ids"`
 }
 
+// ApplyBinding fills a property bound by the slide's props, unless the
+// property is already set. Hidden: the orchestrator applies bindings before
+// any subagent runs, and a value set this way counts as given, not generated.
+type ApplyBinding struct {
+	Property string `json:"property"`
+	Value    string `json:"value"`
+}
+
 // ClosePlaceholders removes placeholders that received content. The
 // orchestrator dispatches it when a node subagent finishes normally, so an
 // interrupted run leaves the placeholder for the next run to continue.
@@ -163,6 +171,9 @@ func (ListPending) Spec() session.Spec {
 func (SelectElements) Spec() session.Spec {
 	return session.Spec{Capability: CapNode, Hidden: true, Doc: "Select elements in an editor."}
 }
+func (ApplyBinding) Spec() session.Spec {
+	return session.Spec{Capability: CapMetadata, Hidden: true, Doc: "Fill a property bound by the slide's props."}
+}
 func (ClosePlaceholders) Spec() session.Spec {
 	return session.Spec{Capability: CapNode, Hidden: true, Doc: "Remove placeholders that received content."}
 }
@@ -174,7 +185,7 @@ func Intents() []session.Intent {
 		AddText{}, AddShape{}, AddArrow{}, AddEquation{}, AddImage{},
 		UpdateElement{}, MoveElement{}, ResizeElement{}, DeleteElement{},
 		DescribeWhiteboard{}, ListPending{},
-		SelectElements{}, ClosePlaceholders{},
+		SelectElements{}, ApplyBinding{}, ClosePlaceholders{},
 		session.Undo{}, session.Redo{},
 	}
 }

@@ -41,6 +41,14 @@ const (
 	KindImage    Kind = "image"
 )
 
+// withArticle is "a text", "an image": messages read as English.
+func (k Kind) withArticle() string {
+	if k != "" && strings.ContainsRune("aeiou", rune(k[0])) {
+		return "an " + string(k)
+	}
+	return "a " + string(k)
+}
+
 // Kinds lists every element type, in the order documentation shows them.
 var Kinds = []Kind{KindText, KindShape, KindArrow, KindEquation, KindImage}
 
@@ -121,6 +129,8 @@ type Board struct {
 	// Protect keeps authored elements as written (on by default).
 	Protect bool `yaml:"-"`
 
+	// generated names the metadata fields this session's generation set.
+	generated map[string]bool
 	byID      map[string]*Element
 	nextID    int
 	nextPH    int
@@ -242,12 +252,12 @@ func (e *Element) problems(c Canvas) []problem {
 	var ps []problem
 	need := func(key string, ok bool) {
 		if !ok {
-			ps = append(ps, problem{"type", fmt.Sprintf("a %s element needs %q", e.Type, key)})
+			ps = append(ps, problem{"type", fmt.Sprintf("%s element needs %q", e.Type.withArticle(), key)})
 		}
 	}
 	forbid := func(key string, present bool) {
 		if present {
-			ps = append(ps, problem{key, fmt.Sprintf("a %s element has no %q", e.Type, key)})
+			ps = append(ps, problem{key, fmt.Sprintf("%s element has no %q", e.Type.withArticle(), key)})
 		}
 	}
 	has := func(f yamlsrc.Field[string]) bool { return f.Set || f.Pending }

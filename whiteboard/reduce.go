@@ -37,6 +37,7 @@ type (
 // small, so copying one costs little and makes every undo exact; the cost is
 // per whiteboard, never per lesson.
 type snapshot struct {
+	generated map[string]bool
 	canvas    yamlsrc.Field[Canvas]
 	heading   yamlsrc.Field[string]
 	layout    yamlsrc.Field[string]
@@ -59,11 +60,11 @@ func (b *Board) snapshot() snapshot {
 	if b.Elements.Value == nil {
 		els.Value = nil
 	}
-	return snapshot{b.Canvas, b.Heading, b.Layout, els, b.nextID, slices.Clone(b.selection)}
+	return snapshot{maps.Clone(b.generated), b.Canvas, b.Heading, b.Layout, els, b.nextID, slices.Clone(b.selection)}
 }
 
 func (b *Board) restore(s snapshot) {
-	b.Canvas, b.Heading, b.Layout, b.Elements = s.canvas, s.heading, s.layout, s.elements
+	b.generated, b.Canvas, b.Heading, b.Layout, b.Elements = s.generated, s.canvas, s.heading, s.layout, s.elements
 	b.nextID, b.selection = s.nextID, s.selection
 	b.index()
 }
@@ -98,20 +99,22 @@ func (b *Board) Recompile(rc *session.Context, _ session.Intent) {
 func (b *Board) apply(rc *session.Context, in session.Intent) error {
 	switch in := in.(type) {
 	case SetHeading:
-		v, err := nonEmpty("heading", in.Heading)
-		if err != nil {
-			return err
-		}
-		b.Heading = yamlsrc.Val(v)
-		rc.Report(Set{"heading", v})
+		return b.setText(rc, "heading", &b.Heading, in.Heading)
 	case SetLayout:
-		v, err := nonEmpty("layout", in.Layout)
-		if err != nil {
+		return b.setText(rc, "layout", &b.Layout, in.Layout)
+	case ApplyBinding:
+		f := map[string]*yamlsrc.Field[string]{"heading": &b.Heading, "layout": &b.Layout}[in.Property]
+		if f == nil {
+			return session.Reject(session.KindInvalidArgs, "property", "bindable: heading, layout", "no bindable property %q", in.Property)
+		}
+		if !f.Set {
+			*f = yamlsrc.Val(in.Value)
+			rc.Report(Set{in.Property, in.Value})
+		}
+	case SetCanvas:
+		if err := b.writable("canvas", b.Canvas.Set); err != nil {
 			return err
 		}
-		b.Layout = yamlsrc.Val(v)
-		rc.Report(Set{"layout", v})
-	case SetCanvas:
 		if in.Width < 100 || in.Width > MaxSide || in.Height < 100 || in.Height > MaxSide {
 			return session.Reject(session.KindInvalidArgs, "width", fmt.Sprintf("width and height must be between 100 and %d; the default is %dx%d", MaxSide, DefaultWidth, DefaultHeight),
 				"canvas %dx%d is out of range", in.Width, in.Height)
@@ -121,8 +124,12 @@ func (b *Board) apply(rc *session.Context, in session.Intent) error {
 			c.Background = b.Canvas.Value.Background
 		}
 		b.Canvas = yamlsrc.Val(c)
+		b.markGenerated("canvas")
 		rc.Report(Set{"canvas", c})
 	case SetBackground:
+		if err := b.writable("canvas", b.Canvas.Set); err != nil {
+			return err
+		}
 		v, err := nonEmpty("background", in.Background)
 		if err != nil {
 			return err
@@ -130,6 +137,7 @@ func (b *Board) apply(rc *session.Context, in session.Intent) error {
 		c := b.CanvasSize()
 		c.Background = v
 		b.Canvas = yamlsrc.Val(c)
+		b.markGenerated("canvas")
 		rc.Report(Set{"background", v})
 	case AddText:
 		text, err := nonEmpty("text", in.Text)
@@ -262,6 +270,36 @@ func (b *Board) apply(rc *session.Context, in session.Intent) error {
 	default:
 		return session.Reject(session.KindInvalidArgs, "", "", "a whiteboard cannot apply %T", in)
 	}
+	return nil
+}
+
+// writable refuses to overwrite metadata the author (or a binding) wrote;
+// what generation itself set may be set again.
+func (b *Board) writable(name string, set bool) error {
+	if b.Protect && set && !b.generated[name] {
+		return session.Reject(session.KindPrecondition, name, "it was written by the author or bound from the slide's props; leave it as it is", "%s is already set", name)
+	}
+	return nil
+}
+
+func (b *Board) markGenerated(name string) {
+	if b.generated == nil {
+		b.generated = map[string]bool{}
+	}
+	b.generated[name] = true
+}
+
+func (b *Board) setText(rc *session.Context, name string, f *yamlsrc.Field[string], value string) error {
+	if err := b.writable(name, f.Set); err != nil {
+		return err
+	}
+	v, err := nonEmpty(name, value)
+	if err != nil {
+		return err
+	}
+	*f = yamlsrc.Val(v)
+	b.markGenerated(name)
+	rc.Report(Set{name, v})
 	return nil
 }
 
@@ -423,7 +461,7 @@ func (b *Board) update(rc *session.Context, in UpdateElement) error {
 			continue
 		}
 		if !slices.Contains(c.kinds, e.Type) {
-			return session.Reject(session.KindInvalidArgs, c.name, fmt.Sprintf("%q is a %s element", e.ID, e.Type), "a %s element has no %s", e.Type, c.name)
+			return session.Reject(session.KindInvalidArgs, c.name, fmt.Sprintf("%q is %s element", e.ID, e.Type.withArticle()), "%s element has no %s", e.Type.withArticle(), c.name)
 		}
 		if e.authored && b.Protect && !c.field.Pending {
 			return session.Reject(session.KindPrecondition, c.name, "only the author's pending fields can be filled", "%s of %q was written by the author", c.name, e.ID)

@@ -68,6 +68,9 @@ type FakeCall struct {
 	// Arguments is sent verbatim as the arguments string; it may be any
 	// text, including broken JSON.
 	Arguments string `json:"arguments,omitempty"`
+	// Args is the same as a JSON value, easier to write in scripts; it is
+	// sent compacted, as Arguments.
+	Args json.RawMessage `json:"args,omitempty"`
 }
 
 // Duration is a time.Duration that reads and writes as a Go duration
@@ -104,6 +107,24 @@ func ParseScript(data []byte) (Script, error) {
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 		return Script{}, errors.New("fakellm: parse script: trailing data after the script object")
+	}
+	for i := range s.Rules {
+		for j := range s.Rules[i].Turns {
+			for k := range s.Rules[i].Turns[j].ToolCalls {
+				c := &s.Rules[i].Turns[j].ToolCalls[k]
+				if len(c.Args) == 0 {
+					continue
+				}
+				if c.Arguments != "" {
+					return Script{}, fmt.Errorf("fakellm: rule %d turn %d call %d: give args or arguments, not both", i, j, k)
+				}
+				var b bytes.Buffer
+				if err := json.Compact(&b, c.Args); err != nil {
+					return Script{}, fmt.Errorf("fakellm: rule %d turn %d call %d: %w", i, j, k, err)
+				}
+				c.Arguments, c.Args = b.String(), nil
+			}
+		}
 	}
 	if err := s.validate(); err != nil {
 		return Script{}, err

@@ -119,3 +119,12 @@ func compactJSON(body []byte) []byte {
 	b, _ := json.Marshal(string(body))
 	return b
 }
+
+// ServerOf returns the server `fakellm start` started in this script, or
+// nil, for other testscript commands that need to watch it.
+func ServerOf(ts *testscript.TestScript) *Server {
+	if h, _ := ts.Value(holderKey{}).(*holder); h != nil {
+		return h.srv
+	}
+	return nil
+}

@@ -326,8 +326,12 @@ func encodeValue(v reflect.Value) (*yaml.Node, bool) {
 	switch v.Kind() {
 	case reflect.String:
 		n := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: v.String()}
-		if strings.Contains(v.String(), "\n") {
+		switch {
+		case strings.Contains(v.String(), "\n"):
 			n.Style = yaml.LiteralStyle
+		case yaml11Bools[strings.ToLower(v.String())]:
+			// Quote words YAML 1.1 tools (PyYAML, older Ruby) read as booleans.
+			n.Style = yaml.DoubleQuotedStyle
 		}
 		return n, true
 	case reflect.Bool:
@@ -367,6 +371,8 @@ func encodeValue(v reflect.Value) (*yaml.Node, bool) {
 	}
 	return nil, false
 }
+
+var yaml11Bools = map[string]bool{"y": true, "n": true, "yes": true, "no": true, "on": true, "off": true}
 
 func encodeStruct(v reflect.Value) *yaml.Node {
 	if v.CanAddr() {

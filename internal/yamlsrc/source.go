@@ -227,7 +227,7 @@ func (s *Source) scalarEnd(n *yaml.Node) int {
 	case n.Style&yaml.SingleQuotedStyle != 0:
 		return s.scanSingleQuoted(off)
 	case n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0:
-		return s.scanBlockScalar(off)
+		return s.scanBlockScalar(off, n.Value)
 	}
 	return s.scanPlain(off, n.Value)
 }
@@ -260,17 +260,25 @@ func (s *Source) scanSingleQuoted(off int) int {
 }
 
 // scanBlockScalar covers a | or > header and every following line that is
-// blank or indented at least as deep as the first content line.
-func (s *Source) scanBlockScalar(off int) int {
+// blank or indented at least as deep as the first content line, or as deep as
+// an explicit indentation indicator (|2) says.
+func (s *Source) scanBlockScalar(off int, value string) int {
 	end := s.lineEnd(off)
 	line := s.lineOf(off) + 1
 	indent := -1
+	explicit := blockIndicatorHasIndent(s.Data[off:end])
 	for ; line <= len(s.lineStarts); line++ {
 		text := s.LineText(line)
 		if strings.TrimSpace(text) == "" {
 			continue
 		}
 		ind := len(text) - len(strings.TrimLeft(text, " "))
+		if indent < 0 && explicit {
+			// The first content line may be indented deeper than the block;
+			// its extra spaces are kept at the start of the value.
+			first := strings.TrimLeft(value, "\n")
+			indent = ind - (len(first) - len(strings.TrimLeft(first, " ")))
+		}
 		if indent < 0 {
 			indent = ind
 			headerIndent := s.indentOf(s.lineOf(off))
@@ -284,6 +292,20 @@ func (s *Source) scanBlockScalar(off int) int {
 		end = s.lineStart(line) + len(text)
 	}
 	return end
+}
+
+// blockIndicatorHasIndent reports whether a block scalar header (|2-, >+1)
+// gives an explicit indentation.
+func blockIndicatorHasIndent(header []byte) bool {
+	for _, b := range header[1:] {
+		switch {
+		case b >= '1' && b <= '9':
+			return true
+		case b != '-' && b != '+':
+			return false
+		}
+	}
+	return false
 }
 
 func (s *Source) indentOf(line int) int {

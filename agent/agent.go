@@ -1,0 +1,214 @@
+// Package agent runs one subagent: a tool-calling conversation for one level
+// of one node, with a step budget, a repair turn, and cancellation.
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/lessongen/lessongen/bridge"
+	"github.com/lessongen/lessongen/internal/event"
+	"github.com/lessongen/lessongen/llm"
+	"github.com/lessongen/lessongen/session"
+)
+
+// Tools is what a subagent may call; bridge.Toolset implements it.
+type Tools interface {
+	Tools() []bridge.Tool
+	ReadOnly(name string) bool
+	Call(ctx context.Context, name, args string) (bridge.Envelope, error)
+	Pending() []session.Pending
+}
+
+// Task is one subagent's job.
+type Task struct {
+	Node  string
+	Level string
+	// Prompt is the rendered task prompt (template + describe chain +
+	// pending list); it goes out as the system message.
+	Prompt string
+	// MaxSteps is the budget of model turns, the repair turn included.
+	MaxSteps int
+}
+
+// Stop says why a subagent ended.
+type Stop string
+
+const (
+	StopDone     Stop = "done"     // the model stopped calling tools
+	StopBudget   Stop = "budget"   // the step budget ran out
+	StopCanceled Stop = "canceled" // the context was cancelled
+)
+
+// Result is how a subagent ended.
+type Result struct {
+	Stop     Stop
+	Steps    int
+	Requests int
+	Tokens   event.Tokens
+	// Pending is what is still pending at the node's level after the run.
+	Pending []session.Pending
+	// Repaired is set when the repair turn was used.
+	Repaired bool
+	// PromptBytes counts the bytes of message text sent, over all turns.
+	PromptBytes int
+	Messages    []llm.Message
+}
+
+const kickoff = "Fill every pending item using the tools, then reply with a one-line summary and no tool calls."
+
+// Run runs the subagent. It returns an error only for what ends it early
+// and is not the model's to fix: a provider failure or cancellation (with
+// the result so far).
+func Run(ctx context.Context, model llm.Model, tools Tools, task Task, emit event.Sink) (Result, error) {
+	if emit == nil {
+		emit = event.Discard
+	}
+	res := Result{}
+	msgs := []llm.Message{
+		{Role: llm.RoleSystem, Content: task.Prompt},
+		{Role: llm.RoleUser, Content: kickoff},
+	}
+	defs := toLLMTools(tools.Tools())
+	for res.Steps < task.MaxSteps {
+		if err := ctx.Err(); err != nil {
+			return finish(res, msgs, tools, StopCanceled), err
+		}
+		res.Steps++
+		for _, m := range msgs {
+			res.PromptBytes += len(m.Content)
+		}
+		resp, err := model.Complete(ctx, llm.Request{Messages: msgs, Tools: defs})
+		res.Requests += max(resp.Requests, 1)
+		if err != nil {
+			if ctx.Err() != nil {
+				return finish(res, msgs, tools, StopCanceled), ctx.Err()
+			}
+			return finish(res, msgs, tools, StopCanceled), err
+		}
+		tokens := event.Tokens{Prompt: resp.Usage.PromptTokens, Completion: resp.Usage.CompletionTokens, Cached: resp.Usage.CachedTokens}
+		res.Tokens = res.Tokens.Add(tokens)
+		emit(event.Event{Kind: event.Usage, Node: task.Node, Level: task.Level, Step: res.Steps, Tokens: &tokens})
+		if text := strings.TrimSpace(resp.Message.Content); text != "" {
+			emit(event.Event{Kind: event.ModelText, Node: task.Node, Level: task.Level, Step: res.Steps, Text: text})
+		}
+		assistant := llm.Message{Role: llm.RoleAssistant, Content: resp.Message.Content, ToolCalls: resp.Message.ToolCalls}
+		msgs = append(msgs, assistant)
+
+		if len(assistant.ToolCalls) == 0 {
+			pending := tools.Pending()
+			if len(pending) == 0 || res.Repaired || res.Steps >= task.MaxSteps {
+				return finish(res, msgs, tools, StopDone), nil
+			}
+			// One bounded repair turn naming exactly what is missing.
+			res.Repaired = true
+			msgs = append(msgs, llm.Message{Role: llm.RoleUser, Content: repairPrompt(pending, task.MaxSteps-res.Steps)})
+			continue
+		}
+		results, err := runCalls(ctx, tools, assistant.ToolCalls, task, res.Steps, emit)
+		msgs = append(msgs, results...)
+		if err != nil {
+			return finish(res, msgs, tools, StopCanceled), err
+		}
+	}
+	return finish(res, msgs, tools, StopBudget), nil
+}
+
+func finish(res Result, msgs []llm.Message, tools Tools, stop Stop) Result {
+	res.Stop, res.Messages, res.Pending = stop, msgs, tools.Pending()
+	return res
+}
+
+func repairPrompt(pending []session.Pending, stepsLeft int) string {
+	var b strings.Builder
+	b.WriteString("You stopped, but these are still pending:\n")
+	for _, p := range pending {
+		b.WriteString("- " + p.Path)
+		if p.ID != "" {
+			b.WriteString(" [placeholder " + p.ID + "]")
+		}
+		if p.Hint != "" {
+			fmt.Fprintf(&b, ": %q", p.Hint)
+		}
+		b.WriteString("\n")
+	}
+	fmt.Fprintf(&b, "Fill them now with the tools (%d turns left), then reply with no tool calls.", stepsLeft)
+	return b.String()
+}
+
+func toLLMTools(tools []bridge.Tool) []llm.Tool {
+	out := make([]llm.Tool, len(tools))
+	for i, t := range tools {
+		out[i] = llm.Tool{Name: t.Name, Description: t.Description, Parameters: t.Parameters, Strict: t.Strict}
+	}
+	return out
+}
+
+// runCalls answers every tool call with exactly one tool message, in the
+// order given. Consecutive read-only calls run in parallel; each mutation
+// runs alone, after everything before it, so the model's order holds.
+func runCalls(ctx context.Context, tools Tools, calls []llm.ToolCall, task Task, step int, emit event.Sink) ([]llm.Message, error) {
+	out := make([]llm.Message, len(calls))
+	stepsLeft := task.MaxSteps - step
+	run := func(i int) error {
+		c := calls[i]
+		emit(event.Event{Kind: event.ToolCall, Node: task.Node, Level: task.Level, Step: step, Tool: c.Name, CallID: c.ID, Args: c.Arguments})
+		env, err := tools.Call(ctx, c.Name, c.Arguments)
+		if err != nil {
+			return err
+		}
+		env.StepsLeft = &stepsLeft
+		data, err := json.Marshal(env)
+		if err != nil {
+			return err
+		}
+		ok := env.OK
+		emit(event.Event{Kind: event.ToolResult, Node: task.Node, Level: task.Level, Step: step, Tool: c.Name, CallID: c.ID, OK: &ok, Result: data})
+		out[i] = llm.Message{Role: llm.RoleTool, ToolCallID: c.ID, Content: string(data)}
+		return nil
+	}
+	for i := 0; i < len(calls); {
+		if !tools.ReadOnly(calls[i].Name) {
+			if err := run(i); err != nil {
+				return filled(out), err
+			}
+			i++
+			continue
+		}
+		j := i
+		for j < len(calls) && tools.ReadOnly(calls[j].Name) {
+			j++
+		}
+		var wg sync.WaitGroup
+		errs := make([]error, j-i)
+		for k := i; k < j; k++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				errs[k-i] = run(k)
+			}()
+		}
+		wg.Wait()
+		for _, err := range errs {
+			if err != nil {
+				return filled(out), err
+			}
+		}
+		i = j
+	}
+	return out, nil
+}
+
+// filled drops the answers never produced because the run stopped.
+func filled(msgs []llm.Message) []llm.Message {
+	var out []llm.Message
+	for _, m := range msgs {
+		if m.Role != "" {
+			out = append(out, m)
+		}
+	}
+	return out
+}

@@ -1,0 +1,190 @@
+package cmd
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+	"github.com/spf13/viper"
+
+	"github.com/lessongen/lessongen/internal/suggest"
+)
+
+// settings are the resolved configuration of one generation run.
+type settings struct {
+	Model       string
+	BaseURL     string
+	APIKey      string
+	Concurrency int
+	MaxSteps    int
+	Timeout     time.Duration
+	Approve     string
+	Temperature *float64
+	Seed        *int64
+	MaxTokens   int64
+	ToolSchema  string
+	Templates   string
+	Events      string
+	RPS         float64
+	Retries     int
+}
+
+// Setting keys: the config file's names; flags use dashes, environment
+// variables LESSONGEN_ and upper case (LESSONGEN_BASE_URL).
+var settingKeys = []string{
+	"model", "base_url", "api_key", "concurrency", "max_steps", "timeout", "approve",
+	"temperature", "seed", "max_tokens", "tool_schema", "templates", "events", "rps", "retries",
+}
+
+const (
+	defaultModel    = "gpt-4.1-mini"
+	defaultBaseURL  = "https://api.openai.com/v1"
+	defaultSteps    = 12
+	defaultParallel = 4
+	defaultTimeout  = 2 * time.Minute
+)
+
+// addModelFlags declares the flags of commands that call a model.
+func addModelFlags(fs *pflag.FlagSet) {
+	fs.String("model", defaultModel, "model name")
+	fs.String("base-url", defaultBaseURL, "OpenAI-compatible API base URL, with /v1 (e.g. http://localhost:11434/v1 for Ollama)")
+	fs.Int("concurrency", defaultParallel, "subagents in flight at once across the run")
+	fs.Int("max-steps", defaultSteps, "model turns per subagent (its budget)")
+	fs.Duration("timeout", defaultTimeout, "deadline for one model turn, retries included")
+	fs.String("approve", "auto", "approve changes: auto, deny (dry run: commit nothing), ask (preview each on the terminal)")
+	fs.Float64("temperature", 0, "sampling temperature (default: the server's)")
+	fs.Int64("seed", 0, "sampling seed, for servers that support it (default: none)")
+	fs.Int64("max-tokens", 0, "cap on tokens per model answer (default: the server's)")
+	fs.String("tool-schema", "strict", "tool schemas: strict, or compatible for servers without strict function calling")
+	fs.String("templates", "", "directory of prompt templates overriding the built-in ones (LEVEL.tmpl)")
+	fs.String("events", "", "write a JSON Lines event log to this file (- for stderr)")
+	fs.Float64("rps", 0, "requests per second to the model server (default: unlimited; 429s slow everyone down)")
+	fs.Int("retries", 4, "retries of a model turn after 429, 5xx or connection errors, with backoff")
+}
+
+// loadSettings resolves settings with precedence flag > environment >
+// config file > default, through one viper instance for this run.
+func loadSettings(cmd *cobra.Command) (*settings, error) {
+	v := viper.New()
+	v.SetEnvPrefix("LESSONGEN")
+	v.SetEnvKeyReplacer(strings.NewReplacer("-", "_"))
+	v.AutomaticEnv()
+	// The key and base URL also come from OpenAI's own variables, which most
+	// users already have set.
+	_ = v.BindEnv("api_key", "LESSONGEN_API_KEY", "OPENAI_API_KEY")
+	_ = v.BindEnv("base_url", "LESSONGEN_BASE_URL", "OPENAI_BASE_URL")
+
+	if err := mergeConfigFile(cmd, v); err != nil {
+		return nil, err
+	}
+	for _, key := range settingKeys {
+		if f := cmd.Flags().Lookup(strings.ReplaceAll(key, "_", "-")); f != nil {
+			if err := v.BindPFlag(key, f); err != nil {
+				return nil, err
+			}
+		}
+	}
+	s := &settings{
+		Model:       v.GetString("model"),
+		BaseURL:     v.GetString("base_url"),
+		APIKey:      v.GetString("api_key"),
+		Concurrency: v.GetInt("concurrency"),
+		MaxSteps:    v.GetInt("max_steps"),
+		Timeout:     v.GetDuration("timeout"),
+		Approve:     v.GetString("approve"),
+		MaxTokens:   v.GetInt64("max_tokens"),
+		ToolSchema:  v.GetString("tool_schema"),
+		Templates:   v.GetString("templates"),
+		Events:      v.GetString("events"),
+		RPS:         v.GetFloat64("rps"),
+		Retries:     v.GetInt("retries"),
+	}
+	if v.IsSet("temperature") && (cmd.Flags().Changed("temperature") || os.Getenv("LESSONGEN_TEMPERATURE") != "" || v.InConfig("temperature")) {
+		t := v.GetFloat64("temperature")
+		s.Temperature = &t
+	}
+	if cmd.Flags().Changed("seed") || os.Getenv("LESSONGEN_SEED") != "" || v.InConfig("seed") {
+		seed := v.GetInt64("seed")
+		s.Seed = &seed
+	}
+	return s, s.check()
+}
+
+func (s *settings) check() error {
+	switch {
+	case strings.TrimSpace(s.Model) == "":
+		return usagef("no model set; use --model, LESSONGEN_MODEL or model in the config file")
+	case s.Concurrency < 1:
+		return usagef("--concurrency must be at least 1, got %d", s.Concurrency)
+	case s.MaxSteps < 1:
+		return usagef("--max-steps must be at least 1, got %d", s.MaxSteps)
+	case s.Timeout < 0:
+		return usagef("--timeout must not be negative")
+	case s.Temperature != nil && (*s.Temperature < 0 || *s.Temperature > 2):
+		return usagef("--temperature must be between 0 and 2, got %g", *s.Temperature)
+	case s.RPS < 0:
+		return usagef("--rps must not be negative")
+	case s.Retries < 0:
+		return usagef("--retries must not be negative")
+	}
+	return nil
+}
+
+// mergeConfigFile reads --config (or LESSONGEN_CONFIG), else the first of
+// $XDG_CONFIG_HOME/lessongen/config.yaml and ./lessongen.yaml that exists.
+// Unknown keys are an error, so a typo does not silently do nothing.
+func mergeConfigFile(cmd *cobra.Command, v *viper.Viper) error {
+	path, _ := cmd.Flags().GetString("config")
+	explicit := path != ""
+	if !explicit {
+		path = os.Getenv("LESSONGEN_CONFIG")
+		explicit = path != ""
+	}
+	if !explicit {
+		for _, p := range defaultConfigPaths() {
+			if _, err := os.Stat(p); err == nil {
+				path = p
+				break
+			}
+		}
+	}
+	if path == "" {
+		return nil
+	}
+	fv := viper.New()
+	fv.SetConfigFile(path)
+	if filepath.Ext(path) == "" {
+		fv.SetConfigType("yaml")
+	}
+	if err := fv.ReadInConfig(); err != nil {
+		var notFound *os.PathError
+		if errors.As(err, &notFound) {
+			return usagef("config file %s: %v", path, notFound.Err)
+		}
+		return usagef("config file %s: %v", path, err)
+	}
+	for _, key := range fv.AllKeys() {
+		if !slices.Contains(settingKeys, key) {
+			hint := ""
+			if near := suggest.Nearest(key, settingKeys, 2); near != "" {
+				hint = fmt.Sprintf("; did you mean %q?", near)
+			}
+			return usagef("config file %s: unknown setting %q%s", path, key, hint)
+		}
+	}
+	return v.MergeConfigMap(fv.AllSettings())
+}
+
+func defaultConfigPaths() []string {
+	var paths []string
+	if dir, err := os.UserConfigDir(); err == nil {
+		paths = append(paths, filepath.Join(dir, "lessongen", "config.yaml"))
+	}
+	return append(paths, "lessongen.yaml")
+}

@@ -1,0 +1,299 @@
+package cmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/lessongen/lessongen/bridge"
+	"github.com/lessongen/lessongen/internal/atomicfile"
+	"github.com/lessongen/lessongen/internal/event"
+	"github.com/lessongen/lessongen/lesson"
+	"github.com/lessongen/lessongen/llm"
+	"github.com/lessongen/lessongen/orchestrate"
+	"github.com/lessongen/lessongen/templates"
+)
+
+type generateOptions struct {
+	io          *IOStreams
+	cmd         *cobra.Command
+	file        string
+	out         string
+	slide       string
+	instruction string
+}
+
+func newGenerateCmd(streams *IOStreams) *cobra.Command {
+	opts := &generateOptions{io: streams}
+	cmd := &cobra.Command{
+		Use:   "generate FILE",
+		Short: "Fill everything pending in a lesson",
+		Long: `Fill everything pending in a lesson: its metadata, its slides, then every
+slide's whiteboard (several at once, see --concurrency), each by a small
+tool-calling model subagent. The lesson is written back to FILE (or -o),
+with everything you wrote left exactly as it was.
+
+After each node finishes, the file is saved, so a killed run loses at most
+the nodes in flight and a rerun does only what is still pending. The first
+Ctrl-C stops at the next safe point and saves; a second stops at once.
+
+The model is any OpenAI-compatible server: set the API key in
+LESSONGEN_API_KEY or OPENAI_API_KEY (or api_key in the config file), and
+for a local server its --base-url (e.g. http://localhost:11434/v1).
+
+Exit codes: 0 done, 1 provider or internal failure, 2 invalid input,
+3 some nodes still pending or failed (the rest is saved), 130 interrupted.`,
+		Example: `  export OPENAI_API_KEY=...
+  lessongen generate examples/photosynthesis/lesson.yaml -o /tmp/photosynthesis.yaml
+  lessongen generate lesson.yaml --base-url http://localhost:11434/v1 --model llama3.1 --tool-schema compatible
+  lessongen generate lesson.yaml --approve deny --events run.jsonl`,
+		Args: exactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.cmd, opts.file = cmd, args[0]
+			return runGenerate(cmd.Context(), opts)
+		},
+	}
+	addGenerateFlags(cmd, opts)
+	return cmd
+}
+
+func newFillCmd(streams *IOStreams) *cobra.Command {
+	opts := &generateOptions{io: streams}
+	cmd := &cobra.Command{
+		Use:   "fill FILE --slide ID",
+		Short: "Fill what is pending on one slide",
+		Long: `Fill what is pending on one slide's whiteboard, with the lesson's context
+built from the root down. Nothing outside that slide changes.
+
+The slide is named by its id or its 1-based position. Everything else
+works as in 'lessongen generate'.`,
+		Example: "  lessongen fill lesson.yaml --slide light\n  lessongen fill lesson.yaml --slide 3 --instruction \"use a cross-section\"",
+		Args:    exactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.cmd, opts.file = cmd, args[0]
+			if opts.slide == "" {
+				return usagef("fill needs --slide ID (a slide id or 1-based position)")
+			}
+			return runGenerate(cmd.Context(), opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.slide, "slide", "", "the slide to fill: its id or 1-based position (required)")
+	addGenerateFlags(cmd, opts)
+	return cmd
+}
+
+func addGenerateFlags(cmd *cobra.Command, opts *generateOptions) {
+	cmd.Flags().StringVarP(&opts.out, "output", "o", "", "write the result here instead of back to FILE (- for stdout)")
+	cmd.Flags().StringVar(&opts.instruction, "instruction", "", "an extra request passed to every subagent")
+	addModelFlags(cmd.Flags())
+}
+
+func runGenerate(ctx context.Context, opts *generateOptions) error {
+	start := time.Now()
+	cfg, err := loadSettings(opts.cmd)
+	if err != nil {
+		return err
+	}
+	approval, err := bridge.ParseApproval(cfg.Approve)
+	if err != nil {
+		return &usageError{err}
+	}
+	form, err := bridge.ParseForm(cfg.ToolSchema)
+	if err != nil {
+		return &usageError{err}
+	}
+	tmpl, err := templates.Load(cfg.Templates)
+	if err != nil {
+		return &usageError{err}
+	}
+	doc, err := lesson.Load(opts.file)
+	if err != nil {
+		return err
+	}
+	scope := orchestrate.Scope{Slide: opts.slide}
+	steps, err := orchestrate.Plan(doc, scope)
+	if err != nil {
+		return &usageError{err}
+	}
+	toStdout := opts.out == "-"
+	if toStdout && len(doc.FileBacked()) > 0 {
+		return usagef("-o - writes one file, but this lesson keeps whiteboards in their own files; use -o PATH")
+	}
+	if len(steps) == 0 {
+		fmt.Fprintf(opts.io.ErrOut, "%s: nothing to do; nothing is pending.\n", opts.file)
+		return finalSave(doc, opts, nil)
+	}
+
+	model, err := newModel(cfg)
+	if err != nil {
+		return err
+	}
+	var asker bridge.Asker
+	if approval == bridge.ApproveAsk {
+		if !opts.io.InTTY {
+			return usagef("--approve ask needs a terminal on stdin to ask; use auto or deny in scripts and CI")
+		}
+		asker = newTerminalAsker(opts.io)
+	}
+	sink, closeEvents, err := openEvents(cfg.Events, opts.io)
+	if err != nil {
+		return err
+	}
+	defer closeEvents()
+	progress := newProgress(opts.io)
+	sink = event.Tee(sink, progress.Sink)
+
+	var checkpoint func() ([]string, error)
+	if !toStdout {
+		checkpoint = func() ([]string, error) { return save(doc, opts.out) }
+	}
+	sink(event.Event{Kind: event.RunStart, Text: fmt.Sprintf("%s: %s", opts.file, plural(len(steps), "subagent"))})
+	report, runErr := orchestrate.Run(ctx, doc, scope, orchestrate.Options{
+		Model: model, Templates: tmpl, Form: form, Approval: approval, Asker: asker,
+		MaxSteps: cfg.MaxSteps, Concurrency: cfg.Concurrency, Instruction: opts.instruction,
+		Events: sink, Checkpoint: checkpoint,
+	})
+	saveErr := finalSave(doc, opts, sink)
+	sink(event.Event{Kind: event.RunEnd, Status: runStatus(report, runErr)})
+	progress.Close()
+	printSummary(opts.io.ErrOut, report, time.Since(start))
+
+	switch {
+	case saveErr != nil:
+		return saveErr
+	case errors.Is(runErr, ErrInterrupted) || errors.Is(runErr, context.Canceled):
+		return &silentError{code: ExitInterrupted, err: ErrInterrupted}
+	case runErr != nil:
+		return explainProvider(runErr, cfg)
+	case len(report.Incomplete()) > 0:
+		return &silentError{code: ExitPartial, err: ErrPartial}
+	}
+	return nil
+}
+
+func runStatus(r orchestrate.Report, err error) string {
+	switch {
+	case err != nil:
+		return "stopped: " + err.Error()
+	case len(r.Incomplete()) > 0:
+		return "partial"
+	}
+	return "done"
+}
+
+// save writes every changed file atomically and returns their paths.
+func save(doc *lesson.Document, out string) ([]string, error) {
+	files, err := doc.Render(out)
+	if err != nil {
+		return nil, err
+	}
+	var paths []string
+	for _, f := range files {
+		if err := atomicfile.Write(f.Path, f.Data, 0o644); err != nil {
+			return paths, err
+		}
+		paths = append(paths, f.Path)
+	}
+	return paths, nil
+}
+
+// finalSave writes the result: to the output file(s), or the lesson to
+// stdout for -o -.
+func finalSave(doc *lesson.Document, opts *generateOptions, sink event.Sink) error {
+	if opts.out == "-" {
+		data, err := doc.LessonBytes()
+		if err != nil {
+			return err
+		}
+		_, err = opts.io.Out.Write(data)
+		return err
+	}
+	paths, err := save(doc, opts.out)
+	if err != nil {
+		return fmt.Errorf("save: %w", err)
+	}
+	if sink != nil && len(paths) > 0 {
+		sink(event.Event{Kind: event.Checkpoint, Files: paths})
+	}
+	for _, p := range paths {
+		fmt.Fprintf(opts.io.Out, "wrote %s\n", p)
+	}
+	return nil
+}
+
+func newModel(cfg *settings) (llm.Model, error) {
+	if cfg.APIKey == "" && strings.HasPrefix(cfg.BaseURL, defaultBaseURL) {
+		return nil, fmt.Errorf("no API key for %s: set LESSONGEN_API_KEY or OPENAI_API_KEY (or api_key in the config file), or point --base-url at a local OpenAI-compatible server", cfg.BaseURL)
+	}
+	return llm.New(llm.Config{
+		BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Model: cfg.Model,
+		Temperature: cfg.Temperature, Seed: cfg.Seed, MaxTokens: cfg.MaxTokens,
+		TurnTimeout: cfg.Timeout, Limiter: llm.NewLimiter(cfg.RPS, max(1, cfg.Concurrency)),
+		MaxRetries: retries(cfg.Retries),
+	})
+}
+
+// explainProvider adds which setting to fix to a provider failure.
+func explainProvider(err error, cfg *settings) error {
+	switch {
+	case errors.Is(err, llm.ErrAuth):
+		return fmt.Errorf("%w\nfix: set LESSONGEN_API_KEY or OPENAI_API_KEY (or api_key in the config file) to a key %s accepts", err, cfg.BaseURL)
+	case errors.Is(err, llm.ErrNotFound):
+		return fmt.Errorf("%w\nfix: check --model (%q) and --base-url (%s)", err, cfg.Model, cfg.BaseURL)
+	case errors.Is(err, llm.ErrUnreachable), errors.Is(err, llm.ErrBadResponse):
+		return fmt.Errorf("%w\nfix: check --base-url (%s) and that the server is running", err, cfg.BaseURL)
+	case errors.Is(err, context.DeadlineExceeded):
+		return fmt.Errorf("%w\nfix: raise --timeout (%s) or check the server", err, cfg.Timeout)
+	}
+	return err
+}
+
+func openEvents(path string, io *IOStreams) (event.Sink, func(), error) {
+	switch path {
+	case "":
+		return event.Discard, func() {}, nil
+	case "-":
+		return event.JSONLines(io.ErrOut, time.Now), func() {}, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, nil, usagef("events file: %v", err)
+	}
+	return event.JSONLines(f, time.Now), func() { f.Close() }, nil
+}
+
+func printSummary(w io.Writer, r orchestrate.Report, elapsed time.Duration) {
+	var done, pending, failed int
+	for _, n := range r.Nodes {
+		switch n.Status {
+		case event.StatusDone:
+			done++
+		case event.StatusPending:
+			pending++
+		default:
+			failed++
+		}
+	}
+	fmt.Fprintf(w, "summary: %d done, %d failed, %d still pending · %s · tokens %d prompt, %d completion, %d cached · %s\n",
+		done, failed, pending, plural(r.Requests, "model request"), r.Tokens.Prompt, r.Tokens.Completion, r.Tokens.Cached, elapsed.Round(time.Millisecond))
+	for _, n := range r.Incomplete() {
+		fmt.Fprintf(w, "  %s %s · %s: %s\n", n.Node, n.Level, n.Status, n.Error)
+		for _, p := range n.Pending {
+			fmt.Fprintf(w, "    still pending: %s\n", p.Path)
+		}
+	}
+}
+
+// retries maps the setting (0 = none) onto llm.Config (0 = default, <0 = none).
+func retries(n int) int {
+	if n == 0 {
+		return -1
+	}
+	return n
+}

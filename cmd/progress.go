@@ -1,0 +1,98 @@
+package cmd
+
+import (
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/vbauerster/mpb/v8"
+	"github.com/vbauerster/mpb/v8/decor"
+
+	"github.com/lessongen/lessongen/internal/event"
+)
+
+// progress shows a run on stderr: a live line per node on a terminal
+// (through mpb, which handles redrawing and terminal width), plain lines
+// otherwise, so logs stay readable in CI.
+type progress struct {
+	mu    sync.Mutex
+	w     io.Writer
+	live  *mpb.Progress
+	bars  map[string]*nodeBar
+	steps map[string]int
+}
+
+type nodeBar struct {
+	bar    *mpb.Bar
+	status string
+}
+
+func newProgress(streams *IOStreams) *progress {
+	p := &progress{w: streams.ErrOut, bars: map[string]*nodeBar{}, steps: map[string]int{}}
+	if streams.ErrTTY {
+		p.live = mpb.New(mpb.WithOutput(streams.ErrOut), mpb.WithWidth(24))
+	}
+	return p
+}
+
+// Sink receives the run's events.
+func (p *progress) Sink(e event.Event) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	key := e.Node + " " + e.Level
+	switch e.Kind {
+	case event.RunStart:
+		p.line("lessongen: %s", e.Text)
+	case event.NodeStart:
+		p.steps[key] = 0
+		if p.live != nil {
+			nb := &nodeBar{status: "working"}
+			nb.bar = p.live.New(0, mpb.SpinnerStyle(),
+				mpb.PrependDecorators(decor.Name(key, decor.WCSyncSpaceR)),
+				mpb.AppendDecorators(decor.Any(func(decor.Statistics) string { return nb.status })))
+			p.bars[key] = nb
+			return
+		}
+		p.line("[%s] started", key)
+	case event.Usage:
+		p.steps[key] = e.Step
+		if nb := p.bars[key]; nb != nil {
+			nb.status = fmt.Sprintf("step %d", e.Step)
+			nb.bar.Increment()
+		}
+	case event.ToolCall:
+		if nb := p.bars[key]; nb != nil {
+			nb.status = fmt.Sprintf("step %d · %s", e.Step, e.Tool)
+		}
+	case event.NodeEnd:
+		msg := fmt.Sprintf("%s in %s", e.Status, plural(e.Step, "step"))
+		if e.Error != "" {
+			msg += ": " + e.Error
+		}
+		if nb := p.bars[key]; nb != nil {
+			nb.status = msg
+			nb.bar.SetTotal(-1, true)
+			return
+		}
+		p.line("[%s] %s", key, msg)
+	}
+}
+
+func (p *progress) line(format string, args ...any) {
+	fmt.Fprintf(p.w, format+"\n", args...)
+}
+
+// Close finishes the live view so the summary prints below it.
+func (p *progress) Close() {
+	p.mu.Lock()
+	live := p.live
+	for _, nb := range p.bars {
+		if !nb.bar.Completed() {
+			nb.bar.Abort(false)
+		}
+	}
+	p.mu.Unlock()
+	if live != nil {
+		live.Wait()
+	}
+}

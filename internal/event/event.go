@@ -1,0 +1,97 @@
+// Package event is the one typed stream a run reports through: node start
+// and end, model text, tool calls and results, usage. It feeds the terminal
+// progress view and the JSON Lines log alike.
+package event
+
+import (
+	"encoding/json"
+	"io"
+	"sync"
+	"time"
+)
+
+// Kind says what happened.
+type Kind string
+
+const (
+	RunStart   Kind = "run_start"
+	NodeStart  Kind = "node_start"
+	ModelText  Kind = "model_text"
+	ToolCall   Kind = "tool_call"
+	ToolResult Kind = "tool_result"
+	Usage      Kind = "usage"
+	NodeEnd    Kind = "node_end"
+	Checkpoint Kind = "checkpoint"
+	RunEnd     Kind = "run_end"
+)
+
+// Node outcomes, in NodeEnd events.
+const (
+	StatusDone        = "done"
+	StatusPending     = "pending"
+	StatusFailed      = "failed"
+	StatusInterrupted = "interrupted"
+)
+
+// Tokens counts model usage.
+type Tokens struct {
+	Prompt     int64 `json:"prompt"`
+	Completion int64 `json:"completion"`
+	Cached     int64 `json:"cached"`
+}
+
+// Add sums two counts.
+func (t Tokens) Add(o Tokens) Tokens {
+	return Tokens{t.Prompt + o.Prompt, t.Completion + o.Completion, t.Cached + o.Cached}
+}
+
+// Event is one thing that happened during a run.
+type Event struct {
+	Time  time.Time `json:"time"`
+	Kind  Kind      `json:"kind"`
+	Node  string    `json:"node,omitempty"`
+	Level string    `json:"level,omitempty"`
+	Step  int       `json:"step,omitempty"`
+	// Text is model text, or a human-readable summary.
+	Text   string          `json:"text,omitempty"`
+	Tool   string          `json:"tool,omitempty"`
+	CallID string          `json:"call_id,omitempty"`
+	Args   string          `json:"args,omitempty"`
+	Result json.RawMessage `json:"result,omitempty"`
+	OK     *bool           `json:"ok,omitempty"`
+	Tokens *Tokens         `json:"tokens,omitempty"`
+	Status string          `json:"status,omitempty"`
+	Error  string          `json:"error,omitempty"`
+	// Files written by a checkpoint.
+	Files []string `json:"files,omitempty"`
+}
+
+// Sink receives events. It must be safe for concurrent use: subagents run
+// in parallel.
+type Sink func(Event)
+
+// Discard drops every event.
+func Discard(Event) {}
+
+// Tee sends each event to every sink.
+func Tee(sinks ...Sink) Sink {
+	return func(e Event) {
+		for _, s := range sinks {
+			s(e)
+		}
+	}
+}
+
+// JSONLines writes one JSON object per line to w, stamping the time.
+func JSONLines(w io.Writer, now func() time.Time) Sink {
+	var mu sync.Mutex
+	enc := json.NewEncoder(w)
+	return func(e Event) {
+		if e.Time.IsZero() {
+			e.Time = now()
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		_ = enc.Encode(e)
+	}
+}

@@ -1,0 +1,327 @@
+package orchestrate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"sync"
+
+	"github.com/lessongen/lessongen/agent"
+	"github.com/lessongen/lessongen/bridge"
+	"github.com/lessongen/lessongen/internal/event"
+	"github.com/lessongen/lessongen/lesson"
+	"github.com/lessongen/lessongen/llm"
+	"github.com/lessongen/lessongen/session"
+	"github.com/lessongen/lessongen/templates"
+	"github.com/lessongen/lessongen/whiteboard"
+)
+
+// Options configure a run.
+type Options struct {
+	Model       llm.Model
+	Templates   *templates.Set
+	Form        bridge.Form
+	Approval    bridge.Approval
+	Asker       bridge.Asker
+	MaxSteps    int
+	Concurrency int
+	Instruction string
+	Events      event.Sink
+	// Checkpoint saves everything committed so far and returns the files it
+	// wrote. It runs after each node finishes, coalesced: while one save
+	// runs, further requests fold into one more save. Nil disables it.
+	Checkpoint func() ([]string, error)
+}
+
+// NodeResult is how one subagent step ended.
+type NodeResult struct {
+	Node string `json:"node"`
+	// Level is the subagent level, e.g. "whiteboard.node".
+	Level   string            `json:"level"`
+	Status  string            `json:"status"`
+	Error   string            `json:"error,omitempty"`
+	Pending []session.Pending `json:"pending,omitempty"`
+	Steps   int               `json:"steps"`
+	// PromptBytes is the message text sent over the step's turns.
+	PromptBytes int `json:"prompt_bytes"`
+}
+
+// Report sums up a run.
+type Report struct {
+	Nodes    []NodeResult
+	Requests int
+	Tokens   event.Tokens
+}
+
+// Incomplete lists the steps that ended with work still pending.
+func (r Report) Incomplete() []NodeResult {
+	var out []NodeResult
+	for _, n := range r.Nodes {
+		if n.Status != event.StatusDone {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// runner holds one run's shared state.
+type runner struct {
+	doc  *lesson.Document
+	opts Options
+	sem  chan struct{}
+	emit event.Sink
+
+	cancel context.CancelCauseFunc
+	ckpt   *checkpointer
+
+	mu     sync.Mutex
+	report Report
+}
+
+// Run fills everything pending in scope: lesson metadata, then the lesson's
+// slides, then every whiteboard concurrently (at most opts.Concurrency
+// subagents in flight across the run). A step that ends with work still
+// pending is reported and its siblings carry on. Run returns an error for
+// what stops the whole run: cancellation, a provider failure, or a
+// checkpoint that cannot be written. Whatever was committed stays in doc for
+// the caller to save.
+func Run(ctx context.Context, doc *lesson.Document, scope Scope, opts Options) (Report, error) {
+	if opts.Concurrency < 1 {
+		opts.Concurrency = 1
+	}
+	if opts.MaxSteps < 1 {
+		opts.MaxSteps = 1
+	}
+	if opts.Events == nil {
+		opts.Events = event.Discard
+	}
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	r := &runner{doc: doc, opts: opts, sem: make(chan struct{}, opts.Concurrency), emit: opts.Events, cancel: cancel}
+	if opts.Checkpoint != nil {
+		r.ckpt = newCheckpointer(opts.Checkpoint, opts.Events, func(err error) { cancel(err) })
+		defer r.ckpt.close()
+	}
+
+	var slides []string
+	var lookupErr error
+	doc.View(func(p *lesson.Plan) {
+		if scope.Slide == "" {
+			return
+		}
+		s, err := p.Lookup(scope.Slide)
+		if err != nil {
+			lookupErr = err
+			return
+		}
+		slides = []string{s.ID}
+	})
+	if lookupErr != nil {
+		return Report{}, lookupErr
+	}
+	if scope.Slide == "" {
+		r.lessonSteps(ctx)
+		doc.Session().ReconcileChildren()
+		r.checkpoint()
+		if ctx.Err() == nil {
+			doc.View(func(p *lesson.Plan) { slides = p.SlideIDs() })
+		}
+	}
+
+	var wg sync.WaitGroup
+	for _, id := range slides {
+		if ctx.Err() != nil {
+			break
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r.boardSteps(ctx, id)
+			r.checkpoint()
+		}()
+	}
+	wg.Wait()
+	if r.ckpt != nil {
+		r.ckpt.close()
+	}
+	if cause := context.Cause(ctx); cause != nil {
+		return r.report, cause
+	}
+	return r.report, nil
+}
+
+func (r *runner) checkpoint() {
+	if r.ckpt != nil {
+		r.ckpt.request()
+	}
+}
+
+func (r *runner) lessonSteps(ctx context.Context) {
+	for _, level := range []session.Level{session.LevelMetadata, session.LevelNode} {
+		if ctx.Err() != nil {
+			return
+		}
+		var chain []string
+		r.doc.View(func(p *lesson.Plan) {
+			chain = []string{p.Describe()}
+			if level == session.LevelNode {
+				chain = append(chain, p.Outline())
+			}
+		})
+		r.step(ctx, "lesson", "lesson", level, r.doc.Session(), chain, lesson.ClosePlaceholders{})
+	}
+}
+
+func (r *runner) boardSteps(ctx context.Context, id string) {
+	board, err := r.doc.Board(id)
+	if errors.Is(err, session.ErrUnknownChild) {
+		return // a slide without a whiteboard
+	}
+	node := BoardNode(id)
+	if err != nil {
+		r.record(NodeResult{Node: node, Level: "whiteboard", Status: event.StatusFailed, Error: err.Error()})
+		return
+	}
+	r.applyBindings(ctx, id, board)
+	for _, level := range []session.Level{session.LevelMetadata, session.LevelNode} {
+		if ctx.Err() != nil {
+			return
+		}
+		var chain []string
+		r.doc.View(func(p *lesson.Plan) { chain = []string{p.Describe(), p.DescribeSlide(id)} })
+		board.View(func(st session.State) { chain = append(chain, st.(*whiteboard.Board).Describe()) })
+		r.step(ctx, node, "whiteboard", level, board, chain, whiteboard.ClosePlaceholders{})
+	}
+}
+
+// applyBindings fills whiteboard properties bound by the slide's props
+// before any subagent runs: the child sees plain values.
+func (r *runner) applyBindings(ctx context.Context, id string, board *session.Session) {
+	var values map[string]string
+	var err error
+	r.doc.View(func(p *lesson.Plan) { values, err = p.Bindings(id) })
+	if err != nil {
+		// Only a binding to a value that is still pending can fail here
+		// (the rest is checked at load): the model fills the property.
+		r.emit(event.Event{Kind: event.ModelText, Node: BoardNode(id), Text: "binding not applied: " + err.Error()})
+	}
+	for _, name := range slices.Sorted(maps.Keys(values)) {
+		_, _ = board.Dispatch(ctx, whiteboard.ApplyBinding{Property: name, Value: values[name]})
+	}
+}
+
+// step runs one subagent if its level has anything pending.
+func (r *runner) step(ctx context.Context, node, modality string, level session.Level, sess *session.Session, chain []string, closer session.Intent) {
+	bl := bridge.LevelFor(modality, level)
+	tools, err := bridge.NewToolset(bl, node, sess, r.opts.Form, r.opts.Approval, r.opts.Asker)
+	if err != nil {
+		r.fail(node, bl.Name, err)
+		return
+	}
+	pending := tools.Pending()
+	if len(pending) == 0 {
+		return
+	}
+	items := make([]templates.Item, len(pending))
+	for i, p := range pending {
+		items[i] = templates.Item{Path: p.Path, Hint: p.Hint, ID: p.ID}
+	}
+	prompt, err := r.opts.Templates.Render(bl.Name, templates.Data{
+		Node: node, Level: bl.Name, Context: chain, Pending: items, MaxSteps: r.opts.MaxSteps, Instruction: r.opts.Instruction,
+	})
+	if err != nil {
+		r.fail(node, bl.Name, err)
+		return
+	}
+
+	select {
+	case r.sem <- struct{}{}:
+	case <-ctx.Done():
+		return
+	}
+	r.emit(event.Event{Kind: event.NodeStart, Node: node, Level: bl.Name})
+	res, err := agent.Run(ctx, r.opts.Model, tools, agent.Task{Node: node, Level: bl.Name, Prompt: prompt, MaxSteps: r.opts.MaxSteps}, r.emit)
+	<-r.sem
+
+	nr := NodeResult{Node: node, Level: bl.Name, Steps: res.Steps, Pending: res.Pending, PromptBytes: res.PromptBytes}
+	switch {
+	case err != nil && ctx.Err() != nil:
+		nr.Status, nr.Error = event.StatusInterrupted, context.Cause(ctx).Error()
+	case err != nil:
+		// A provider failure fails every node the same way: stop the run.
+		nr.Status, nr.Error = event.StatusFailed, err.Error()
+		r.cancel(err)
+	case len(res.Pending) == 0:
+		nr.Status = event.StatusDone
+		if level == session.LevelNode {
+			_, _ = sess.Dispatch(context.WithoutCancel(ctx), closer)
+		}
+	default:
+		nr.Status = event.StatusPending
+		if res.Stop == agent.StopBudget {
+			nr.Error = fmt.Sprintf("the step budget (%d) ran out", r.opts.MaxSteps)
+		} else {
+			nr.Error = "the model stopped with work still pending, also after a repair turn"
+		}
+	}
+	r.mu.Lock()
+	r.report.Requests += res.Requests
+	r.report.Tokens = r.report.Tokens.Add(res.Tokens)
+	r.mu.Unlock()
+	r.record(nr)
+}
+
+func (r *runner) fail(node, level string, err error) {
+	r.record(NodeResult{Node: node, Level: level, Status: event.StatusFailed, Error: err.Error()})
+}
+
+func (r *runner) record(nr NodeResult) {
+	r.mu.Lock()
+	r.report.Nodes = append(r.report.Nodes, nr)
+	r.mu.Unlock()
+	r.emit(event.Event{Kind: event.NodeEnd, Node: nr.Node, Level: nr.Level, Status: nr.Status, Error: nr.Error, Step: nr.Steps})
+}
+
+// checkpointer saves in the background, folding requests that arrive while
+// a save runs into one more save.
+type checkpointer struct {
+	reqs   chan struct{}
+	done   chan struct{}
+	once   sync.Once
+	save   func() ([]string, error)
+	emit   event.Sink
+	onFail func(error)
+}
+
+func newCheckpointer(save func() ([]string, error), emit event.Sink, onFail func(error)) *checkpointer {
+	c := &checkpointer{reqs: make(chan struct{}, 1), done: make(chan struct{}), save: save, emit: emit, onFail: onFail}
+	go func() {
+		defer close(c.done)
+		for range c.reqs {
+			files, err := c.save()
+			if err != nil {
+				c.onFail(fmt.Errorf("checkpoint: %w", err))
+				continue
+			}
+			if len(files) > 0 {
+				c.emit(event.Event{Kind: event.Checkpoint, Files: files})
+			}
+		}
+	}()
+	return c
+}
+
+func (c *checkpointer) request() {
+	select {
+	case c.reqs <- struct{}{}:
+	default: // a save is already queued; it will include this node
+	}
+}
+
+// close waits for the last queued save.
+func (c *checkpointer) close() {
+	c.once.Do(func() { close(c.reqs) })
+	<-c.done
+}

@@ -1,0 +1,138 @@
+// Package templates holds the task prompt for each subagent level, embedded
+// in the binary and overridable from a directory (--templates DIR) holding
+// files of the same names.
+package templates
+
+import (
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/template"
+)
+
+//go:embed *.tmpl
+var embedded embed.FS
+
+// Levels with a template, one file each: LEVEL.tmpl. common.tmpl holds the
+// rules every level shares.
+var Levels = []string{"lesson.metadata", "lesson.node", "whiteboard.metadata", "whiteboard.node"}
+
+// Item is one pending spot as a prompt lists it.
+type Item struct {
+	Path string
+	Hint string
+	ID   string
+}
+
+// Data is what a template may use.
+type Data struct {
+	// Node is the node's name, e.g. "lesson" or "slides/light/whiteboard".
+	Node string
+	// Level is the subagent level, e.g. "whiteboard.node".
+	Level string
+	// Context is the chain of descriptions from the lesson down to the node.
+	Context []string
+	// Pending lists what this subagent must fill.
+	Pending []Item
+	// MaxSteps is the subagent's budget of model turns.
+	MaxSteps int
+	// Instruction is an extra request from the person running lessongen.
+	Instruction string
+}
+
+// Set is the parsed templates for every level.
+type Set struct {
+	byLevel map[string]*template.Template
+}
+
+// Load parses the embedded templates, with any file in dir (if not empty)
+// replacing the embedded one of the same name. A template that does not
+// parse, or a file in dir that names no level, is an error naming the file.
+func Load(dir string) (*Set, error) {
+	files := map[string]string{}
+	names := append([]string{"common"}, Levels...)
+	for _, name := range names {
+		data, err := embedded.ReadFile(name + ".tmpl")
+		if err != nil {
+			return nil, err
+		}
+		files[name] = string(data)
+	}
+	sources := map[string]string{}
+	if dir != "" {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			return nil, fmt.Errorf("templates: %w", err)
+		}
+		for _, e := range entries {
+			name, ok := strings.CutSuffix(e.Name(), ".tmpl")
+			if !ok || e.IsDir() {
+				continue
+			}
+			if _, known := files[name]; !known {
+				return nil, fmt.Errorf("templates: %s names no level; use %s.tmpl", filepath.Join(dir, e.Name()), strings.Join(names, ".tmpl, "))
+			}
+			data, err := os.ReadFile(filepath.Join(dir, e.Name()))
+			if err != nil {
+				return nil, fmt.Errorf("templates: %w", err)
+			}
+			files[name] = string(data)
+			sources[name] = filepath.Join(dir, e.Name())
+		}
+	}
+	source := func(name string) string {
+		if s, ok := sources[name]; ok {
+			return s
+		}
+		return "embedded " + name + ".tmpl"
+	}
+	set := &Set{byLevel: map[string]*template.Template{}}
+	for _, level := range Levels {
+		t := template.New(level).Option("missingkey=error").Funcs(template.FuncMap{
+			"add": func(a, b int) int { return a + b },
+		})
+		if _, err := t.New("common").Parse(files["common"]); err != nil {
+			return nil, fmt.Errorf("%s: %w", source("common"), err)
+		}
+		if _, err := t.Parse(files[level]); err != nil {
+			return nil, fmt.Errorf("%s: %w", source(level), err)
+		}
+		// Render once with sample data so a template naming a field that
+		// does not exist fails now, not in the middle of a run.
+		if err := t.Execute(new(strings.Builder), sample(level)); err != nil {
+			return nil, fmt.Errorf("%s: %w", source(level), err)
+		}
+		set.byLevel[level] = t
+	}
+	return set, nil
+}
+
+func sample(level string) Data {
+	return Data{Node: "lesson", Level: level, Context: []string{"A lesson."}, Pending: []Item{{Path: "title", Hint: "h", ID: "p1"}}, MaxSteps: 8, Instruction: "x"}
+}
+
+// ErrUnknownLevel is returned for a level without a template.
+var ErrUnknownLevel = errors.New("no template for level")
+
+// Render produces the task prompt for a level.
+func (s *Set) Render(level string, d Data) (string, error) {
+	t, ok := s.byLevel[level]
+	if !ok {
+		return "", fmt.Errorf("%w %q", ErrUnknownLevel, level)
+	}
+	var b strings.Builder
+	if err := t.Execute(&b, d); err != nil {
+		return "", fmt.Errorf("template %s: %w", level, err)
+	}
+	return strings.TrimSpace(b.String()) + "\n", nil
+}
+
+// Names lists the template files, for help text.
+func Names() []string {
+	entries, _ := fs.Glob(embedded, "*.tmpl")
+	return entries
+}
