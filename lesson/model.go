@@ -118,7 +118,7 @@ func (w *WhiteboardRef) DecodeNode(n *yaml.Node, r *yamlsrc.Reporter, path strin
 			r.At(v, "%s.file must be a path relative to the lesson file", path)
 			return
 		}
-		if filepath.IsAbs(v.Value) || strings.HasPrefix(filepath.Clean(v.Value), "..") {
+		if !filepath.IsLocal(v.Value) { // not absolute, not escaping with ..
 			r.At(v, "%s.file %q must stay inside the lesson's folder (a relative path without ..)", path, v.Value)
 			return
 		}

@@ -288,15 +288,19 @@ func (e *Element) problems(c Canvas) []problem {
 	forbid("alt", e.Type != KindImage && has(e.Alt))
 	forbid("label", e.Type != KindArrow && e.Type != KindShape && has(e.Label))
 	if e.Type != KindArrow {
-		if e.W <= 0 || e.H <= 0 || e.W > MaxSide || e.H > MaxSide {
+		// Written as "not inside" so NaN, which compares false, is refused.
+		if !(e.W > 0 && e.H > 0 && e.W <= MaxSide && e.H <= MaxSide) {
 			ps = append(ps, problem{"w", fmt.Sprintf("w and h must be between 1 and %d, got %gx%g", MaxSide, e.W, e.H)})
 		}
-		if e.X < 0 || e.Y < 0 || e.X > float64(c.Width) || e.Y > float64(c.Height) {
+		if !(e.X >= 0 && e.Y >= 0 && e.X <= float64(c.Width) && e.Y <= float64(c.Height)) {
 			ps = append(ps, problem{"x", fmt.Sprintf("x,y (%g,%g) must lie on the %dx%d canvas", e.X, e.Y, c.Width, c.Height)})
 		}
 	}
 	if s := e.Style; s != nil && s.Align != "" && !slices.Contains(Aligns, s.Align) {
 		ps = append(ps, problem{"style", fmt.Sprintf("style.align must be left, center or right, got %q", s.Align)})
+	}
+	if s := e.Style; s != nil && s.FontSize != 0 && !(s.FontSize >= 6 && s.FontSize <= 200) {
+		ps = append(ps, problem{"style", fmt.Sprintf("style.font_size must be between 6 and 200, got %g", s.FontSize)})
 	}
 	return ps
 }

@@ -317,13 +317,13 @@ func nonEmpty(path, v string) (string, error) {
 func (b *Board) checkBox(box Box) error {
 	c := b.CanvasSize()
 	switch {
-	case box.X < 0 || box.X > float64(c.Width):
+	case !(box.X >= 0 && box.X <= float64(c.Width)): // NaN too
 		return session.Reject(session.KindInvalidArgs, "x", fmt.Sprintf("x must be between 0 and %d; the canvas is %d wide", c.Width, c.Width), "x = %g is off the canvas", box.X)
-	case box.Y < 0 || box.Y > float64(c.Height):
+	case !(box.Y >= 0 && box.Y <= float64(c.Height)):
 		return session.Reject(session.KindInvalidArgs, "y", fmt.Sprintf("y must be between 0 and %d; the canvas is %d high", c.Height, c.Height), "y = %g is off the canvas", box.Y)
-	case box.W < 1 || box.W > MaxSide:
+	case !(box.W >= 1 && box.W <= MaxSide):
 		return session.Reject(session.KindInvalidArgs, "w", fmt.Sprintf("w must be between 1 and %d", c.Width), "w = %g is not a usable width", box.W)
-	case box.H < 1 || box.H > MaxSide:
+	case !(box.H >= 1 && box.H <= MaxSide):
 		return session.Reject(session.KindInvalidArgs, "h", fmt.Sprintf("h must be between 1 and %d", c.Height), "h = %g is not a usable height", box.H)
 	}
 	return nil
@@ -336,7 +336,7 @@ func checkStyle(s *Style) error {
 	if s.Align != "" && !slices.Contains(Aligns, s.Align) {
 		return session.Reject(session.KindInvalidArgs, "style.align", "use left, center or right", "unknown alignment %q", s.Align)
 	}
-	if s.FontSize != 0 && (s.FontSize < 6 || s.FontSize > 200) {
+	if s.FontSize != 0 && !(s.FontSize >= 6 && s.FontSize <= 200) {
 		return session.Reject(session.KindInvalidArgs, "style.font_size", "font_size must be between 6 and 200", "font size %g is out of range", s.FontSize)
 	}
 	return nil

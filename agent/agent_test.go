@@ -1,0 +1,265 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/lessongen/lessongen/bridge"
+	"github.com/lessongen/lessongen/internal/event"
+	"github.com/lessongen/lessongen/llm"
+	"github.com/lessongen/lessongen/session"
+)
+
+// scriptedModel answers turn i (counted by assistant messages) with turns[i];
+// past the end it answers with plain text.
+type scriptedModel struct {
+	mu    sync.Mutex
+	turns [][]llm.ToolCall
+	seen  []llm.Request
+}
+
+func (m *scriptedModel) Complete(ctx context.Context, req llm.Request) (llm.Response, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.seen = append(m.seen, req)
+	i := 0
+	for _, msg := range req.Messages {
+		if msg.Role == llm.RoleAssistant {
+			i++
+		}
+	}
+	resp := llm.Response{Requests: 1, Usage: llm.Usage{PromptTokens: 10, CompletionTokens: 2}}
+	resp.Message.Role = llm.RoleAssistant
+	if i < len(m.turns) {
+		resp.Message.ToolCalls = m.turns[i]
+	} else {
+		resp.Message.Content = "done"
+	}
+	return resp, nil
+}
+
+// fakeTools records calls. Names starting with "read" are read-only; a
+// read-only call waits at a barrier until `together` reads are in flight,
+// so reads that were run one by one would never get past it.
+type fakeTools struct {
+	mu       sync.Mutex
+	log      []string
+	inFlight int
+	maxReads int
+	together int
+	arrived  chan struct{}
+	release  chan struct{}
+	pending  int // items left; each "write" call fills one
+}
+
+func newFakeTools(together, pending int) *fakeTools {
+	return &fakeTools{together: together, pending: pending, arrived: make(chan struct{}, 100), release: make(chan struct{})}
+}
+
+func (f *fakeTools) Tools() []bridge.Tool { return []bridge.Tool{{Name: "read"}, {Name: "write"}} }
+func (f *fakeTools) ReadOnly(name string) bool {
+	return strings.HasPrefix(name, "read")
+}
+
+func (f *fakeTools) Call(ctx context.Context, name, args string) (bridge.Envelope, error) {
+	f.mu.Lock()
+	f.log = append(f.log, "start "+args)
+	f.inFlight++
+	if f.ReadOnly(name) && f.inFlight > f.maxReads {
+		f.maxReads = f.inFlight
+	}
+	if !f.ReadOnly(name) && f.inFlight != 1 {
+		f.log = append(f.log, "OVERLAP "+args)
+	}
+	f.mu.Unlock()
+	if f.ReadOnly(name) && f.together > 1 {
+		f.arrived <- struct{}{}
+		select {
+		case <-f.release:
+		case <-ctx.Done():
+			return bridge.Envelope{}, ctx.Err()
+		}
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.inFlight--
+	f.log = append(f.log, "end "+args)
+	if name == "write" && f.pending > 0 {
+		f.pending--
+	}
+	return bridge.Envelope{OK: true, Result: []any{args}}, nil
+}
+
+func (f *fakeTools) Pending() []session.Pending {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var ps []session.Pending
+	for i := range f.pending {
+		ps = append(ps, session.Pending{Level: session.LevelNode, Path: fmt.Sprintf("item%d", i), Hint: "h"})
+	}
+	return ps
+}
+
+// releaseWhenArrived lets the barrier go once n reads are waiting at it.
+func (f *fakeTools) releaseWhenArrived(ctx context.Context, n int) {
+	for range n {
+		select {
+		case <-f.arrived:
+		case <-ctx.Done():
+			return
+		}
+	}
+	close(f.release)
+}
+
+func call(id, name, args string) llm.ToolCall {
+	return llm.ToolCall{ID: id, Name: name, Arguments: args}
+}
+
+func TestReadOnlyCallsRunTogetherMutationsAlone(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second) // a deadlock guard, not a timing check
+	defer cancel()
+	tools := newFakeTools(3, 2)
+	go tools.releaseWhenArrived(ctx, 3)
+	model := &scriptedModel{turns: [][]llm.ToolCall{{
+		call("c1", "write", "w1"),
+		call("c2", "read", "r1"), call("c3", "read", "r2"), call("c4", "read", "r3"),
+		call("c5", "write", "w2"),
+	}}}
+	res, err := Run(ctx, model, tools, Task{Node: "n", Level: "whiteboard.node", Prompt: "p", MaxSteps: 4}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tools.maxReads != 3 {
+		t.Errorf("read-only calls in flight at once: %d, want 3", tools.maxReads)
+	}
+	log := strings.Join(tools.log, "|")
+	if strings.Contains(log, "OVERLAP") {
+		t.Errorf("a mutation ran alongside another call: %s", log)
+	}
+	// w1 ends before any read starts; w2 starts after every read ended.
+	if !strings.HasPrefix(log, "start w1|end w1|") || !strings.HasSuffix(log, "start w2|end w2") {
+		t.Errorf("mutations out of order: %s", log)
+	}
+	if res.Stop != StopDone || len(res.Pending) != 0 {
+		t.Errorf("result %+v", res)
+	}
+}
+
+func TestEveryCallGetsOneResultInOrder(t *testing.T) {
+	tools := newFakeTools(1, 0)
+	model := &scriptedModel{turns: [][]llm.ToolCall{{call("a", "write", "1"), call("b", "read", "2"), call("c", "write", "3")}}}
+	if _, err := Run(context.Background(), model, tools, Task{Prompt: "p", MaxSteps: 3}, nil); err != nil {
+		t.Fatal(err)
+	}
+	second := model.seen[1].Messages
+	var got []string
+	for _, m := range second {
+		if m.Role == llm.RoleTool {
+			var env bridge.Envelope
+			if err := json.Unmarshal([]byte(m.Content), &env); err != nil {
+				t.Fatalf("tool result is not an envelope: %v", err)
+			}
+			got = append(got, fmt.Sprintf("%s=%v steps_left=%d", m.ToolCallID, env.Result[0], *env.StepsLeft))
+		}
+	}
+	want := "a=1 steps_left=2|b=2 steps_left=2|c=3 steps_left=2"
+	if strings.Join(got, "|") != want {
+		t.Errorf("tool results %v, want %s", got, want)
+	}
+}
+
+func TestBudgetEndsAModelThatNeverStops(t *testing.T) {
+	tools := newFakeTools(1, 5)
+	forever := make([][]llm.ToolCall, 100)
+	for i := range forever {
+		forever[i] = []llm.ToolCall{call(fmt.Sprint(i), "read", "look")}
+	}
+	res, err := Run(context.Background(), &scriptedModel{turns: forever}, tools, Task{Prompt: "p", MaxSteps: 4}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Stop != StopBudget || res.Steps != 4 || res.Requests != 4 || len(res.Pending) != 5 {
+		t.Errorf("result %+v", res)
+	}
+}
+
+func TestRepairTurnNamesWhatIsMissing(t *testing.T) {
+	tools := newFakeTools(1, 2)
+	// Turn 0 fills one item and turn 1 stops early; the repair turn follows,
+	// and turn 2 fills the other.
+	model := &scriptedModel{turns: [][]llm.ToolCall{{call("a", "write", "1")}, nil, {call("b", "write", "2")}}}
+	res, err := Run(context.Background(), model, tools, Task{Prompt: "p", MaxSteps: 6}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Repaired || res.Stop != StopDone || len(res.Pending) != 0 {
+		t.Fatalf("result %+v", res)
+	}
+	var repair string
+	for _, m := range model.seen[2].Messages {
+		if m.Role == llm.RoleUser && strings.Contains(m.Content, "still pending") {
+			repair = m.Content
+		}
+	}
+	if !strings.Contains(repair, "- item0: \"h\"") || !strings.Contains(repair, "4 turns left") {
+		t.Errorf("repair prompt %q", repair)
+	}
+}
+
+func TestOnlyOneRepairTurn(t *testing.T) {
+	tools := newFakeTools(1, 1)
+	model := &scriptedModel{} // never calls a tool
+	res, err := Run(context.Background(), model, tools, Task{Prompt: "p", MaxSteps: 6}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Repaired || res.Steps != 2 || len(res.Pending) != 1 {
+		t.Errorf("result %+v", res)
+	}
+}
+
+type failingModel struct{ err error }
+
+func (m failingModel) Complete(ctx context.Context, req llm.Request) (llm.Response, error) {
+	return llm.Response{}, m.err
+}
+
+func TestProviderErrorsAndCancellationEndTheSubagent(t *testing.T) {
+	boom := errors.New("boom")
+	_, err := Run(context.Background(), failingModel{boom}, newFakeTools(1, 1), Task{Prompt: "p", MaxSteps: 3}, nil)
+	if !errors.Is(err, boom) {
+		t.Errorf("got %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	res, err := Run(ctx, &scriptedModel{}, newFakeTools(1, 1), Task{Prompt: "p", MaxSteps: 3}, nil)
+	if !errors.Is(err, context.Canceled) || res.Stop != StopCanceled || res.Requests != 0 {
+		t.Errorf("res %+v err %v", res, err)
+	}
+}
+
+func TestEventsReportTheConversation(t *testing.T) {
+	var mu sync.Mutex
+	var kinds []event.Kind
+	sink := func(e event.Event) {
+		mu.Lock()
+		defer mu.Unlock()
+		kinds = append(kinds, e.Kind)
+	}
+	model := &scriptedModel{turns: [][]llm.ToolCall{{call("a", "write", "1")}}}
+	if _, err := Run(context.Background(), model, newFakeTools(1, 1), Task{Prompt: "p", MaxSteps: 3}, sink); err != nil {
+		t.Fatal(err)
+	}
+	got := fmt.Sprint(kinds)
+	want := "[usage tool_call tool_result usage model_text]"
+	if got != want {
+		t.Errorf("events %s, want %s", got, want)
+	}
+}

@@ -1,0 +1,152 @@
+package lesson_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/lessongen/lessongen/lesson"
+	"github.com/lessongen/lessongen/session"
+	"github.com/lessongen/lessongen/whiteboard"
+)
+
+// benchLesson writes a lesson of n slides, each with a pending notes field,
+// a binding and an inline whiteboard of a few elements and a placeholder.
+func benchLesson(n int) string {
+	var b strings.Builder
+	b.WriteString("# A generated lesson for benchmarks.\nversion: 1\nmetadata:\n  title: !pending \"a title\"\n  subject: biology\n  objectives:\nslides:\n")
+	for i := range n {
+		fmt.Fprintf(&b, `  - id: s%d
+    title: Slide %d
+    section: Explore
+    duration_minutes: 5
+    notes: !pending "notes for slide %d"
+    props:
+      layout: "{{ .slide.number }} of {{ .slide.count }}"
+    whiteboard:
+      heading: Board %d
+      elements:
+        - {id: a, type: text, text: "Point A", x: 10, y: 10, w: 300, h: 40}
+        - {id: b, type: shape, shape: rect, x: 400, y: 10, w: 200, h: 100, label: B}
+        - {id: c, type: arrow, from: a, to: b}
+        - id: d
+          type: equation
+          x: 10
+          y: 200
+          w: 600
+          h: 80
+          latex: E = mc^2
+        - !pending "two more elements"
+
+`, i, i, i, i)
+	}
+	return b.String()
+}
+
+func loadBench(b *testing.B, n int) *lesson.Document {
+	b.Helper()
+	path := filepath.Join(b.TempDir(), "lesson.yaml")
+	if err := os.WriteFile(path, []byte(benchLesson(n)), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	d, err := lesson.Load(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return d
+}
+
+// BenchmarkDispatch measures one change and its undo. The cost should not
+// depend on how many slides the lesson has.
+func BenchmarkDispatch(b *testing.B) {
+	ctx := context.Background()
+	for _, n := range []int{20, 2000} {
+		d := loadBench(b, n)
+		s := d.Session()
+		mid := fmt.Sprintf("s%d", n/2)
+		if _, err := s.WarmChild(mid); err != nil {
+			b.Fatal(err)
+		}
+		// Each case does one change and undoes it, so state does not grow.
+		cases := []struct {
+			name string
+			do   func() error
+		}{
+			{"whiteboard-add-text", func() error {
+				if _, err := s.DispatchChild(ctx, mid, whiteboard.AddText{Box: whiteboard.Box{X: 700, Y: 300, W: 200, H: 50}, Text: "More"}); err != nil {
+					return err
+				}
+				_, err := s.DispatchChild(ctx, mid, session.Undo{})
+				return err
+			}},
+			{"update-slide-notes", func() error {
+				if _, err := s.Dispatch(ctx, lesson.UpdateSlide{ID: mid, Notes: ptr("Some notes.")}); err != nil {
+					return err
+				}
+				_, err := s.Dispatch(ctx, session.Undo{})
+				return err
+			}},
+			{"set-title", func() error {
+				if _, err := s.Dispatch(ctx, lesson.SetTitle{Title: "A title"}); err != nil {
+					return err
+				}
+				_, err := s.Dispatch(ctx, session.Undo{})
+				return err
+			}},
+		}
+		for _, c := range cases {
+			b.Run(fmt.Sprintf("%s/slides=%d", c.name, n), func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					if err := c.do(); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkLoadSave2000 measures loading a 2000-slide lesson and rendering
+// it for a save, unchanged and with one change.
+func BenchmarkLoadSave2000(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "lesson.yaml")
+	data := []byte(benchLesson(2000))
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	b.Run("unchanged", func(b *testing.B) {
+		b.ReportAllocs()
+		b.SetBytes(int64(len(data)))
+		for b.Loop() {
+			d, err := lesson.Load(path)
+			if err != nil {
+				b.Fatal(err)
+			}
+			files, err := d.Render("")
+			if err != nil || len(files) != 0 {
+				b.Fatalf("render: %d files, %v", len(files), err)
+			}
+		}
+	})
+	b.Run("one-change", func(b *testing.B) {
+		b.ReportAllocs()
+		b.SetBytes(int64(len(data)))
+		for b.Loop() {
+			d, err := lesson.Load(path)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := d.Session().Dispatch(context.Background(), lesson.UpdateSlide{ID: "s1000", Notes: ptr("Changed.")}); err != nil {
+				b.Fatal(err)
+			}
+			files, err := d.Render("")
+			if err != nil || len(files) != 1 {
+				b.Fatalf("render: %d files, %v", len(files), err)
+			}
+		}
+	})
+}

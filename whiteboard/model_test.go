@@ -1,0 +1,303 @@
+package whiteboard_test
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/lessongen/lessongen/internal/yamlsrc"
+	"github.com/lessongen/lessongen/session"
+	"github.com/lessongen/lessongen/whiteboard"
+)
+
+// allKinds has one element of every kind, with styles and labels, in flow
+// and block style.
+const allKinds = `canvas:
+  width: 1600
+  height: 900
+  background: "#fdf6e3"
+heading: Photosynthesis
+layout: equation on top, diagram below
+elements:
+  - id: t
+    type: text
+    x: 10
+    y: 10
+    w: 500
+    h: 60.5
+    text: "Light + water"
+    style: {color: darkgreen, font_size: 32, bold: true, align: left}
+  - {id: box, type: shape, shape: rect, x: 10, y: 100, w: 300, h: 200, label: Leaf, style: {fill: "#cfc"}}
+  - {id: inner, type: shape, shape: ellipse, x: 20, y: 110, w: 50, h: 50}
+  - {id: a, type: arrow, from: t, to: box, label: !pending "a verb"}
+  - id: eq
+    type: equation
+    x: 600
+    y: 10
+    w: 900
+    h: 80
+    latex: 6CO_2 \to C_6H_{12}O_6
+  - id: img
+    type: image
+    x: 600
+    y: 300
+    w: 400
+    h: 300
+    description: |
+      A chloroplast, cut open,
+      thylakoids stacked inside.
+    alt: !pending
+`
+
+func TestDecodeEncodeKeepsData(t *testing.T) {
+	for name, src := range map[string]string{"leaf": leafSrc, "all kinds": allKinds} {
+		s, err := yamlsrc.Parse("board.yaml", []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := decode(t, src)
+		n, _ := b.EncodeNode()
+		if !yamlsrc.Equal(s.Root, n) {
+			out, _ := yamlsrc.Render(n, 2)
+			t.Errorf("%s: encoding loses or changes data:\n--- in\n%s--- out\n%s", name, src, out)
+		}
+		// Equal data means splicing leaves the author's bytes alone.
+		if patched, err := s.Patch(n); err != nil || string(patched) != src {
+			t.Errorf("%s: patching the unchanged board changed the file (err %v):\n%s", name, err, patched)
+		}
+	}
+}
+
+func TestDecodeAllKinds(t *testing.T) {
+	b, warnings := decode(t, allKinds)
+	if len(warnings) != 0 {
+		t.Errorf("warnings: %v", warnings)
+	}
+	if c := b.CanvasSize(); c != (whiteboard.Canvas{Width: 1600, Height: 900, Background: "#fdf6e3"}) {
+		t.Errorf("canvas = %+v", c)
+	}
+	if e := element(t, b, "t"); e.H != 60.5 || e.Style.FontSize != 32 || !e.Style.Bold || e.Style.Align != "left" {
+		t.Errorf("t = %+v style %+v", e, e.Style)
+	}
+	if e := element(t, b, "a"); !e.Label.Pending || e.Label.Hint != "a verb" {
+		t.Errorf("arrow label = %+v", e.Label)
+	}
+	if e := element(t, b, "img"); e.Description.Value != "A chloroplast, cut open,\nthylakoids stacked inside.\n" || !e.Alt.Pending {
+		t.Errorf("img = %+v", e)
+	}
+	var paths []string
+	for _, p := range b.Pending() {
+		paths = append(paths, p.Path)
+	}
+	if want := []string{"elements[a].label", "elements[img].alt"}; !slices.Equal(paths, want) {
+		t.Errorf("pending = %v, want %v", paths, want)
+	}
+}
+
+func TestDecodeDefaultsCanvas(t *testing.T) {
+	b, _ := decode(t, "heading: H\n")
+	if c := b.CanvasSize(); c.Width != whiteboard.DefaultWidth || c.Height != whiteboard.DefaultHeight {
+		t.Errorf("canvas = %+v", c)
+	}
+	// Defaults are not written back.
+	if got := render(t, b); got != "heading: H\n" {
+		t.Errorf("saved %q", got)
+	}
+}
+
+func TestDecodeReportsEveryProblemWithPosition(t *testing.T) {
+	src := `canvas: {width: 50, height: 720}
+elements:
+  - {id: 1st, type: text, text: a, x: 0, y: 0, w: 10, h: 10}
+  - {id: ok, type: text, text: a, x: 0, y: 0, w: 10, h: 10}
+  - {id: ok, type: text, text: b, x: 0, y: 0, w: 10, h: 10}
+  - {id: notext, type: text, x: 0, y: 0, w: 10, h: 10}
+  - {id: blob, type: blob, x: 0, y: 0, w: 10, h: 10}
+  - {id: s, type: shape, shape: star, x: 0, y: 0, w: 10, h: 10}
+  - {id: e, type: equation, latex: x, text: extra, x: 0, y: 0, w: 10, h: 10}
+  - {id: z, type: shape, shape: rect, x: 0, y: 0, w: 0, h: 10}
+  - {id: far, type: shape, shape: rect, x: 5000, y: 0, w: 10, h: 10}
+  - {id: al, type: text, text: a, x: 0, y: 0, w: 10, h: 10, style: {align: justify}}
+  - {id: arr, type: arrow, from: ok}
+  - {id: typo, type: text, txt: a, x: 0, y: 0, w: 10, h: 10}
+  - {id: nan, type: text, text: a, x: .nan, y: 0, w: 10, h: .nan}
+  - {id: font, type: text, text: a, x: 0, y: 0, w: 10, h: 10, style: {font_size: .nan}}
+`
+	ps := decodeProblems(t, src)
+	want := []struct {
+		line int
+		msg  string
+	}{
+		{1, "whiteboard.canvas must be between 100 and 10000 pixels on each side, got 50x720"},
+		{3, `whiteboard.elements[0].id "1st" must start with a letter`},
+		{5, `duplicate element id "ok" (first at line 4)`},
+		{6, `a text element needs "text"`},
+		{7, `type must be one of text, shape, arrow, equation, image, got "blob"`},
+		{8, `shape must be one of rect, ellipse, line, got "star"`},
+		{9, `an equation element has no "text"`},
+		{10, "w and h must be between 1 and 10000, got 0x10"},
+		{11, "x,y (5000,0) must lie on the 50x720 canvas"},
+		{12, `style.align must be left, center or right, got "justify"`},
+		{13, `an arrow element needs "to"`},
+		{14, `unknown key "txt" in whiteboard.elements[11]; did you mean "text"?`},
+		// NaN fails every comparison, so it must be refused explicitly.
+		{15, "w and h must be between 1 and 10000, got 10xNaN"},
+		{15, "x,y (NaN,0) must lie on the 50x720 canvas"},
+		{16, "style.font_size must be between 6 and 200, got NaN"},
+	}
+	for _, w := range want {
+		found := false
+		for _, p := range ps {
+			if p.Line == w.line && strings.Contains(p.Message, w.msg) && !p.Warning && p.File == "board.yaml" && p.Col > 0 {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("no error at line %d containing %q", w.line, w.msg)
+		}
+	}
+	if t.Failed() {
+		t.Logf("problems:\n%v", ps)
+	}
+}
+
+func TestLayoutDefects(t *testing.T) {
+	tests := []struct {
+		name string
+		els  string
+		want []string // warning messages, in order
+	}{
+		{"apart", "{id: a, type: text, text: A, x: 0, y: 0, w: 100, h: 40}\n  - {id: b, type: text, text: B, x: 200, y: 0, w: 100, h: 40}", nil},
+		{"touching edges", "{id: a, type: text, text: A, x: 0, y: 0, w: 100, h: 40}\n  - {id: b, type: text, text: B, x: 100, y: 0, w: 100, h: 40}", nil},
+		// a spans x 0-100, y 0-40; b spans x 50-150, y 20-60: a 50x20 overlap.
+		{"partial overlap", "{id: a, type: text, text: A, x: 0, y: 0, w: 100, h: 40}\n  - {id: b, type: text, text: B, x: 50, y: 20, w: 100, h: 40}",
+			[]string{"b overlaps a by 50x20 px; move or resize one of them"}},
+		{"label inside a shape", "{id: s, type: shape, shape: rect, x: 0, y: 0, w: 300, h: 200}\n  - {id: l, type: text, text: L, x: 10, y: 10, w: 100, h: 40}", nil},
+		{"shape around a label", "{id: l, type: text, text: L, x: 10, y: 10, w: 100, h: 40}\n  - {id: s, type: shape, shape: rect, x: 0, y: 0, w: 300, h: 200}", nil},
+		// right edge 1200+200 = 1400 on a 1280 canvas.
+		{"past the right edge", "{id: c, type: shape, shape: rect, x: 1200, y: 10, w: 200, h: 40}",
+			[]string{"c runs past the canvas edge (right 1400 of 1280, bottom 50 of 720)"}},
+		{"past the bottom", "{id: c, type: shape, shape: rect, x: 0, y: 700, w: 10, h: 40}",
+			[]string{"c runs past the canvas edge (right 10 of 1280, bottom 740 of 720)"}},
+		{"arrow to nothing", "{id: a, type: text, text: A, x: 0, y: 0, w: 100, h: 40}\n  - {id: x, type: arrow, from: a, to: nowhere}",
+			[]string{`arrow x points at "nowhere", which does not exist`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			src := "elements:\n  - " + tt.els + "\n"
+			b, warnings := decode(t, src)
+			var got []string
+			for _, w := range b.Defects() {
+				got = append(got, w.Message)
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("defects = %q, want %q", got, tt.want)
+			}
+			if len(warnings) != len(tt.want) {
+				t.Errorf("decode warned %d times for %d defects: %v", len(warnings), len(tt.want), warnings)
+			}
+			// Decode warnings point at the element concerned, not the board.
+			for _, w := range warnings {
+				if w.Line < 2 {
+					t.Errorf("warning at line %d, want the element's line: %v", w.Line, w)
+				}
+			}
+			// Every dispatch result carries the board's current defects.
+			s := session.New("board", b)
+			res := dispatch(t, s, whiteboard.SetHeading{Heading: "H"})
+			var fromDispatch []string
+			for _, w := range res.Warnings {
+				fromDispatch = append(fromDispatch, w.Message)
+			}
+			if !slices.Equal(fromDispatch, tt.want) {
+				t.Errorf("dispatch warnings = %q, want %q", fromDispatch, tt.want)
+			}
+		})
+	}
+}
+
+func TestDispatchReportsNewDefects(t *testing.T) {
+	s, b := newSession(t, "elements:\n  - {id: a, type: text, text: A, x: 0, y: 0, w: 100, h: 40}\n")
+	res := apply(t, s, b, whiteboard.AddText{Box: box(50, 20, 100, 40), Text: "B"})
+	if len(res.Warnings) != 1 || res.Warnings[0].Path != "elements[text1]" || !strings.Contains(res.Warnings[0].Message, "text1 overlaps a by 50x20 px") {
+		t.Errorf("warnings = %+v", res.Warnings)
+	}
+	// Moving it clear fixes the defect.
+	res = apply(t, s, b, whiteboard.MoveElement{ID: "text1", X: 500, Y: 20})
+	if len(res.Warnings) != 0 {
+		t.Errorf("warnings after moving clear: %+v", res.Warnings)
+	}
+	// Shrinking the canvas puts text1 (right edge 600) past the edge.
+	res = apply(t, s, b, whiteboard.SetCanvas{Width: 550, Height: 400})
+	if len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0].Message, "text1 runs past the canvas edge (right 600 of 550") {
+		t.Errorf("warnings = %+v", res.Warnings)
+	}
+	// A box may start on the canvas and run past it: that is a warning, not a rejection.
+	res = apply(t, s, b, whiteboard.ResizeElement{ID: "text1", W: 2000, H: 40})
+	if len(res.Warnings) == 0 {
+		t.Error("no warning for a box running off the canvas")
+	}
+}
+
+func TestDescribe(t *testing.T) {
+	b, _ := decode(t, allKinds)
+	d := b.Describe()
+	for _, want := range []string{
+		"1600x900", "#fdf6e3", `headed "Photosynthesis"`, "Layout: equation on top, diagram below.", "It has 6 elements:",
+		`text t at (10,10) size 500x60.5: reading "Light + water"`,
+		`rect box at (10,100) size 300x200, labelled "Leaf"`,
+		"ellipse inner",
+		"arrow a from t to box, labelled (pending)",
+		`equation eq at (600,10) size 900x80: LaTeX "6CO_2 \\to C_6H_{12}O_6"`,
+		"image img at (600,300) size 400x300",
+		"alt (pending)",
+	} {
+		if !strings.Contains(d, want) {
+			t.Errorf("description lacks %q:\n%s", want, d)
+		}
+	}
+	// One line per element, after the summary.
+	if n := strings.Count(d, "\n- "); n != 6 {
+		t.Errorf("%d element lines, want 6:\n%s", n, d)
+	}
+}
+
+func TestDescribeEmptyAndPendingBoards(t *testing.T) {
+	d := whiteboard.Todo("a chloroplast.").Describe()
+	for _, want := range []string{"A 1280x720 whiteboard", "heading not written yet", "It has no elements yet.", "The author asked for: a chloroplast."} {
+		if !strings.Contains(d, want) {
+			t.Errorf("description lacks %q:\n%s", want, d)
+		}
+	}
+	b, _ := decode(t, "heading: H\nelements:\n  - {id: a, type: text, text: A, x: 0, y: 0, w: 1, h: 1}\n  - !pending \"more\"\n")
+	if d := b.Describe(); !strings.Contains(d, "It has 1 element:") || strings.Contains(d, "more") {
+		t.Errorf("placeholders are not elements:\n%s", d)
+	}
+}
+
+func TestIDsAreGeneratedUniquely(t *testing.T) {
+	// The author already used the ids the counter would produce next.
+	s, b := newSession(t, "elements:\n  - {id: text1, type: text, text: A, x: 0, y: 0, w: 1, h: 1}\n  - {id: text2, type: text, text: B, x: 0, y: 2, w: 1, h: 1}\n")
+	res := dispatch(t, s, whiteboard.AddText{Box: box(0, 10, 1, 1), Text: "C"})
+	wantOutputs(t, res, whiteboard.Added{ID: "text3", Type: whiteboard.KindText})
+	seen := map[string]bool{}
+	for i := range 20 {
+		in := []session.Intent{
+			whiteboard.AddText{Box: box(float64(i*10), 100, 5, 5), Text: fmt.Sprint(i)},
+			whiteboard.AddShape{Box: box(float64(i*10), 200, 5, 5), Shape: "rect"},
+			whiteboard.AddEquation{Box: box(float64(i*10), 300, 5, 5), Latex: "x"},
+			whiteboard.AddImage{Box: box(float64(i*10), 400, 5, 5), Description: "d", Alt: "a"},
+		}[i%4]
+		dispatch(t, s, in)
+	}
+	for _, id := range ids(b) {
+		if seen[id] {
+			t.Errorf("id %q used twice", id)
+		}
+		seen[id] = true
+	}
+	if len(seen) != 23 {
+		t.Errorf("%d distinct ids for 23 elements", len(seen))
+	}
+}

@@ -1,0 +1,150 @@
+package whiteboard_test
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/lessongen/lessongen/internal/yamlsrc"
+	"github.com/lessongen/lessongen/session"
+	"github.com/lessongen/lessongen/whiteboard"
+)
+
+func TestTodoBoardEncodesAsPendingScalar(t *testing.T) {
+	b := whiteboard.Todo("a labelled chloroplast")
+	n, ok := b.EncodeNode()
+	if !ok {
+		t.Fatal("a pending board encodes as absent")
+	}
+	if hint, pending := yamlsrc.Pending(n); !pending || hint != "a labelled chloroplast" {
+		t.Errorf("encoded as %+v, want a !pending scalar with the hint", n)
+	}
+	if got := render(t, b); got != "!pending \"a labelled chloroplast\"\n" {
+		t.Errorf("saved as %q", got)
+	}
+	if b.Hint() != "a labelled chloroplast" {
+		t.Errorf("hint = %q", b.Hint())
+	}
+	want := []session.Pending{
+		{Level: session.LevelMetadata, Path: "heading"},
+		{Level: session.LevelMetadata, Path: "layout"},
+		{Level: session.LevelNode, Path: "elements", Hint: "a labelled chloroplast", ID: "p1"},
+	}
+	if got := b.Pending(); !reflect.DeepEqual(got, want) {
+		t.Errorf("pending = %+v\nwant %+v", got, want)
+	}
+}
+
+func TestTodoBoardWithoutHint(t *testing.T) {
+	b := whiteboard.Todo("")
+	if got := render(t, b); got != "!pending\n" {
+		t.Errorf("saved as %q, want a bare !pending", got)
+	}
+}
+
+func TestFirstAddTurnsPendingListIntoPlaceholder(t *testing.T) {
+	b := whiteboard.Todo("a chloroplast")
+	s := session.New("board", b)
+	res := apply(t, s, b, whiteboard.AddText{Box: box(10, 10, 200, 50), Text: "Chloroplast"})
+	wantOutputs(t, res, whiteboard.Added{ID: "text1", Type: whiteboard.KindText, PendingID: "p1"})
+	wantIDs(t, b, "text1", "?p1")
+	out := render(t, b)
+	// The hint stays saved after the new element until the node is closed,
+	// so an interrupted run can continue.
+	if !strings.Contains(out, "elements:\n  - id: text1\n") || !strings.Contains(out, "  - !pending \"a chloroplast\"\n") {
+		t.Errorf("saved:\n%s", out)
+	}
+	// Heading and layout are still pending; the filled placeholder is not.
+	var paths []string
+	for _, p := range b.Pending() {
+		paths = append(paths, p.Path)
+	}
+	if strings.Join(paths, " ") != "heading layout" {
+		t.Errorf("pending paths = %v, want heading and layout only", paths)
+	}
+
+	// Undo takes the board back to the single pending marker.
+	dispatch(t, s, session.Undo{})
+	if got := render(t, b); got != "!pending \"a chloroplast\"\n" {
+		t.Errorf("after undo saved as %q", got)
+	}
+	dispatch(t, s, session.Redo{})
+	apply(t, s, b, whiteboard.ClosePlaceholders{})
+	wantIDs(t, b, "text1")
+}
+
+func TestPendingElementsKeyInAWrittenBoard(t *testing.T) {
+	s, b := newSession(t, "heading: H\nelements: !pending \"three columns\"\n")
+	if p := b.Pending(); len(p) != 1 || p[0] != (session.Pending{Level: session.LevelNode, Path: "elements", Hint: "three columns", ID: "p1"}) {
+		t.Errorf("pending = %+v", p)
+	}
+	apply(t, s, b, whiteboard.AddShape{Box: box(0, 0, 100, 100), Shape: "rect", Placing: whiteboard.Placing{PendingID: "p1"}})
+	apply(t, s, b, whiteboard.AddShape{Box: box(200, 0, 100, 100), Shape: "rect"})
+	wantIDs(t, b, "shape1", "shape2", "?p1")
+	if len(b.Pending()) != 0 {
+		t.Errorf("pending = %+v, want nothing once the placeholder has content", b.Pending())
+	}
+}
+
+func TestAddsLandBeforeTheirPlaceholder(t *testing.T) {
+	src := `elements:
+  - {id: top, type: text, text: Top, x: 0, y: 0, w: 100, h: 40}
+  - !pending "left column"
+  - {id: mid, type: text, text: Mid, x: 0, y: 100, w: 100, h: 40}
+  - !pending "right column"
+  - {id: end, type: text, text: End, x: 0, y: 200, w: 100, h: 40}
+`
+	s, b := newSession(t, src)
+	wantIDs(t, b, "top", "?p1", "mid", "?p2", "end")
+	pendingIDs := func() []string {
+		var out []string
+		for _, p := range b.Pending() {
+			out = append(out, p.ID+"="+p.Hint)
+		}
+		return out
+	}
+	if got := pendingIDs(); strings.Join(got, ";") != "p1=left column;p2=right column" {
+		t.Errorf("pending = %v", got)
+	}
+
+	res := apply(t, s, b, whiteboard.AddText{Box: box(300, 0, 100, 40), Text: "R", Placing: whiteboard.Placing{PendingID: "p2"}})
+	wantOutputs(t, res, whiteboard.Added{ID: "text1", Type: whiteboard.KindText, PendingID: "p2"})
+	apply(t, s, b, whiteboard.AddText{Box: box(300, 100, 100, 40), Text: "L", Placing: whiteboard.Placing{PendingID: "p1"}})
+	// With two placeholders open, an add without pending_id cannot guess: it
+	// goes at the end.
+	res = apply(t, s, b, whiteboard.AddText{Box: box(300, 200, 100, 40), Text: "E"})
+	wantOutputs(t, res, whiteboard.Added{ID: "text3", Type: whiteboard.KindText})
+	wantIDs(t, b, "top", "text2", "?p1", "mid", "text1", "?p2", "end", "text3")
+	if got := pendingIDs(); len(got) != 0 {
+		t.Errorf("filled placeholders still pending: %v", got)
+	}
+
+	res = apply(t, s, b, whiteboard.ClosePlaceholders{})
+	wantOutputs(t, res, whiteboard.Closed{Placeholders: []string{"p1", "p2"}})
+	wantIDs(t, b, "top", "text2", "mid", "text1", "end", "text3")
+}
+
+func TestCloseKeepsUnfilledPlaceholders(t *testing.T) {
+	src := "elements:\n  - !pending \"a\"\n  - !pending \"b\"\n"
+	s, b := newSession(t, src)
+	apply(t, s, b, whiteboard.AddText{Box: box(0, 0, 10, 10), Text: "t", Placing: whiteboard.Placing{PendingID: "p2"}})
+	res := apply(t, s, b, whiteboard.ClosePlaceholders{})
+	wantOutputs(t, res, whiteboard.Closed{Placeholders: []string{"p2"}})
+	wantIDs(t, b, "?p1", "text1")
+	if p := b.Pending(); len(p) != 1 || p[0].ID != "p1" || p[0].Hint != "a" {
+		t.Errorf("pending = %+v, want the unfilled p1", p)
+	}
+}
+
+// A board given whole as pending that receives only metadata is saved as a
+// mapping with the rest still pending, hint kept on the elements.
+func TestTodoBoardPartlyFilled(t *testing.T) {
+	b := whiteboard.Todo("the water cycle")
+	s := session.New("board", b)
+	apply(t, s, b, whiteboard.SetHeading{Heading: "The water cycle"})
+	want := "heading: The water cycle\nlayout: !pending\nelements: !pending \"the water cycle\"\n"
+	if got := render(t, b); got != want {
+		t.Errorf("saved:\n%s\nwant:\n%s", got, want)
+	}
+	roundTrips(t, b)
+}
