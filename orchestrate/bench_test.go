@@ -1,0 +1,128 @@
+package orchestrate
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/lessongen/lessongen/internal/fakellm"
+	"github.com/lessongen/lessongen/lesson"
+	"github.com/lessongen/lessongen/llm"
+)
+
+// benchLatency is the fake server's answer time for every request.
+const benchLatency = 20 * time.Millisecond
+
+// boardScript completes any pending whiteboard in two subagents of two
+// turns each: four requests in a row per whiteboard.
+func boardScript(latency time.Duration) fakellm.Script {
+	done := fakellm.Turn{Content: "Done."}
+	return fakellm.Script{Latency: fakellm.Duration(latency), Rules: []fakellm.Rule{
+		{Match: []string{"whiteboard.metadata"}, Turns: []fakellm.Turn{{ToolCalls: []fakellm.FakeCall{
+			{Name: "set_heading", Arguments: `{"heading":"H"}`},
+			{Name: "set_layout", Arguments: `{"layout":"L"}`},
+		}}, done}},
+		{Match: []string{"whiteboard.node"}, Turns: []fakellm.Turn{{ToolCalls: []fakellm.FakeCall{
+			{Name: "add_text", Arguments: `{"x":10,"y":10,"w":300,"h":40,"text":"T"}`},
+		}}, done}},
+	}}
+}
+
+func benchModel(b *testing.B, srv *fakellm.Server) llm.Model {
+	m, err := llm.New(llm.Config{BaseURL: srv.URL(), APIKey: fakellm.DummyAPIKey, Model: "fake", Limiter: llm.NewLimiter(0, 8)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return m
+}
+
+// runOnce generates a fresh 16-slide lesson and returns the wall time.
+func runOnce(b *testing.B, model llm.Model, slides, concurrency int) time.Duration {
+	b.StopTimer()
+	doc, err := lesson.Load(writeLesson(b, slides, ""))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.StartTimer()
+	start := time.Now()
+	report, err := Run(context.Background(), doc, Scope{}, options(b, model, concurrency))
+	elapsed := time.Since(start)
+	if err != nil || len(report.Incomplete()) > 0 {
+		b.Fatalf("run: %v %+v", err, report.Incomplete())
+	}
+	return elapsed
+}
+
+// BenchmarkGenerate16 generates a 16-slide lesson whose whiteboards are all
+// pending, against a fake server with a fixed latency, at concurrency 1 and
+// 8. "wall/critical-path" compares the wall time with the longest chain of
+// requests (4 per whiteboard); "wall/bound" with the best any schedule can
+// do with that many subagents in flight.
+func BenchmarkGenerate16(b *testing.B) {
+	const slides, chain = 16, 4
+	for _, c := range []int{1, 8} {
+		b.Run(fmt.Sprintf("concurrency=%d", c), func(b *testing.B) {
+			srv := fakellm.Start(b, boardScript(benchLatency))
+			model := benchModel(b, srv)
+			var total time.Duration
+			for b.Loop() {
+				total += runOnce(b, model, slides, c)
+			}
+			per := total / time.Duration(b.N)
+			critical := chain * benchLatency
+			bound := max(critical, time.Duration(slides*chain/c)*benchLatency)
+			b.ReportMetric(float64(per)/float64(critical), "wall/critical-path")
+			b.ReportMetric(float64(per)/float64(bound), "wall/bound")
+		})
+	}
+}
+
+// BenchmarkGenerateSpeedup runs the same lesson at concurrency 1 and 8 in
+// each iteration and reports the ratio of their wall times.
+func BenchmarkGenerateSpeedup(b *testing.B) {
+	srv := fakellm.Start(b, boardScript(benchLatency))
+	model := benchModel(b, srv)
+	var one, eight time.Duration
+	for b.Loop() {
+		one += runOnce(b, model, 16, 1)
+		eight += runOnce(b, model, 16, 8)
+	}
+	b.ReportMetric(float64(one)/float64(eight), "speedup")
+}
+
+// BenchmarkPromptBytes fills one slide of a 16- and a 1000-slide lesson and
+// reports what its whiteboard subagents sent: the message text and the
+// whole request bodies (tools included). Context is the describe chain, not
+// the document, so both should be about the same.
+func BenchmarkPromptBytes(b *testing.B) {
+	for _, slides := range []int{16, 1000} {
+		b.Run(fmt.Sprintf("slides=%d", slides), func(b *testing.B) {
+			srv := fakellm.Start(b, boardScript(0))
+			model := benchModel(b, srv)
+			var prompt, body, subagents int
+			for b.Loop() {
+				b.StopTimer()
+				doc, err := lesson.Load(writeLesson(b, slides, ""))
+				if err != nil {
+					b.Fatal(err)
+				}
+				before := srv.RequestCount()
+				b.StartTimer()
+				report, err := Run(context.Background(), doc, Scope{Slide: "s5"}, options(b, model, 1))
+				if err != nil {
+					b.Fatal(err)
+				}
+				for _, n := range report.Nodes {
+					prompt += n.PromptBytes
+					subagents++
+				}
+				for _, r := range srv.Requests()[before:] {
+					body += len(r.Body)
+				}
+			}
+			b.ReportMetric(float64(prompt)/float64(subagents), "prompt-bytes/subagent")
+			b.ReportMetric(float64(body)/float64(subagents), "request-bytes/subagent")
+		})
+	}
+}
