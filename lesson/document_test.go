@@ -184,8 +184,10 @@ func TestRoundTripCRLF(t *testing.T) {
 	dispatch(t, s, lesson.UpdateSlide{ID: "intro", Notes: ptr("Share a pizza.")})
 	got := rendered(t, d)[d.Path]
 	keptInOrder(t, src, got, "objectives:", "notes: !pending")
-	// Spliced lines come out with bare LF endings, so the file ends up with
-	// mixed line endings; it still loads (below). Known limitation.
+	// Spliced lines take the file's CRLF endings too: no bare LF anywhere.
+	if bare := strings.Count(strings.ReplaceAll(string(got), "\r\n", ""), "\n"); bare != 0 {
+		t.Errorf("%d bare LF line ends in a CRLF file:\n%q", bare, got)
+	}
 	d2 := reload(t, d)
 	if v := plan(d2).Metadata.Objectives.Value; !slices.Equal(v, []string{"Add", "Compare"}) {
 		t.Errorf("objectives after reload = %v", v)

@@ -45,8 +45,12 @@ func (b *Board) Describe() string {
 	for _, e := range els {
 		s.WriteString("\n- " + e.describe())
 	}
-	if b.hint != "" {
-		fmt.Fprintf(&s, "\nThe author asked for: %s.", strings.TrimSuffix(b.hint, "."))
+	hint := b.hint
+	if hint == "" && b.Elements.Pending {
+		hint = b.Elements.Hint // a whole-pending board saved part way keeps its hint here
+	}
+	if hint != "" {
+		fmt.Fprintf(&s, "\nThe author asked for: %s.", strings.TrimSuffix(hint, "."))
 	}
 	return s.String()
 }

@@ -75,7 +75,7 @@ func (s *Source) Patch(cur *yaml.Node) ([]byte, error) {
 	if len(p.edits) == 0 {
 		return s.Data, nil
 	}
-	out, err := Apply(s.Data, p.edits)
+	out, err := Apply(s.text, p.edits)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrUnsafePatch, err)
 	}
@@ -83,6 +83,9 @@ func (s *Source) Patch(cur *yaml.Node) ([]byte, error) {
 	back, err := Parse(s.File, out)
 	if err != nil || !Equal(back.Root, cur) {
 		return nil, fmt.Errorf("%w in %s", ErrUnsafePatch, s.File)
+	}
+	if s.crlf {
+		out = bytes.ReplaceAll(out, []byte("\n"), []byte("\r\n"))
 	}
 	return out, nil
 }
@@ -241,13 +244,13 @@ func (p *patcher) block(n *yaml.Node) bool {
 		return false
 	}
 	off := p.s.skipProps(p.s.start(n))
-	return off < len(p.s.Data) && p.s.Data[off] != '[' && p.s.Data[off] != '{'
+	return off < len(p.s.text) && p.s.text[off] != '[' && p.s.text[off] != '{'
 }
 
 // cleanBefore reports whether only spaces precede offset off on its line.
 func (p *patcher) cleanBefore(off int) bool {
 	ls := p.s.lineStart(p.s.lineOf(off))
-	return strings.TrimLeft(string(p.s.Data[ls:off]), " ") == ""
+	return strings.TrimLeft(string(p.s.text[ls:off]), " ") == ""
 }
 
 func (p *patcher) mapping(o, c *yaml.Node, pl place) {
@@ -298,7 +301,7 @@ func (p *patcher) mapping(o, c *yaml.Node, pl place) {
 // insertLines inserts whole lines at a line start, fixing a missing final
 // newline at the end of the file.
 func (p *patcher) insertLines(off int, text string) {
-	if off == len(p.s.Data) && len(p.s.Data) > 0 && p.s.Data[len(p.s.Data)-1] != '\n' {
+	if off == len(p.s.text) && len(p.s.text) > 0 && p.s.text[len(p.s.text)-1] != '\n' {
 		text = "\n" + strings.TrimSuffix(text, "\n")
 	}
 	p.edits = append(p.edits, Edit{Start: off, End: off, Text: text})
@@ -354,7 +357,7 @@ func (p *patcher) sequence(o, c *yaml.Node, pl place) {
 		if i == 0 {
 			return ""
 		}
-		return string(p.s.Data[bodyEnd[i-1]:bodyStart[i]])
+		return string(p.s.text[bodyEnd[i-1]:bodyStart[i]])
 	}
 	used := make([]bool, n)
 	match := make([]int, len(c.Content))
@@ -394,7 +397,7 @@ func (p *patcher) sequence(o, c *yaml.Node, pl place) {
 			p.err = sub.err
 			return
 		}
-		body, err := applyWithin(p.s.Data, bodyStart[j], bodyEnd[j], sub.edits)
+		body, err := applyWithin(p.s.text, bodyStart[j], bodyEnd[j], sub.edits)
 		if err != nil {
 			p.fail("%v", err)
 			return
@@ -408,7 +411,7 @@ func (p *patcher) sequence(o, c *yaml.Node, pl place) {
 	}
 	start, end := bodyStart[0], bodyEnd[n-1]
 	text := out.String()
-	if end == len(p.s.Data) && (end == 0 || p.s.Data[end-1] != '\n') {
+	if end == len(p.s.text) && (end == 0 || p.s.text[end-1] != '\n') {
 		text = strings.TrimSuffix(text, "\n")
 	}
 	p.edits = append(p.edits, Edit{Start: start, End: end, Text: text})
@@ -439,10 +442,10 @@ func applyWithin(data []byte, start, end int, edits []Edit) (string, error) {
 // non-space byte before the item, which must sit at the list's column.
 func (p *patcher) dashBefore(item *yaml.Node, col int) (int, bool) {
 	off := p.s.start(item) - 1
-	for off >= 0 && isSpace(p.s.Data[off]) {
+	for off >= 0 && isSpace(p.s.text[off]) {
 		off--
 	}
-	if off < 0 || p.s.Data[off] != '-' || p.s.colOf(off) != col-1 {
+	if off < 0 || p.s.text[off] != '-' || p.s.colOf(off) != col-1 {
 		return 0, false
 	}
 	return off, true
@@ -451,7 +454,7 @@ func (p *patcher) dashBefore(item *yaml.Node, col int) (int, bool) {
 // colOf is the 0-based column (in runes) of offset off.
 func (s *Source) colOf(off int) int {
 	ls := s.lineStart(s.lineOf(off))
-	return len([]rune(string(s.Data[ls:off])))
+	return len([]rune(string(s.text[ls:off])))
 }
 
 // replace rewrites node o as c where o sits, keeping the text around it.
@@ -495,7 +498,7 @@ func (p *patcher) splice(from int, o *yaml.Node, end int, value string, childCol
 		return
 	}
 	eol := p.s.lineEnd(end)
-	rest := strings.TrimSpace(string(p.s.Data[end:eol]))
+	rest := strings.TrimSpace(string(p.s.text[end:eol]))
 	if rest == "" || !strings.Contains(value, "\n") {
 		p.edits = append(p.edits, Edit{Start: from, End: end, Text: value})
 		return
@@ -506,10 +509,10 @@ func (p *patcher) splice(from int, o *yaml.Node, end int, value string, childCol
 
 func (p *patcher) colonAfter(key *yaml.Node) (int, bool) {
 	off := p.s.End(key)
-	for off < len(p.s.Data) && (p.s.Data[off] == ' ' || p.s.Data[off] == '\t') {
+	for off < len(p.s.text) && (p.s.text[off] == ' ' || p.s.text[off] == '\t') {
 		off++
 	}
-	if off < len(p.s.Data) && p.s.Data[off] == ':' {
+	if off < len(p.s.text) && p.s.text[off] == ':' {
 		return off + 1, true
 	}
 	return 0, false

@@ -267,7 +267,7 @@ func TestEndOfScalars(t *testing.T) {
 	}
 	for i := 0; i+1 < len(s.Root.Content); i += 2 {
 		k, v := s.Root.Content[i], s.Root.Content[i+1]
-		got := string(s.Data[s.start(v):s.End(v)])
+		got := string(s.text[s.start(v):s.End(v)])
 		if got != want[k.Value] {
 			t.Errorf("%s: extent %q, want %q", k.Value, got, want[k.Value])
 		}

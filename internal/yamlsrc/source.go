@@ -15,22 +15,31 @@ import (
 // Source is one YAML file: its exact bytes and its node tree.
 type Source struct {
 	File string
+	// Data is the file's bytes exactly as read.
 	Data []byte
 	// Root is the document's top node (the mapping, not the document node).
 	Root *yaml.Node
 
+	// text is Data with CRLF line ends made LF: every offset refers to it,
+	// and a patched CRLF file gets its CRLF back on the way out.
+	text       []byte
+	crlf       bool
 	lineStarts []int // byte offset of each line's start; lineStarts[0] is line 1
 }
 
 // Parse parses data as one YAML document. A syntax error comes back as
 // Problems with the file, line and column.
 func Parse(file string, data []byte) (*Source, error) {
-	s := &Source{File: file, Data: data, lineStarts: lineIndex(data)}
+	text, crlf := data, bytes.Contains(data, []byte("\r\n"))
+	if crlf {
+		text = bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n"))
+	}
+	s := &Source{File: file, Data: data, text: text, crlf: crlf, lineStarts: lineIndex(text)}
 	var doc yaml.Node
-	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec := yaml.NewDecoder(bytes.NewReader(text))
 	if err := dec.Decode(&doc); err != nil {
 		if errors.Is(err, io.EOF) {
-			return nil, Problems{{File: file, Line: 1, Col: 1, Message: "the file is empty; a lesson needs at least version, metadata and slides"}}
+			return nil, Problems{{File: file, Line: 1, Col: 1, Message: "the file is empty"}}
 		}
 		return nil, s.syntaxProblem(err)
 	}
@@ -83,11 +92,11 @@ func (s *Source) LineText(n int) string {
 		return ""
 	}
 	start := s.lineStarts[n-1]
-	end := len(s.Data)
+	end := len(s.text)
 	if n < len(s.lineStarts) {
 		end = s.lineStarts[n] - 1
 	}
-	return strings.TrimSuffix(string(s.Data[start:end]), "\r")
+	return strings.TrimSuffix(string(s.text[start:end]), "\r")
 }
 
 // Offset converts a 1-based line and 1-based rune column, as yaml.v3 reports
@@ -97,11 +106,11 @@ func (s *Source) Offset(line, col int) int {
 		return 0
 	}
 	if line > len(s.lineStarts) {
-		return len(s.Data)
+		return len(s.text)
 	}
 	off := s.lineStarts[line-1]
-	for c := 1; c < col && off < len(s.Data) && s.Data[off] != '\n'; c++ {
-		_, size := utf8.DecodeRune(s.Data[off:])
+	for c := 1; c < col && off < len(s.text) && s.text[off] != '\n'; c++ {
+		_, size := utf8.DecodeRune(s.text[off:])
 		off += size
 	}
 	return off
@@ -127,7 +136,7 @@ func (s *Source) lineStart(n int) int {
 		return 0
 	}
 	if n > len(s.lineStarts) {
-		return len(s.Data)
+		return len(s.text)
 	}
 	return s.lineStarts[n-1]
 }
@@ -140,10 +149,10 @@ func (s *Source) nextLineStart(off int) int {
 
 // lineEnd is the offset of the newline ending the line that holds off.
 func (s *Source) lineEnd(off int) int {
-	if i := bytes.IndexByte(s.Data[off:], '\n'); i >= 0 {
+	if i := bytes.IndexByte(s.text[off:], '\n'); i >= 0 {
 		return off + i
 	}
-	return len(s.Data)
+	return len(s.text)
 }
 
 // start is where node n's text begins, its anchor or tag included.
@@ -155,12 +164,12 @@ func (s *Source) start(n *yaml.Node) int { return s.Offset(n.Line, n.Column) }
 func (s *Source) End(n *yaml.Node) int {
 	switch n.Kind {
 	case yaml.DocumentNode:
-		return len(s.Data)
+		return len(s.text)
 	case yaml.AliasNode:
 		return s.scanToken(s.start(n))
 	case yaml.MappingNode, yaml.SequenceNode:
 		off := s.skipProps(s.start(n))
-		if off < len(s.Data) && (s.Data[off] == '[' || s.Data[off] == '{') {
+		if off < len(s.text) && (s.text[off] == '[' || s.text[off] == '{') {
 			return s.scanFlow(off)
 		}
 		if len(n.Content) == 0 {
@@ -175,9 +184,9 @@ func (s *Source) End(n *yaml.Node) int {
 // them, staying on the line so an empty tagged value does not swallow the
 // next key.
 func (s *Source) skipProps(off int) int {
-	for off < len(s.Data) && (s.Data[off] == '&' || s.Data[off] == '!') {
+	for off < len(s.text) && (s.text[off] == '&' || s.text[off] == '!') {
 		off = s.scanToken(off)
-		for off < len(s.Data) && s.Data[off] == ' ' {
+		for off < len(s.text) && s.text[off] == ' ' {
 			off++
 		}
 	}
@@ -186,8 +195,8 @@ func (s *Source) skipProps(off int) int {
 
 // scanToken returns the end of the run of non-space characters at off.
 func (s *Source) scanToken(off int) int {
-	for off < len(s.Data) {
-		switch s.Data[off] {
+	for off < len(s.text) {
+		switch s.text[off] {
 		case ' ', '\t', '\n', '\r', ',', ']', '}':
 			return off
 		}
@@ -199,10 +208,10 @@ func (s *Source) scanToken(off int) int {
 // propsEnd is the end of the anchor and tag at off, without trailing spaces.
 func (s *Source) propsEnd(off int) int {
 	end := off
-	for off < len(s.Data) && (s.Data[off] == '&' || s.Data[off] == '!') {
+	for off < len(s.text) && (s.text[off] == '&' || s.text[off] == '!') {
 		off = s.scanToken(off)
 		end = off
-		for off < len(s.Data) && s.Data[off] == ' ' {
+		for off < len(s.text) && s.text[off] == ' ' {
 			off++
 		}
 	}
@@ -218,7 +227,7 @@ func (s *Source) scalarEnd(n *yaml.Node) int {
 	}
 	// Content may start on the next line after a tag (`!pending` then a
 	// quoted hint below it).
-	for quoted && off < len(s.Data) && isSpace(s.Data[off]) {
+	for quoted && off < len(s.text) && isSpace(s.text[off]) {
 		off++
 	}
 	switch {
@@ -235,28 +244,28 @@ func (s *Source) scalarEnd(n *yaml.Node) int {
 func isSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\n' || b == '\r' }
 
 func (s *Source) scanDoubleQuoted(off int) int {
-	for i := off + 1; i < len(s.Data); i++ {
-		switch s.Data[i] {
+	for i := off + 1; i < len(s.text); i++ {
+		switch s.text[i] {
 		case '\\':
 			i++
 		case '"':
 			return i + 1
 		}
 	}
-	return len(s.Data)
+	return len(s.text)
 }
 
 func (s *Source) scanSingleQuoted(off int) int {
-	for i := off + 1; i < len(s.Data); i++ {
-		if s.Data[i] == '\'' {
-			if i+1 < len(s.Data) && s.Data[i+1] == '\'' {
+	for i := off + 1; i < len(s.text); i++ {
+		if s.text[i] == '\'' {
+			if i+1 < len(s.text) && s.text[i+1] == '\'' {
 				i++
 				continue
 			}
 			return i + 1
 		}
 	}
-	return len(s.Data)
+	return len(s.text)
 }
 
 // scanBlockScalar covers a | or > header and every following line that is
@@ -266,7 +275,7 @@ func (s *Source) scanBlockScalar(off int, value string) int {
 	end := s.lineEnd(off)
 	line := s.lineOf(off) + 1
 	indent := -1
-	explicit := blockIndicatorHasIndent(s.Data[off:end])
+	explicit := blockIndicatorHasIndent(s.text[off:end])
 	for ; line <= len(s.lineStarts); line++ {
 		text := s.LineText(line)
 		if strings.TrimSpace(text) == "" {
@@ -317,7 +326,7 @@ func (s *Source) indentOf(line int) int {
 // plus continuation lines until the folded text accounts for value.
 func (s *Source) scanPlain(off int, value string) int {
 	end := s.plainLineEnd(off)
-	got := string(s.Data[off:end])
+	got := string(s.text[off:end])
 	line := s.lineOf(off)
 	for got != value && len(got) < len(value) && line < len(s.lineStarts) {
 		line++
@@ -331,7 +340,7 @@ func (s *Source) scanPlain(off int, value string) int {
 		if !strings.HasSuffix(got, "\n") {
 			got += " "
 		}
-		got += string(s.Data[lineOff:e])
+		got += string(s.text[lineOff:e])
 		end = e
 	}
 	return end
@@ -341,7 +350,7 @@ func (s *Source) scanPlain(off int, value string) int {
 // before " #", ": " or the newline, trailing spaces trimmed.
 func (s *Source) plainLineEnd(off int) int {
 	eol := s.lineEnd(off)
-	text := s.Data[off:eol]
+	text := s.text[off:eol]
 	if i := bytes.Index(text, []byte(" #")); i >= 0 {
 		text = text[:i]
 	}
@@ -359,8 +368,8 @@ func (s *Source) plainLineEnd(off int) int {
 // collection opening at off, skipping quoted strings and comments.
 func (s *Source) scanFlow(off int) int {
 	depth := 0
-	for i := off; i < len(s.Data); i++ {
-		switch s.Data[i] {
+	for i := off; i < len(s.text); i++ {
+		switch s.text[i] {
 		case '[', '{':
 			depth++
 		case ']', '}':
@@ -373,10 +382,10 @@ func (s *Source) scanFlow(off int) int {
 		case '\'':
 			i = s.scanSingleQuoted(i) - 1
 		case '#':
-			if i > 0 && isSpace(s.Data[i-1]) {
+			if i > 0 && isSpace(s.text[i-1]) {
 				i = s.lineEnd(i) - 1
 			}
 		}
 	}
-	return len(s.Data)
+	return len(s.text)
 }
