@@ -30,7 +30,9 @@ type nodeBar struct {
 func newProgress(streams *IOStreams) *progress {
 	p := &progress{w: streams.ErrOut, bars: map[string]*nodeBar{}, steps: map[string]int{}}
 	if streams.ErrTTY {
-		p.live = mpb.New(mpb.WithOutput(streams.ErrOut), mpb.WithWidth(24))
+		// Auto refresh: mpb would skip drawing to a writer it cannot tell is a
+		// terminal; ErrTTY already said it is.
+		p.live = mpb.New(mpb.WithOutput(streams.ErrOut), mpb.WithAutoRefresh())
 	}
 	return p
 }
@@ -47,7 +49,7 @@ func (p *progress) Sink(e event.Event) {
 		p.steps[key] = 0
 		if p.live != nil {
 			nb := &nodeBar{status: "working"}
-			nb.bar = p.live.New(0, mpb.SpinnerStyle(),
+			nb.bar = p.live.New(0, mpb.SpinnerStyle(), mpb.BarWidth(3),
 				mpb.PrependDecorators(decor.Name(key, decor.WCSyncSpaceR)),
 				mpb.AppendDecorators(decor.Any(func(decor.Statistics) string { return nb.status })))
 			p.bars[key] = nb

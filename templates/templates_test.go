@@ -1,0 +1,85 @@
+package templates
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestEmbeddedTemplatesRenderEveryLevel(t *testing.T) {
+	set, err := Load("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, level := range Levels {
+		out, err := set.Render(level, Data{
+			Node: "slides/light/whiteboard", Level: level,
+			Context: []string{"A grade 7 lesson.", "Slide 2 of 8."},
+			Pending: []Item{{Path: "elements", Hint: "a chloroplast", ID: "p1"}, {Path: "heading"}},
+			MaxSteps: 9, Instruction: "use British spelling",
+		})
+		if err != nil {
+			t.Fatalf("%s: %v", level, err)
+		}
+		for _, want := range []string{
+			"Node: slides/light/whiteboard (" + level + ")",
+			"1. A grade 7 lesson.\n2. Slide 2 of 8.",
+			`- elements [placeholder p1]: the author asks for "a chloroplast"`,
+			"- heading\n",
+			"You have 9 turns.",
+			"The person running lessongen adds: use British spelling",
+		} {
+			if !strings.Contains(out, want) {
+				t.Errorf("%s: prompt lacks %q:\n%s", level, want, out)
+			}
+		}
+	}
+	if _, err := set.Render("slides.node", Data{}); err == nil {
+		t.Error("an unknown level rendered")
+	}
+}
+
+func write(t *testing.T, dir, name, text string) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestOverrideDirectory(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "whiteboard.node.tmpl", "Draw {{ .Node }}. {{ template \"rules\" . }}")
+	write(t, dir, "notes.txt", "ignored: not a template")
+	set, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _ := set.Render("whiteboard.node", Data{Node: "n", MaxSteps: 3})
+	if !strings.HasPrefix(out, "Draw n. How to work:") {
+		t.Errorf("override not used: %q", out)
+	}
+	out, _ = set.Render("lesson.node", Data{Node: "lesson", MaxSteps: 3})
+	if !strings.Contains(out, "You are writing the slides") {
+		t.Errorf("other levels should stay built in: %q", out)
+	}
+}
+
+func TestBadOverridesNameTheFile(t *testing.T) {
+	for name, tc := range map[string]struct{ file, text, want string }{
+		"syntax":        {"lesson.node.tmpl", "{{ .Node ", "lesson.node.tmpl"},
+		"unknown field": {"lesson.node.tmpl", "{{ .Nodes }}", "can't evaluate field Nodes"},
+		"unknown level": {"slides.tmpl", "x", "slides.tmpl names no level"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			write(t, dir, tc.file, tc.text)
+			if _, err := Load(dir); err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("got %v, want an error containing %q", err, tc.want)
+			}
+		})
+	}
+	if _, err := Load(filepath.Join(t.TempDir(), "missing")); err == nil {
+		t.Error("a missing directory loaded")
+	}
+}
