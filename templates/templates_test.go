@@ -15,8 +15,8 @@ func TestEmbeddedTemplatesRenderEveryLevel(t *testing.T) {
 	for _, level := range Levels {
 		out, err := set.Render(level, Data{
 			Node: "slides/light/whiteboard", Level: level,
-			Context: []string{"A grade 7 lesson.", "Slide 2 of 8."},
-			Pending: []Item{{Path: "elements", Hint: "a chloroplast", ID: "p1"}, {Path: "heading"}},
+			Context:  []string{"A grade 7 lesson.", "Slide 2 of 8."},
+			Pending:  []Item{{Path: "elements", Hint: "a chloroplast", ID: "p1"}, {Path: "heading"}},
 			MaxSteps: 9, Instruction: "use British spelling",
 		})
 		if err != nil {
