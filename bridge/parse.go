@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"reflect"
 	"slices"
@@ -213,7 +214,7 @@ func explain(v any, s *jsonschema.Schema, path string) *CallError {
 				return callErr(session.KindInvalidArgs, at(name), desc(s.Properties[name], name), "the required parameter %q is missing", name)
 			}
 		}
-		for _, name := range sortedKeys(obj) {
+		for _, name := range slices.Sorted(maps.Keys(obj)) {
 			if _, ok := s.Properties[name]; !ok {
 				hint := paramList(s)
 				if near := suggest.Nearest(name, propertyNames(s), 2); near != "" {
@@ -323,13 +324,4 @@ func enumList(values []any) string {
 		}
 	}
 	return strings.Join(parts, ", ")
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }

@@ -143,21 +143,11 @@ func makeStrict(s *jsonschema.Schema) {
 		return
 	}
 	var notes []string
-	switch {
-	case s.Minimum != nil && s.Maximum != nil:
-		notes = append(notes, fmt.Sprintf("between %g and %g", *s.Minimum, *s.Maximum))
-	case s.Minimum != nil:
-		notes = append(notes, fmt.Sprintf("at least %g", *s.Minimum))
-	case s.Maximum != nil:
-		notes = append(notes, fmt.Sprintf("at most %g", *s.Maximum))
+	if s.Minimum != nil || s.Maximum != nil {
+		notes = append(notes, numRange(s))
 	}
-	switch {
-	case s.MinItems != nil && s.MaxItems != nil:
-		notes = append(notes, fmt.Sprintf("%d to %d items", *s.MinItems, *s.MaxItems))
-	case s.MinItems != nil:
-		notes = append(notes, fmt.Sprintf("at least %d items", *s.MinItems))
-	case s.MaxItems != nil:
-		notes = append(notes, fmt.Sprintf("at most %d items", *s.MaxItems))
+	if s.MinItems != nil || s.MaxItems != nil {
+		notes = append(notes, itemRange(s))
 	}
 	if len(notes) > 0 {
 		s.Description = strings.TrimSpace(s.Description + " (" + strings.Join(notes, "; ") + ")")

@@ -3,6 +3,7 @@ package lesson
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -38,7 +39,7 @@ var templateFuncs = template.FuncMap{
 func compileProps(props map[string]string) (map[string]tpl, error) {
 	out := make(map[string]tpl, len(props))
 	var errs []error
-	for _, name := range sortedKeys(props) {
+	for _, name := range slices.Sorted(maps.Keys(props)) {
 		text := props[name]
 		if !slices.Contains(BindableProps, name) {
 			errs = append(errs, fmt.Errorf("props.%s: a whiteboard has no property %q; bindable: %s", name, name, strings.Join(BindableProps, ", ")))
@@ -52,15 +53,6 @@ func compileProps(props map[string]string) (map[string]tpl, error) {
 		out[name] = tpl{text: text, t: t}
 	}
 	return out, errors.Join(errs...)
-}
-
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 // cleanTemplateErr drops text/template's "template: NAME:" prefix, keeping
@@ -153,7 +145,7 @@ func (p *Plan) evalProps(s *Slide) (map[string]string, error) {
 	data := p.templateData(s)
 	values := map[string]string{}
 	var errs []error
-	for _, name := range sortedKeys(s.Props) {
+	for _, name := range slices.Sorted(maps.Keys(s.Props)) {
 		t, ok := s.compiled[name]
 		if !ok {
 			continue

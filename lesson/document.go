@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -135,7 +136,7 @@ func (d *Document) decodeBoardRef(s *Slide, r *yamlsrc.Reporter, path string) {
 // warnShadowedProps flags bindings that will never apply because the
 // whiteboard already has that property written.
 func (d *Document) warnShadowedProps(s *Slide, b *whiteboard.Board, r *yamlsrc.Reporter, path string) {
-	for _, name := range sortedKeys(s.Props) {
+	for _, name := range slices.Sorted(maps.Keys(s.Props)) {
 		if boundTargetSet(b, name) {
 			r.WarnAt(valueNode(s.Src, "props"), "%s.props.%s is ignored: the whiteboard already sets %s", path, name, name)
 		}
