@@ -41,6 +41,7 @@ const (
 	StopDone     Stop = "done"     // the model stopped calling tools
 	StopBudget   Stop = "budget"   // the step budget ran out
 	StopCanceled Stop = "canceled" // the context was cancelled
+	StopFailed   Stop = "failed"   // the model provider failed
 )
 
 // Result is how a subagent ended.
@@ -87,7 +88,7 @@ func Run(ctx context.Context, model llm.Model, tools Tools, task Task, emit even
 			if ctx.Err() != nil {
 				return finish(res, msgs, tools, StopCanceled), ctx.Err()
 			}
-			return finish(res, msgs, tools, StopCanceled), err
+			return finish(res, msgs, tools, StopFailed), err
 		}
 		tokens := event.Tokens{Prompt: resp.Usage.PromptTokens, Completion: resp.Usage.CompletionTokens, Cached: resp.Usage.CachedTokens}
 		res.Tokens = res.Tokens.Add(tokens)
@@ -173,7 +174,7 @@ func runCalls(ctx context.Context, tools Tools, calls []llm.ToolCall, task Task,
 	for i := 0; i < len(calls); {
 		if !tools.ReadOnly(calls[i].Name) {
 			if err := run(i); err != nil {
-				return filled(out), err
+				return filled(out, calls), err
 			}
 			i++
 			continue
@@ -194,7 +195,7 @@ func runCalls(ctx context.Context, tools Tools, calls []llm.ToolCall, task Task,
 		wg.Wait()
 		for _, err := range errs {
 			if err != nil {
-				return filled(out), err
+				return filled(out, calls), err
 			}
 		}
 		i = j
@@ -202,13 +203,14 @@ func runCalls(ctx context.Context, tools Tools, calls []llm.ToolCall, task Task,
 	return out, nil
 }
 
-// filled drops the answers never produced because the run stopped.
-func filled(msgs []llm.Message) []llm.Message {
-	var out []llm.Message
-	for _, m := range msgs {
-		if m.Role != "" {
-			out = append(out, m)
+// filled answers the calls the run stopped before, so the conversation
+// still has exactly one result per call.
+func filled(msgs []llm.Message, calls []llm.ToolCall) []llm.Message {
+	for i, m := range msgs {
+		if m.Role == "" {
+			msgs[i] = llm.Message{Role: llm.RoleTool, ToolCallID: calls[i].ID,
+				Content: `{"ok":false,"error":{"kind":"precondition","message":"not run: the subagent stopped"}}`}
 		}
 	}
-	return out
+	return msgs
 }

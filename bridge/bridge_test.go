@@ -99,6 +99,12 @@ func TestSchemasAreValidJSONSchema(t *testing.T) {
 			if s.Type != "object" {
 				t.Errorf("%s: parameters must be an object schema, got %q", tool.Name, s.Type)
 			}
+			// OpenAI rejects an object schema without "properties".
+			var raw map[string]any
+			json.Unmarshal(tool.Parameters, &raw)
+			if _, ok := raw["properties"]; !ok {
+				t.Errorf("%s: parameters have no \"properties\": %s", tool.Name, tool.Parameters)
+			}
 		}
 	}
 }
@@ -127,6 +133,14 @@ func checkStrict(t *testing.T, tool, path string, s map[string]any) {
 	for _, k := range strictForbidden {
 		if _, ok := s[k]; ok {
 			t.Errorf("%s %s: strict schema uses %q", tool, path, k)
+		}
+	}
+	if s["type"] == "object" || (s["type"] != nil && fmt.Sprint(s["type"]) == "[object null]") {
+		if _, ok := s["properties"]; !ok {
+			t.Errorf("%s %s: object schema without properties", tool, path)
+		}
+		if _, ok := s["required"]; !ok {
+			t.Errorf("%s %s: object schema without required", tool, path)
 		}
 	}
 	if props, ok := s["properties"].(map[string]any); ok {
@@ -267,6 +281,16 @@ func TestStrictNullsMeanAbsent(t *testing.T) {
 	}
 	if _, ce := c.Parse("add_text", `{"x":10,"y":20,"w":300,"h":40,"text":null}`); ce == nil || ce.Path != "text" {
 		t.Errorf("a required field sent as null must be refused at its path, got %v", ce)
+	}
+}
+
+func TestWholeNumbersInAnySpelling(t *testing.T) {
+	c, _ := CatalogFor("lesson")
+	for _, args := range []string{`{"minutes":45}`, `{"minutes":45.0}`, `{"minutes":4.5e1}`} {
+		in, ce := c.Parse("set_duration", args)
+		if ce != nil || in != (lesson.SetDuration{Minutes: 45}) {
+			t.Errorf("%s: %v %v", args, in, ce)
+		}
 	}
 }
 

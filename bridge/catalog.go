@@ -162,11 +162,20 @@ func NewCatalog(modality string, intents []session.Intent) (*Catalog, error) {
 		if e.strict, err = json.Marshal(strictSchema(e.compat)); err != nil {
 			return nil, err
 		}
+		if len(e.compat.Properties) == 0 {
+			// OpenAI rejects an object schema without "properties", even for a
+			// tool that takes no arguments.
+			e.plain = json.RawMessage(noParams)
+			e.strict = json.RawMessage(noParams)
+		}
 		c.entries = append(c.entries, e)
 		c.byName[e.name] = e
 	}
 	return c, nil
 }
+
+// noParams is the schema of a tool without arguments.
+const noParams = `{"type":"object","properties":{},"required":[],"additionalProperties":false}`
 
 // ToolName is the snake_case of an intent's type name: AddText → add_text.
 func ToolName(t reflect.Type) string {

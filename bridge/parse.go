@@ -9,6 +9,7 @@ import (
 	"math"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -72,6 +73,7 @@ func (c *Catalog) Parse(name, args string) (session.Intent, *CallError) {
 		}
 		return nil, callErr(session.KindInvalidArgs, "", "check the parameters against the tool's schema", "%v", err)
 	}
+	wholeIntegers(obj, e.compat)
 	data, _ := json.Marshal(obj)
 	ptr := reflect.New(e.typ)
 	strict := json.NewDecoder(bytes.NewReader(data))
@@ -164,6 +166,32 @@ func dropNulls(obj map[string]any, s *jsonschema.Schema) {
 			}
 		}
 	}
+}
+
+// wholeIntegers rewrites integers spelt as 45.0 or 4.5e1 (valid JSON
+// Schema integers) as 45, which encoding/json can decode into an int.
+func wholeIntegers(v any, s *jsonschema.Schema) any {
+	switch x := v.(type) {
+	case json.Number:
+		if schemaType(s) == "integer" {
+			if f, err := x.Float64(); err == nil && f == math.Trunc(f) && math.Abs(f) < 1<<53 {
+				return json.Number(strconv.FormatInt(int64(f), 10))
+			}
+		}
+	case map[string]any:
+		for k, it := range x {
+			if p := s.Properties[k]; p != nil {
+				x[k] = wholeIntegers(it, p)
+			}
+		}
+	case []any:
+		for i, it := range x {
+			if s.Items != nil {
+				x[i] = wholeIntegers(it, s.Items)
+			}
+		}
+	}
+	return v
 }
 
 // plainNumbers converts json.Number to float64 for the validator.

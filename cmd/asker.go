@@ -16,12 +16,26 @@ import (
 type terminalAsker struct {
 	mu     sync.Mutex
 	io     *IOStreams
-	in     *bufio.Reader
+	lines  chan string // answers, read in the background so Ctrl-C is not stuck behind a read
 	always bool
 }
 
 func newTerminalAsker(streams *IOStreams) *terminalAsker {
-	return &terminalAsker{io: streams, in: bufio.NewReader(streams.In)}
+	a := &terminalAsker{io: streams, lines: make(chan string)}
+	go func() {
+		defer close(a.lines)
+		in := bufio.NewReader(streams.In)
+		for {
+			line, err := in.ReadString('\n')
+			if line != "" {
+				a.lines <- line
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return a
 }
 
 func (a *terminalAsker) Ask(ctx context.Context, p bridge.Proposal) (bool, error) {
@@ -40,13 +54,16 @@ func (a *terminalAsker) Ask(ctx context.Context, p bridge.Proposal) (bool, error
 		fmt.Fprintf(w, "  warning: %s\n", warn.Message)
 	}
 	for {
-		if err := ctx.Err(); err != nil {
-			return false, err
-		}
 		fmt.Fprint(w, "apply? [y]es / [n]o / [a]lways: ")
-		line, err := a.in.ReadString('\n')
-		if err != nil && line == "" {
-			return false, bridge.ErrNoTerminal
+		var line string
+		select {
+		case <-ctx.Done():
+			return false, ctx.Err()
+		case l, ok := <-a.lines:
+			if !ok {
+				return false, bridge.ErrNoTerminal
+			}
+			line = l
 		}
 		switch strings.ToLower(strings.TrimSpace(line)) {
 		case "y", "yes":

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/spf13/cast"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
@@ -90,28 +91,32 @@ func loadSettings(cmd *cobra.Command) (*settings, error) {
 			}
 		}
 	}
+	g := getter{v: v}
 	s := &settings{
 		Model:       v.GetString("model"),
 		BaseURL:     v.GetString("base_url"),
 		APIKey:      v.GetString("api_key"),
-		Concurrency: v.GetInt("concurrency"),
-		MaxSteps:    v.GetInt("max_steps"),
-		Timeout:     v.GetDuration("timeout"),
+		Concurrency: g.int("concurrency"),
+		MaxSteps:    g.int("max_steps"),
+		Timeout:     g.duration("timeout"),
 		Approve:     v.GetString("approve"),
-		MaxTokens:   v.GetInt64("max_tokens"),
+		MaxTokens:   int64(g.int("max_tokens")),
 		ToolSchema:  v.GetString("tool_schema"),
 		Templates:   v.GetString("templates"),
 		Events:      v.GetString("events"),
-		RPS:         v.GetFloat64("rps"),
-		Retries:     v.GetInt("retries"),
+		RPS:         g.float("rps"),
+		Retries:     g.int("retries"),
 	}
-	if v.IsSet("temperature") && (cmd.Flags().Changed("temperature") || os.Getenv("LESSONGEN_TEMPERATURE") != "" || v.InConfig("temperature")) {
-		t := v.GetFloat64("temperature")
+	if cmd.Flags().Changed("temperature") || os.Getenv("LESSONGEN_TEMPERATURE") != "" || v.InConfig("temperature") {
+		t := g.float("temperature")
 		s.Temperature = &t
 	}
 	if cmd.Flags().Changed("seed") || os.Getenv("LESSONGEN_SEED") != "" || v.InConfig("seed") {
-		seed := v.GetInt64("seed")
+		seed := int64(g.int("seed"))
 		s.Seed = &seed
+	}
+	if g.err != nil {
+		return nil, g.err
 	}
 	return s, s.check()
 }
@@ -187,4 +192,42 @@ func defaultConfigPaths() []string {
 		paths = append(paths, filepath.Join(dir, "lessongen", "config.yaml"))
 	}
 	return append(paths, "lessongen.yaml")
+}
+
+// getter reads typed settings, keeping the first value that does not parse
+// (viper's own getters would quietly turn "abc" into 0).
+type getter struct {
+	v   *viper.Viper
+	err error
+}
+
+func (g *getter) fail(key, want string) {
+	if g.err == nil {
+		g.err = usagef("%s: %q is not %s (set by --%s, LESSONGEN_%s or %s in the config file)",
+			key, fmt.Sprint(g.v.Get(key)), want, strings.ReplaceAll(key, "_", "-"), strings.ToUpper(key), key)
+	}
+}
+
+func (g *getter) int(key string) int {
+	n, err := cast.ToIntE(g.v.Get(key))
+	if err != nil {
+		g.fail(key, "a whole number")
+	}
+	return n
+}
+
+func (g *getter) float(key string) float64 {
+	f, err := cast.ToFloat64E(g.v.Get(key))
+	if err != nil {
+		g.fail(key, "a number")
+	}
+	return f
+}
+
+func (g *getter) duration(key string) time.Duration {
+	d, err := cast.ToDurationE(g.v.Get(key))
+	if err != nil {
+		g.fail(key, "a duration such as 90s or 2m")
+	}
+	return d
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/lessongen/lessongen/bridge"
 	"github.com/lessongen/lessongen/internal/atomicfile"
 	"github.com/lessongen/lessongen/internal/event"
+	"github.com/lessongen/lessongen/internal/yamlsrc"
 	"github.com/lessongen/lessongen/lesson"
 	"github.com/lessongen/lessongen/llm"
 	"github.com/lessongen/lessongen/orchestrate"
@@ -112,9 +113,12 @@ func runGenerate(ctx context.Context, opts *generateOptions) error {
 	if err != nil {
 		return &usageError{err}
 	}
-	doc, err := lesson.Load(opts.file)
+	doc, err := loadLesson(opts.file)
 	if err != nil {
 		return err
+	}
+	if err := doc.CheckOutput(opts.out); err != nil && opts.out != "-" {
+		return &usageError{err}
 	}
 	scope := orchestrate.Scope{Slide: opts.slide}
 	steps, err := orchestrate.Plan(doc, scope)
@@ -125,8 +129,12 @@ func runGenerate(ctx context.Context, opts *generateOptions) error {
 	if toStdout && len(doc.FileBacked()) > 0 {
 		return usagef("-o - writes one file, but this lesson keeps whiteboards in their own files; use -o PATH")
 	}
+	dryRun := approval == bridge.ApproveDeny
 	if len(steps) == 0 {
 		fmt.Fprintf(opts.io.ErrOut, "%s: nothing to do; nothing is pending.\n", opts.file)
+		if dryRun {
+			return nil
+		}
 		return finalSave(doc, opts, nil)
 	}
 
@@ -150,8 +158,8 @@ func runGenerate(ctx context.Context, opts *generateOptions) error {
 	sink = event.Tee(sink, progress.Sink)
 
 	var checkpoint func() ([]string, error)
-	if !toStdout {
-		checkpoint = func() ([]string, error) { return save(doc, opts.out) }
+	if !toStdout && !dryRun {
+		checkpoint = func() ([]string, error) { return save(doc, opts.out, opts.io) }
 	}
 	sink(event.Event{Kind: event.RunStart, Text: fmt.Sprintf("%s: %s", opts.file, plural(len(steps), "subagent"))})
 	report, runErr := orchestrate.Run(ctx, doc, scope, orchestrate.Options{
@@ -159,7 +167,12 @@ func runGenerate(ctx context.Context, opts *generateOptions) error {
 		MaxSteps: cfg.MaxSteps, Concurrency: cfg.Concurrency, Instruction: opts.instruction,
 		Events: sink, Checkpoint: checkpoint,
 	})
-	saveErr := finalSave(doc, opts, sink)
+	var saveErr error
+	if dryRun {
+		fmt.Fprintln(opts.io.ErrOut, "dry run (--approve deny): nothing was written")
+	} else {
+		saveErr = finalSave(doc, opts, sink)
+	}
 	sink(event.Event{Kind: event.RunEnd, Status: runStatus(report, runErr)})
 	progress.Close()
 	printSummary(opts.io.ErrOut, report, time.Since(start))
@@ -187,14 +200,28 @@ func runStatus(r orchestrate.Report, err error) string {
 	return "done"
 }
 
+// loadLesson loads a lesson; a file that cannot be read is the user's to
+// fix (exit 2), like one that does not parse.
+func loadLesson(path string) (*lesson.Document, error) {
+	doc, err := lesson.Load(path)
+	var problems yamlsrc.Problems
+	if err != nil && !errors.As(err, &problems) {
+		return nil, &usageError{err}
+	}
+	return doc, err
+}
+
 // save writes every changed file atomically and returns their paths.
-func save(doc *lesson.Document, out string) ([]string, error) {
+func save(doc *lesson.Document, out string, streams *IOStreams) ([]string, error) {
 	files, err := doc.Render(out)
 	if err != nil {
 		return nil, err
 	}
 	var paths []string
 	for _, f := range files {
+		if f.Reformatted {
+			fmt.Fprintf(streams.ErrOut, "lessongen: warning: %s could not be changed in place; it was written fresh, with all its data but without its comments and layout\n", f.Path)
+		}
 		if err := atomicfile.Write(f.Path, f.Data, 0o644); err != nil {
 			return paths, err
 		}
@@ -214,7 +241,7 @@ func finalSave(doc *lesson.Document, opts *generateOptions, sink event.Sink) err
 		_, err = opts.io.Out.Write(data)
 		return err
 	}
-	paths, err := save(doc, opts.out)
+	paths, err := save(doc, opts.out, opts.io)
 	if err != nil {
 		return fmt.Errorf("save: %w", err)
 	}

@@ -7,7 +7,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/lessongen/lessongen/lesson"
 	"github.com/lessongen/lessongen/orchestrate"
 )
 
@@ -42,7 +41,7 @@ A complete lesson reports nothing to do.`,
 }
 
 func runPlan(opts *planOptions) error {
-	doc, err := lesson.Load(opts.file)
+	doc, err := loadLesson(opts.file)
 	if err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"sync/atomic"
 
 	"github.com/vbauerster/mpb/v8"
 	"github.com/vbauerster/mpb/v8/decor"
@@ -23,8 +24,14 @@ type progress struct {
 }
 
 type nodeBar struct {
-	bar    *mpb.Bar
-	status string
+	bar *mpb.Bar
+	// status is read by mpb's render goroutine, so it is atomic.
+	status atomic.Pointer[string]
+}
+
+func (nb *nodeBar) set(format string, args ...any) {
+	s := fmt.Sprintf(format, args...)
+	nb.status.Store(&s)
 }
 
 func newProgress(streams *IOStreams) *progress {
@@ -48,10 +55,11 @@ func (p *progress) Sink(e event.Event) {
 	case event.NodeStart:
 		p.steps[key] = 0
 		if p.live != nil {
-			nb := &nodeBar{status: "working"}
+			nb := &nodeBar{}
+			nb.set("working")
 			nb.bar = p.live.New(0, mpb.SpinnerStyle(), mpb.BarWidth(3),
 				mpb.PrependDecorators(decor.Name(key, decor.WCSyncSpaceR)),
-				mpb.AppendDecorators(decor.Any(func(decor.Statistics) string { return nb.status })))
+				mpb.AppendDecorators(decor.Any(func(decor.Statistics) string { return *nb.status.Load() })))
 			p.bars[key] = nb
 			return
 		}
@@ -59,12 +67,12 @@ func (p *progress) Sink(e event.Event) {
 	case event.Usage:
 		p.steps[key] = e.Step
 		if nb := p.bars[key]; nb != nil {
-			nb.status = fmt.Sprintf("step %d", e.Step)
+			nb.set("step %d", e.Step)
 			nb.bar.Increment()
 		}
 	case event.ToolCall:
 		if nb := p.bars[key]; nb != nil {
-			nb.status = fmt.Sprintf("step %d · %s", e.Step, e.Tool)
+			nb.set("step %d · %s", e.Step, e.Tool)
 		}
 	case event.NodeEnd:
 		msg := fmt.Sprintf("%s in %s", e.Status, plural(e.Step, "step"))
@@ -72,7 +80,7 @@ func (p *progress) Sink(e event.Event) {
 			msg += ": " + e.Error
 		}
 		if nb := p.bars[key]; nb != nil {
-			nb.status = msg
+			nb.set("%s", msg)
 			nb.bar.SetTotal(-1, true)
 			return
 		}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 
 	"gopkg.in/yaml.v3"
@@ -73,6 +74,7 @@ func (d *Document) decode(n *yaml.Node, r *yamlsrc.Reporter) *Plan {
 		r.At(valueNode(n, "version"), "version %d is not supported; this lessongen reads version %d", p.Version, FormatVersion)
 	}
 	seen := map[string]*yaml.Node{}
+	files := map[string]*yaml.Node{}
 	for i, s := range p.slides() {
 		if s.IsPlaceholder {
 			continue
@@ -94,7 +96,7 @@ func (d *Document) decode(n *yaml.Node, r *yamlsrc.Reporter) *Plan {
 			r.At(valueNode(s.Src, "props"), "%s.%v", path, e)
 		}
 		s.compiled = compiled
-		d.decodeBoardRef(s, r, path)
+		d.decodeBoardRef(s, r, path, files)
 	}
 	p.index()
 	// Evaluate bindings once now, so a name that no value has is caught here
@@ -114,8 +116,16 @@ func (d *Document) decode(n *yaml.Node, r *yamlsrc.Reporter) *Plan {
 	return p
 }
 
-func (d *Document) decodeBoardRef(s *Slide, r *yamlsrc.Reporter, path string) {
+func (d *Document) decodeBoardRef(s *Slide, r *yamlsrc.Reporter, path string, files map[string]*yaml.Node) {
 	ref := s.Whiteboard
+	if ref.File != "" {
+		key := filepath.Clean(ref.File)
+		if first, dup := files[key]; dup {
+			r.At(ref.fileNode, "%s.whiteboard.file %q is already the whiteboard of another slide (line %d); give each slide its own file", path, ref.File, first.Line)
+			return
+		}
+		files[key] = ref.fileNode
+	}
 	switch {
 	case ref.Inline != nil:
 		b := whiteboard.Decode(ref.Inline, r, path+".whiteboard")
@@ -281,6 +291,41 @@ func (d *Document) LoadAll() error {
 type OutFile struct {
 	Path string
 	Data []byte
+	// Reformatted is set when the author's layout defeated splicing and the
+	// file was written fresh: the data is whole, comments and layout are not.
+	Reformatted bool
+}
+
+// ErrSharedOutput means an output path would make a save overwrite the
+// input's whiteboard files.
+var ErrSharedOutput = errors.New("the output would overwrite the input's whiteboard files")
+
+// CheckOutput refuses an output path in the lesson's own folder (other than
+// the lesson itself) when whiteboards live in their own files: those files
+// would be written over in place, changing the input.
+func (d *Document) CheckOutput(out string) error {
+	if out == "" || filepath.Clean(out) == filepath.Clean(d.Path) {
+		return nil
+	}
+	if filepath.Clean(filepath.Dir(out)) != filepath.Clean(filepath.Dir(d.Path)) {
+		return nil
+	}
+	if files := d.boardFiles(); len(files) > 0 {
+		return fmt.Errorf("%w (%s): write to another folder, or in place without -o", ErrSharedOutput, strings.Join(files, ", "))
+	}
+	return nil
+}
+
+func (d *Document) boardFiles() []string {
+	var files []string
+	d.View(func(p *Plan) {
+		for _, s := range p.slides() {
+			if s.Whiteboard.File != "" {
+				files = append(files, s.Whiteboard.File)
+			}
+		}
+	})
+	return files
 }
 
 // Render returns the files a save to out would write: whiteboards in their
@@ -290,6 +335,9 @@ type OutFile struct {
 func (d *Document) Render(out string) ([]OutFile, error) {
 	if out == "" {
 		out = d.Path
+	}
+	if err := d.CheckOutput(out); err != nil {
+		return nil, err
 	}
 	inDir, outDir := filepath.Dir(d.Path), filepath.Dir(out)
 	moved := filepath.Clean(inDir) != filepath.Clean(outDir)
@@ -315,12 +363,12 @@ func (d *Document) Render(out string) ([]OutFile, error) {
 			files = append(files, *f)
 		}
 	}
-	data, err := d.LessonBytes()
+	data, reformatted, err := d.lessonBytes()
 	if err != nil {
 		return nil, fmt.Errorf("render %s: %w", out, err)
 	}
 	if moved || !slices.Equal(data, d.src.Data) || filepath.Clean(out) != filepath.Clean(d.Path) {
-		files = append(files, OutFile{Path: out, Data: data})
+		files = append(files, OutFile{Path: out, Data: data, Reformatted: reformatted})
 	}
 	return files, nil
 }
@@ -328,6 +376,11 @@ func (d *Document) Render(out string) ([]OutFile, error) {
 // LessonBytes renders the lesson file alone, inline whiteboards included:
 // the original bytes with only the changed spots spliced in.
 func (d *Document) LessonBytes() ([]byte, error) {
+	data, _, err := d.lessonBytes()
+	return data, err
+}
+
+func (d *Document) lessonBytes() (data []byte, reformatted bool, err error) {
 	var tree *yaml.Node
 	var ids []string
 	var fileBacked []bool
@@ -351,12 +404,18 @@ func (d *Document) LessonBytes() ([]byte, error) {
 		child.View(func(st session.State) { n, _ = st.(*whiteboard.Board).EncodeNode() })
 		setValue(items.Content[i], "whiteboard", n)
 	}
-	data, err := d.src.Patch(tree)
+	return patchOrRender(d.src, tree)
+}
+
+// patchOrRender splices tree into src; if the author's layout defeats
+// splicing it renders the file fresh, keeping the data, and says so.
+func patchOrRender(src *yamlsrc.Source, tree *yaml.Node) ([]byte, bool, error) {
+	data, err := src.Patch(tree)
 	if errors.Is(err, yamlsrc.ErrUnsafePatch) {
-		// Keep the data even when the author's layout defeats splicing.
-		return yamlsrc.Render(tree, 2)
+		data, err = yamlsrc.Render(tree, 2)
+		return data, true, err
 	}
-	return data, err
+	return data, false, err
 }
 
 func (d *Document) renderFile(id, rel, dest string, moved bool) (*OutFile, error) {
@@ -376,17 +435,14 @@ func (d *Document) renderFile(id, rel, dest string, moved bool) (*OutFile, error
 	d.mu.Unlock()
 	var n *yaml.Node
 	child.View(func(st session.State) { n, _ = st.(*whiteboard.Board).EncodeNode() })
-	data, err := src.Patch(n)
-	if errors.Is(err, yamlsrc.ErrUnsafePatch) {
-		data, err = yamlsrc.Render(n, 2)
-	}
+	data, reformatted, err := patchOrRender(src, n)
 	if err != nil {
 		return nil, fmt.Errorf("render %s: %w", dest, err)
 	}
 	if !moved && slices.Equal(data, src.Data) {
 		return nil, nil
 	}
-	return &OutFile{Path: dest, Data: data}, nil
+	return &OutFile{Path: dest, Data: data, Reformatted: reformatted}, nil
 }
 
 func setValue(m *yaml.Node, key string, v *yaml.Node) {

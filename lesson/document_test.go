@@ -150,13 +150,14 @@ func TestRoundTripUnchanged(t *testing.T) {
 				if len(files) != 0 {
 					t.Errorf("warm=%d: an unchanged document writes %d files: %s", warm, len(files), files[0].Data)
 				}
-				copyPath := filepath.Join(filepath.Dir(path), "copy.yaml")
+				copyPath := filepath.Join(filepath.Dir(path), "copy", "lesson.yaml")
 				files, err = d.Render(copyPath)
 				if err != nil {
 					t.Fatal(err)
 				}
-				if len(files) != 1 || files[0].Path != copyPath || string(files[0].Data) != string(orig) {
-					t.Errorf("warm=%d: a copy differs from the original:\n%s", warm, files[0].Data)
+				last := files[len(files)-1]
+				if last.Path != copyPath || string(last.Data) != string(orig) {
+					t.Errorf("warm=%d: a copy differs from the original:\n%s", warm, last.Data)
 				}
 			}
 			if err := d.Save(""); err != nil {
@@ -635,4 +636,32 @@ func TestSaveChangesBundledExample(t *testing.T) {
 	}
 	keptInOrder(t, string(origSummary), files[summaryPath], "elements: !pending")
 	reload(t, d)
+}
+
+// An output beside the lesson would write its whiteboard files over the
+// input's own; that is refused before anything is written.
+func TestOutputBesideLessonWithBoardFilesIsRefused(t *testing.T) {
+	d := loadFractions(t)
+	beside := filepath.Join(filepath.Dir(d.Path), "out.yaml")
+	if _, err := d.Render(beside); !errors.Is(err, lesson.ErrSharedOutput) {
+		t.Errorf("render beside: %v", err)
+	}
+	if err := d.CheckOutput(""); err != nil {
+		t.Errorf("in place: %v", err)
+	}
+	if err := d.CheckOutput(filepath.Join(t.TempDir(), "out.yaml")); err != nil {
+		t.Errorf("another folder: %v", err)
+	}
+}
+
+func TestTwoSlidesCannotShareABoardFile(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "b"), 0o755)
+	os.WriteFile(filepath.Join(dir, "b", "x.yaml"), []byte("heading: H\nelements: []\n"), 0o644)
+	path := filepath.Join(dir, "l.yaml")
+	os.WriteFile(path, []byte("version: 1\nmetadata:\n  title: T\nslides:\n  - id: a\n    title: A\n    whiteboard: {file: b/x.yaml}\n  - id: c\n    title: C\n    whiteboard: {file: ./b/x.yaml}\n"), 0o644)
+	_, err := lesson.Load(path)
+	if err == nil || !strings.Contains(err.Error(), "l.yaml:10:24: slides[1].whiteboard.file \"./b/x.yaml\" is already the whiteboard of another slide (line 7)") {
+		t.Errorf("got %v", err)
+	}
 }

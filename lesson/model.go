@@ -61,10 +61,11 @@ type Slide struct {
 	Props      map[string]string `yaml:"props,omitempty"`
 	Whiteboard WhiteboardRef     `yaml:"whiteboard"`
 
-	authored bool
-	filled   int            // placeholders: slides generated for it
-	bound    *boundProps    // cached binding results
-	compiled map[string]tpl // parsed props templates
+	authored  bool
+	filled    int            // placeholders: slides generated for it
+	filledFor *Slide         // generated slides: the placeholder they fill
+	bound     *boundProps    // cached binding results
+	compiled  map[string]tpl // parsed props templates
 }
 
 // Plan is the lesson's whole state (minus whiteboards, which live in child

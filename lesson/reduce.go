@@ -106,7 +106,7 @@ func (p *Plan) Reduce(rc *session.Context, in session.Intent) (func(), error) {
 		}
 		compiled, err := compileProps(in.Props)
 		if err != nil {
-			return nil, session.Reject(session.KindInvalidArgs, "props", "props bind heading, layout or background to Go templates such as {{ .lesson.title }}", "%v", err)
+			return nil, session.Reject(session.KindInvalidArgs, "props", "props bind heading or layout to Go templates such as {{ .lesson.title }}", "%v", err)
 		}
 		oldProps, oldCompiled := s.Props, s.compiled
 		s.Props, s.compiled, s.bound = in.Props, compiled, nil
@@ -240,6 +240,7 @@ func (p *Plan) addSlide(rc *session.Context, in AddSlide) (func(), error) {
 	rep.Position, _ = p.Position(s.ID)
 	if ph != nil {
 		ph.filled++
+		s.filledFor = ph
 		rep.PendingID = ph.PlaceholderID
 	}
 	rc.Report(rep)
@@ -415,10 +416,17 @@ func (p *Plan) removeSlide(rc *session.Context, in RemoveSlide) (func(), error) 
 	i := slices.Index(p.Slides.Value, s)
 	p.Slides.Value = slices.Delete(p.Slides.Value, i, i+1)
 	delete(p.byID, s.ID)
+	// The placeholder it filled is owed a slide again.
+	if s.filledFor != nil {
+		s.filledFor.filled--
+	}
 	rc.Report(SlideRemoved{ID: s.ID})
 	return func() {
 		p.Slides.Value = slices.Insert(p.Slides.Value, i, s)
 		p.byID[s.ID] = s
+		if s.filledFor != nil {
+			s.filledFor.filled++
+		}
 	}, nil
 }
 

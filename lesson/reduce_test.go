@@ -571,3 +571,36 @@ func TestEncodeKeepsData(t *testing.T) {
 		t.Errorf("encoding changes the data:\n%s", out)
 	}
 }
+
+// Removing a slide generated for a placeholder makes the placeholder owed
+// again, so the node is not reported done with nothing produced.
+func TestRemovingAGeneratedSlideReopensItsPlaceholder(t *testing.T) {
+	d := loadFractions(t)
+	s := d.Session()
+	added := dispatch(t, s, practice("Practice one")).Outputs[0].(lesson.SlideAdded)
+	pendingIDs := func() []string {
+		var ids []string
+		for _, p := range plan(d).Pending() {
+			if p.ID != "" {
+				ids = append(ids, p.ID)
+			}
+		}
+		return ids
+	}
+	if got := pendingIDs(); len(got) != 0 {
+		t.Fatalf("filled placeholder still listed: %v", got)
+	}
+	dispatch(t, s, lesson.RemoveSlide{ID: added.ID})
+	if got := pendingIDs(); !slices.Equal(got, []string{added.PendingID}) {
+		t.Errorf("after removal pending placeholders = %v, want [%s]", got, added.PendingID)
+	}
+	dispatch(t, s, lesson.ClosePlaceholders{})
+	if got := pendingIDs(); len(got) != 1 {
+		t.Errorf("ClosePlaceholders closed an empty placeholder: %v", got)
+	}
+	dispatch(t, s, session.Undo{}) // close (a no-op)
+	dispatch(t, s, session.Undo{}) // remove
+	if got := pendingIDs(); len(got) != 0 {
+		t.Errorf("undoing the removal should fill the placeholder again: %v", got)
+	}
+}

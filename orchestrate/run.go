@@ -199,6 +199,9 @@ func (r *runner) boardSteps(ctx context.Context, id string) {
 // applyBindings fills whiteboard properties bound by the slide's props
 // before any subagent runs: the child sees plain values.
 func (r *runner) applyBindings(ctx context.Context, id string, board *session.Session) {
+	if r.opts.Approval == bridge.ApproveDeny {
+		return // a dry run changes nothing, bindings included
+	}
 	var values map[string]string
 	var err error
 	r.doc.View(func(p *lesson.Plan) { values, err = p.Bindings(id) })
@@ -260,10 +263,13 @@ func (r *runner) step(ctx context.Context, node, modality string, level session.
 		}
 	default:
 		nr.Status = event.StatusPending
-		if res.Stop == agent.StopBudget {
+		switch {
+		case res.Stop == agent.StopBudget:
 			nr.Error = fmt.Sprintf("the step budget (%d) ran out", r.opts.MaxSteps)
-		} else {
+		case res.Repaired:
 			nr.Error = "the model stopped with work still pending, also after a repair turn"
+		default:
+			nr.Error = fmt.Sprintf("the model stopped with work still pending and the step budget (%d) left no repair turn", r.opts.MaxSteps)
 		}
 	}
 	r.mu.Lock()

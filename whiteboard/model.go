@@ -100,6 +100,8 @@ type Element struct {
 	authored bool
 	// filled counts the elements generated for a placeholder.
 	filled int
+	// filledFor names the placeholder a generated element fills.
+	filledFor string
 }
 
 // OmitKey drops the box of an arrow, which is placed by its endpoints.

@@ -2,6 +2,7 @@ package whiteboard_test
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -147,4 +148,22 @@ func TestTodoBoardPartlyFilled(t *testing.T) {
 		t.Errorf("saved:\n%s\nwant:\n%s", got, want)
 	}
 	roundTrips(t, b)
+}
+
+func TestDeletingAGeneratedElementReopensItsPlaceholder(t *testing.T) {
+	s := session.New("board", whiteboard.Todo("a diagram"))
+	var b *whiteboard.Board
+	s.View(func(st session.State) { b = st.(*whiteboard.Board) })
+	added := dispatch(t, s, whiteboard.AddText{Box: box(10, 10, 100, 40), Text: "x"}).Outputs[0].(whiteboard.Added)
+	if len(b.Pending()) != 2 { // heading and layout; the elements placeholder is filled
+		t.Fatalf("pending %+v", b.Pending())
+	}
+	dispatch(t, s, whiteboard.DeleteElement{ID: added.ID})
+	var ids []string
+	for _, p := range b.Pending() {
+		ids = append(ids, p.ID)
+	}
+	if !slices.Contains(ids, added.PendingID) {
+		t.Errorf("after deleting its only element, %s should be pending again: %+v", added.PendingID, b.Pending())
+	}
 }

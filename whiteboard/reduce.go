@@ -248,6 +248,16 @@ func (b *Board) apply(rc *session.Context, in session.Intent) error {
 				kept = append(kept, e)
 			}
 		}
+		// A placeholder is owed an element again for each one deleted.
+		for _, e := range b.Elements.Value {
+			if e.filledFor != "" && !slices.Contains(kept, e) {
+				for _, ph := range kept {
+					if ph.IsPlaceholder && ph.PlaceholderID == e.filledFor {
+						ph.filled--
+					}
+				}
+			}
+		}
 		b.Elements.Value = kept
 		rc.Report(Deleted{gone})
 	case SelectElements:
@@ -379,6 +389,7 @@ func (b *Board) add(rc *session.Context, e *Element, box Box, pendingID string) 
 	if ph != nil {
 		at = slices.Index(els, ph)
 		ph.filled++
+		e.filledFor = ph.PlaceholderID
 	}
 	b.Elements = yamlsrc.Val(slices.Insert(els, at, e))
 	b.byID[e.ID] = e

@@ -439,16 +439,42 @@ func applyWithin(data []byte, start, end int, edits []Edit) (string, error) {
 }
 
 // dashBefore finds the '-' that introduces a block sequence item: the first
-// non-space byte before the item, which must sit at the list's column.
+// non-space byte before the item, skipping comments (`- # note`), which must
+// sit at the list's column.
 func (p *patcher) dashBefore(item *yaml.Node, col int) (int, bool) {
 	off := p.s.start(item) - 1
-	for off >= 0 && isSpace(p.s.text[off]) {
-		off--
+	for {
+		for off >= 0 && isSpace(p.s.text[off]) {
+			off--
+		}
+		if off < 0 {
+			return 0, false
+		}
+		c := p.s.commentStart(off)
+		if c < 0 {
+			break
+		}
+		off = c - 1
 	}
-	if off < 0 || p.s.text[off] != '-' || p.s.colOf(off) != col-1 {
+	if p.s.text[off] != '-' || p.s.colOf(off) != col-1 {
 		return 0, false
 	}
 	return off, true
+}
+
+// commentStart returns where the comment that covers offset off begins on
+// its line, or -1 if off is not inside a comment.
+func (s *Source) commentStart(off int) int {
+	ls := s.lineStart(s.lineOf(off))
+	for i := ls; i <= off; i++ {
+		if s.text[i] == '#' && (i == ls || s.text[i-1] == ' ' || s.text[i-1] == '\t') {
+			return i
+		}
+		if s.text[i] == '"' || s.text[i] == '\'' {
+			return -1 // quoted text on the line: do not guess
+		}
+	}
+	return -1
 }
 
 // colOf is the 0-based column (in runes) of offset off.

@@ -289,3 +289,23 @@ func TestParseErrorsHavePositions(t *testing.T) {
 		t.Fatalf("empty: %v", err)
 	}
 }
+
+// An item written as "- # note" with its content below is still spliced
+// item by item, so comments elsewhere in the list survive a change.
+func TestPatchItemAfterCommentedDash(t *testing.T) {
+	src := "slides:\n  - # the first slide\n    id: a\n    title: A   # and this\n  - id: b\n    heading: !pending\n"
+	out := patch(t, src, func(r *yaml.Node) {
+		set(get(r, "slides").Content[1], "heading", scalar("B"))
+	})
+	want := strings.Replace(src, "heading: !pending", "heading: B", 1)
+	if out != want {
+		t.Errorf("got\n%s\nwant\n%s", out, want)
+	}
+	out = patch(t, src, func(r *yaml.Node) {
+		sl := get(r, "slides")
+		sl.Content = append(sl.Content, mapping("id", "c"))
+	})
+	if !strings.HasPrefix(out, src) {
+		t.Errorf("adding an item changed the ones before it:\n%s", out)
+	}
+}
