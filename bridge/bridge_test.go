@@ -491,3 +491,38 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// A focused toolset (fill --slide) offers only read-only tools and those
+// that change one item, and lets them change only that item.
+func TestFocusedToolset(t *testing.T) {
+	doc, err := lesson.Load("../examples/photosynthesis/lesson.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts, _ := NewToolset(LevelFor("lesson", session.LevelNode), "lesson", doc.Session(), Strict, ApproveDeny, nil)
+	ts.Focus = "light"
+	var names []string
+	for _, tool := range ts.Tools() {
+		names = append(names, tool.Name)
+	}
+	if want := "update_slide move_slide remove_slide describe_lesson list_pending"; strings.Join(names, " ") != want {
+		t.Errorf("focused tools %v, want %s", names, want)
+	}
+	if p := ts.Pending(); len(p) != 1 || p[0].Path != "slides[light].notes" {
+		t.Errorf("focused pending %+v", p)
+	}
+	ctx := context.Background()
+	for _, call := range []struct{ name, args string }{
+		{"update_slide", `{"id":"hook","notes":"x"}`},
+		{"add_slide", `{"title":"T","section":"S","duration_minutes":3,"notes":"n","whiteboard":"w"}`},
+	} {
+		env, err := ts.Call(ctx, call.name, call.args)
+		if err != nil || env.Error == nil || env.Error.Kind != session.KindPermission {
+			t.Errorf("%s outside the focus: %+v %v", call.name, env, err)
+		}
+	}
+	env, err := ts.Call(ctx, "update_slide", `{"id":"light","notes":"Light splits water."}`)
+	if err != nil || !env.OK {
+		t.Errorf("update of the focused slide: %+v %v", env, err)
+	}
+}

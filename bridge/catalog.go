@@ -195,14 +195,27 @@ func ToolName(t reflect.Type) string {
 // Tools returns the tools a level is offered: the visible intents whose
 // capability it holds, in catalog order.
 func (c *Catalog) Tools(l Level, form Form) []Tool {
+	return c.tools(l, form, false)
+}
+
+// tools lists the level's tools; focused, only read-only and targeted ones.
+func (c *Catalog) tools(l Level, form Form, focused bool) []Tool {
 	var tools []Tool
 	for _, e := range c.entries {
 		if e.spec.Hidden || !l.Allows(e.spec.Capability) {
 			continue
 		}
+		if focused && !e.spec.ReadOnly && !e.targeted() {
+			continue
+		}
 		tools = append(tools, e.tool(form))
 	}
 	return tools
+}
+
+func (e *entry) targeted() bool {
+	_, ok := reflect.Zero(e.typ).Interface().(session.Targeted)
+	return ok
 }
 
 // All returns every visible tool of the catalog regardless of level.

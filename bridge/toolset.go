@@ -71,6 +71,10 @@ type Toolset struct {
 	Form     Form
 	Approval Approval
 	Asker    Asker
+	// Focus, when set, limits the subagent to one item (a slide id): it is
+	// offered read-only tools and those that change one item, may change
+	// only that item, and sees only that item's pending spots.
+	Focus string
 
 	catalog *Catalog
 	sess    *session.Session
@@ -89,7 +93,7 @@ func NewToolset(level Level, node string, sess *session.Session, form Form, appr
 }
 
 // Tools returns the tool definitions offered to the model.
-func (t *Toolset) Tools() []Tool { return t.catalog.Tools(t.Level, t.Form) }
+func (t *Toolset) Tools() []Tool { return t.catalog.tools(t.Level, t.Form, t.Focus != "") }
 
 // ReadOnly reports whether a tool only reads (unknown tools do not).
 func (t *Toolset) ReadOnly(name string) bool {
@@ -111,7 +115,7 @@ func (t *Toolset) Pending() []session.Pending {
 	}
 	out := []session.Pending{}
 	for _, p := range all {
-		if p.Level == want {
+		if p.Level == want && (t.Focus == "" || strings.HasPrefix(p.Path, "slides["+t.Focus+"].")) {
 			out = append(out, p)
 		}
 	}
@@ -134,6 +138,12 @@ func (t *Toolset) Call(ctx context.Context, name, args string) (Envelope, error)
 	if spec.ReadOnly {
 		res, err := t.sess.Dispatch(ctx, in)
 		return t.result(res, err, false)
+	}
+	if t.Focus != "" {
+		if tg, ok := in.(session.Targeted); !ok || tg.Target() != t.Focus {
+			return t.fail(callErr(session.KindPermission, "id", "this subagent works on "+t.Focus+" only",
+				"%s may change only %s here", name, t.Focus)), nil
+		}
 	}
 	switch t.Approval {
 	case ApproveDeny:

@@ -141,6 +141,10 @@ func (ClosePlaceholders) Spec() session.Spec {
 	return session.Spec{Capability: CapNode, Hidden: true, Doc: "Remove placeholders that received slides."}
 }
 
+func (in UpdateSlide) Target() string { return in.ID }
+func (in MoveSlide) Target() string   { return in.ID }
+func (in RemoveSlide) Target() string { return in.ID }
+
 // Intents lists one zero value of every lesson intent: the closed set.
 func Intents() []session.Intent {
 	return []session.Intent{

@@ -6,6 +6,7 @@ package orchestrate
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/lessongen/lessongen/lesson"
 	"github.com/lessongen/lessongen/session"
@@ -55,6 +56,16 @@ func Plan(doc *lesson.Document, scope Scope) ([]Step, error) {
 				return
 			}
 			slideIDs = []string{s.ID}
+			var own []session.Pending
+			for _, pe := range byLevel(p.Pending(), session.LevelNode) {
+				if strings.HasPrefix(pe.Path, "slides["+s.ID+"].") {
+					own = append(own, pe)
+				}
+			}
+			if len(own) > 0 {
+				steps = append(steps, Step{Node: "lesson", Level: session.LevelNode, Slide: s.ID, Pending: own,
+					Context: []string{lessonCtx, p.DescribeSlide(s.ID)}, Note: "focused on slide " + s.ID + ": only its own fields change"})
+			}
 			return
 		}
 		for _, level := range []session.Level{session.LevelMetadata, session.LevelNode} {

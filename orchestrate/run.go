@@ -128,6 +128,9 @@ func Run(ctx context.Context, doc *lesson.Document, scope Scope, opts Options) (
 		if ctx.Err() == nil {
 			doc.View(func(p *lesson.Plan) { slides = p.SlideIDs() })
 		}
+	} else {
+		r.slideStep(ctx, slides[0])
+		r.checkpoint()
 	}
 
 	var wg sync.WaitGroup
@@ -170,8 +173,20 @@ func (r *runner) lessonSteps(ctx context.Context) {
 				chain = append(chain, p.Outline())
 			}
 		})
-		r.step(ctx, "lesson", "lesson", level, r.doc.Session(), chain, lesson.ClosePlaceholders{})
+		var closer session.Intent
+		if level == session.LevelNode {
+			closer = lesson.ClosePlaceholders{}
+		}
+		r.step(ctx, "lesson", "lesson", level, r.doc.Session(), chain, closer, "")
 	}
+}
+
+// slideStep fills the pending fields of one slide (fill --slide): the
+// lesson's node subagent, focused on that slide.
+func (r *runner) slideStep(ctx context.Context, id string) {
+	var chain []string
+	r.doc.View(func(p *lesson.Plan) { chain = []string{p.Describe(), p.DescribeSlide(id)} })
+	r.step(ctx, "lesson", "lesson", session.LevelNode, r.doc.Session(), chain, nil, id)
 }
 
 func (r *runner) boardSteps(ctx context.Context, id string) {
@@ -192,7 +207,11 @@ func (r *runner) boardSteps(ctx context.Context, id string) {
 		var chain []string
 		r.doc.View(func(p *lesson.Plan) { chain = []string{p.Describe(), p.DescribeSlide(id)} })
 		board.View(func(st session.State) { chain = append(chain, st.(*whiteboard.Board).Describe()) })
-		r.step(ctx, node, "whiteboard", level, board, chain, whiteboard.ClosePlaceholders{})
+		var closer session.Intent
+		if level == session.LevelNode {
+			closer = whiteboard.ClosePlaceholders{}
+		}
+		r.step(ctx, node, "whiteboard", level, board, chain, closer, "")
 	}
 }
 
@@ -216,13 +235,14 @@ func (r *runner) applyBindings(ctx context.Context, id string, board *session.Se
 }
 
 // step runs one subagent if its level has anything pending.
-func (r *runner) step(ctx context.Context, node, modality string, level session.Level, sess *session.Session, chain []string, closer session.Intent) {
+func (r *runner) step(ctx context.Context, node, modality string, level session.Level, sess *session.Session, chain []string, closer session.Intent, focus string) {
 	bl := bridge.LevelFor(modality, level)
 	tools, err := bridge.NewToolset(bl, node, sess, r.opts.Form, r.opts.Approval, r.opts.Asker)
 	if err != nil {
 		r.fail(node, bl.Name, err)
 		return
 	}
+	tools.Focus = focus
 	pending := tools.Pending()
 	if len(pending) == 0 {
 		return
@@ -258,7 +278,7 @@ func (r *runner) step(ctx context.Context, node, modality string, level session.
 		r.cancel(err)
 	case len(res.Pending) == 0:
 		nr.Status = event.StatusDone
-		if level == session.LevelNode {
+		if closer != nil {
 			_, _ = sess.Dispatch(context.WithoutCancel(ctx), closer)
 		}
 	default:

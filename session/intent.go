@@ -29,6 +29,14 @@ type Intent interface {
 	Spec() Spec
 }
 
+// Targeted is implemented by intents that change one existing item, named
+// by Target (a slide id, an element id). A subagent focused on one item may
+// use only these, and only on that item.
+type Targeted interface {
+	Intent
+	Target() string
+}
+
 // Undo and Redo are handled by every session itself; they are hidden.
 type (
 	Undo struct{}
