@@ -69,8 +69,9 @@ func newFillCmd(streams *IOStreams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "fill FILE --slide ID",
 		Short: "Fill what is pending on one slide",
-		Long: `Fill what is pending on one slide's whiteboard, with the lesson's context
-built from the root down. Nothing outside that slide changes.
+		Long: `Fill what is pending on one slide: its own fields (title, notes, ...) and
+then its whiteboard, with the lesson's context built from the root down.
+Nothing outside that slide changes.
 
 The slide is named by its id or its 1-based position. Everything else
 works as in 'lessongen generate'.`,
