@@ -123,23 +123,53 @@ func (p *Plan) Bindings(id string) (map[string]string, error) {
 	if len(s.compiled) == 0 {
 		return nil, nil
 	}
-	boundMu.Lock()
-	b := s.bound
-	boundMu.Unlock()
-	if b != nil && b.epoch == p.metaEpoch {
+	if b, ok := p.bindCache.get(id); ok && b.epoch == p.metaEpoch {
 		return b.values, b.err
 	}
 	values, err := p.evalProps(s)
-	boundMu.Lock()
-	s.bound = &boundProps{epoch: p.metaEpoch, values: values, err: err}
-	boundMu.Unlock()
+	p.bindCache.put(id, &boundProps{epoch: p.metaEpoch, values: values, err: err})
 	return values, err
 }
 
-// boundMu guards the slides' binding caches. Bindings runs under the
-// session's read lock, so several readers may fill a cache at once; every
-// other write to a cache happens under the write lock, which excludes them.
-var boundMu sync.Mutex
+// bindingCache holds evaluated bindings by slide id. It lives behind a
+// pointer with its own lock because Bindings fills it while callers hold
+// only the session's read lock, and readers such as a checkpoint copy the
+// plan's structs meanwhile: nothing it guards may sit inside them.
+type bindingCache struct {
+	mu sync.Mutex
+	m  map[string]*boundProps
+}
+
+func newBindingCache() *bindingCache { return &bindingCache{m: map[string]*boundProps{}} }
+
+func (c *bindingCache) get(id string) (*boundProps, bool) {
+	if c == nil {
+		return nil, false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	b, ok := c.m[id]
+	return b, ok
+}
+
+func (c *bindingCache) put(id string, b *boundProps) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.m[id] = b
+}
+
+// forget drops a slide's entry after it changed.
+func (c *bindingCache) forget(id string) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.m, id)
+}
 
 func (p *Plan) evalProps(s *Slide) (map[string]string, error) {
 	data := p.templateData(s)

@@ -63,7 +63,7 @@ func Load(path string) (*Document, error) {
 }
 
 func (d *Document) decode(n *yaml.Node, r *yamlsrc.Reporter) *Plan {
-	p := &Plan{Protect: true}
+	p := &Plan{Protect: true, bindCache: newBindingCache()}
 	if n.Kind != yaml.MappingNode {
 		r.At(n, "a lesson file is a mapping with version, metadata and slides")
 		return p

@@ -64,7 +64,6 @@ type Slide struct {
 	authored  bool
 	filled    int            // placeholders: slides generated for it
 	filledFor *Slide         // generated slides: the placeholder they fill
-	bound     *boundProps    // cached binding results
 	compiled  map[string]tpl // parsed props templates
 }
 
@@ -82,6 +81,7 @@ type Plan struct {
 
 	// generated names the metadata fields this session's generation set.
 	generated map[string]bool
+	bindCache *bindingCache
 	byID      map[string]*Slide
 	nextPH    int
 	metaEpoch int

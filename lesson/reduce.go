@@ -109,8 +109,8 @@ func (p *Plan) Reduce(rc *session.Context, in session.Intent) (func(), error) {
 			return nil, session.Reject(session.KindInvalidArgs, "props", "props bind heading or layout to Go templates such as {{ .lesson.title }}", "%v", err)
 		}
 		oldProps, oldCompiled := s.Props, s.compiled
-		s.Props, s.compiled, s.bound = in.Props, compiled, nil
-		return func() { s.Props, s.compiled, s.bound = oldProps, oldCompiled, nil }, nil
+		s.Props, s.compiled = in.Props, compiled
+		return func() { s.Props, s.compiled = oldProps, oldCompiled }, nil
 	case ClosePlaceholders:
 		return p.closePlaceholders(rc)
 	}
@@ -122,10 +122,9 @@ func (p *Plan) Reduce(rc *session.Context, in session.Intent) (func(), error) {
 func (p *Plan) Recompile(_ *session.Context, in session.Intent) {
 	switch in := in.(type) {
 	case UpdateSlide:
-		if s, ok := p.byID[in.ID]; ok {
-			s.bound = nil
-		}
+		p.bindCache.forget(in.ID)
 	case SetSlideProps:
+		p.bindCache.forget(in.ID)
 	default:
 		p.metaEpoch++
 	}

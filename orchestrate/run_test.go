@@ -249,3 +249,28 @@ func TestCheckpointAfterNodes(t *testing.T) {
 		t.Errorf("after the run the file still has %d steps (%v)", len(steps), err)
 	}
 }
+
+// Checkpoints render the whole lesson while other whiteboards resolve their
+// bindings under the same read lock; under -race this must stay quiet.
+func TestCheckpointsWhileBindingsResolve(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("version: 1\nmetadata:\n  title: Bound\nslides:\n")
+	for i := range 12 {
+		fmt.Fprintf(&b, "  - id: s%d\n    title: Slide %d\n    props:\n      heading: \"{{ .lesson.title }} {{ .slide.number }}\"\n    whiteboard: !pending \"board\"\n", i, i)
+	}
+	path := filepath.Join(t.TempDir(), "lesson.yaml")
+	os.WriteFile(path, []byte(b.String()), 0o644)
+	doc, err := lesson.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := options(t, newSolver(), 6)
+	opts.Checkpoint = func() ([]string, error) { return nil, doc.Save("") }
+	if _, err := Run(context.Background(), doc, Scope{}, opts); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(path)
+	if !strings.Contains(string(data), "heading: Bound 12") {
+		t.Errorf("bindings not applied:\n%s", data)
+	}
+}
