@@ -57,15 +57,17 @@ type Tool struct {
 type Level struct {
 	Name     string
 	Modality string
-	Grant    []session.Capability
+	// Part is the part of the node the level fills.
+	Part  session.Level
+	Grant []session.Capability
 }
 
 // Levels are the four subagent levels, in orchestration order.
 var Levels = []Level{
-	{Name: "lesson.metadata", Modality: "lesson", Grant: []session.Capability{lesson.CapRead, lesson.CapMetadata}},
-	{Name: "lesson.node", Modality: "lesson", Grant: []session.Capability{lesson.CapRead, lesson.CapNode}},
-	{Name: "whiteboard.metadata", Modality: "whiteboard", Grant: []session.Capability{whiteboard.CapRead, whiteboard.CapMetadata}},
-	{Name: "whiteboard.node", Modality: "whiteboard", Grant: []session.Capability{whiteboard.CapRead, whiteboard.CapNode}},
+	{Name: "lesson.metadata", Modality: "lesson", Part: session.LevelMetadata, Grant: []session.Capability{lesson.CapRead, lesson.CapMetadata}},
+	{Name: "lesson.node", Modality: "lesson", Part: session.LevelNode, Grant: []session.Capability{lesson.CapRead, lesson.CapNode}},
+	{Name: "whiteboard.metadata", Modality: "whiteboard", Part: session.LevelMetadata, Grant: []session.Capability{whiteboard.CapRead, whiteboard.CapMetadata}},
+	{Name: "whiteboard.node", Modality: "whiteboard", Part: session.LevelNode, Grant: []session.Capability{whiteboard.CapRead, whiteboard.CapNode}},
 }
 
 // LevelFor returns the level for a modality and a session.Level.

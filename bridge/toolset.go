@@ -102,20 +102,21 @@ func (t *Toolset) ReadOnly(name string) bool {
 }
 
 // Pending lists what is still pending at this node and level.
-func (t *Toolset) Pending() []session.Pending {
+func (t *Toolset) Pending() []session.Pending { return PendingAt(t.sess, t.Level, t.Focus) }
+
+// PendingAt lists what a subagent of the given level would have to fill in
+// sess: the items of the level's part, and with a focus (a slide id) only
+// that slide's. Both the run and `lessongen plan` ask this one place.
+func PendingAt(sess *session.Session, level Level, focus string) []session.Pending {
 	var all []session.Pending
-	t.sess.View(func(st session.State) {
+	sess.View(func(st session.State) {
 		if p, ok := st.(interface{ Pending() []session.Pending }); ok {
 			all = p.Pending()
 		}
 	})
-	want := session.LevelNode
-	if strings.HasSuffix(t.Level.Name, ".metadata") {
-		want = session.LevelMetadata
-	}
 	out := []session.Pending{}
 	for _, p := range all {
-		if p.Level == want && (t.Focus == "" || strings.HasPrefix(p.Path, "slides["+t.Focus+"].")) {
+		if p.Level == level.Part && (focus == "" || strings.HasPrefix(p.Path, "slides["+focus+"].")) {
 			out = append(out, p)
 		}
 	}

@@ -127,7 +127,7 @@ func runGenerate(ctx context.Context, opts *generateOptions) error {
 		return &usageError{err}
 	}
 	toStdout := opts.out == "-"
-	if toStdout && len(doc.FileBacked()) > 0 {
+	if toStdout && len(doc.BoardFiles()) > 0 {
 		return usagef("-o - writes one file, but this lesson keeps whiteboards in their own files; use -o PATH")
 	}
 	dryRun := approval == bridge.ApproveDeny

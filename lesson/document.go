@@ -310,13 +310,14 @@ func (d *Document) CheckOutput(out string) error {
 	if filepath.Clean(filepath.Dir(out)) != filepath.Clean(filepath.Dir(d.Path)) {
 		return nil
 	}
-	if files := d.boardFiles(); len(files) > 0 {
+	if files := d.BoardFiles(); len(files) > 0 {
 		return fmt.Errorf("%w (%s): write to another folder, or in place without -o", ErrSharedOutput, strings.Join(files, ", "))
 	}
 	return nil
 }
 
-func (d *Document) boardFiles() []string {
+// BoardFiles lists the whiteboard files the lesson names, relative to it.
+func (d *Document) BoardFiles() []string {
 	var files []string
 	d.View(func(p *Plan) {
 		for _, s := range p.slides() {
@@ -470,17 +471,4 @@ func (d *Document) Save(out string) error {
 		}
 	}
 	return nil
-}
-
-// FileBacked lists slides whose whiteboard lives in its own file.
-func (d *Document) FileBacked() []string {
-	var ids []string
-	d.View(func(p *Plan) {
-		for _, s := range p.slides() {
-			if s.Whiteboard.File != "" {
-				ids = append(ids, s.ID)
-			}
-		}
-	})
-	return ids
 }

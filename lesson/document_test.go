@@ -283,8 +283,8 @@ func mapKeys(m map[string]string) func(func(string) bool) {
 
 func TestFileBackedBoardChangeWritesOnlyItsFile(t *testing.T) {
 	d := loadFractions(t)
-	if d.FileBacked()[0] != "recap" || len(d.FileBacked()) != 1 {
-		t.Errorf("file-backed = %v", d.FileBacked())
+	if files := d.BoardFiles(); len(files) != 1 || files[0] != "boards/recap.yaml" {
+		t.Errorf("board files = %v", files)
 	}
 	recap, err := d.Board("recap")
 	if err != nil {

@@ -6,8 +6,8 @@ package orchestrate
 import (
 	"errors"
 	"fmt"
-	"strings"
 
+	"github.com/lessongen/lessongen/bridge"
 	"github.com/lessongen/lessongen/lesson"
 	"github.com/lessongen/lessongen/session"
 	"github.com/lessongen/lessongen/whiteboard"
@@ -44,49 +44,51 @@ func BoardNode(slideID string) string { return "slides/" + slideID + "/whiteboar
 func Plan(doc *lesson.Document, scope Scope) ([]Step, error) {
 	var steps []Step
 	var slideIDs []string
-	var lessonCtx string
+	var lessonCtx, outline, focusCtx string
 	var lookupErr error
-	var deferred []string
 	doc.View(func(p *lesson.Plan) {
-		lessonCtx = p.Describe()
-		if scope.Slide != "" {
-			s, err := p.Lookup(scope.Slide)
-			if err != nil {
-				lookupErr = err
-				return
-			}
-			slideIDs = []string{s.ID}
-			var own []session.Pending
-			for _, pe := range byLevel(p.Pending(), session.LevelNode) {
-				if strings.HasPrefix(pe.Path, "slides["+s.ID+"].") {
-					own = append(own, pe)
-				}
-			}
-			if len(own) > 0 {
-				steps = append(steps, Step{Node: "lesson", Level: session.LevelNode, Slide: s.ID, Pending: own,
-					Context: []string{lessonCtx, p.DescribeSlide(s.ID)}, Note: "focused on slide " + s.ID + ": only its own fields change"})
-			}
+		lessonCtx, outline = p.Describe(), p.Outline()
+		if scope.Slide == "" {
+			slideIDs = p.SlideIDs()
 			return
 		}
-		for _, level := range []session.Level{session.LevelMetadata, session.LevelNode} {
-			if ps := byLevel(p.Pending(), level); len(ps) > 0 {
-				ctx := []string{lessonCtx}
-				if level == session.LevelNode {
-					ctx = append(ctx, p.Outline())
-				}
-				steps = append(steps, Step{Node: "lesson", Level: level, Pending: ps, Context: ctx})
-			}
+		s, err := p.Lookup(scope.Slide)
+		if err != nil {
+			lookupErr = err
+			return
 		}
-		for _, pe := range byLevel(p.Pending(), session.LevelNode) {
-			if pe.ID != "" {
-				deferred = append(deferred, pe.Hint)
-			}
-		}
-		slideIDs = p.SlideIDs()
+		slideIDs, focusCtx = []string{s.ID}, p.DescribeSlide(s.ID)
 	})
 	if lookupErr != nil {
 		return nil, lookupErr
 	}
+
+	var deferred []string
+	if scope.Slide != "" {
+		own := bridge.PendingAt(doc.Session(), bridge.LevelFor("lesson", session.LevelNode), slideIDs[0])
+		if len(own) > 0 {
+			steps = append(steps, Step{Node: "lesson", Level: session.LevelNode, Slide: slideIDs[0], Pending: own,
+				Context: []string{lessonCtx, focusCtx}, Note: "focused on slide " + slideIDs[0] + ": only its own fields change"})
+		}
+	} else {
+		for _, level := range []session.Level{session.LevelMetadata, session.LevelNode} {
+			ps := bridge.PendingAt(doc.Session(), bridge.LevelFor("lesson", level), "")
+			if len(ps) == 0 {
+				continue
+			}
+			ctx := []string{lessonCtx}
+			if level == session.LevelNode {
+				ctx = append(ctx, outline)
+				for _, pe := range ps {
+					if pe.ID != "" {
+						deferred = append(deferred, pe.Hint)
+					}
+				}
+			}
+			steps = append(steps, Step{Node: "lesson", Level: level, Pending: ps, Context: ctx})
+		}
+	}
+
 	for _, id := range slideIDs {
 		board, err := doc.Board(id)
 		if errors.Is(err, session.ErrUnknownChild) {
@@ -95,39 +97,38 @@ func Plan(doc *lesson.Document, scope Scope) ([]Step, error) {
 		if err != nil {
 			return nil, err
 		}
-		var slideCtx string
+		var slideCtx, boardCtx string
 		var bindings map[string]string
 		var bindErr error
 		doc.View(func(p *lesson.Plan) {
 			slideCtx = p.DescribeSlide(id)
 			bindings, bindErr = p.Bindings(id)
 		})
-		board.View(func(st session.State) {
-			b := st.(*whiteboard.Board)
-			pending := b.Pending()
+		board.View(func(st session.State) { boardCtx = st.(*whiteboard.Board).Describe() })
+		note := ""
+		if errors.Is(bindErr, lesson.ErrBindingPending) {
+			note = "props bindings resolve after the lesson's metadata is generated"
+		}
+		for _, level := range []session.Level{session.LevelMetadata, session.LevelNode} {
+			ps := bridge.PendingAt(board, bridge.LevelFor("whiteboard", level), "")
 			applied := map[string]string{}
-			for name, v := range bindings {
-				if removed, ok := without(pending, name); ok {
-					pending, applied[name] = removed, v
+			if level == session.LevelMetadata {
+				for name, v := range bindings {
+					if removed, ok := without(ps, name); ok {
+						ps, applied[name] = removed, v
+					}
 				}
 			}
-			note := ""
-			if errors.Is(bindErr, lesson.ErrBindingPending) {
-				note = "props bindings resolve after the lesson's metadata is generated"
+			if len(ps) == 0 {
+				continue
 			}
-			for _, level := range []session.Level{session.LevelMetadata, session.LevelNode} {
-				ps := byLevel(pending, level)
-				if len(ps) == 0 {
-					continue
-				}
-				st := Step{Node: BoardNode(id), Level: level, Slide: id, Pending: ps, Note: note,
-					Context: []string{lessonCtx, slideCtx, b.Describe()}}
-				if len(applied) > 0 && level == session.LevelMetadata {
-					st.Bindings = applied
-				}
-				steps = append(steps, st)
+			st := Step{Node: BoardNode(id), Level: level, Slide: id, Pending: ps, Note: note,
+				Context: []string{lessonCtx, slideCtx, boardCtx}}
+			if len(applied) > 0 {
+				st.Bindings = applied
 			}
-		})
+			steps = append(steps, st)
+		}
 	}
 	for _, hint := range deferred {
 		steps = append(steps, Step{Node: "slides/(new)/whiteboard", Level: session.LevelNode,
@@ -136,20 +137,10 @@ func Plan(doc *lesson.Document, scope Scope) ([]Step, error) {
 	return steps, nil
 }
 
-func byLevel(ps []session.Pending, level session.Level) []session.Pending {
-	var out []session.Pending
-	for _, p := range ps {
-		if p.Level == level {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
 // without removes the metadata item for a bound property.
 func without(ps []session.Pending, name string) ([]session.Pending, bool) {
 	for i, p := range ps {
-		if p.Level == session.LevelMetadata && p.Path == name {
+		if p.Path == name {
 			return append(ps[:i:i], ps[i+1:]...), true
 		}
 	}

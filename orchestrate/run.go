@@ -173,11 +173,7 @@ func (r *runner) lessonSteps(ctx context.Context) {
 				chain = append(chain, p.Outline())
 			}
 		})
-		var closer session.Intent
-		if level == session.LevelNode {
-			closer = lesson.ClosePlaceholders{}
-		}
-		r.step(ctx, "lesson", "lesson", level, r.doc.Session(), chain, closer, "")
+		r.step(ctx, "lesson", "lesson", level, r.doc.Session(), chain, "")
 	}
 }
 
@@ -186,7 +182,7 @@ func (r *runner) lessonSteps(ctx context.Context) {
 func (r *runner) slideStep(ctx context.Context, id string) {
 	var chain []string
 	r.doc.View(func(p *lesson.Plan) { chain = []string{p.Describe(), p.DescribeSlide(id)} })
-	r.step(ctx, "lesson", "lesson", session.LevelNode, r.doc.Session(), chain, nil, id)
+	r.step(ctx, "lesson", "lesson", session.LevelNode, r.doc.Session(), chain, id)
 }
 
 func (r *runner) boardSteps(ctx context.Context, id string) {
@@ -207,11 +203,7 @@ func (r *runner) boardSteps(ctx context.Context, id string) {
 		var chain []string
 		r.doc.View(func(p *lesson.Plan) { chain = []string{p.Describe(), p.DescribeSlide(id)} })
 		board.View(func(st session.State) { chain = append(chain, st.(*whiteboard.Board).Describe()) })
-		var closer session.Intent
-		if level == session.LevelNode {
-			closer = whiteboard.ClosePlaceholders{}
-		}
-		r.step(ctx, node, "whiteboard", level, board, chain, closer, "")
+		r.step(ctx, node, "whiteboard", level, board, chain, "")
 	}
 }
 
@@ -234,8 +226,13 @@ func (r *runner) applyBindings(ctx context.Context, id string, board *session.Se
 	}
 }
 
-// step runs one subagent if its level has anything pending.
-func (r *runner) step(ctx context.Context, node, modality string, level session.Level, sess *session.Session, chain []string, closer session.Intent, focus string) {
+// closers remove the placeholders a node subagent filled, per modality.
+var closers = map[string]session.Intent{"lesson": lesson.ClosePlaceholders{}, "whiteboard": whiteboard.ClosePlaceholders{}}
+
+// step runs one subagent if its level has anything pending. A node step
+// that ends with nothing pending closes the placeholders it filled (a
+// focused step fills no placeholders).
+func (r *runner) step(ctx context.Context, node, modality string, level session.Level, sess *session.Session, chain []string, focus string) {
 	bl := bridge.LevelFor(modality, level)
 	tools, err := bridge.NewToolset(bl, node, sess, r.opts.Form, r.opts.Approval, r.opts.Asker)
 	if err != nil {
@@ -278,8 +275,8 @@ func (r *runner) step(ctx context.Context, node, modality string, level session.
 		r.cancel(err)
 	case len(res.Pending) == 0:
 		nr.Status = event.StatusDone
-		if closer != nil {
-			_, _ = sess.Dispatch(context.WithoutCancel(ctx), closer)
+		if level == session.LevelNode && focus == "" {
+			_, _ = sess.Dispatch(context.WithoutCancel(ctx), closers[modality])
 		}
 	default:
 		nr.Status = event.StatusPending
