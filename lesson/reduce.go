@@ -280,30 +280,11 @@ func (p *Plan) offsetOf(pos int) int {
 }
 
 func (p *Plan) placeholderFor(id string) (*Slide, error) {
-	var open []*Slide
-	for _, s := range p.slides() {
-		if s.IsPlaceholder {
-			if id != "" && s.PlaceholderID == id {
-				return s, nil
-			}
-			open = append(open, s)
-		}
-	}
-	if id != "" {
-		ids := make([]string, len(open))
-		for i, s := range open {
-			ids[i] = s.PlaceholderID
-		}
-		hint := "there are no placeholders; omit pending_id"
-		if len(ids) > 0 {
-			hint = "open placeholders: " + strings.Join(ids, ", ")
-		}
+	ph, missing, hint := yamlsrc.PickPlaceholder(p.slides(), id)
+	if missing {
 		return nil, session.Reject(session.KindNotFound, "pending_id", hint, "no placeholder %q", id)
 	}
-	if len(open) == 1 {
-		return open[0], nil
-	}
-	return nil, nil
+	return ph, nil
 }
 
 // newID derives a readable, unique id from the title: "Light reactions" →

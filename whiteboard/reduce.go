@@ -410,30 +410,11 @@ func (b *Board) placeholderFor(id string) (*Element, error) {
 		b.Elements = yamlsrc.Val([]*Element{ph})
 		b.index()
 	}
-	var open []*Element
-	for _, e := range b.Elements.Value {
-		if e.IsPlaceholder {
-			if id != "" && e.PlaceholderID == id {
-				return e, nil
-			}
-			open = append(open, e)
-		}
-	}
-	if id != "" {
-		ids := make([]string, len(open))
-		for i, e := range open {
-			ids[i] = e.PlaceholderID
-		}
-		hint := "there are no placeholders; omit pending_id"
-		if len(ids) > 0 {
-			hint = "open placeholders: " + strings.Join(ids, ", ")
-		}
+	ph, missing, hint := yamlsrc.PickPlaceholder(b.Elements.Value, id)
+	if missing {
 		return nil, session.Reject(session.KindNotFound, "pending_id", hint, "no placeholder %q", id)
 	}
-	if len(open) == 1 {
-		return open[0], nil
-	}
-	return nil, nil
+	return ph, nil
 }
 
 var idPrefix = map[Kind]string{KindText: "text", KindShape: "shape", KindArrow: "arrow", KindEquation: "eq", KindImage: "img"}

@@ -1,5 +1,7 @@
 package yamlsrc
 
+import "strings"
+
 // Field is an optional document value that may be absent, pending (to be
 // generated, with an optional hint) or set.
 type Field[T any] struct {
@@ -60,3 +62,33 @@ type Placeholder struct {
 func (p *Placeholder) placeholder() *Placeholder { return p }
 
 type placeholderItem interface{ placeholder() *Placeholder }
+
+// PickPlaceholder chooses the placeholder that new content fills: the one
+// named id, or, when id is empty and exactly one is open, that one (else
+// none: the content goes at the end). When id names no placeholder, missing
+// is set and hint lists the open ones for the error a caller reports.
+func PickPlaceholder[T placeholderItem](items []T, id string) (pick T, missing bool, hint string) {
+	var open []T
+	for _, it := range items {
+		if ph := it.placeholder(); ph.IsPlaceholder {
+			if id != "" && ph.PlaceholderID == id {
+				return it, false, ""
+			}
+			open = append(open, it)
+		}
+	}
+	if id != "" {
+		if len(open) == 0 {
+			return pick, true, "there are no placeholders; omit pending_id"
+		}
+		ids := make([]string, len(open))
+		for i, it := range open {
+			ids[i] = it.placeholder().PlaceholderID
+		}
+		return pick, true, "open placeholders: " + strings.Join(ids, ", ")
+	}
+	if len(open) == 1 {
+		return open[0], false, ""
+	}
+	return pick, false, ""
+}
