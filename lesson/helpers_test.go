@@ -1,13 +1,13 @@
 package lesson_test
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/lessongen/lessongen/internal/sessiontest"
 	"github.com/lessongen/lessongen/lesson"
 	"github.com/lessongen/lessongen/session"
 )
@@ -107,11 +107,7 @@ func plan(d *lesson.Document) *lesson.Plan {
 
 func dispatch(t *testing.T, s *session.Session, in session.Intent) session.Result {
 	t.Helper()
-	res, err := s.Dispatch(context.Background(), in)
-	if err != nil {
-		t.Fatalf("dispatch %T: %v", in, err)
-	}
-	return res
+	return sessiontest.Dispatch(t, s, in)
 }
 
 // rendered returns what a save in place would write: path → content, with
@@ -179,17 +175,14 @@ func (v view) diff(t *testing.T, what string, want view) {
 // that Undo restores everything exactly and Redo re-applies it identically.
 func apply(t *testing.T, d *lesson.Document, s *session.Session, in session.Intent) session.Result {
 	t.Helper()
-	before := look(t, d)
-	res := dispatch(t, s, in)
-	after := look(t, d)
-	dispatch(t, s, session.Undo{})
-	look(t, d).diff(t, "after undo", before)
-	redo := dispatch(t, s, session.Redo{})
-	look(t, d).diff(t, "after redo", after)
-	if !reflect.DeepEqual(redo.Outputs, res.Outputs) {
-		t.Errorf("redo reported %+v, the dispatch %+v", redo.Outputs, res.Outputs)
+	return sessiontest.Apply(t, s, in, observe(t, d))
+}
+
+func observe(t *testing.T, d *lesson.Document) sessiontest.Observer[view] {
+	return sessiontest.Observer[view]{
+		Look: func() view { return look(t, d) },
+		Diff: func(what string, got, want view) { got.diff(t, what, want) },
 	}
-	return res
 }
 
 // reload saves d's rendering to a fresh directory and loads it again.

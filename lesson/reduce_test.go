@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lessongen/lessongen/internal/sessiontest"
 	"github.com/lessongen/lessongen/internal/yamlsrc"
 	"github.com/lessongen/lessongen/lesson"
 	"github.com/lessongen/lessongen/session"
@@ -374,19 +375,7 @@ func TestIntentsReject(t *testing.T) {
 			for _, in := range setup {
 				dispatch(t, s, in)
 			}
-			before, v := look(t, d), s.Version()
-			_, err := s.Dispatch(context.Background(), tt.in)
-			e, ok := session.AsError(err)
-			if !ok {
-				t.Fatalf("err = %v, want a rejection", err)
-			}
-			if e.Kind != tt.kind || e.Path != tt.path || !strings.Contains(e.Hint, tt.hint) {
-				t.Errorf("rejection = %+v\nwant kind %s, path %q, hint containing %q", e, tt.kind, tt.path, tt.hint)
-			}
-			look(t, d).diff(t, "after a rejection", before)
-			if s.Version() != v {
-				t.Error("a rejection bumped the version")
-			}
+			sessiontest.Rejected(t, s, tt.in, tt.kind, tt.path, tt.hint, observe(t, d))
 		})
 	}
 }

@@ -1,10 +1,10 @@
 package whiteboard_test
 
 import (
-	"context"
 	"reflect"
 	"testing"
 
+	"github.com/lessongen/lessongen/internal/sessiontest"
 	"github.com/lessongen/lessongen/internal/yamlsrc"
 	"github.com/lessongen/lessongen/session"
 	"github.com/lessongen/lessongen/whiteboard"
@@ -83,11 +83,7 @@ func render(t *testing.T, b *whiteboard.Board) string {
 
 func dispatch(t *testing.T, s *session.Session, in session.Intent) session.Result {
 	t.Helper()
-	res, err := s.Dispatch(context.Background(), in)
-	if err != nil {
-		t.Fatalf("dispatch %T: %v", in, err)
-	}
-	return res
+	return sessiontest.Dispatch(t, s, in)
 }
 
 // view captures everything observable about a board: its saved form, its
@@ -121,21 +117,14 @@ func (v view) diff(t *testing.T, what string, want view) {
 // the board as after in and returns in's result.
 func apply(t *testing.T, s *session.Session, b *whiteboard.Board, in session.Intent) session.Result {
 	t.Helper()
-	before := look(t, b)
-	res := dispatch(t, s, in)
-	after := look(t, b)
+	return sessiontest.Apply(t, s, in, observe(t, b))
+}
 
-	dispatch(t, s, session.Undo{})
-	look(t, b).diff(t, "after undo", before)
-	redo := dispatch(t, s, session.Redo{})
-	look(t, b).diff(t, "after redo", after)
-	if !reflect.DeepEqual(redo.Outputs, res.Outputs) {
-		t.Errorf("redo reported %+v, the dispatch %+v", redo.Outputs, res.Outputs)
+func observe(t *testing.T, b *whiteboard.Board) sessiontest.Observer[view] {
+	return sessiontest.Observer[view]{
+		Look: func() view { return look(t, b) },
+		Diff: func(what string, got, want view) { got.diff(t, what, want) },
 	}
-	if !reflect.DeepEqual(redo.Warnings, res.Warnings) {
-		t.Errorf("redo warned %+v, the dispatch %+v", redo.Warnings, res.Warnings)
-	}
-	return res
 }
 
 func element(t *testing.T, b *whiteboard.Board, id string) *whiteboard.Element {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lessongen/lessongen/internal/sessiontest"
 	"github.com/lessongen/lessongen/session"
 	"github.com/lessongen/lessongen/whiteboard"
 )
@@ -400,19 +401,7 @@ func TestIntentsReject(t *testing.T) {
 			for _, in := range setup {
 				dispatch(t, s, in)
 			}
-			before, v := look(t, b), s.Version()
-			_, err := s.Dispatch(context.Background(), tt.in)
-			e, ok := session.AsError(err)
-			if !ok {
-				t.Fatalf("err = %v, want a rejection", err)
-			}
-			if e.Kind != tt.kind || e.Path != tt.path || !strings.Contains(e.Hint, tt.hint) {
-				t.Errorf("rejection = %+v\nwant kind %s, path %q, hint containing %q", e, tt.kind, tt.path, tt.hint)
-			}
-			look(t, b).diff(t, "after a rejection", before)
-			if s.Version() != v {
-				t.Errorf("a rejection bumped the version")
-			}
+			sessiontest.Rejected(t, s, tt.in, tt.kind, tt.path, tt.hint, observe(t, b))
 			// The last commit is still the one undo takes back.
 			dispatch(t, s, session.Undo{})
 			if _, ok := b.Element("arrow3"); ok {
