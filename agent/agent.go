@@ -9,17 +9,17 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/lessongen/lessongen/bridge"
 	"github.com/lessongen/lessongen/internal/event"
 	"github.com/lessongen/lessongen/llm"
 	"github.com/lessongen/lessongen/session"
+	"github.com/lessongen/lessongen/tool"
 )
 
 // Tools is what a subagent may call; bridge.Toolset implements it.
 type Tools interface {
-	Tools() []bridge.Tool
+	Tools() []tool.Def
 	ReadOnly(name string) bool
-	Call(ctx context.Context, name, args string) (bridge.Envelope, error)
+	Call(ctx context.Context, name, args string) (tool.Envelope, error)
 	Pending() []session.Pending
 }
 
@@ -140,7 +140,7 @@ func repairPrompt(pending []session.Pending, stepsLeft int) string {
 	return b.String()
 }
 
-func toLLMTools(tools []bridge.Tool) []llm.Tool {
+func toLLMTools(tools []tool.Def) []llm.Tool {
 	out := make([]llm.Tool, len(tools))
 	for i, t := range tools {
 		out[i] = llm.Tool{Name: t.Name, Description: t.Description, Parameters: t.Parameters, Strict: t.Strict}

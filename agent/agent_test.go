@@ -10,10 +10,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lessongen/lessongen/bridge"
 	"github.com/lessongen/lessongen/internal/event"
 	"github.com/lessongen/lessongen/llm"
 	"github.com/lessongen/lessongen/session"
+	"github.com/lessongen/lessongen/tool"
 )
 
 // scriptedModel answers turn i (counted by assistant messages) with turns[i];
@@ -62,12 +62,12 @@ func newFakeTools(together, pending int) *fakeTools {
 	return &fakeTools{together: together, pending: pending, arrived: make(chan struct{}, 100), release: make(chan struct{})}
 }
 
-func (f *fakeTools) Tools() []bridge.Tool { return []bridge.Tool{{Name: "read"}, {Name: "write"}} }
+func (f *fakeTools) Tools() []tool.Def { return []tool.Def{{Name: "read"}, {Name: "write"}} }
 func (f *fakeTools) ReadOnly(name string) bool {
 	return strings.HasPrefix(name, "read")
 }
 
-func (f *fakeTools) Call(ctx context.Context, name, args string) (bridge.Envelope, error) {
+func (f *fakeTools) Call(ctx context.Context, name, args string) (tool.Envelope, error) {
 	f.mu.Lock()
 	f.log = append(f.log, "start "+args)
 	f.inFlight++
@@ -83,7 +83,7 @@ func (f *fakeTools) Call(ctx context.Context, name, args string) (bridge.Envelop
 		select {
 		case <-f.release:
 		case <-ctx.Done():
-			return bridge.Envelope{}, ctx.Err()
+			return tool.Envelope{}, ctx.Err()
 		}
 	}
 	f.mu.Lock()
@@ -93,7 +93,7 @@ func (f *fakeTools) Call(ctx context.Context, name, args string) (bridge.Envelop
 	if name == "write" && f.pending > 0 {
 		f.pending--
 	}
-	return bridge.Envelope{OK: true, Result: []any{args}}, nil
+	return tool.Envelope{OK: true, Result: []any{args}}, nil
 }
 
 func (f *fakeTools) Pending() []session.Pending {
@@ -162,7 +162,7 @@ func TestEveryCallGetsOneResultInOrder(t *testing.T) {
 	var got []string
 	for _, m := range second {
 		if m.Role == llm.RoleTool {
-			var env bridge.Envelope
+			var env tool.Envelope
 			if err := json.Unmarshal([]byte(m.Content), &env); err != nil {
 				t.Fatalf("tool result is not an envelope: %v", err)
 			}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/lessongen/lessongen/lesson"
 	"github.com/lessongen/lessongen/session"
+	"github.com/lessongen/lessongen/tool"
 	"github.com/lessongen/lessongen/whiteboard"
 )
 
@@ -23,12 +24,12 @@ var update = flag.Bool("update", false, "rewrite golden files")
 // catalogJSON is every level's tools in both forms, as models see them.
 func catalogJSON(t *testing.T) []byte {
 	t.Helper()
-	out := map[string]map[string][]Tool{}
+	out := map[string]map[string][]tool.Def{}
 	for _, form := range []struct {
 		name string
 		f    Form
 	}{{"strict", Strict}, {"compatible", Compatible}} {
-		out[form.name] = map[string][]Tool{}
+		out[form.name] = map[string][]tool.Def{}
 		for _, l := range Levels {
 			c, err := CatalogFor(l.Modality)
 			if err != nil {
@@ -72,9 +73,9 @@ func firstDiff(a, b string) string {
 	return fmt.Sprintf("lengths differ: %d vs %d lines", len(al), len(bl))
 }
 
-func allTools(t *testing.T, form Form) []Tool {
+func allTools(t *testing.T, form Form) []tool.Def {
 	t.Helper()
-	var tools []Tool
+	var tools []tool.Def
 	for _, m := range []string{"lesson", "whiteboard"} {
 		c, err := CatalogFor(m)
 		if err != nil {

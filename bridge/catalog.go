@@ -18,6 +18,7 @@ import (
 
 	"github.com/lessongen/lessongen/lesson"
 	"github.com/lessongen/lessongen/session"
+	"github.com/lessongen/lessongen/tool"
 	"github.com/lessongen/lessongen/whiteboard"
 )
 
@@ -42,14 +43,6 @@ func ParseForm(s string) (Form, error) {
 		return Compatible, nil
 	}
 	return 0, fmt.Errorf("tool schema form %q: use strict or compatible", s)
-}
-
-// Tool is one tool definition as a model receives it.
-type Tool struct {
-	Name        string          `json:"name"`
-	Description string          `json:"description"`
-	Parameters  json.RawMessage `json:"parameters"`
-	Strict      bool            `json:"strict,omitempty"`
 }
 
 // Level is one kind of subagent: a modality's metadata or node, with the
@@ -196,13 +189,13 @@ func ToolName(t reflect.Type) string {
 
 // Tools returns the tools a level is offered: the visible intents whose
 // capability it holds, in catalog order.
-func (c *Catalog) Tools(l Level, form Form) []Tool {
+func (c *Catalog) Tools(l Level, form Form) []tool.Def {
 	return c.tools(l, form, false)
 }
 
 // tools lists the level's tools; focused, only read-only and targeted ones.
-func (c *Catalog) tools(l Level, form Form, focused bool) []Tool {
-	var tools []Tool
+func (c *Catalog) tools(l Level, form Form, focused bool) []tool.Def {
+	var tools []tool.Def
 	for _, e := range c.entries {
 		if e.spec.Hidden || !l.Allows(e.spec.Capability) {
 			continue
@@ -221,8 +214,8 @@ func (e *entry) targeted() bool {
 }
 
 // All returns every visible tool of the catalog regardless of level.
-func (c *Catalog) All(form Form) []Tool {
-	var tools []Tool
+func (c *Catalog) All(form Form) []tool.Def {
+	var tools []tool.Def
 	for _, e := range c.entries {
 		if !e.spec.Hidden {
 			tools = append(tools, e.tool(form))
@@ -231,8 +224,8 @@ func (c *Catalog) All(form Form) []Tool {
 	return tools
 }
 
-func (e *entry) tool(form Form) Tool {
-	t := Tool{Name: e.name, Description: e.spec.Doc, Parameters: e.plain}
+func (e *entry) tool(form Form) tool.Def {
+	t := tool.Def{Name: e.name, Description: e.spec.Doc, Parameters: e.plain}
 	if e.spec.ReadOnly {
 		t.Description += " Read-only."
 	}

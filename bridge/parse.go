@@ -16,30 +16,18 @@ import (
 
 	"github.com/lessongen/lessongen/internal/suggest"
 	"github.com/lessongen/lessongen/session"
+	"github.com/lessongen/lessongen/tool"
 )
 
-// CallError is a tool call that could not be carried out, in the words a
-// model can act on. It goes back to the model; it never ends the run.
-type CallError struct {
-	Kind    session.ErrorKind `json:"kind"`
-	Path    string            `json:"path,omitempty"`
-	Message string            `json:"message"`
-	Hint    string            `json:"hint,omitempty"`
-}
-
-func (e *CallError) Error() string {
-	return (&session.Error{Kind: e.Kind, Path: e.Path, Message: e.Message, Hint: e.Hint}).Error()
-}
-
-func callErr(kind session.ErrorKind, path, hint, format string, args ...any) *CallError {
-	return &CallError{Kind: kind, Path: path, Message: fmt.Sprintf(format, args...), Hint: hint}
+func callErr(kind session.ErrorKind, path, hint, format string, args ...any) *tool.Error {
+	return &tool.Error{Kind: kind, Path: path, Message: fmt.Sprintf(format, args...), Hint: hint}
 }
 
 // Parse turns a tool call into exactly one intent, or a CallError. The
 // arguments are checked against the tool's schema before decoding, and
 // null stands for "not given" (that is how strict mode leaves out optional
 // fields).
-func (c *Catalog) Parse(name, args string) (session.Intent, *CallError) {
+func (c *Catalog) Parse(name, args string) (session.Intent, *tool.Error) {
 	e, ok := c.byName[name]
 	if !ok {
 		return nil, callErr(session.KindNotFound, "", c.toolHint(name), "there is no tool named %q", name)
@@ -218,7 +206,7 @@ func plainNumbers(v any) any {
 
 // explain finds the first problem in v against s and says it precisely,
 // with the path and what to send instead.
-func explain(v any, s *jsonschema.Schema, path string) *CallError {
+func explain(v any, s *jsonschema.Schema, path string) *tool.Error {
 	at := func(name string) string {
 		if path == "" {
 			return name

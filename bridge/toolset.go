@@ -7,24 +7,8 @@ import (
 	"strings"
 
 	"github.com/lessongen/lessongen/session"
+	"github.com/lessongen/lessongen/tool"
 )
-
-// Envelope is the one JSON shape every tool result takes, success or not.
-type Envelope struct {
-	OK bool `json:"ok"`
-	// DryRun is set when the change was checked but not committed
-	// (--approve deny).
-	DryRun bool `json:"dry_run,omitempty"`
-	// Result is what was committed (ids created, fields set) or, for
-	// read-only tools, what was read.
-	Result   []any             `json:"result,omitempty"`
-	Error    *CallError        `json:"error,omitempty"`
-	Warnings []session.Warning `json:"warnings,omitempty"`
-	// Pending is what is still to be generated at this node and level.
-	Pending []session.Pending `json:"pending"`
-	// StepsLeft is the model turns left in the budget; the agent loop sets it.
-	StepsLeft *int `json:"steps_left,omitempty"`
-}
 
 // Approval is how mutations are approved.
 type Approval string
@@ -93,7 +77,7 @@ func NewToolset(level Level, node string, sess *session.Session, form Form, appr
 }
 
 // Tools returns the tool definitions offered to the model.
-func (t *Toolset) Tools() []Tool { return t.catalog.tools(t.Level, t.Form, t.Focus != "") }
+func (t *Toolset) Tools() []tool.Def { return t.catalog.tools(t.Level, t.Form, t.Focus != "") }
 
 // ReadOnly reports whether a tool only reads (unknown tools do not).
 func (t *Toolset) ReadOnly(name string) bool {
@@ -126,7 +110,7 @@ func PendingAt(sess *session.Session, level Level, focus string) []session.Pendi
 // Call carries out one tool call and returns its envelope. Everything the
 // model can fix comes back in the envelope; only cancellation and internal
 // faults are returned as errors, and they end the subagent.
-func (t *Toolset) Call(ctx context.Context, name, args string) (Envelope, error) {
+func (t *Toolset) Call(ctx context.Context, name, args string) (tool.Envelope, error) {
 	in, ce := t.catalog.Parse(name, args)
 	if ce != nil {
 		return t.fail(ce), nil
@@ -160,7 +144,7 @@ func (t *Toolset) Call(ctx context.Context, name, args string) (Envelope, error)
 			return t.fail(callErr(session.KindPermission, "", "no change can be made in this run", "%v", err)), nil
 		}
 		if err != nil {
-			return Envelope{}, err
+			return tool.Envelope{}, err
 		}
 		if !ok {
 			return t.fail(callErr(session.KindPermission, "", "try a different change, or stop if the node is done", "the user declined this change")), nil
@@ -178,18 +162,18 @@ func (t *Toolset) toolNames() string {
 	return strings.Join(names, ", ")
 }
 
-func (t *Toolset) fail(ce *CallError) Envelope {
-	return Envelope{Error: ce, Pending: t.Pending()}
+func (t *Toolset) fail(ce *tool.Error) tool.Envelope {
+	return tool.Envelope{Error: ce, Pending: t.Pending()}
 }
 
-func (t *Toolset) result(res session.Result, err error, dryRun bool) (Envelope, error) {
+func (t *Toolset) result(res session.Result, err error, dryRun bool) (tool.Envelope, error) {
 	if err != nil {
 		if e, ok := session.AsError(err); ok {
-			return t.fail(&CallError{Kind: e.Kind, Path: e.Path, Message: e.Message, Hint: e.Hint}), nil
+			return t.fail(&tool.Error{Kind: e.Kind, Path: e.Path, Message: e.Message, Hint: e.Hint}), nil
 		}
-		return Envelope{}, err
+		return tool.Envelope{}, err
 	}
-	env := Envelope{OK: true, DryRun: dryRun, Result: res.Outputs, Warnings: res.Warnings, Pending: t.Pending()}
+	env := tool.Envelope{OK: true, DryRun: dryRun, Result: res.Outputs, Warnings: res.Warnings, Pending: t.Pending()}
 	if dryRun {
 		env.Result = append(env.Result, "not committed: this run is a dry run (--approve deny)")
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lessongen/lessongen/bridge"
+	"github.com/lessongen/lessongen/tool"
 )
 
 type toolsOptions struct {
@@ -46,11 +47,11 @@ strict function calling; set tool_schema: compatible for such servers).`,
 
 // wireTool is a tool in the shape of the Chat Completions "tools" array.
 type wireTool struct {
-	Type     string      `json:"type"`
-	Function bridge.Tool `json:"function"`
+	Type     string   `json:"type"`
+	Function tool.Def `json:"function"`
 }
 
-func wireTools(tools []bridge.Tool) []wireTool {
+func wireTools(tools []tool.Def) []wireTool {
 	out := make([]wireTool, len(tools))
 	for i, t := range tools {
 		out[i] = wireTool{Type: "function", Function: t}
@@ -75,7 +76,7 @@ func runTools(opts *toolsOptions) error {
 		}
 		levels = []bridge.Level{l}
 	}
-	byLevel := map[string][]bridge.Tool{}
+	byLevel := map[string][]tool.Def{}
 	for _, l := range levels {
 		c, err := bridge.CatalogFor(l.Modality)
 		if err != nil {
