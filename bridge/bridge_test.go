@@ -30,8 +30,8 @@ func catalogJSON(t *testing.T) []byte {
 		f    Form
 	}{{"strict", Strict}, {"compatible", Compatible}} {
 		out[form.name] = map[string][]tool.Def{}
-		for _, l := range Levels {
-			c, err := CatalogFor(l.Modality)
+		for _, l := range testBridge(t).Levels() {
+			c, err := testBridge(t).Catalog(l.Modality)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -77,7 +77,7 @@ func allTools(t *testing.T, form Form) []tool.Def {
 	t.Helper()
 	var tools []tool.Def
 	for _, m := range []string{"lesson", "whiteboard"} {
-		c, err := CatalogFor(m)
+		c, err := testBridge(t).Catalog(m)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -185,8 +185,8 @@ func TestHiddenIntentsAreNotTools(t *testing.T) {
 }
 
 func TestEveryLevelHasReadOnlyTools(t *testing.T) {
-	for _, l := range Levels {
-		c, _ := CatalogFor(l.Modality)
+	for _, l := range testBridge(t).Levels() {
+		c, _ := testBridge(t).Catalog(l.Modality)
 		var read []string
 		for _, tool := range c.Tools(l, Strict) {
 			if spec, _ := c.Spec(tool.Name); spec.ReadOnly {
@@ -247,7 +247,7 @@ func fill(v reflect.Value, f reflect.StructField) {
 
 func TestEveryVisibleIntentRoundTrips(t *testing.T) {
 	for modality, intents := range map[string][]session.Intent{"lesson": lesson.Intents(), "whiteboard": whiteboard.Intents()} {
-		c, _ := CatalogFor(modality)
+		c, _ := testBridge(t).Catalog(modality)
 		for _, in := range intents {
 			if in.Spec().Hidden {
 				continue
@@ -271,7 +271,7 @@ func TestEveryVisibleIntentRoundTrips(t *testing.T) {
 
 // Strict mode sends every optional field, as null when not used.
 func TestStrictNullsMeanAbsent(t *testing.T) {
-	c, _ := CatalogFor("whiteboard")
+	c, _ := testBridge(t).Catalog("whiteboard")
 	got, ce := c.Parse("add_text", `{"x":10,"y":20,"w":300,"h":40,"text":"Hi","style":null,"pending_id":null}`)
 	if ce != nil {
 		t.Fatal(ce)
@@ -286,7 +286,7 @@ func TestStrictNullsMeanAbsent(t *testing.T) {
 }
 
 func TestWholeNumbersInAnySpelling(t *testing.T) {
-	c, _ := CatalogFor("lesson")
+	c, _ := testBridge(t).Catalog("lesson")
 	for _, args := range []string{`{"minutes":45}`, `{"minutes":45.0}`, `{"minutes":4.5e1}`} {
 		in, ce := c.Parse("set_duration", args)
 		if ce != nil || in != (lesson.SetDuration{Minutes: 45}) {
@@ -296,7 +296,7 @@ func TestWholeNumbersInAnySpelling(t *testing.T) {
 }
 
 func TestBadCalls(t *testing.T) {
-	c, _ := CatalogFor("whiteboard")
+	c, _ := testBridge(t).Catalog("whiteboard")
 	ok := `"x":10,"y":20,"w":300,"h":40`
 	for _, tc := range []struct {
 		name, tool, args string
@@ -338,7 +338,7 @@ func newBoard(t *testing.T) *session.Session {
 }
 
 func TestCallReachesReduceErrors(t *testing.T) {
-	ts, err := NewToolset(LevelFor("whiteboard", session.LevelNode), "board", newBoard(t), Strict, ApproveAuto, nil)
+	ts, err := testBridge(t).NewToolset(levelFor(t, "whiteboard", session.LevelNode), "board", newBoard(t), Strict, ApproveAuto, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -366,7 +366,7 @@ func TestCallReachesReduceErrors(t *testing.T) {
 
 func TestPolicyRefusesToolsOutsideLevel(t *testing.T) {
 	sess := newBoard(t)
-	ts, _ := NewToolset(LevelFor("whiteboard", session.LevelMetadata), "board", sess, Strict, ApproveAuto, nil)
+	ts, _ := testBridge(t).NewToolset(levelFor(t, "whiteboard", session.LevelMetadata), "board", sess, Strict, ApproveAuto, nil)
 	for _, tool := range ts.Tools() {
 		if tool.Name == "add_text" {
 			t.Fatal("the metadata level is offered add_text")
@@ -391,7 +391,7 @@ func TestPolicyRefusesToolsOutsideLevel(t *testing.T) {
 
 func TestDenyCommitsNothing(t *testing.T) {
 	sess := newBoard(t)
-	ts, _ := NewToolset(LevelFor("whiteboard", session.LevelMetadata), "board", sess, Strict, ApproveDeny, nil)
+	ts, _ := testBridge(t).NewToolset(levelFor(t, "whiteboard", session.LevelMetadata), "board", sess, Strict, ApproveDeny, nil)
 	env, err := ts.Call(context.Background(), "set_heading", `{"heading":"Leaves"}`)
 	if err != nil {
 		t.Fatal(err)
@@ -421,13 +421,13 @@ func (a *fakeAsker) Ask(_ context.Context, p Proposal) (bool, error) {
 }
 
 func TestAskGate(t *testing.T) {
-	if _, err := NewToolset(LevelFor("whiteboard", session.LevelNode), "board", newBoard(t), Strict, ApproveAsk, nil); err != ErrNoTerminal {
+	if _, err := testBridge(t).NewToolset(levelFor(t, "whiteboard", session.LevelNode), "board", newBoard(t), Strict, ApproveAsk, nil); err != ErrNoTerminal {
 		t.Errorf("ask without a terminal: %v", err)
 	}
 	for _, answer := range []bool{false, true} {
 		sess := newBoard(t)
 		asker := &fakeAsker{answer: answer}
-		ts, _ := NewToolset(LevelFor("whiteboard", session.LevelMetadata), "board", sess, Strict, ApproveAsk, asker)
+		ts, _ := testBridge(t).NewToolset(levelFor(t, "whiteboard", session.LevelMetadata), "board", sess, Strict, ApproveAsk, asker)
 		env, err := ts.Call(context.Background(), "set_heading", `{"heading":"Leaves"}`)
 		if err != nil {
 			t.Fatal(err)
@@ -443,7 +443,7 @@ func TestAskGate(t *testing.T) {
 		}
 	}
 	asker := &fakeAsker{err: ErrNoTerminal}
-	ts, _ := NewToolset(LevelFor("whiteboard", session.LevelMetadata), "board", newBoard(t), Strict, ApproveAsk, asker)
+	ts, _ := testBridge(t).NewToolset(levelFor(t, "whiteboard", session.LevelMetadata), "board", newBoard(t), Strict, ApproveAsk, asker)
 	env, _ := ts.Call(context.Background(), "set_heading", `{"heading":"Leaves"}`)
 	if env.Error == nil || env.Error.Kind != session.KindPermission {
 		t.Errorf("ask with nobody to ask must refuse: %+v", env)
@@ -452,7 +452,7 @@ func TestAskGate(t *testing.T) {
 
 func TestReadOnlyToolsNeedNoApproval(t *testing.T) {
 	asker := &fakeAsker{answer: false}
-	ts, _ := NewToolset(LevelFor("whiteboard", session.LevelNode), "board", newBoard(t), Strict, ApproveAsk, asker)
+	ts, _ := testBridge(t).NewToolset(levelFor(t, "whiteboard", session.LevelNode), "board", newBoard(t), Strict, ApproveAsk, asker)
 	env, err := ts.Call(context.Background(), "list_pending", "")
 	if err != nil || !env.OK || len(asker.asked) != 0 {
 		t.Errorf("env %+v err %v asked %d", env, err, len(asker.asked))
@@ -470,7 +470,7 @@ func FuzzParse(f *testing.F) {
 	f.Add("nope", `[`)
 	f.Fuzz(func(t *testing.T, name, args string) {
 		for _, m := range []string{"lesson", "whiteboard"} {
-			c, _ := CatalogFor(m)
+			c, _ := testBridge(t).Catalog(m)
 			in, ce := c.Parse(name, args)
 			if (in == nil) == (ce == nil) {
 				t.Fatalf("Parse must return exactly one of intent or error: %v %v", in, ce)
@@ -500,7 +500,7 @@ func TestFocusedToolset(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts, _ := NewToolset(LevelFor("lesson", session.LevelNode), "lesson", doc.Session(), Strict, ApproveDeny, nil)
+	ts, _ := testBridge(t).NewToolset(levelFor(t, "lesson", session.LevelNode), "lesson", doc.Session(), Strict, ApproveDeny, nil)
 	ts.Focus = "light"
 	var names []string
 	for _, tool := range ts.Tools() {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/lessongen/lessongen/modality"
 	"github.com/lessongen/lessongen/session"
 	"github.com/lessongen/lessongen/tool"
 )
@@ -50,7 +51,7 @@ var ErrNoTerminal = errors.New("--approve ask needs a terminal on stdin")
 // Toolset is what one subagent may call: the tools of its level, bound to
 // the session of its node.
 type Toolset struct {
-	Level    Level
+	Level    modality.Level
 	Node     string
 	Form     Form
 	Approval Approval
@@ -65,8 +66,8 @@ type Toolset struct {
 }
 
 // NewToolset binds the level's tools to a session.
-func NewToolset(level Level, node string, sess *session.Session, form Form, approval Approval, asker Asker) (*Toolset, error) {
-	c, err := CatalogFor(level.Modality)
+func (b *Bridge) NewToolset(level modality.Level, node string, sess *session.Session, form Form, approval Approval, asker Asker) (*Toolset, error) {
+	c, err := b.Catalog(level.Modality)
 	if err != nil {
 		return nil, err
 	}
@@ -91,13 +92,9 @@ func (t *Toolset) Pending() []session.Pending { return PendingAt(t.sess, t.Level
 // PendingAt lists what a subagent of the given level would have to fill in
 // sess: the items of the level's part, and with a focus (a slide id) only
 // that slide's. Both the run and `lessongen plan` ask this one place.
-func PendingAt(sess *session.Session, level Level, focus string) []session.Pending {
+func PendingAt(sess *session.Session, level modality.Level, focus string) []session.Pending {
 	var all []session.Pending
-	sess.View(func(st session.State) {
-		if p, ok := st.(interface{ Pending() []session.Pending }); ok {
-			all = p.Pending()
-		}
-	})
+	sess.View(func(st session.State) { all = st.Pending() })
 	out := []session.Pending{}
 	for _, p := range all {
 		if p.Level == level.Part && (focus == "" || strings.HasPrefix(p.Path, "slides["+focus+"].")) {

@@ -17,12 +17,14 @@ import (
 	"github.com/lessongen/lessongen/internal/yamlsrc"
 	"github.com/lessongen/lessongen/lesson"
 	"github.com/lessongen/lessongen/llm"
+	"github.com/lessongen/lessongen/modality"
 	"github.com/lessongen/lessongen/orchestrate"
 	"github.com/lessongen/lessongen/templates"
 )
 
 type generateOptions struct {
 	io          *IOStreams
+	reg         *modality.Registry
 	cmd         *cobra.Command
 	file        string
 	out         string
@@ -30,8 +32,8 @@ type generateOptions struct {
 	instruction string
 }
 
-func newGenerateCmd(streams *IOStreams) *cobra.Command {
-	opts := &generateOptions{io: streams}
+func newGenerateCmd(streams *IOStreams, reg *modality.Registry) *cobra.Command {
+	opts := &generateOptions{io: streams, reg: reg}
 	cmd := &cobra.Command{
 		Use:   "generate FILE",
 		Short: "Fill everything pending in a lesson",
@@ -64,8 +66,8 @@ Exit codes: 0 done, 1 provider or internal failure, 2 invalid input,
 	return cmd
 }
 
-func newFillCmd(streams *IOStreams) *cobra.Command {
-	opts := &generateOptions{io: streams}
+func newFillCmd(streams *IOStreams, reg *modality.Registry) *cobra.Command {
+	opts := &generateOptions{io: streams, reg: reg}
 	cmd := &cobra.Command{
 		Use:   "fill FILE --slide ID",
 		Short: "Fill what is pending on one slide",
@@ -110,7 +112,7 @@ func runGenerate(ctx context.Context, opts *generateOptions) error {
 	if err != nil {
 		return &usageError{err}
 	}
-	tmpl, err := templates.Load(cfg.Templates)
+	tmpl, err := templates.Load(cfg.Templates, templateLevels(opts.reg))
 	if err != nil {
 		return &usageError{err}
 	}
@@ -122,7 +124,7 @@ func runGenerate(ctx context.Context, opts *generateOptions) error {
 		return &usageError{err}
 	}
 	scope := orchestrate.Scope{Slide: opts.slide}
-	steps, err := orchestrate.Plan(doc, scope)
+	steps, err := orchestrate.Plan(doc, opts.reg, scope)
 	if err != nil {
 		return &usageError{err}
 	}
@@ -139,6 +141,10 @@ func runGenerate(ctx context.Context, opts *generateOptions) error {
 		return finalSave(doc, opts, nil)
 	}
 
+	br, err := bridge.New(opts.reg)
+	if err != nil {
+		return err
+	}
 	model, err := newModel(cfg)
 	if err != nil {
 		return err
@@ -164,7 +170,7 @@ func runGenerate(ctx context.Context, opts *generateOptions) error {
 	}
 	sink(event.Event{Kind: event.RunStart, Text: fmt.Sprintf("%s: %s", opts.file, plural(len(steps), "subagent"))})
 	report, runErr := orchestrate.Run(ctx, doc, scope, orchestrate.Options{
-		Model: model, Templates: tmpl, Form: form, Approval: approval, Asker: asker,
+		Bridge: br, Model: model, Templates: tmpl, Form: form, Approval: approval, Asker: asker,
 		MaxSteps: cfg.MaxSteps, Concurrency: cfg.Concurrency, Instruction: opts.instruction,
 		Events: sink, Checkpoint: checkpoint,
 	})

@@ -7,18 +7,20 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/lessongen/lessongen/modality"
 	"github.com/lessongen/lessongen/orchestrate"
 )
 
 type planOptions struct {
 	io    *IOStreams
+	reg   *modality.Registry
 	file  string
 	slide string
 	json  bool
 }
 
-func newPlanCmd(streams *IOStreams) *cobra.Command {
-	opts := &planOptions{io: streams}
+func newPlanCmd(streams *IOStreams, reg *modality.Registry) *cobra.Command {
+	opts := &planOptions{io: streams, reg: reg}
 	cmd := &cobra.Command{
 		Use:   "plan FILE",
 		Short: "Show what generation would do, without calling a model",
@@ -45,7 +47,7 @@ func runPlan(opts *planOptions) error {
 	if err != nil {
 		return err
 	}
-	steps, err := orchestrate.Plan(doc, orchestrate.Scope{Slide: opts.slide})
+	steps, err := orchestrate.Plan(doc, opts.reg, orchestrate.Scope{Slide: opts.slide})
 	if err != nil {
 		return &usageError{err}
 	}

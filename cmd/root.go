@@ -4,6 +4,8 @@ import (
 	"runtime/debug"
 
 	"github.com/spf13/cobra"
+
+	"github.com/lessongen/lessongen/modality"
 )
 
 const rootLong = `lessongen turns partly written lesson plans into finished ones.
@@ -40,7 +42,7 @@ key also from OPENAI_API_KEY), a config file (--config, or
 $XDG_CONFIG_HOME/lessongen/config.yaml, or ./lessongen.yaml), defaults.`
 
 // NewRootCmd builds the command tree for one run.
-func NewRootCmd(streams *IOStreams) *cobra.Command {
+func NewRootCmd(streams *IOStreams, reg *modality.Registry) *cobra.Command {
 	root := &cobra.Command{
 		Use:           "lessongen",
 		Short:         "Turn partly written lesson plans into finished ones",
@@ -59,10 +61,10 @@ func NewRootCmd(streams *IOStreams) *cobra.Command {
 
 	root.AddCommand(
 		newValidateCmd(streams),
-		newPlanCmd(streams),
-		newToolsCmd(streams),
-		newGenerateCmd(streams),
-		newFillCmd(streams),
+		newPlanCmd(streams, reg),
+		newToolsCmd(streams, reg),
+		newGenerateCmd(streams, reg),
+		newFillCmd(streams, reg),
 	)
 	return root
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"text/template"
+
+	"github.com/lessongen/lessongen/modality"
 )
 
 // BindableProps are the whiteboard properties a slide's props may bind.
@@ -111,7 +113,7 @@ func (p *Plan) templateData(s *Slide) map[string]any {
 
 // ErrBindingPending means a binding reads a value that is still pending; it
 // resolves once that value has been generated.
-var ErrBindingPending = errors.New("binding reads a value that is still pending")
+var ErrBindingPending = modality.ErrBindingPending
 
 // Bindings evaluates slide id's props: whiteboard property → value. Results
 // are cached until metadata, the slide order, or the slide itself changes.

@@ -16,7 +16,9 @@ import (
 	"github.com/lessongen/lessongen/internal/event"
 	"github.com/lessongen/lessongen/lesson"
 	"github.com/lessongen/lessongen/llm"
+	"github.com/lessongen/lessongen/modality"
 	"github.com/lessongen/lessongen/templates"
+	"github.com/lessongen/lessongen/whiteboard"
 )
 
 var nodeRE = regexp.MustCompile(`Node: (\S+) \((\S+)\)`)
@@ -110,13 +112,32 @@ func writeLesson(t testing.TB, n int, extra string) string {
 	return path
 }
 
-func options(t testing.TB, model llm.Model, concurrency int) Options {
+// testRegistry is the registry lessongen runs with.
+func testRegistry(t testing.TB) *modality.Registry {
 	t.Helper()
-	tmpl, err := templates.Load("")
+	reg, err := modality.New(lesson.Modality(), whiteboard.Modality())
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Options{Model: model, Templates: tmpl, Form: bridge.Strict, Approval: bridge.ApproveAuto, MaxSteps: 6, Concurrency: concurrency}
+	return reg
+}
+
+func options(t testing.TB, model llm.Model, concurrency int) Options {
+	t.Helper()
+	reg := testRegistry(t)
+	var levels []templates.Level
+	for _, name := range reg.LevelNames() {
+		levels = append(levels, templates.Level{Name: name})
+	}
+	tmpl, err := templates.Load("", levels)
+	if err != nil {
+		t.Fatal(err)
+	}
+	br, err := bridge.New(reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Options{Bridge: br, Model: model, Templates: tmpl, Form: bridge.Strict, Approval: bridge.ApproveAuto, MaxSteps: 6, Concurrency: concurrency}
 }
 
 func TestRunOrder(t *testing.T) {
@@ -244,7 +265,7 @@ func TestCheckpointAfterNodes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	steps, err := Plan(again, Scope{})
+	steps, err := Plan(again, testRegistry(t), Scope{})
 	if err != nil || len(steps) != 0 {
 		t.Errorf("after the run the file still has %d steps (%v)", len(steps), err)
 	}

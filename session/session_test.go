@@ -64,7 +64,9 @@ func (l *list) Recompile(rc *session.Context, in session.Intent) {
 	}
 }
 
-func (l *list) String() string { return strings.Join(l.items, ",") }
+func (l *list) String() string             { return strings.Join(l.items, ",") }
+func (l *list) Describe() string           { return "a list: " + l.String() }
+func (l *list) Pending() []session.Pending { return nil }
 
 // recorder collects events.
 type recorder struct {

@@ -53,6 +53,8 @@ func (sh *shelf) Reduce(rc *session.Context, in session.Intent) (func(), error) 
 }
 
 func (sh *shelf) Recompile(*session.Context, session.Intent) {}
+func (sh *shelf) Describe() string                           { return "a shelf" }
+func (sh *shelf) Pending() []session.Pending                 { return nil }
 
 func (sh *shelf) Placements() []session.Placement {
 	ps := make([]session.Placement, len(sh.names))

@@ -103,9 +103,9 @@ func (b *Board) apply(rc *session.Context, in session.Intent) error {
 	case SetLayout:
 		return b.setText(rc, "layout", &b.Layout, in.Layout)
 	case ApplyBinding:
-		f := map[string]*yamlsrc.Field[string]{"heading": &b.Heading, "layout": &b.Layout}[in.Property]
+		f := b.bindable(in.Property)
 		if f == nil {
-			return session.Reject(session.KindInvalidArgs, "property", "bindable: heading, layout", "no bindable property %q", in.Property)
+			return session.Reject(session.KindInvalidArgs, "property", "bindable: "+strings.Join(bindableNames(), ", "), "no bindable property %q", in.Property)
 		}
 		if !f.Set {
 			*f = yamlsrc.Val(in.Value)
