@@ -99,6 +99,7 @@ func (d *Document) decode(n *yaml.Node, r *yamlsrc.Reporter) *Plan {
 		d.decodeBoardRef(s, r, path, files)
 	}
 	p.index()
+	p.check(r)
 	// Evaluate bindings once now, so a name that no value has is caught here
 	// and not when the slide's whiteboard is generated.
 	for _, s := range p.slides() {

@@ -442,6 +442,8 @@ func TestLoadErrors(t *testing.T) {
 			[]string{"must stay inside the lesson's folder"}},
 		{"bad inline board", map[string]string{"lesson.yaml": "version: 1\nmetadata:\n  title: T\nslides:\n  - id: a\n    title: A\n    whiteboard:\n      canvas: {width: 5, height: 5}\n"},
 			[]string{"lesson.yaml:8:7: slides[0].whiteboard.canvas must be between 100"}},
+		{"durations out of range", map[string]string{"lesson.yaml": "version: 1\nmetadata:\n  title: T\n  duration_minutes: 2\nslides:\n  - id: a\n    title: A\n    duration_minutes: 500\n"},
+			[]string{"lesson.yaml:4:21: metadata.duration_minutes must be between 5 and 600, got 2", "lesson.yaml:8:23: slides[0].duration_minutes must be between 1 and 120, got 500"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/lessongen/lessongen/internal/rule"
 	"github.com/lessongen/lessongen/internal/yamlsrc"
 	"github.com/lessongen/lessongen/session"
 )
@@ -57,31 +58,31 @@ func (p *Plan) Reduce(rc *session.Context, in session.Intent) (func(), error) {
 	case SetLanguage:
 		return setText(p, rc, &p.Metadata.Language, "language", in.Language)
 	case SetDuration:
-		if in.Minutes < 5 || in.Minutes > 600 {
-			return nil, session.Reject(session.KindInvalidArgs, "minutes", "a lesson lasts between 5 and 600 minutes", "%d minutes is out of range", in.Minutes)
+		if r := lessonMinutes(); !r.In(float64(in.Minutes)) {
+			return nil, session.Reject(session.KindInvalidArgs, "minutes", "a lesson lasts "+r.Range()+" minutes", "%d minutes is out of range", in.Minutes)
 		}
 		return setField(p, rc, &p.Metadata.DurationMinutes, "duration_minutes", in.Minutes)
 	case SetObjectives:
-		items, err := cleanList("objectives", in.Objectives, 8)
+		items, err := cleanList("objectives", in.Objectives, rule.Of[SetObjectives]("objectives"))
 		if err != nil {
 			return nil, err
 		}
 		return setField(p, rc, &p.Metadata.Objectives, "objectives", items)
 	case SetPrerequisites:
-		items, err := cleanList("prerequisites", in.Prerequisites, 10)
+		items, err := cleanList("prerequisites", in.Prerequisites, rule.Of[SetPrerequisites]("prerequisites"))
 		if err != nil {
 			return nil, err
 		}
 		return setField(p, rc, &p.Metadata.Prerequisites, "prerequisites", items)
 	case SetStandards:
-		items, err := cleanList("standards", in.Standards, 10)
+		items, err := cleanList("standards", in.Standards, rule.Of[SetStandards]("standards"))
 		if err != nil {
 			return nil, err
 		}
 		return setField(p, rc, &p.Metadata.Standards, "standards", items)
 	case SetVocabulary:
-		if len(in.Terms) == 0 || len(in.Terms) > 20 {
-			return nil, session.Reject(session.KindInvalidArgs, "terms", "give between 1 and 20 terms", "%d terms", len(in.Terms))
+		if r := rule.Of[SetVocabulary]("terms"); len(in.Terms) == 0 || !r.Count(len(in.Terms)) {
+			return nil, session.Reject(session.KindInvalidArgs, "terms", "give "+r.Items()+" terms", "%d terms", len(in.Terms))
 		}
 		terms := make([]Term, len(in.Terms))
 		for i, t := range in.Terms {
@@ -154,15 +155,15 @@ func setField[T any](p *Plan, rc *session.Context, f *yamlsrc.Field[T], name str
 	return func() { *f, p.generated[name] = old, wasGenerated }, nil
 }
 
-func cleanList(name string, items []string, most int) ([]string, error) {
+func cleanList(name string, items []string, r rule.Rule) ([]string, error) {
 	var out []string
 	for _, it := range items {
 		if it = strings.TrimSpace(it); it != "" {
 			out = append(out, it)
 		}
 	}
-	if len(out) == 0 || len(out) > most {
-		return nil, session.Reject(session.KindInvalidArgs, name, fmt.Sprintf("give between 1 and %d non-empty items", most), "%d items", len(out))
+	if len(out) == 0 || !r.Count(len(out)) {
+		return nil, session.Reject(session.KindInvalidArgs, name, "give "+r.Items()+" non-empty items", "%d items", len(out))
 	}
 	return out, nil
 }
@@ -200,8 +201,8 @@ func (p *Plan) addSlide(rc *session.Context, in AddSlide) (func(), error) {
 	if brief == "" {
 		return nil, session.Reject(session.KindInvalidArgs, "whiteboard", "say in a sentence what the whiteboard should show", "whiteboard brief is empty")
 	}
-	if in.DurationMinutes < 1 || in.DurationMinutes > 120 {
-		return nil, session.Reject(session.KindInvalidArgs, "duration_minutes", "a slide takes between 1 and 120 minutes", "%d minutes is out of range", in.DurationMinutes)
+	if r := slideMinutes(); !r.In(float64(in.DurationMinutes)) {
+		return nil, session.Reject(session.KindInvalidArgs, "duration_minutes", "a slide takes "+r.Range()+" minutes", "%d minutes is out of range", in.DurationMinutes)
 	}
 	oldSlides, oldNextPH := p.Slides, p.nextPH
 
@@ -357,9 +358,9 @@ func (p *Plan) updateSlide(rc *session.Context, in UpdateSlide) (func(), error) 
 			restore()
 			return nil, err
 		}
-		if *in.DurationMinutes < 1 || *in.DurationMinutes > 120 {
+		if r := slideMinutes(); !r.In(float64(*in.DurationMinutes)) {
 			restore()
-			return nil, session.Reject(session.KindInvalidArgs, "duration_minutes", "a slide takes between 1 and 120 minutes", "%d minutes is out of range", *in.DurationMinutes)
+			return nil, session.Reject(session.KindInvalidArgs, "duration_minutes", "a slide takes "+r.Range()+" minutes", "%d minutes is out of range", *in.DurationMinutes)
 		}
 		s.DurationMinutes = yamlsrc.Val(*in.DurationMinutes)
 		fields = append(fields, "duration_minutes")
