@@ -8,6 +8,7 @@ import (
 
 	"github.com/lessongen/lessongen/internal/yamlsrc"
 	"github.com/lessongen/lessongen/lesson"
+	"github.com/lessongen/lessongen/session"
 )
 
 type validateOptions struct {
@@ -76,15 +77,15 @@ func printProblems(io *IOStreams, ps yamlsrc.Problems) {
 	}
 }
 
-// summarize counts slides and pending spots, whiteboards included.
+// summarize counts slides and pending spots, children included.
 func summarize(doc *lesson.Document) (slides, pending int) {
 	doc.View(func(p *lesson.Plan) {
 		slides = len(p.SlideIDs())
 		pending = len(p.Pending())
 	})
 	for _, id := range doc.Session().Children() {
-		if b, err := doc.Board(id); err == nil {
-			pending += len(boardPending(b))
+		if child, err := doc.Session().WarmChild(id); err == nil {
+			child.View(func(st session.State) { pending += len(st.Pending()) })
 		}
 	}
 	return slides, pending
