@@ -67,7 +67,7 @@ func BenchmarkDispatch(b *testing.B) {
 		d := loadBench(b, n)
 		s := d.Session()
 		mid := fmt.Sprintf("s%d", n/2)
-		if _, err := s.WarmChild(mid); err != nil {
+		if _, err := s.WarmChild(board(mid)); err != nil {
 			b.Fatal(err)
 		}
 		// Each case does one change and undoes it, so state does not grow.
@@ -76,10 +76,10 @@ func BenchmarkDispatch(b *testing.B) {
 			do   func() error
 		}{
 			{"whiteboard-add-text", func() error {
-				if _, err := s.DispatchChild(ctx, mid, whiteboard.AddText{Box: whiteboard.Box{X: 700, Y: 300, W: 200, H: 50}, Text: "More"}); err != nil {
+				if _, err := s.DispatchChild(ctx, board(mid), whiteboard.AddText{Box: whiteboard.Box{X: 700, Y: 300, W: 200, H: 50}, Text: "More"}); err != nil {
 					return err
 				}
-				_, err := s.DispatchChild(ctx, mid, session.Undo{})
+				_, err := s.DispatchChild(ctx, board(mid), session.Undo{})
 				return err
 			}},
 			{"update-slide-notes", func() error {

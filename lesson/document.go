@@ -261,8 +261,10 @@ func (d *Document) loadFile(id, rel string) (*whiteboard.Board, error) {
 
 // Board returns slide id's whiteboard session, loading it if needed.
 func (d *Document) Board(id string) (*session.Session, error) {
-	return d.root.WarmChild(id)
+	return d.root.WarmChild(boardKey(id))
 }
+
+func boardKey(id string) session.Key { return session.Key{Placement: id, Kind: "whiteboard"} }
 
 // LoadAll loads every whiteboard, collecting every problem in every file.
 func (d *Document) LoadAll() error {
@@ -398,7 +400,7 @@ func (d *Document) lessonBytes() (data []byte, reformatted bool, err error) {
 		if fileBacked[i] || items == nil || items.Kind != yaml.SequenceNode || i >= len(items.Content) {
 			continue
 		}
-		child, hot := d.root.HotChild(id)
+		child, hot := d.root.HotChild(boardKey(id))
 		if !hot {
 			continue
 		}
@@ -421,7 +423,7 @@ func patchOrRender(src *yamlsrc.Source, tree *yaml.Node) ([]byte, bool, error) {
 }
 
 func (d *Document) renderFile(id, rel, dest string, moved bool) (*OutFile, error) {
-	child, hot := d.root.HotChild(id)
+	child, hot := d.root.HotChild(boardKey(id))
 	if !hot {
 		if !moved {
 			return nil, nil

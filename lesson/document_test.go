@@ -207,11 +207,11 @@ func TestSaveChangesOnlyChangedSpots(t *testing.T) {
 	if res := dispatch(t, s, practice("Practice one")); res.Outputs[0].(lesson.SlideAdded).PendingID != "p1" {
 		t.Fatalf("added %+v", res.Outputs)
 	}
-	if added := s.ReconcileChildren(); !slices.Equal(added, []string{"practice-one"}) {
+	if added := s.ReconcileChildren(); !slices.Equal(added, []session.Key{board("practice-one")}) {
 		t.Errorf("reconcile added %v", added)
 	}
 	// An inline board, through the lesson's session.
-	if _, err := s.DispatchChild(ctx, "wrap", whiteboard.AddText{Box: whiteboard.Box{X: 200, Y: 10, W: 300, H: 40}, Text: "Key idea"}); err != nil {
+	if _, err := s.DispatchChild(ctx, board("wrap"), whiteboard.AddText{Box: whiteboard.Box{X: 200, Y: 10, W: 300, H: 40}, Text: "Key idea"}); err != nil {
 		t.Fatal(err)
 	}
 	// A file-backed board, through the document.
@@ -221,7 +221,7 @@ func TestSaveChangesOnlyChangedSpots(t *testing.T) {
 	}
 	dispatch(t, recap, whiteboard.AddText{Box: whiteboard.Box{X: 10, Y: 10, W: 300, H: 40}, Text: "Same denominator, add numerators"})
 	// A board a new slide placed, generated from its pending brief.
-	if _, err := s.DispatchChild(ctx, "practice-one", whiteboard.SetHeading{Heading: "Practice"}); err != nil {
+	if _, err := s.DispatchChild(ctx, board("practice-one"), whiteboard.SetHeading{Heading: "Practice"}); err != nil {
 		t.Fatal(err)
 	}
 
@@ -510,7 +510,7 @@ func TestBadBoardFileIsReportedWhenLoaded(t *testing.T) {
 
 func TestChildrenAreSlidesWithBoards(t *testing.T) {
 	d := load(t, "version: 1\nmetadata:\n  title: T\nslides:\n  - {id: a, title: A}\n  - {id: b, title: B, whiteboard: !pending \"later\"}\n  - !pending\n")
-	if got := d.Session().Children(); !slices.Equal(got, []string{"b"}) {
+	if got := d.Session().Children(); !slices.Equal(got, []session.Key{board("b")}) {
 		t.Errorf("children = %v, want only the slide with a whiteboard", got)
 	}
 	if _, err := d.Board("a"); !errors.Is(err, session.ErrUnknownChild) {
@@ -535,7 +535,7 @@ func TestRemovedSlideBoardComesBack(t *testing.T) {
 	ctx := context.Background()
 	dispatch(t, s, practice("Practice one"))
 	s.ReconcileChildren()
-	if _, err := s.DispatchChild(ctx, "practice-one", whiteboard.SetHeading{Heading: "Kept"}); err != nil {
+	if _, err := s.DispatchChild(ctx, board("practice-one"), whiteboard.SetHeading{Heading: "Kept"}); err != nil {
 		t.Fatal(err)
 	}
 	dispatch(t, s, lesson.RemoveSlide{ID: "practice-one"})
@@ -562,7 +562,7 @@ func TestSaveChangesOddFormatting(t *testing.T) {
 	dispatch(t, s, lesson.AddSlide{Title: "Four", DurationMinutes: 3, Whiteboard: "a summary"})
 	s.ReconcileChildren()
 	for _, id := range []string{"one", "three"} {
-		if _, err := s.DispatchChild(ctx, id, whiteboard.AddText{Box: whiteboard.Box{X: 500, Y: 500, W: 10, H: 10}, Text: "new " + id}); err != nil {
+		if _, err := s.DispatchChild(ctx, board(id), whiteboard.AddText{Box: whiteboard.Box{X: 500, Y: 500, W: 10, H: 10}, Text: "new " + id}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -622,7 +622,7 @@ func TestSaveChangesBundledExample(t *testing.T) {
 		{"summary", whiteboard.AddText{Box: whiteboard.Box{X: 40, Y: 200, W: 360, H: 300}, Text: "Inputs: light, water, CO2"}},
 	}
 	for _, st := range steps {
-		if _, err := s.DispatchChild(ctx, st.id, st.in); err != nil {
+		if _, err := s.DispatchChild(ctx, board(st.id), st.in); err != nil {
 			t.Fatalf("%s %T: %v", st.id, st.in, err)
 		}
 	}

@@ -242,3 +242,6 @@ func wantOutputs(t *testing.T, res session.Result, want ...any) {
 		t.Errorf("outputs = %#v, want %#v", res.Outputs, want)
 	}
 }
+
+// board names the whiteboard child of a slide.
+func board(slide string) session.Key { return session.Key{Placement: slide, Kind: "whiteboard"} }

@@ -219,7 +219,7 @@ func (p *Plan) Placements() []session.Placement {
 		if s.IsPlaceholder || !s.Whiteboard.Present() || p.boardLoader == nil {
 			continue
 		}
-		ps = append(ps, session.Placement{ID: s.ID, Load: p.boardLoader(s)})
+		ps = append(ps, session.Placement{ID: s.ID, Kind: "whiteboard", Load: p.boardLoader(s)})
 	}
 	return ps
 }

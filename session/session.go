@@ -88,8 +88,8 @@ type Session struct {
 	nextID    int
 
 	slotsMu sync.Mutex
-	slots   map[string]*slot
-	order   []string
+	slots   map[Key]*slot
+	order   []Key
 }
 
 // New returns a session named name (used in events) owning state.
