@@ -496,7 +496,7 @@ func FuzzParse(f *testing.F) {
 // A focused toolset (fill --slide) offers only read-only tools and those
 // that change one item, and lets them change only that item.
 func TestFocusedToolset(t *testing.T) {
-	doc, err := lesson.Load("../examples/photosynthesis/lesson.yaml")
+	doc, err := lesson.Load("../examples/photosynthesis/lesson.yaml", testRegistry())
 	if err != nil {
 		t.Fatal(err)
 	}

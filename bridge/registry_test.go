@@ -12,15 +12,19 @@ import (
 // testBridge is the bridge over the modalities lessongen registers.
 func testBridge(t testing.TB) *Bridge {
 	t.Helper()
-	reg, err := modality.New(lesson.Modality(), whiteboard.Modality())
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := New(reg)
+	b, err := New(testRegistry())
 	if err != nil {
 		t.Fatal(err)
 	}
 	return b
+}
+
+func testRegistry() *modality.Registry {
+	reg, err := modality.New(lesson.Modality(), whiteboard.Modality())
+	if err != nil {
+		panic(err)
+	}
+	return reg
 }
 
 func levelFor(t testing.TB, name string, part session.Level) modality.Level {

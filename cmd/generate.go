@@ -116,7 +116,7 @@ func runGenerate(ctx context.Context, opts *generateOptions) error {
 	if err != nil {
 		return &usageError{err}
 	}
-	doc, err := loadLesson(opts.file)
+	doc, err := loadLesson(opts.file, opts.reg)
 	if err != nil {
 		return err
 	}
@@ -129,7 +129,7 @@ func runGenerate(ctx context.Context, opts *generateOptions) error {
 		return &usageError{err}
 	}
 	toStdout := opts.out == "-"
-	if toStdout && len(doc.BoardFiles()) > 0 {
+	if toStdout && len(doc.ChildFiles()) > 0 {
 		return usagef("-o - writes one file, but this lesson keeps whiteboards in their own files; use -o PATH")
 	}
 	dryRun := approval == bridge.ApproveDeny
@@ -209,8 +209,8 @@ func runStatus(r orchestrate.Report, err error) string {
 
 // loadLesson loads a lesson; a file that cannot be read is the user's to
 // fix (exit 2), like one that does not parse.
-func loadLesson(path string) (*lesson.Document, error) {
-	doc, err := lesson.Load(path)
+func loadLesson(path string, reg *modality.Registry) (*lesson.Document, error) {
+	doc, err := lesson.Load(path, reg)
 	var problems yamlsrc.Problems
 	if err != nil && !errors.As(err, &problems) {
 		return nil, &usageError{err}

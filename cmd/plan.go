@@ -43,7 +43,7 @@ A complete lesson reports nothing to do.`,
 }
 
 func runPlan(opts *planOptions) error {
-	doc, err := loadLesson(opts.file)
+	doc, err := loadLesson(opts.file, opts.reg)
 	if err != nil {
 		return err
 	}

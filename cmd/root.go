@@ -60,7 +60,7 @@ func NewRootCmd(streams *IOStreams, reg *modality.Registry) *cobra.Command {
 	root.PersistentFlags().String("config", "", "config file (default: $XDG_CONFIG_HOME/lessongen/config.yaml or ./lessongen.yaml)")
 
 	root.AddCommand(
-		newValidateCmd(streams),
+		newValidateCmd(streams, reg),
 		newPlanCmd(streams, reg),
 		newToolsCmd(streams, reg),
 		newGenerateCmd(streams, reg),

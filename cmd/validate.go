@@ -8,17 +8,19 @@ import (
 
 	"github.com/lessongen/lessongen/internal/yamlsrc"
 	"github.com/lessongen/lessongen/lesson"
+	"github.com/lessongen/lessongen/modality"
 	"github.com/lessongen/lessongen/session"
 )
 
 type validateOptions struct {
 	io     *IOStreams
+	reg    *modality.Registry
 	files  []string
 	strict bool
 }
 
-func newValidateCmd(streams *IOStreams) *cobra.Command {
-	opts := &validateOptions{io: streams}
+func newValidateCmd(streams *IOStreams, reg *modality.Registry) *cobra.Command {
+	opts := &validateOptions{io: streams, reg: reg}
 	cmd := &cobra.Command{
 		Use:   "validate FILE...",
 		Short: "Check lesson files without calling a model",
@@ -42,7 +44,7 @@ file is valid, 2 otherwise.`,
 func runValidate(opts *validateOptions) error {
 	failed := 0
 	for _, file := range opts.files {
-		doc, err := lesson.Load(file)
+		doc, err := lesson.Load(file, opts.reg)
 		if err == nil {
 			err = doc.LoadAll()
 		}

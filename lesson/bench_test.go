@@ -52,7 +52,7 @@ func loadBench(b *testing.B, n int) *lesson.Document {
 	if err := os.WriteFile(path, []byte(benchLesson(n)), 0o644); err != nil {
 		b.Fatal(err)
 	}
-	d, err := lesson.Load(path)
+	d, err := lesson.Load(path, testRegistry())
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -122,7 +122,7 @@ func BenchmarkLoadSave2000(b *testing.B) {
 		b.ReportAllocs()
 		b.SetBytes(int64(len(data)))
 		for b.Loop() {
-			d, err := lesson.Load(path)
+			d, err := lesson.Load(path, testRegistry())
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -136,7 +136,7 @@ func BenchmarkLoadSave2000(b *testing.B) {
 		b.ReportAllocs()
 		b.SetBytes(int64(len(data)))
 		for b.Loop() {
-			d, err := lesson.Load(path)
+			d, err := lesson.Load(path, testRegistry())
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -12,9 +12,6 @@ import (
 	"github.com/lessongen/lessongen/modality"
 )
 
-// BindableProps are the whiteboard properties a slide's props may bind.
-var BindableProps = []string{"heading", "layout"}
-
 // pendingMark stands in for a value that is still pending while a binding is
 // evaluated, so "uses a pending value" is told apart from "names no value".
 const pendingMark = "\x00pending\x00"
@@ -36,15 +33,15 @@ var templateFuncs = template.FuncMap{
 	"join":  func(sep string, items []string) string { return strings.Join(items, sep) },
 }
 
-// compileProps parses every binding. Unknown property names and templates
-// that do not parse are errors.
-func compileProps(props map[string]string) (map[string]tpl, error) {
+// compileProps parses every binding. Names no child kind lets a slide bind
+// (bindable, from the registry) and templates that do not parse are errors.
+func compileProps(props map[string]string, bindable []string) (map[string]tpl, error) {
 	out := make(map[string]tpl, len(props))
 	var errs []error
 	for _, name := range slices.Sorted(maps.Keys(props)) {
 		text := props[name]
-		if !slices.Contains(BindableProps, name) {
-			errs = append(errs, fmt.Errorf("props.%s: a whiteboard has no property %q; bindable: %s", name, name, strings.Join(BindableProps, ", ")))
+		if !slices.Contains(bindable, name) {
+			errs = append(errs, fmt.Errorf("props.%s: no child of a slide has a property %q; bindable: %s", name, name, strings.Join(bindable, ", ")))
 			continue
 		}
 		t, err := template.New(name).Option("missingkey=error").Funcs(templateFuncs).Parse(text)

@@ -148,7 +148,7 @@ slides:
       layout: "{{ .slide.nope }}"
 `
 	dir := writeFiles(t, map[string]string{"lesson.yaml": src})
-	_, err := lesson.Load(dir + "/lesson.yaml")
+	_, err := lesson.Load(dir + "/lesson.yaml", testRegistry())
 	var ps yamlsrc.Problems
 	if !errors.As(err, &ps) {
 		t.Fatalf("err = %v, want Problems", err)
@@ -159,7 +159,7 @@ slides:
 	}{
 		{8, 7, "slides[0].props.heading: template does not parse: template line 1: unclosed action"},
 		{13, 7, `props.heading of slide "b": names "titel", which is not a lesson or slide value`},
-		{18, 7, `slides[2].props.colour: a whiteboard has no property "colour"; bindable: heading, layout`},
+		{18, 7, `slides[2].props.colour: no child of a slide has a property "colour"; bindable: heading, layout`},
 		{23, 7, `props.layout of slide "d": names "nope"`},
 	}
 	for _, w := range want {

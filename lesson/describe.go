@@ -53,6 +53,14 @@ func (p *Plan) Describe() string {
 	return s.String()
 }
 
+// joinAnd joins "a", "b", "c" as "a, b and c".
+func joinAnd(items []string) string {
+	if len(items) < 2 {
+		return strings.Join(items, "")
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
+}
+
 func plural(n int, word string) string {
 	if n == 1 {
 		return "1 " + word
@@ -105,8 +113,17 @@ func (p *Plan) DescribeSlide(id string) string {
 	if ids[1] != nil {
 		fmt.Fprintf(&b, " Next slide: %q.", ids[1].Title.Value)
 	}
-	if s.Whiteboard.Pending && s.Whiteboard.Hint != "" {
-		fmt.Fprintf(&b, " Its whiteboard should show: %s.", strings.TrimSuffix(s.Whiteboard.Hint, "."))
+	if len(s.Children) > 1 {
+		kinds := make([]string, len(s.Children))
+		for i, c := range s.Children {
+			kinds[i] = "a " + c.Kind
+		}
+		fmt.Fprintf(&b, " The slide holds %s.", joinAnd(kinds))
+	}
+	for _, c := range s.Children {
+		if c.Pending && c.Hint != "" {
+			fmt.Fprintf(&b, " Its %s should show: %s.", c.Kind, strings.TrimSuffix(c.Hint, "."))
+		}
 	}
 	return b.String()
 }

@@ -15,30 +15,32 @@ import (
 
 	"github.com/lessongen/lessongen/internal/atomicfile"
 	"github.com/lessongen/lessongen/internal/yamlsrc"
+	"github.com/lessongen/lessongen/modality"
 	"github.com/lessongen/lessongen/session"
-	"github.com/lessongen/lessongen/whiteboard"
 )
 
-// Document is a loaded lesson file: the lesson's session, its whiteboards as
-// child sessions (loaded when first needed), and the sources they came from.
+// Document is a loaded lesson file: the lesson's session, its slides'
+// children as child sessions (loaded when first needed), and the sources
+// they came from. The children's kinds come from the registry.
 type Document struct {
 	Path string
 	// Warnings found while loading (layout defects, ignored bindings).
 	Warnings yamlsrc.Problems
 
+	reg  *modality.Registry
 	src  *yamlsrc.Source
 	root *session.Session
 
 	mu     sync.Mutex
-	inline map[string]*whiteboard.Board // decoded at load, handed to the child session on warm
-	files  map[string]*yamlsrc.Source   // file-backed whiteboards, by slide id, once loaded
+	inline map[session.Key]session.State   // decoded at load, handed to the child session on warm
+	files  map[session.Key]*yamlsrc.Source // file-backed children, once loaded
 }
 
 // Load reads and checks a lesson file. Any problem found makes it fail with
 // yamlsrc.Problems listing every one, each with file, line and column.
-// Whiteboards in their own files are checked for existence now and read
-// when first needed (see Board and LoadAll).
-func Load(path string) (*Document, error) {
+// Children in their own files are checked for existence now and read when
+// first needed (see Child and LoadAll).
+func Load(path string, reg *modality.Registry) (*Document, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("%s: cannot read the lesson: %w", path, unwrapPath(err))
@@ -48,7 +50,7 @@ func Load(path string) (*Document, error) {
 		return nil, err
 	}
 	r := &yamlsrc.Reporter{File: path}
-	d := &Document{Path: path, src: src, inline: map[string]*whiteboard.Board{}, files: map[string]*yamlsrc.Source{}}
+	d := &Document{Path: path, reg: reg, src: src, inline: map[session.Key]session.State{}, files: map[session.Key]*yamlsrc.Source{}}
 	plan := d.decode(src.Root, r)
 	problems := r.Problems
 	problems.Sort()
@@ -56,14 +58,18 @@ func Load(path string) (*Document, error) {
 		return nil, problems
 	}
 	d.Warnings = problems.Warnings()
-	plan.boardLoader = d.boardLoader
+	plan.loader = d.loader
 	d.root = session.New("lesson", plan)
 	d.root.ReconcileChildren()
 	return d, nil
 }
 
 func (d *Document) decode(n *yaml.Node, r *yamlsrc.Reporter) *Plan {
-	p := &Plan{Protect: true, bindCache: newBindingCache()}
+	var kinds []string
+	for _, k := range d.reg.Children() {
+		kinds = append(kinds, k.Name)
+	}
+	p := NewPlan(kinds, d.reg.Bindable())
 	if n.Kind != yaml.MappingNode {
 		r.At(n, "a lesson file is a mapping with version, metadata and slides")
 		return p
@@ -91,12 +97,15 @@ func (d *Document) decode(n *yaml.Node, r *yamlsrc.Reporter) *Plan {
 		default:
 			seen[s.ID] = idNode
 		}
-		compiled, err := compileProps(s.Props)
+		compiled, err := compileProps(s.Props, p.bindable)
 		for _, e := range unjoin(err) {
 			r.At(valueNode(s.Src, "props"), "%s.%v", path, e)
 		}
 		s.compiled = compiled
-		d.decodeBoardRef(s, r, path, files)
+		p.resolveChildren(s, r, path)
+		for _, ref := range s.Children {
+			d.decodeChildRef(s, ref, r, path, files)
+		}
 	}
 	p.index()
 	p.check(r)
@@ -117,51 +126,41 @@ func (d *Document) decode(n *yaml.Node, r *yamlsrc.Reporter) *Plan {
 	return p
 }
 
-func (d *Document) decodeBoardRef(s *Slide, r *yamlsrc.Reporter, path string, files map[string]*yaml.Node) {
-	ref := s.Whiteboard
+func (d *Document) decodeChildRef(s *Slide, ref ChildRef, r *yamlsrc.Reporter, path string, files map[string]*yaml.Node) {
+	kind, _ := d.reg.Child(ref.Kind)
 	if ref.File != "" {
 		key := filepath.Clean(ref.File)
 		if first, dup := files[key]; dup {
-			r.At(ref.fileNode, "%s.whiteboard.file %q is already the whiteboard of another slide (line %d); give each slide its own file", path, ref.File, first.Line)
+			r.At(ref.FileNode, "%s.%s.file %q is already used by another child (line %d); give each child its own file", path, ref.Kind, ref.File, first.Line)
 			return
 		}
-		files[key] = ref.fileNode
+		files[key] = ref.FileNode
 	}
 	switch {
 	case ref.Inline != nil:
-		b := whiteboard.Decode(ref.Inline, r, path+".whiteboard")
-		d.inline[s.ID] = b
-		d.warnShadowedProps(s, b, r, path)
+		st := kind.Codec.Decode(ref.Inline, r, path+"."+ref.Kind)
+		d.inline[session.Key{Placement: s.ID, Kind: ref.Kind}] = st
+		d.warnShadowedProps(s, kind, st, r, path)
 	case ref.File != "":
 		full := filepath.Join(filepath.Dir(d.Path), ref.File)
 		if _, err := os.Stat(full); err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
-				r.At(ref.fileNode, "%s.whiteboard.file %q does not exist (looked for %s); create it, fix the path, or write the whiteboard inline", path, ref.File, full)
+				r.At(ref.FileNode, "%s.%s.file %q does not exist (looked for %s); create it, fix the path, or write the %s inline", path, ref.Kind, ref.File, full, ref.Kind)
 			} else {
-				r.At(ref.fileNode, "%s.whiteboard.file: %v", path, err)
+				r.At(ref.FileNode, "%s.%s.file: %v", path, ref.Kind, err)
 			}
 		}
 	}
 }
 
-// warnShadowedProps flags bindings that will never apply because the
-// whiteboard already has that property written.
-func (d *Document) warnShadowedProps(s *Slide, b *whiteboard.Board, r *yamlsrc.Reporter, path string) {
+// warnShadowedProps flags bindings that will never apply because the child
+// already has that property written.
+func (d *Document) warnShadowedProps(s *Slide, kind *modality.Descriptor, st session.State, r *yamlsrc.Reporter, path string) {
 	for _, name := range slices.Sorted(maps.Keys(s.Props)) {
-		if boundTargetSet(b, name) {
-			r.WarnAt(valueNode(s.Src, "props"), "%s.props.%s is ignored: the whiteboard already sets %s", path, name, name)
+		if slices.Contains(kind.Bindable, name) && kind.Codec.Written(st, name) {
+			r.WarnAt(valueNode(s.Src, "props"), "%s.props.%s is ignored: the %s already sets %s", path, name, kind.Name, name)
 		}
 	}
-}
-
-func boundTargetSet(b *whiteboard.Board, name string) bool {
-	switch name {
-	case "heading":
-		return b.Heading.Set
-	case "layout":
-		return b.Layout.Set
-	}
-	return false
 }
 
 // unwrapPath drops the "open FILE:" prefix the caller already names.
@@ -209,62 +208,64 @@ func (d *Document) View(fn func(p *Plan)) {
 	d.root.View(func(st session.State) { fn(st.(*Plan)) })
 }
 
-// boardLoader returns how to create slide s's whiteboard session.
-func (d *Document) boardLoader(s *Slide) func() (*session.Session, error) {
-	id, ref := s.ID, s.Whiteboard
+// loader returns how to create the session of slide s's child of kind.
+func (d *Document) loader(s *Slide, kind string) func() (*session.Session, error) {
+	id := s.ID
+	ref, _ := s.Children.Get(kind)
+	desc, _ := d.reg.Child(kind)
+	key := session.Key{Placement: id, Kind: kind}
 	return func() (*session.Session, error) {
-		var b *whiteboard.Board
+		var st session.State
 		switch {
 		case ref.File != "":
 			var err error
-			if b, err = d.loadFile(id, ref.File); err != nil {
+			if st, err = d.loadFile(key, desc, ref.File); err != nil {
 				return nil, err
 			}
 		case ref.Inline != nil:
 			d.mu.Lock()
-			b = d.inline[id]
+			st = d.inline[key]
 			d.mu.Unlock()
 		default:
-			b = whiteboard.Todo(ref.Hint)
+			st = desc.Codec.Todo(ref.Hint)
 		}
-		return session.New("slides/"+id+"/whiteboard", b), nil
+		return session.New("slides/"+id+"/"+kind, st), nil
 	}
 }
 
-func (d *Document) loadFile(id, rel string) (*whiteboard.Board, error) {
+func (d *Document) loadFile(key session.Key, desc *modality.Descriptor, rel string) (session.State, error) {
 	full := filepath.Join(filepath.Dir(d.Path), rel)
 	data, err := os.ReadFile(full)
 	if err != nil {
-		return nil, fmt.Errorf("whiteboard of slide %q: %w", id, err)
+		return nil, fmt.Errorf("%s of slide %q: %w", key.Kind, key.Placement, err)
 	}
 	src, err := yamlsrc.Parse(full, data)
 	if err != nil {
 		return nil, err
 	}
 	r := &yamlsrc.Reporter{File: full}
-	var b *whiteboard.Board
+	var st session.State
 	if hint, ok := yamlsrc.Pending(src.Root); ok {
-		b = whiteboard.Todo(hint)
+		st = desc.Codec.Todo(hint)
 	} else {
-		b = whiteboard.Decode(src.Root, r, "whiteboard")
+		st = desc.Codec.Decode(src.Root, r, key.Kind)
 	}
 	if err := r.Problems.Err(); err != nil {
 		r.Problems.Sort()
 		return nil, r.Problems
 	}
 	d.mu.Lock()
-	d.files[id] = src
+	d.files[key] = src
 	d.Warnings = append(d.Warnings, r.Problems.Warnings()...)
 	d.mu.Unlock()
-	return b, nil
+	return st, nil
 }
 
-// Board returns slide id's whiteboard session, loading it if needed.
-func (d *Document) Board(id string) (*session.Session, error) {
-	return d.root.WarmChild(boardKey(id))
+// Child returns the session of slide id's child of kind, loading it if
+// needed; session.ErrUnknownChild when the slide places none.
+func (d *Document) Child(id, kind string) (*session.Session, error) {
+	return d.root.WarmChild(session.Key{Placement: id, Kind: kind})
 }
-
-func boardKey(id string) session.Key { return session.Key{Placement: id, Kind: "whiteboard"} }
 
 // LoadAll loads every whiteboard, collecting every problem in every file.
 func (d *Document) LoadAll() error {
@@ -300,11 +301,11 @@ type OutFile struct {
 }
 
 // ErrSharedOutput means an output path would make a save overwrite the
-// input's whiteboard files.
+// input's child files.
 var ErrSharedOutput = errors.New("the output would overwrite the input's whiteboard files")
 
 // CheckOutput refuses an output path in the lesson's own folder (other than
-// the lesson itself) when whiteboards live in their own files: those files
+// the lesson itself) when children live in their own files: those files
 // would be written over in place, changing the input.
 func (d *Document) CheckOutput(out string) error {
 	if out == "" || filepath.Clean(out) == filepath.Clean(d.Path) {
@@ -313,29 +314,45 @@ func (d *Document) CheckOutput(out string) error {
 	if filepath.Clean(filepath.Dir(out)) != filepath.Clean(filepath.Dir(d.Path)) {
 		return nil
 	}
-	if files := d.BoardFiles(); len(files) > 0 {
+	if files := d.ChildFiles(); len(files) > 0 {
 		return fmt.Errorf("%w (%s): write to another folder, or in place without -o", ErrSharedOutput, strings.Join(files, ", "))
 	}
 	return nil
 }
 
-// BoardFiles lists the whiteboard files the lesson names, relative to it.
-func (d *Document) BoardFiles() []string {
+// ChildFiles lists the files of children the lesson names, relative to it.
+func (d *Document) ChildFiles() []string {
 	var files []string
-	d.View(func(p *Plan) {
-		for _, s := range p.slides() {
-			if s.Whiteboard.File != "" {
-				files = append(files, s.Whiteboard.File)
-			}
-		}
-	})
+	for _, c := range d.fileChildren() {
+		files = append(files, c.ref.File)
+	}
 	return files
 }
 
-// Render returns the files a save to out would write: whiteboards in their
+type fileChild struct {
+	key session.Key
+	ref ChildRef
+}
+
+// fileChildren lists the children kept in their own files, in order.
+func (d *Document) fileChildren() []fileChild {
+	var out []fileChild
+	d.View(func(p *Plan) {
+		for _, s := range p.slides() {
+			for _, ref := range s.Children {
+				if ref.File != "" {
+					out = append(out, fileChild{session.Key{Placement: s.ID, Kind: ref.Kind}, ref})
+				}
+			}
+		}
+	})
+	return out
+}
+
+// Render returns the files a save to out would write: children in their
 // own files first, then the lesson. out "" means the lesson's own path.
 // Unchanged files in place are skipped; when out is in another folder, every
-// whiteboard file is written there too, so the copy is whole.
+// child file is written there too, so the copy is whole.
 func (d *Document) Render(out string) ([]OutFile, error) {
 	if out == "" {
 		out = d.Path
@@ -346,20 +363,9 @@ func (d *Document) Render(out string) ([]OutFile, error) {
 	inDir, outDir := filepath.Dir(d.Path), filepath.Dir(out)
 	moved := filepath.Clean(inDir) != filepath.Clean(outDir)
 
-	var refs []WhiteboardRef
-	var ids []string
-	d.View(func(p *Plan) {
-		for _, s := range p.slides() {
-			refs = append(refs, s.Whiteboard)
-			ids = append(ids, s.ID)
-		}
-	})
 	var files []OutFile
-	for i, ref := range refs {
-		if ref.File == "" {
-			continue
-		}
-		f, err := d.renderFile(ids[i], ref.File, filepath.Join(outDir, ref.File), moved)
+	for _, c := range d.fileChildren() {
+		f, err := d.renderFile(c.key, c.ref.File, filepath.Join(outDir, c.ref.File), moved)
 		if err != nil {
 			return nil, err
 		}
@@ -377,7 +383,7 @@ func (d *Document) Render(out string) ([]OutFile, error) {
 	return files, nil
 }
 
-// LessonBytes renders the lesson file alone, inline whiteboards included:
+// LessonBytes renders the lesson file alone, inline children included:
 // the original bytes with only the changed spots spliced in.
 func (d *Document) LessonBytes() ([]byte, error) {
 	data, _, err := d.lessonBytes()
@@ -386,27 +392,31 @@ func (d *Document) LessonBytes() ([]byte, error) {
 
 func (d *Document) lessonBytes() (data []byte, reformatted bool, err error) {
 	var tree *yaml.Node
-	var ids []string
-	var fileBacked []bool
+	var inline [][]session.Key // per slide item, its inline children
 	d.View(func(p *Plan) {
 		tree = yamlsrc.Encode(*p)
 		for _, s := range p.slides() {
-			ids = append(ids, s.ID)
-			fileBacked = append(fileBacked, s.Whiteboard.File != "")
+			var keys []session.Key
+			for _, ref := range s.Children {
+				if ref.File == "" {
+					keys = append(keys, session.Key{Placement: s.ID, Kind: ref.Kind})
+				}
+			}
+			inline = append(inline, keys)
 		}
 	})
 	items := valueNode(tree, "slides")
-	for i, id := range ids {
-		if fileBacked[i] || items == nil || items.Kind != yaml.SequenceNode || i >= len(items.Content) {
+	for i, keys := range inline {
+		if items == nil || items.Kind != yaml.SequenceNode || i >= len(items.Content) {
 			continue
 		}
-		child, hot := d.root.HotChild(boardKey(id))
-		if !hot {
-			continue
+		for _, key := range keys {
+			child, hot := d.root.HotChild(key)
+			if !hot {
+				continue
+			}
+			setValue(items.Content[i], key.Kind, d.encode(key.Kind, child))
 		}
-		var n *yaml.Node
-		child.View(func(st session.State) { n, _ = st.(*whiteboard.Board).EncodeNode() })
-		setValue(items.Content[i], "whiteboard", n)
 	}
 	return patchOrRender(d.src, tree)
 }
@@ -422,24 +432,30 @@ func patchOrRender(src *yamlsrc.Source, tree *yaml.Node) ([]byte, bool, error) {
 	return data, false, err
 }
 
-func (d *Document) renderFile(id, rel, dest string, moved bool) (*OutFile, error) {
-	child, hot := d.root.HotChild(boardKey(id))
+// encode writes a hot child back as a node, through its kind's codec.
+func (d *Document) encode(kind string, child *session.Session) *yaml.Node {
+	desc, _ := d.reg.Child(kind)
+	var n *yaml.Node
+	child.View(func(st session.State) { n = desc.Codec.Encode(st) })
+	return n
+}
+
+func (d *Document) renderFile(key session.Key, rel, dest string, moved bool) (*OutFile, error) {
+	child, hot := d.root.HotChild(key)
 	if !hot {
 		if !moved {
 			return nil, nil
 		}
 		data, err := os.ReadFile(filepath.Join(filepath.Dir(d.Path), rel))
 		if err != nil {
-			return nil, fmt.Errorf("copy whiteboard of slide %q: %w", id, err)
+			return nil, fmt.Errorf("copy %s of slide %q: %w", key.Kind, key.Placement, err)
 		}
 		return &OutFile{Path: dest, Data: data}, nil
 	}
 	d.mu.Lock()
-	src := d.files[id]
+	src := d.files[key]
 	d.mu.Unlock()
-	var n *yaml.Node
-	child.View(func(st session.State) { n, _ = st.(*whiteboard.Board).EncodeNode() })
-	data, reformatted, err := patchOrRender(src, n)
+	data, reformatted, err := patchOrRender(src, d.encode(key.Kind, child))
 	if err != nil {
 		return nil, fmt.Errorf("render %s: %w", dest, err)
 	}
@@ -462,7 +478,7 @@ func setValue(m *yaml.Node, key string, v *yaml.Node) {
 }
 
 // Save writes the document to out ("" = in place), each file atomically,
-// whiteboard files before the lesson that refers to them.
+// child files before the lesson that refers to them.
 func (d *Document) Save(out string) error {
 	files, err := d.Render(out)
 	if err != nil {

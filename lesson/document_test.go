@@ -133,7 +133,7 @@ func TestRoundTripUnchanged(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			d, err := lesson.Load(path)
+			d, err := lesson.Load(path, testRegistry())
 			if err != nil {
 				t.Fatalf("load: %v", err)
 			}
@@ -215,7 +215,7 @@ func TestSaveChangesOnlyChangedSpots(t *testing.T) {
 		t.Fatal(err)
 	}
 	// A file-backed board, through the document.
-	recap, err := d.Board("recap")
+	recap, err := d.Child("recap", "whiteboard")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -259,7 +259,7 @@ func TestSaveChangesOnlyChangedSpots(t *testing.T) {
 		t.Errorf("reloaded %v, subject %q", p2.SlideIDs(), p2.Metadata.Subject.Value)
 	}
 	for id, want := range map[string]string{"wrap": "Key idea", "recap": "Same denominator"} {
-		b, err := d2.Board(id)
+		b, err := d2.Child(id, "whiteboard")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -283,10 +283,10 @@ func mapKeys(m map[string]string) func(func(string) bool) {
 
 func TestFileBackedBoardChangeWritesOnlyItsFile(t *testing.T) {
 	d := loadFractions(t)
-	if files := d.BoardFiles(); len(files) != 1 || files[0] != "boards/recap.yaml" {
+	if files := d.ChildFiles(); len(files) != 1 || files[0] != "boards/recap.yaml" {
 		t.Errorf("board files = %v", files)
 	}
-	recap, err := d.Board("recap")
+	recap, err := d.Child("recap", "whiteboard")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -332,7 +332,7 @@ func TestRenderElsewhereCopiesBoardFiles(t *testing.T) {
 	}
 
 	// Hot and changed: the changed board goes to the copy; the originals stay.
-	recap, _ := d.Board("recap")
+	recap, _ := d.Child("recap", "whiteboard")
 	dispatch(t, recap, whiteboard.SetLayout{Layout: "bullets"})
 	if err := d.Save(out); err != nil {
 		t.Fatal(err)
@@ -343,7 +343,7 @@ func TestRenderElsewhereCopiesBoardFiles(t *testing.T) {
 	if data, _ := os.ReadFile(filepath.Join(filepath.Dir(d.Path), "boards", "recap.yaml")); string(data) != recapSrc {
 		t.Errorf("the original board changed:\n%s", data)
 	}
-	copied, err := lesson.Load(out)
+	copied, err := lesson.Load(out, testRegistry())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -362,7 +362,7 @@ func TestSaveIsAtomicAndKeepsPermissions(t *testing.T) {
 		}
 	}
 	dispatch(t, d.Session(), lesson.SetSubject{Subject: "math"})
-	recap, _ := d.Board("recap")
+	recap, _ := d.Child("recap", "whiteboard")
 	dispatch(t, recap, whiteboard.SetLayout{Layout: "bullets"})
 	if err := d.Save(""); err != nil {
 		t.Fatal(err)
@@ -442,13 +442,16 @@ func TestLoadErrors(t *testing.T) {
 			[]string{"must stay inside the lesson's folder"}},
 		{"bad inline board", map[string]string{"lesson.yaml": "version: 1\nmetadata:\n  title: T\nslides:\n  - id: a\n    title: A\n    whiteboard:\n      canvas: {width: 5, height: 5}\n"},
 			[]string{"lesson.yaml:8:7: slides[0].whiteboard.canvas must be between 100"}},
+		{"misspelt child and field", map[string]string{"lesson.yaml": "version: 1\nmetadata:\n  title: T\nslides:\n  - id: a\n    titel: A\n    whitebord: !pending\n    colour: red\n"},
+			[]string{`lesson.yaml:6:5: unknown key "titel" in slides[0]; did you mean "title"?`, `lesson.yaml:7:5: unknown key "whitebord" in slides[0]; did you mean "whiteboard"?`,
+				`lesson.yaml:8:5: unknown key "colour" in slides[0]; allowed keys: id, title, section, duration_minutes, notes, props, whiteboard`}},
 		{"durations out of range", map[string]string{"lesson.yaml": "version: 1\nmetadata:\n  title: T\n  duration_minutes: 2\nslides:\n  - id: a\n    title: A\n    duration_minutes: 500\n"},
 			[]string{"lesson.yaml:4:21: metadata.duration_minutes must be between 5 and 600, got 2", "lesson.yaml:8:23: slides[0].duration_minutes must be between 1 and 120, got 500"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := writeFiles(t, tt.files)
-			_, err := lesson.Load(filepath.Join(dir, "lesson.yaml"))
+			_, err := lesson.Load(filepath.Join(dir, "lesson.yaml"), testRegistry())
 			var ps yamlsrc.Problems
 			if !errors.As(err, &ps) {
 				t.Fatalf("err = %v, want Problems", err)
@@ -461,7 +464,7 @@ func TestLoadErrors(t *testing.T) {
 			}
 		})
 	}
-	if _, err := lesson.Load(filepath.Join(t.TempDir(), "none.yaml")); err == nil || !strings.Contains(err.Error(), "cannot read the lesson") {
+	if _, err := lesson.Load(filepath.Join(t.TempDir(), "none.yaml"), testRegistry()); err == nil || !strings.Contains(err.Error(), "cannot read the lesson") {
 		t.Errorf("missing file: %v", err)
 	}
 }
@@ -485,7 +488,7 @@ func TestBoardFilePaths(t *testing.T) {
 			"..boards/b.yaml": "heading: B\n",
 			"b.yaml":          "heading: B\n",
 		})
-		_, err := lesson.Load(filepath.Join(dir, "lesson.yaml"))
+		_, err := lesson.Load(filepath.Join(dir, "lesson.yaml"), testRegistry())
 		if tt.ok && err != nil {
 			t.Errorf("%s: %v", tt.file, err)
 		}
@@ -503,7 +506,7 @@ func TestBadBoardFileIsReportedWhenLoaded(t *testing.T) {
 	if !errors.As(err, &ps) || len(ps) != 1 || ps[0].Line != 3 || ps[0].Col != 3 || !strings.HasSuffix(ps[0].File, "b.yaml") {
 		t.Errorf("err = %v, want the board file's own position", err)
 	}
-	if _, err := d.Board("a"); err == nil {
+	if _, err := d.Child("a", "whiteboard"); err == nil {
 		t.Error("a bad board loaded")
 	}
 }
@@ -513,10 +516,10 @@ func TestChildrenAreSlidesWithBoards(t *testing.T) {
 	if got := d.Session().Children(); !slices.Equal(got, []session.Key{board("b")}) {
 		t.Errorf("children = %v, want only the slide with a whiteboard", got)
 	}
-	if _, err := d.Board("a"); !errors.Is(err, session.ErrUnknownChild) {
+	if _, err := d.Child("a", "whiteboard"); !errors.Is(err, session.ErrUnknownChild) {
 		t.Errorf("board of a slide without one: %v", err)
 	}
-	b, err := d.Board("b")
+	b, err := d.Child("b", "whiteboard")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -540,7 +543,7 @@ func TestRemovedSlideBoardComesBack(t *testing.T) {
 	}
 	dispatch(t, s, lesson.RemoveSlide{ID: "practice-one"})
 	s.ReconcileChildren()
-	if _, err := d.Board("practice-one"); !errors.Is(err, session.ErrUnknownChild) {
+	if _, err := d.Child("practice-one", "whiteboard"); !errors.Is(err, session.ErrUnknownChild) {
 		t.Errorf("board of a removed slide: %v", err)
 	}
 	if strings.Contains(rendered(t, d)[d.Path], "Kept") {
@@ -597,7 +600,7 @@ func TestSaveChangesBundledExample(t *testing.T) {
 	orig, _ := os.ReadFile(path)
 	summaryPath := filepath.Join(filepath.Dir(path), "slides", "summary.yaml")
 	origSummary, _ := os.ReadFile(summaryPath)
-	d, err := lesson.Load(path)
+	d, err := lesson.Load(path, testRegistry())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -662,8 +665,8 @@ func TestTwoSlidesCannotShareABoardFile(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "b", "x.yaml"), []byte("heading: H\nelements: []\n"), 0o644)
 	path := filepath.Join(dir, "l.yaml")
 	os.WriteFile(path, []byte("version: 1\nmetadata:\n  title: T\nslides:\n  - id: a\n    title: A\n    whiteboard: {file: b/x.yaml}\n  - id: c\n    title: C\n    whiteboard: {file: ./b/x.yaml}\n"), 0o644)
-	_, err := lesson.Load(path)
-	if err == nil || !strings.Contains(err.Error(), "l.yaml:10:24: slides[1].whiteboard.file \"./b/x.yaml\" is already the whiteboard of another slide (line 7)") {
+	_, err := lesson.Load(path, testRegistry())
+	if err == nil || !strings.Contains(err.Error(), "l.yaml:10:24: slides[1].whiteboard.file \"./b/x.yaml\" is already used by another child (line 7)") {
 		t.Errorf("got %v", err)
 	}
 }

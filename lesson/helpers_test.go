@@ -9,7 +9,9 @@ import (
 
 	"github.com/lessongen/lessongen/internal/sessiontest"
 	"github.com/lessongen/lessongen/lesson"
+	"github.com/lessongen/lessongen/modality"
 	"github.com/lessongen/lessongen/session"
+	"github.com/lessongen/lessongen/whiteboard"
 )
 
 // fractionsSrc is a lesson as an author writes it: comments, blank lines,
@@ -85,7 +87,7 @@ func load(t *testing.T, src string, extra ...string) *lesson.Document {
 		files[extra[i]] = extra[i+1]
 	}
 	dir := writeFiles(t, files)
-	d, err := lesson.Load(filepath.Join(dir, "lesson.yaml"))
+	d, err := lesson.Load(filepath.Join(dir, "lesson.yaml"), testRegistry())
 	if err != nil {
 		t.Fatalf("load:\n%v", err)
 	}
@@ -192,7 +194,7 @@ func reload(t *testing.T, d *lesson.Document) *lesson.Document {
 	if err := d.Save(out); err != nil {
 		t.Fatalf("save: %v", err)
 	}
-	d2, err := lesson.Load(out)
+	d2, err := lesson.Load(out, testRegistry())
 	if err != nil {
 		data, _ := os.ReadFile(out)
 		t.Fatalf("the saved lesson does not load:\n%v\n%s", err, data)
@@ -245,3 +247,12 @@ func wantOutputs(t *testing.T, res session.Result, want ...any) {
 
 // board names the whiteboard child of a slide.
 func board(slide string) session.Key { return session.Key{Placement: slide, Kind: "whiteboard"} }
+
+// testRegistry is the registry lessongen runs with.
+func testRegistry() *modality.Registry {
+	reg, err := modality.New(lesson.Modality(), whiteboard.Modality())
+	if err != nil {
+		panic(err)
+	}
+	return reg
+}

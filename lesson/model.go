@@ -5,7 +5,6 @@ package lesson
 
 import (
 	"fmt"
-	"path/filepath"
 	"regexp"
 	"strings"
 
@@ -56,10 +55,12 @@ type Slide struct {
 	Section         yamlsrc.Field[string] `yaml:"section"`
 	DurationMinutes yamlsrc.Field[int]    `yaml:"duration_minutes"`
 	Notes           yamlsrc.Field[string] `yaml:"notes"`
-	// Props binds whiteboard properties to templates over lesson and slide
+	// Props binds children's properties to templates over lesson and slide
 	// values, e.g. heading: "{{ .lesson.title }}".
-	Props      map[string]string `yaml:"props,omitempty"`
-	Whiteboard WhiteboardRef     `yaml:"whiteboard"`
+	Props map[string]string `yaml:"props,omitempty"`
+	// Children are the slide's children, one field per registered kind
+	// (whiteboard:, quiz:, ...).
+	Children Children `yaml:",rest"`
 
 	authored  bool
 	filled    int            // placeholders: slides generated for it
@@ -67,8 +68,8 @@ type Slide struct {
 	compiled  map[string]tpl // parsed props templates
 }
 
-// Plan is the lesson's whole state (minus whiteboards, which live in child
-// sessions).
+// Plan is the lesson's whole state (minus its slides' children, which live
+// in child sessions).
 type Plan struct {
 	Src *yaml.Node `yaml:"-"`
 
@@ -85,63 +86,18 @@ type Plan struct {
 	byID      map[string]*Slide
 	nextPH    int
 	metaEpoch int
-	// boardLoader builds the child session for a slide's whiteboard; the
+	// kinds are the child kinds a slide may place, in generation order,
+	// and bindable the properties they let props bind (from the registry).
+	kinds, bindable []string
+	// loader builds the child session for a slide's child of a kind; the
 	// Document sets it, as only it knows the file system.
-	boardLoader func(s *Slide) func() (*session.Session, error)
+	loader func(s *Slide, kind string) func() (*session.Session, error)
 }
 
-// WhiteboardRef is how a slide places its whiteboard: inline, in its own
-// file, or pending with a hint. Absent means the slide has no whiteboard.
-type WhiteboardRef struct {
-	Inline  *yaml.Node
-	File    string
-	Pending bool
-	Hint    string
-	// fileNode is the {file: …} mapping's value node, for error positions.
-	fileNode *yaml.Node
-}
-
-// Present reports whether the slide places a whiteboard at all.
-func (w WhiteboardRef) Present() bool { return w.Inline != nil || w.File != "" || w.Pending }
-
-func (w *WhiteboardRef) DecodeNode(n *yaml.Node, r *yamlsrc.Reporter, path string) {
-	if hint, ok := yamlsrc.Pending(n); ok {
-		*w = WhiteboardRef{Pending: true, Hint: hint}
-		return
-	}
-	if n.Kind != yaml.MappingNode {
-		r.At(n, "%s must be a whiteboard mapping, {file: path}, or !pending \"hint\"", path)
-		return
-	}
-	if len(n.Content) == 2 && n.Content[0].Value == "file" {
-		v := n.Content[1]
-		if v.Kind != yaml.ScalarNode || v.Value == "" {
-			r.At(v, "%s.file must be a path relative to the lesson file", path)
-			return
-		}
-		if !filepath.IsLocal(v.Value) { // not absolute, not escaping with ..
-			r.At(v, "%s.file %q must stay inside the lesson's folder (a relative path without ..)", path, v.Value)
-			return
-		}
-		*w = WhiteboardRef{File: v.Value, fileNode: v}
-		return
-	}
-	*w = WhiteboardRef{Inline: n}
-}
-
-func (w WhiteboardRef) EncodeNode() (*yaml.Node, bool) {
-	switch {
-	case w.Pending:
-		return yamlsrc.PendingNode(w.Hint), true
-	case w.File != "":
-		return &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{
-			{Kind: yaml.ScalarNode, Tag: "!!str", Value: "file"},
-			{Kind: yaml.ScalarNode, Tag: "!!str", Value: w.File},
-		}}, true
-	case w.Inline != nil:
-		return w.Inline, true
-	}
-	return nil, false
+// NewPlan returns an empty plan whose slides may place children of kinds,
+// binding the properties bindable.
+func NewPlan(kinds, bindable []string) *Plan {
+	return &Plan{Protect: true, bindCache: newBindingCache(), kinds: kinds, bindable: bindable}
 }
 
 var idPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]*$`)
@@ -212,14 +168,22 @@ func (p *Plan) index() {
 	}
 }
 
-// Placements lists every slide with a whiteboard; see session.Parent.
+// Placements lists every child of every slide, kind by kind in generation
+// order; see session.Parent.
 func (p *Plan) Placements() []session.Placement {
 	var ps []session.Placement
+	if p.loader == nil {
+		return nil
+	}
 	for _, s := range p.slides() {
-		if s.IsPlaceholder || !s.Whiteboard.Present() || p.boardLoader == nil {
+		if s.IsPlaceholder {
 			continue
 		}
-		ps = append(ps, session.Placement{ID: s.ID, Kind: "whiteboard", Load: p.boardLoader(s)})
+		for _, kind := range p.kinds {
+			if _, ok := s.Children.Get(kind); ok {
+				ps = append(ps, session.Placement{ID: s.ID, Kind: kind, Load: p.loader(s, kind)})
+			}
+		}
 	}
 	return ps
 }

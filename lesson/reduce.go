@@ -105,7 +105,7 @@ func (p *Plan) Reduce(rc *session.Context, in session.Intent) (func(), error) {
 		if !ok {
 			return nil, p.notFound("id", in.ID)
 		}
-		compiled, err := compileProps(in.Props)
+		compiled, err := compileProps(in.Props, p.bindable)
 		if err != nil {
 			return nil, session.Reject(session.KindInvalidArgs, "props", "props bind heading or layout to Go templates such as {{ .lesson.title }}", "%v", err)
 		}
@@ -232,7 +232,7 @@ func (p *Plan) addSlide(rc *session.Context, in AddSlide) (func(), error) {
 		Section:         optional(in.Section),
 		DurationMinutes: yamlsrc.Val(in.DurationMinutes),
 		Notes:           optional(in.Notes),
-		Whiteboard:      WhiteboardRef{Pending: true, Hint: brief},
+		Children:        Children{{Kind: "whiteboard", Pending: true, Hint: brief}},
 	}
 	p.Slides = yamlsrc.Val(slices.Insert(list, at, s))
 	p.byID[s.ID] = s

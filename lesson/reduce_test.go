@@ -148,8 +148,9 @@ func TestIntentsReduce(t *testing.T) {
 					t.Errorf("slides = %v", ids)
 				}
 				s, _ := p.Slide("practice-one")
+				wb, _ := s.Children.Get("whiteboard")
 				if s.Title.Value != "Practice one" || s.Section.Value != "Explore" || s.DurationMinutes.Value != 10 || s.Notes.Value != "Work in pairs." ||
-					!s.Whiteboard.Pending || s.Whiteboard.Hint != "three fraction bars" {
+					!wb.Pending || wb.Hint != "three fraction bars" {
 					t.Errorf("added %+v", s)
 				}
 				// The new slide goes in before the placeholder, which stays

@@ -1,7 +1,5 @@
 package lesson
 
-import "github.com/lessongen/lessongen/session"
-
 // The document as the orchestrator walks it: the root's session, its
 // slides, and each slide's children by kind.
 
@@ -38,13 +36,4 @@ func (d *Document) DescribeSlide(id string) (s string) {
 func (d *Document) Bindings(id string) (values map[string]string, err error) {
 	d.View(func(p *Plan) { values, err = p.Bindings(id) })
 	return values, err
-}
-
-// Child returns the child of kind placed on slide id, loading it if needed;
-// session.ErrUnknownChild when the slide places none.
-func (d *Document) Child(id, kind string) (*session.Session, error) {
-	if kind != "whiteboard" {
-		return nil, session.ErrUnknownChild
-	}
-	return d.Board(id)
 }

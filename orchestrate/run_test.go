@@ -113,18 +113,17 @@ func writeLesson(t testing.TB, n int, extra string) string {
 }
 
 // testRegistry is the registry lessongen runs with.
-func testRegistry(t testing.TB) *modality.Registry {
-	t.Helper()
+func testRegistry() *modality.Registry {
 	reg, err := modality.New(lesson.Modality(), whiteboard.Modality())
 	if err != nil {
-		t.Fatal(err)
+		panic(err)
 	}
 	return reg
 }
 
 func options(t testing.TB, model llm.Model, concurrency int) Options {
 	t.Helper()
-	reg := testRegistry(t)
+	reg := testRegistry()
 	var levels []templates.Level
 	for _, name := range reg.LevelNames() {
 		levels = append(levels, templates.Level{Name: name})
@@ -145,7 +144,7 @@ func TestRunOrder(t *testing.T) {
 	data, _ := os.ReadFile(path)
 	data = append(data, "  - !pending \"two more\"\n"...)
 	os.WriteFile(path, data, 0o644)
-	doc, err := lesson.Load(path)
+	doc, err := lesson.Load(path, testRegistry())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,7 +180,7 @@ func TestRunOrder(t *testing.T) {
 
 func TestRunRespectsConcurrencyLimit(t *testing.T) {
 	for _, limit := range []int{1, 3} {
-		doc, err := lesson.Load(writeLesson(t, 8, ""))
+		doc, err := lesson.Load(writeLesson(t, 8, ""), testRegistry())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -208,7 +207,7 @@ func TestRunRespectsConcurrencyLimit(t *testing.T) {
 func TestRunNothingPendingMakesNoRequest(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "done.yaml")
 	os.WriteFile(path, []byte("version: 1\nmetadata:\n  title: Done\nslides:\n  - id: a\n    title: A\n    whiteboard:\n      heading: H\n      elements: []\n"), 0o644)
-	doc, err := lesson.Load(path)
+	doc, err := lesson.Load(path, testRegistry())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -220,7 +219,7 @@ func TestRunNothingPendingMakesNoRequest(t *testing.T) {
 }
 
 func TestRunScopeOneSlide(t *testing.T) {
-	doc, err := lesson.Load(writeLesson(t, 3, "  objectives:\n"))
+	doc, err := lesson.Load(writeLesson(t, 3, "  objectives:\n"), testRegistry())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -235,7 +234,7 @@ func TestRunScopeOneSlide(t *testing.T) {
 }
 
 func TestCheckpointAfterNodes(t *testing.T) {
-	doc, err := lesson.Load(writeLesson(t, 4, ""))
+	doc, err := lesson.Load(writeLesson(t, 4, ""), testRegistry())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -261,11 +260,11 @@ func TestCheckpointAfterNodes(t *testing.T) {
 		t.Errorf("%d checkpoints for 4 whiteboards (coalesced, at least one)", saves)
 	}
 	// The saved file is the finished lesson.
-	again, err := lesson.Load(doc.Path)
+	again, err := lesson.Load(doc.Path, testRegistry())
 	if err != nil {
 		t.Fatal(err)
 	}
-	steps, err := Plan(again, testRegistry(t), Scope{})
+	steps, err := Plan(again, testRegistry(), Scope{})
 	if err != nil || len(steps) != 0 {
 		t.Errorf("after the run the file still has %d steps (%v)", len(steps), err)
 	}
@@ -281,7 +280,7 @@ func TestCheckpointsWhileBindingsResolve(t *testing.T) {
 	}
 	path := filepath.Join(t.TempDir(), "lesson.yaml")
 	os.WriteFile(path, []byte(b.String()), 0o644)
-	doc, err := lesson.Load(path)
+	doc, err := lesson.Load(path, testRegistry())
 	if err != nil {
 		t.Fatal(err)
 	}
