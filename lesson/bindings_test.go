@@ -148,7 +148,7 @@ slides:
       layout: "{{ .slide.nope }}"
 `
 	dir := writeFiles(t, map[string]string{"lesson.yaml": src})
-	_, err := lesson.Load(dir + "/lesson.yaml", testRegistry())
+	_, err := lesson.Load(dir+"/lesson.yaml", testRegistry())
 	var ps yamlsrc.Problems
 	if !errors.As(err, &ps) {
 		t.Fatalf("err = %v, want Problems", err)
