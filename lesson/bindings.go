@@ -27,10 +27,13 @@ type boundProps struct {
 	err    error
 }
 
-var templateFuncs = template.FuncMap{
-	"upper": strings.ToUpper,
-	"lower": strings.ToLower,
-	"join":  func(sep string, items []string) string { return strings.Join(items, sep) },
+// templateFuncs are the functions a binding may call.
+func templateFuncs() template.FuncMap {
+	return template.FuncMap{
+		"upper": strings.ToUpper,
+		"lower": strings.ToLower,
+		"join":  func(sep string, items []string) string { return strings.Join(items, sep) },
+	}
 }
 
 // compileProps parses every binding. Names no child kind lets a slide bind
@@ -44,7 +47,7 @@ func compileProps(props map[string]string, bindable []string) (map[string]tpl, e
 			errs = append(errs, fmt.Errorf("props.%s: no child of a slide has a property %q; bindable: %s", name, name, strings.Join(bindable, ", ")))
 			continue
 		}
-		t, err := template.New(name).Option("missingkey=error").Funcs(templateFuncs).Parse(text)
+		t, err := template.New(name).Option("missingkey=error").Funcs(templateFuncs()).Parse(text)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("props.%s: template does not parse: %v", name, cleanTemplateErr(err)))
 			continue

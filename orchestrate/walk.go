@@ -35,9 +35,6 @@ type Scope struct {
 // ChildNode names a child node: "slides/<id>/<kind>".
 func ChildNode(slideID, kind string) string { return "slides/" + slideID + "/" + kind }
 
-// BoardNode names a slide's whiteboard node.
-func BoardNode(slideID string) string { return ChildNode(slideID, "whiteboard") }
-
 // visitor is what plan and run do differently at the spots the one walk
 // reaches; everything else (order, pending gates, describe chains,
 // bindings) is the walk's.
