@@ -38,7 +38,7 @@ func newGenerateCmd(streams *IOStreams, reg *modality.Registry) *cobra.Command {
 		Use:   "generate FILE",
 		Short: "Fill everything pending in a lesson",
 		Long: `Fill everything pending in a lesson: its metadata, its slides, then every
-slide's whiteboard (several at once, see --concurrency), each by a small
+slide's children (` + kindList(reg) + `; several at once, see --concurrency), each by a small
 tool-calling model subagent. The lesson is written back to FILE (or -o),
 with everything you wrote left exactly as it was.
 
@@ -72,7 +72,7 @@ func newFillCmd(streams *IOStreams, reg *modality.Registry) *cobra.Command {
 		Use:   "fill FILE --slide ID",
 		Short: "Fill what is pending on one slide",
 		Long: `Fill what is pending on one slide: its own fields (title, notes, ...) and
-then its whiteboard, with the lesson's context built from the root down.
+then its children (` + kindList(reg) + `), with the lesson's context built from the root down.
 Nothing outside that slide changes.
 
 The slide is named by its id or its 1-based position. Everything else
@@ -130,7 +130,7 @@ func runGenerate(ctx context.Context, opts *generateOptions) error {
 	}
 	toStdout := opts.out == "-"
 	if toStdout && len(doc.ChildFiles()) > 0 {
-		return usagef("-o - writes one file, but this lesson keeps whiteboards in their own files; use -o PATH")
+		return usagef("-o - writes one file, but this lesson keeps children in their own files; use -o PATH")
 	}
 	dryRun := approval == bridge.ApproveDeny
 	if len(steps) == 0 {

@@ -1,7 +1,9 @@
 package cmd
 
 import (
+	"fmt"
 	"runtime/debug"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -11,7 +13,8 @@ import (
 const rootLong = `lessongen turns partly written lesson plans into finished ones.
 
 A lesson is a YAML file: metadata (title, grade, objectives, ...), slides,
-and a whiteboard per slide. Mark what is still to be written as pending:
+and on each slide its children (%s).
+Mark what is still to be written as pending:
 
   objectives:                                  # a null value is pending
   vocabulary: !pending "5 terms with definitions"   # pending, with a hint
@@ -21,7 +24,7 @@ and a whiteboard per slide. Mark what is still to be written as pending:
       title: Summary
       whiteboard: !pending "three columns: inputs, process, outputs"
 
-lessongen walks the lesson (lesson -> slides -> whiteboards), runs a small
+lessongen walks the lesson (lesson -> slides -> children), runs a small
 tool-calling model subagent for each pending level, and writes the result
 back. Everything you wrote - text, comments, key order - stays byte for
 byte; only pending spots change.
@@ -46,7 +49,7 @@ func NewRootCmd(streams *IOStreams, reg *modality.Registry) *cobra.Command {
 	root := &cobra.Command{
 		Use:           "lessongen",
 		Short:         "Turn partly written lesson plans into finished ones",
-		Long:          rootLong,
+		Long:          fmt.Sprintf(rootLong, kindList(reg)),
 		Version:       version(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
@@ -93,4 +96,13 @@ func version() string {
 		return info.Main.Version
 	}
 	return "dev"
+}
+
+// kindList names the registered child kinds for help text: "whiteboard, quiz".
+func kindList(reg *modality.Registry) string {
+	var names []string
+	for _, d := range reg.Children() {
+		names = append(names, d.Name)
+	}
+	return strings.Join(names, ", ")
 }
