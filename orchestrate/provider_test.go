@@ -86,7 +86,7 @@ func TestProviderTimeoutFailsOnlyItsNode(t *testing.T) {
 		t.Fatalf("statuses %v, nodes %+v", got, report.Nodes)
 	}
 	bad := report.Incomplete()[0]
-	if !strings.Contains(bad.Error, "turn timeout") || !strings.Contains(bad.Error, "this node only") {
+	if !strings.Contains(bad.Error, "turn timeout") || !strings.Contains(bad.Error, "the other nodes carry on") {
 		t.Errorf("failed node's error = %q; want the cause, and that the others carried on", bad.Error)
 	}
 }

@@ -287,7 +287,7 @@ func (r *runner) step(ctx context.Context, node, modality string, level session.
 		if stop := r.health.failed(err); stop != nil {
 			r.cancel(stop)
 		} else {
-			nr.Error += " (this node only; the others carry on)"
+			nr.Error += "; the other nodes carry on"
 		}
 	case err != nil:
 		// An internal fault: nothing says the next node would fare better.
