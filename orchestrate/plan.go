@@ -53,10 +53,10 @@ type planner struct {
 	err      error
 }
 
-func (p *planner) step(_ context.Context, st Step, _ modality.Level, d *modality.Descriptor, _ *session.Session, focus string) {
+func (p *planner) step(_ context.Context, st Step, _ modality.Level, d *modality.Descriptor, _ *session.Session, focus string) bool {
 	p.steps = append(p.steps, st)
 	if d != p.root || st.Level != session.LevelNode || focus != "" {
-		return
+		return true
 	}
 	// New placements are only known once the node subagent has run.
 	for _, pe := range st.Pending {
@@ -64,6 +64,7 @@ func (p *planner) step(_ context.Context, st Step, _ modality.Level, d *modality
 			p.deferred = append(p.deferred, pe.Hint)
 		}
 	}
+	return true
 }
 
 func (p *planner) bind(context.Context, string, *modality.Descriptor, *session.Session, map[string]string, error) {

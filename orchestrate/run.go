@@ -78,6 +78,7 @@ type runner struct {
 
 	cancel context.CancelCauseFunc
 	ckpt   *checkpointer
+	health *health
 
 	mu     sync.Mutex
 	report Report
@@ -86,9 +87,12 @@ type runner struct {
 // Run fills everything pending in scope: lesson metadata, then the lesson's
 // slides, then every slide's children concurrently (at most
 // opts.Concurrency subagents in flight across the run). A step that ends
-// with work still pending is reported and its siblings carry on. Run
-// returns an error for what stops the whole run: cancellation, a provider
-// failure, or a checkpoint that cannot be written. Whatever was committed
+// with work still pending is reported and its siblings carry on, and so
+// does a step the model provider failed (a timeout, retries used up),
+// unless the failure is one every node would meet or several nodes failed
+// in a row (see ProviderDownError). Run returns an error for what stops the
+// whole run: cancellation, a provider that is down for all, an internal
+// fault, or a checkpoint that cannot be written. Whatever was committed
 // stays in tree for the caller to save.
 func Run(ctx context.Context, tree Tree, scope Scope, opts Options) (Report, error) {
 	if opts.Bridge == nil {
@@ -105,7 +109,9 @@ func Run(ctx context.Context, tree Tree, scope Scope, opts Options) (Report, err
 	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	r := &runner{tree: tree, opts: opts, sem: make(chan struct{}, opts.Concurrency), emit: opts.Events, cancel: cancel}
+	h := &health{}
+	opts.Model = watchedModel{Model: opts.Model, h: h}
+	r := &runner{tree: tree, opts: opts, sem: make(chan struct{}, opts.Concurrency), emit: opts.Events, cancel: cancel, health: h}
 	if opts.Checkpoint != nil {
 		r.ckpt = newCheckpointer(opts.Checkpoint, opts.Events, func(err error) { cancel(err) })
 		defer r.ckpt.close()
@@ -164,18 +170,20 @@ func (r *runner) bind(ctx context.Context, node string, d *modality.Descriptor, 
 }
 
 // step runs one subagent. A node step that ends with nothing pending
-// closes the placeholders it filled (a focused step fills none).
-func (r *runner) step(ctx context.Context, st Step, bl modality.Level, d *modality.Descriptor, sess *session.Session, focus string) {
+// closes the placeholders it filled (a focused step fills none). It reports
+// false when the node failed or the run stopped, so the node's next level
+// is not tried.
+func (r *runner) step(ctx context.Context, st Step, bl modality.Level, d *modality.Descriptor, sess *session.Session, focus string) bool {
 	node, level := st.Node, st.Level
 	tools, err := r.opts.Bridge.NewToolset(bl, node, sess, r.opts.Form, r.opts.Approval, r.opts.Asker)
 	if err != nil {
 		r.fail(node, bl.Name, err)
-		return
+		return false
 	}
 	tools.Focus = focus
 	pending := tools.Pending()
 	if len(pending) == 0 {
-		return
+		return true
 	}
 	items := make([]templates.Item, len(pending))
 	for i, p := range pending {
@@ -186,24 +194,35 @@ func (r *runner) step(ctx context.Context, st Step, bl modality.Level, d *modali
 	})
 	if err != nil {
 		r.fail(node, bl.Name, err)
-		return
+		return false
 	}
 
 	select {
 	case r.sem <- struct{}{}:
 	case <-ctx.Done():
-		return
+		return false
 	}
 	r.emit(event.Event{Kind: event.NodeStart, Node: node, Level: bl.Name})
 	res, err := agent.Run(ctx, r.opts.Model, tools, agent.Task{Node: node, Level: bl.Name, Prompt: prompt, MaxSteps: r.opts.MaxSteps}, r.emit)
-	<-r.sem
+	// The slot is given back only once this node's outcome is decided, so a
+	// failure that stops the run does so before another node starts.
+	defer func() { <-r.sem }()
 
 	nr := NodeResult{Node: node, Level: bl.Name, Steps: res.Steps, Pending: res.Pending, PromptBytes: res.PromptBytes}
 	switch {
 	case err != nil && ctx.Err() != nil:
 		nr.Status, nr.Error = event.StatusInterrupted, context.Cause(ctx).Error()
+	case err != nil && res.Stop == agent.StopFailed:
+		// The model provider failed this node. Its siblings carry on
+		// unless the provider is down for all.
+		nr.Status, nr.Error = event.StatusFailed, err.Error()
+		if stop := r.health.failed(err); stop != nil {
+			r.cancel(stop)
+		} else {
+			nr.Error += "; the other nodes carry on"
+		}
 	case err != nil:
-		// A provider failure fails every node the same way: stop the run.
+		// An internal fault: nothing says the next node would fare better.
 		nr.Status, nr.Error = event.StatusFailed, err.Error()
 		r.cancel(err)
 	case len(res.Pending) == 0:
@@ -227,6 +246,7 @@ func (r *runner) step(ctx context.Context, st Step, bl modality.Level, d *modali
 	r.report.Tokens = r.report.Tokens.Add(res.Tokens)
 	r.mu.Unlock()
 	r.record(nr)
+	return err == nil
 }
 
 func (r *runner) fail(node, level string, err error) {

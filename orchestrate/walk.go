@@ -39,8 +39,10 @@ func ChildNode(slideID, kind string) string { return "slides/" + slideID + "/" +
 // reaches; everything else (order, pending gates, describe chains,
 // bindings) is the walk's.
 type visitor interface {
-	// step handles one level of one node that has work pending.
-	step(ctx context.Context, st Step, level modality.Level, d *modality.Descriptor, sess *session.Session, focus string)
+	// step handles one level of one node that has work pending; false
+	// means the node failed or the run stopped, so its next level is not
+	// tried.
+	step(ctx context.Context, st Step, level modality.Level, d *modality.Descriptor, sess *session.Session, focus string) bool
 	// bind fills a child's bound properties before its steps (plan: only
 	// notes them, as the walk already took them off the pending list).
 	bind(ctx context.Context, node string, d *modality.Descriptor, sess *session.Session, values map[string]string, err error)
@@ -83,13 +85,16 @@ func (w *walker) walk(ctx context.Context, scope Scope) error {
 			if ctx.Err() != nil {
 				return nil
 			}
-			w.level(ctx, Step{Node: root.Name}, root, w.tree.Session(), part, "", nil, func() []string {
+			ok := w.level(ctx, Step{Node: root.Name}, root, w.tree.Session(), part, "", nil, func() []string {
 				chain := []string{w.describe(w.tree.Session())}
 				if part == session.LevelNode {
 					chain = append(chain, w.tree.Outline())
 				}
 				return chain
 			})
+			if !ok {
+				break
+			}
 		}
 		w.v.rootDone()
 		if ctx.Err() != nil {
@@ -134,18 +139,22 @@ func (w *walker) children(ctx context.Context, id string) {
 			if part == session.LevelMetadata {
 				bound = values
 			}
-			w.level(ctx, Step{Node: node, Slide: id, Note: note}, d, sess, part, "", bound, func() []string {
+			ok := w.level(ctx, Step{Node: node, Slide: id, Note: note}, d, sess, part, "", bound, func() []string {
 				return []string{w.describe(w.tree.Session()), w.tree.DescribeSlide(id), w.describe(sess)}
 			})
+			if !ok {
+				break
+			}
 		}
 	}
 }
 
 // level hands one level of one node to the visitor if anything is pending
-// there. Properties bound by the parent are not the subagent's to fill.
+// there, and reports whether the node may go on to its next level.
+// Properties bound by the parent are not the subagent's to fill.
 // base names the node (and its slide, and a note); chain builds the
 // describe chain when the step is taken.
-func (w *walker) level(ctx context.Context, base Step, d *modality.Descriptor, sess *session.Session, part session.Level, focus string, bound map[string]string, chain func() []string) {
+func (w *walker) level(ctx context.Context, base Step, d *modality.Descriptor, sess *session.Session, part session.Level, focus string, bound map[string]string, chain func() []string) bool {
 	lv := d.Level(part)
 	ps := bridge.PendingAt(sess, lv, focus)
 	var applied map[string]string
@@ -159,11 +168,11 @@ func (w *walker) level(ctx context.Context, base Step, d *modality.Descriptor, s
 		}
 	}
 	if len(ps) == 0 {
-		return
+		return true
 	}
 	st := base
 	st.Level, st.Pending, st.Bindings, st.Context = part, ps, applied, chain()
-	w.v.step(ctx, st, lv, d, sess, focus)
+	return w.v.step(ctx, st, lv, d, sess, focus)
 }
 
 func (w *walker) describe(sess *session.Session) (s string) {
