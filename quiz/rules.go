@@ -80,14 +80,17 @@ func checkOptions(opts []Option, answersKnown, distractorsKnown bool) []optionPr
 			ps = append(ps, optionProblem{i, fmt.Sprintf("%q is both an answer and a distractor", text), "an option is either right or wrong; keep it in one list"})
 		}
 	}
-	if answersKnown && answers == 0 {
-		ps = append(ps, optionProblem{-1, "the question has no answer", "give at least one correct answer"})
-	}
 	switch n := len(opts); {
 	case n > most:
 		ps = append(ps, optionProblem{-1, "the question has " + plural(n, "option"), fmt.Sprintf("a question has %d to %d options, answers and distractors together; remove some", least, most)})
 	case n < least && answersKnown && distractorsKnown:
-		ps = append(ps, optionProblem{-1, "the question has " + plural(n, "option"), fmt.Sprintf("a question has %d to %d options, answers and distractors together; add distractors", least, most)})
+		more := "add distractors"
+		if answers == 0 {
+			more = "add options, at least one of them correct"
+		}
+		ps = append(ps, optionProblem{-1, "the question has " + plural(n, "option"), fmt.Sprintf("a question has %d to %d options, answers and distractors together; %s", least, most, more)})
+	case answersKnown && answers == 0:
+		ps = append(ps, optionProblem{-1, "the question has no answer", "give at least one correct answer"})
 	}
 	return ps
 }
