@@ -257,3 +257,15 @@ func TestDescribeCarriesTheNewFields(t *testing.T) {
 		t.Errorf("Describe:\n got %s\nwant %s", got, want)
 	}
 }
+
+func TestDefineTermListedTwice(t *testing.T) {
+	d := load(t, "version: 1\nmetadata:\n  title: T\n  vocabulary: [villa, {term: Villa, definition: !pending }]\nslides: []\n")
+	apply(t, d, d.Session(), lesson.DefineTerm{Term: "villa", Definition: "a country house"})
+	if got := rendered(t, d)[d.Path]; !strings.Contains(got, "vocabulary: [villa, {term: Villa, definition: a country house}]\n") {
+		t.Errorf("saved:\n%s", got)
+	}
+	dir := writeFiles(t, map[string]string{"lesson.yaml": "version: 1\nmetadata:\n  title: T\n  vocabulary: [{term: a, term: b}]\nslides: []\n"})
+	if _, err := lesson.Load(filepath.Join(dir, "lesson.yaml")); err == nil || !strings.Contains(err.Error(), `lesson.yaml:4:26: duplicate key "term" in metadata.vocabulary[0]`) {
+		t.Errorf("err = %v", err)
+	}
+}

@@ -333,8 +333,15 @@ func (t *Term) DecodeNode(n *yaml.Node, r *yamlsrc.Reporter, path string) {
 	}
 	*t = Term{noDefinition: true}
 	ok := true
+	seen := map[string]*yaml.Node{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
+		if first, dup := seen[k.Value]; dup {
+			r.At(k, "duplicate key %q in %s (first at line %d); keep one", k.Value, path, first.Line)
+			ok = false
+			continue
+		}
+		seen[k.Value] = k
 		switch k.Value {
 		case "term":
 			if v.Kind != yaml.ScalarNode || strings.TrimSpace(v.Value) == "" || v.Tag == yamlsrc.PendingTag {

@@ -191,7 +191,12 @@ func (p *Plan) defineTerm(rc *session.Context, in DefineTerm) (func(), error) {
 		return nil, session.Reject(session.KindPrecondition, "term", "the vocabulary has no list yet; use set_vocabulary", "no vocabulary to define %q in", in.Term)
 	}
 	name := strings.TrimSpace(in.Term)
-	i := slices.IndexFunc(v.Value, func(t Term) bool { return strings.EqualFold(strings.TrimSpace(t.Term), name) })
+	named := func(t Term) bool { return strings.EqualFold(strings.TrimSpace(t.Term), name) }
+	// A term listed twice is defined where a definition is wanted.
+	i := slices.IndexFunc(v.Value, func(t Term) bool { return named(t) && (t.DefinitionPending || t.defined) })
+	if i < 0 {
+		i = slices.IndexFunc(v.Value, named)
+	}
 	if i < 0 {
 		return nil, session.Reject(session.KindNotFound, "term", awaiting(v.Value), "no term %q in the vocabulary", in.Term)
 	}
