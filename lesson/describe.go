@@ -38,7 +38,7 @@ func (p *Plan) Describe() string {
 		terms := make([]string, len(v))
 		for i, t := range v {
 			terms[i] = t.Term
-			if t.DefinitionPending {
+			if t.definitionPending {
 				terms[i] += " (definition to be written)"
 			}
 		}

@@ -53,8 +53,10 @@ func TestNewFieldsLoad(t *testing.T) {
 		t.Errorf("materials = %+v", m.Materials)
 	}
 	v := m.Vocabulary.Value
-	if len(v) != 4 || !v[0].Bare || v[0].Term != "legion" || v[1].Definition != "lands ruled by one emperor" ||
-		!v[2].DefinitionPending || v[2].DefinitionHint != "" || !v[3].DefinitionPending || v[3].DefinitionHint != "one sentence, for six-year-olds" {
+	h2, p2 := v[2].PendingDefinition()
+	h3, p3 := v[3].PendingDefinition()
+	if len(v) != 4 || !v[0].IsBare() || v[0].Term != "legion" || v[1].IsBare() || v[1].Definition != "lands ruled by one emperor" ||
+		!p2 || h2 != "" || !p3 || h3 != "one sentence, for six-year-olds" {
 		t.Errorf("vocabulary = %+v", v)
 	}
 	want := []session.Pending{
@@ -104,7 +106,7 @@ func TestDefineTermKeepsEveryAuthorByte(t *testing.T) {
 		t.Errorf("still pending: %+v", p)
 	}
 	reloaded := plan(reload(t, d)).Metadata.Vocabulary.Value
-	if reloaded[2].Definition != "a big Roman house in the countryside" || !reloaded[0].Bare {
+	if reloaded[2].Definition != "a big Roman house in the countryside" || !reloaded[0].IsBare() {
 		t.Errorf("reloaded vocabulary = %+v", reloaded)
 	}
 }

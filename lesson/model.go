@@ -33,12 +33,12 @@ type Term struct {
 	Term       string `yaml:"term" json:"term" jsonschema:"the word or phrase"`
 	Definition string `yaml:"definition" json:"definition" jsonschema:"a definition pitched at the lesson's grade"`
 
-	// Bare is a term written without a mapping: complete as it stands.
-	Bare bool `json:"-"`
-	// DefinitionPending asks for the definition to be written, with an
+	// bare is a term written without a mapping: complete as it stands.
+	bare bool
+	// definitionPending asks for the definition to be written, with an
 	// optional hint.
-	DefinitionPending bool   `json:"-"`
-	DefinitionHint    string `json:"-"`
+	definitionPending bool
+	definitionHint    string
 	// noDefinition: a {term: x} mapping with no definition key.
 	noDefinition bool
 	// defined: the definition was generated in this session.
@@ -278,8 +278,8 @@ func (p *Plan) Pending() []session.Pending {
 		}
 	}
 	for _, t := range m.Vocabulary.Value {
-		if t.DefinitionPending {
-			ps = append(ps, session.Pending{Level: session.LevelMetadata, Path: fmt.Sprintf("metadata.vocabulary[%s].definition", t.Term), Hint: t.DefinitionHint})
+		if t.definitionPending {
+			ps = append(ps, session.Pending{Level: session.LevelMetadata, Path: fmt.Sprintf("metadata.vocabulary[%s].definition", t.Term), Hint: t.definitionHint})
 		}
 	}
 	if p.Slides.Pending {
@@ -310,6 +310,15 @@ func (p *Plan) Pending() []session.Pending {
 	return ps
 }
 
+// IsBare reports whether the author listed the term without a definition.
+func (t Term) IsBare() bool { return t.bare }
+
+// PendingDefinition reports whether the definition is still to be written,
+// and the author's hint for it.
+func (t Term) PendingDefinition() (hint string, pending bool) {
+	return t.definitionHint, t.definitionPending
+}
+
 // termShapes names the two ways to write a vocabulary item, for errors.
 const termShapes = "a bare term (- chlorophyll) or a term with its definition ({term: stoma, definition: a tiny pore in a leaf}, definition may be !pending)"
 
@@ -324,7 +333,7 @@ func (t *Term) DecodeNode(n *yaml.Node, r *yamlsrc.Reporter, path string) {
 			r.At(n, "%s is empty; write %s", path, termShapes)
 			return
 		}
-		*t = Term{Term: n.Value, Bare: true}
+		*t = Term{Term: n.Value, bare: true}
 		return
 	case yaml.MappingNode:
 	default:
@@ -353,7 +362,7 @@ func (t *Term) DecodeNode(n *yaml.Node, r *yamlsrc.Reporter, path string) {
 		case "definition":
 			t.noDefinition = false
 			if hint, pending := yamlsrc.Pending(v); pending {
-				t.DefinitionPending, t.DefinitionHint = true, hint
+				t.definitionPending, t.definitionHint = true, hint
 				continue
 			}
 			if v.Kind != yaml.ScalarNode {
@@ -373,7 +382,7 @@ func (t *Term) DecodeNode(n *yaml.Node, r *yamlsrc.Reporter, path string) {
 }
 
 func (t Term) EncodeNode() (*yaml.Node, bool) {
-	if t.Bare {
+	if t.bare {
 		return yamlsrc.Encode(t.Term), true
 	}
 	n := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{
@@ -381,8 +390,8 @@ func (t Term) EncodeNode() (*yaml.Node, bool) {
 	}}
 	var def *yaml.Node
 	switch {
-	case t.DefinitionPending:
-		def = yamlsrc.PendingNode(t.DefinitionHint)
+	case t.definitionPending:
+		def = yamlsrc.PendingNode(t.definitionHint)
 	case t.Definition != "" || !t.noDefinition:
 		def = yamlsrc.Encode(t.Definition)
 	}

@@ -193,7 +193,7 @@ func (p *Plan) defineTerm(rc *session.Context, in DefineTerm) (func(), error) {
 	name := strings.TrimSpace(in.Term)
 	named := func(t Term) bool { return strings.EqualFold(strings.TrimSpace(t.Term), name) }
 	// A term listed twice is defined where a definition is wanted.
-	i := slices.IndexFunc(v.Value, func(t Term) bool { return named(t) && (t.DefinitionPending || t.defined) })
+	i := slices.IndexFunc(v.Value, func(t Term) bool { return named(t) && (t.definitionPending || t.defined) })
 	if i < 0 {
 		i = slices.IndexFunc(v.Value, named)
 	}
@@ -201,9 +201,9 @@ func (p *Plan) defineTerm(rc *session.Context, in DefineTerm) (func(), error) {
 		return nil, session.Reject(session.KindNotFound, "term", awaiting(v.Value), "no term %q in the vocabulary", in.Term)
 	}
 	t := v.Value[i]
-	if p.Protect && !t.DefinitionPending && !t.defined {
+	if p.Protect && !t.definitionPending && !t.defined {
 		hint := "the author wrote its definition; leave it"
-		if t.Bare || t.noDefinition {
+		if t.bare || t.noDefinition {
 			hint = "the author listed it without a definition on purpose; leave it"
 		}
 		return nil, session.Reject(session.KindPrecondition, "term", hint+"; "+awaiting(v.Value), "%q needs no definition", t.Term)
@@ -213,7 +213,7 @@ func (p *Plan) defineTerm(rc *session.Context, in DefineTerm) (func(), error) {
 		return nil, session.Reject(session.KindInvalidArgs, "definition", "give a non-empty value", "definition is empty")
 	}
 	old := v.Value
-	t.Definition, t.DefinitionPending, t.DefinitionHint, t.defined = def, false, "", true
+	t.Definition, t.definitionPending, t.definitionHint, t.defined = def, false, "", true
 	v.Value = slices.Clone(old)
 	v.Value[i] = t
 	rc.Report(Set{Field: fmt.Sprintf("vocabulary[%s].definition", t.Term), Value: def})
@@ -224,7 +224,7 @@ func (p *Plan) defineTerm(rc *session.Context, in DefineTerm) (func(), error) {
 func undefined(terms []Term) []string {
 	var names []string
 	for _, t := range terms {
-		if t.DefinitionPending {
+		if t.definitionPending {
 			names = append(names, t.Term)
 		}
 	}
