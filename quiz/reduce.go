@@ -97,9 +97,9 @@ func (q *Quiz) apply(rc *session.Context, in session.Intent) error {
 	case SetInstructions:
 		return q.setText(rc, "instructions", &q.Instructions, in.Instructions)
 	case ApplyBinding:
-		f := map[string]*yamlsrc.Field[string]{"kind": &q.Kind, "instructions": &q.Instructions}[in.Property]
+		f := q.bindable(in.Property)
 		if f == nil {
-			return session.Reject(session.KindInvalidArgs, "property", "bindable: kind, instructions", "no bindable property %q", in.Property)
+			return session.Reject(session.KindInvalidArgs, "property", "bindable: "+strings.Join(Bindable(), ", "), "no bindable property %q", in.Property)
 		}
 		if in.Property == "kind" && !slices.Contains(Kinds(), in.Value) {
 			return session.Reject(session.KindInvalidArgs, "value", "a quiz's kind is "+listWords(Kinds()), "unknown quiz kind %q", in.Value)
@@ -151,6 +151,26 @@ func (q *Quiz) apply(rc *session.Context, in session.Intent) error {
 		return session.Reject(session.KindInvalidArgs, "", "", "a quiz cannot apply %T", in)
 	}
 	return nil
+}
+
+// Bindable lists the properties a slide's props may bind into a quiz.
+func Bindable() []string { return []string{"kind", "instructions"} }
+
+func (q *Quiz) bindable(property string) *yamlsrc.Field[string] {
+	switch property {
+	case "kind":
+		return &q.Kind
+	case "instructions":
+		return &q.Instructions
+	}
+	return nil
+}
+
+// PropertySet reports whether a bindable property already has a value, so
+// a binding to it would be ignored (the parent warns about that at load).
+func (q *Quiz) PropertySet(property string) bool {
+	f := q.bindable(property)
+	return f != nil && f.Set
 }
 
 // setText sets a metadata field. What the author (or a binding) wrote stays;

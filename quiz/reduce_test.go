@@ -359,3 +359,15 @@ func TestEveryIntentIsHandled(t *testing.T) {
 		}
 	}
 }
+
+func TestBindableProperties(t *testing.T) {
+	q := decode(t, "kind: check\ninstructions: !pending\n")
+	for _, p := range quiz.Bindable() {
+		if got, want := q.PropertySet(p), p == "kind"; got != want {
+			t.Errorf("PropertySet(%q) = %v, want %v", p, got, want)
+		}
+	}
+	if q.PropertySet("heading") {
+		t.Error("an unknown property is set")
+	}
+}
