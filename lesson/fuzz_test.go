@@ -24,6 +24,7 @@ func FuzzLoad(f *testing.F) {
 		oddSrc,
 		compactSrc,
 		plainSrc,
+		romansSrc,
 		"version: 1\nmetadata:\n  title: T\nslides: []\n",
 		"version: 1\nmetadata:\n  title:\nslides: !pending \"a few\"\n",
 		"version: 1\nmetadata: {title: T, objectives: [a, b]}\nslides:\n- {id: a, title: A, whiteboard: {elements: [{id: x, type: arrow, from: y, to: z}]}}\n",

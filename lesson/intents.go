@@ -15,7 +15,7 @@ type SetSubject struct {
 }
 
 type SetGrade struct {
-	Grade string `json:"grade" jsonschema:"the grade or year group, e.g. 7 or K"`
+	Grade string `json:"grade" jsonschema:"the grade, year group or audience as the curriculum names it, e.g. 7, K, KS1 or adult learners"`
 }
 
 type SetDuration struct {
@@ -40,6 +40,25 @@ type SetPrerequisites struct {
 
 type SetStandards struct {
 	Standards []string `json:"standards" jsonschema:"curriculum standard codes the lesson addresses, e.g. MS-LS1-6" minItems:"1" maxItems:"10"`
+}
+
+type SetKeyLearningPoints struct {
+	Points []string `json:"points" jsonschema:"what every student should take away, one statement of fact or skill each" minItems:"1" maxItems:"8"`
+}
+
+type SetMisconceptions struct {
+	Misconceptions []Misconception `json:"misconceptions" jsonschema:"mistaken ideas students of this grade commonly hold about the topic, each with the teacher's response" minItems:"1" maxItems:"8"`
+}
+
+type SetMaterials struct {
+	Materials []string `json:"materials" jsonschema:"what the teacher needs in the room, one item each, e.g. 30 printed maps" minItems:"1" maxItems:"15"`
+}
+
+// DefineTerm writes the definition of one vocabulary term the author
+// listed with a pending definition.
+type DefineTerm struct {
+	Term       string `json:"term" jsonschema:"the term exactly as the vocabulary lists it"`
+	Definition string `json:"definition" jsonschema:"a definition pitched at the lesson's grade, one sentence"`
 }
 
 // AddSlide places a new slide; its whiteboard is generated afterwards from
@@ -116,6 +135,18 @@ func (SetPrerequisites) Spec() session.Spec {
 func (SetStandards) Spec() session.Spec {
 	return session.Spec{Capability: CapMetadata, Doc: "Set the curriculum standards the lesson addresses."}
 }
+func (SetKeyLearningPoints) Spec() session.Spec {
+	return session.Spec{Capability: CapMetadata, Doc: "Set the lesson's key learning points."}
+}
+func (SetMisconceptions) Spec() session.Spec {
+	return session.Spec{Capability: CapMetadata, Doc: "Set the misconceptions students commonly hold about the topic, each with how the teacher responds."}
+}
+func (SetMaterials) Spec() session.Spec {
+	return session.Spec{Capability: CapMetadata, Doc: "Set the materials the teacher needs in the room."}
+}
+func (DefineTerm) Spec() session.Spec {
+	return session.Spec{Capability: CapMetadata, Doc: "Write the definition of a vocabulary term whose definition is pending."}
+}
 func (AddSlide) Spec() session.Spec {
 	return session.Spec{Capability: CapNode, Doc: "Add a slide: title, section, duration, speaker notes, and a brief for its whiteboard."}
 }
@@ -150,6 +181,7 @@ func Intents() []session.Intent {
 	return []session.Intent{
 		SetTitle{}, SetSubject{}, SetGrade{}, SetDuration{}, SetLanguage{},
 		SetObjectives{}, SetVocabulary{}, SetPrerequisites{}, SetStandards{},
+		SetKeyLearningPoints{}, SetMisconceptions{}, SetMaterials{}, DefineTerm{},
 		AddSlide{}, UpdateSlide{}, MoveSlide{}, RemoveSlide{},
 		DescribeLesson{}, ListPending{},
 		SetSlideProps{}, ClosePlaceholders{},

@@ -24,10 +24,31 @@ const (
 // FormatVersion is the only file format version this build reads.
 const FormatVersion = 1
 
-// Term is one vocabulary entry.
+// Term is one vocabulary entry. In the file it is a bare term (`-
+// chlorophyll`: listed, no definition wanted) or a mapping {term,
+// definition} whose definition may be pending; either way every byte the
+// author wrote is kept (see DecodeNode and EncodeNode).
 type Term struct {
 	Term       string `yaml:"term" json:"term" jsonschema:"the word or phrase"`
 	Definition string `yaml:"definition" json:"definition" jsonschema:"a definition pitched at the lesson's grade"`
+
+	// bare is a term written without a mapping: complete as it stands.
+	bare bool
+	// definitionPending asks for the definition to be written, with an
+	// optional hint.
+	definitionPending bool
+	definitionHint    string
+	// noDefinition: a {term: x} mapping with no definition key.
+	noDefinition bool
+	// defined: the definition was generated in this session.
+	defined bool
+}
+
+// Misconception is a mistaken idea students often hold, with how the
+// teacher answers it.
+type Misconception struct {
+	Misconception string `yaml:"misconception" json:"misconception" jsonschema:"the mistaken idea, as a student would put it"`
+	Response      string `yaml:"response" json:"response" jsonschema:"how the teacher answers it: what to say or show, one or two sentences"`
 }
 
 // Metadata describes the lesson as a whole.
@@ -43,6 +64,11 @@ type Metadata struct {
 	Vocabulary      yamlsrc.Field[[]Term]   `yaml:"vocabulary"`
 	Prerequisites   yamlsrc.Field[[]string] `yaml:"prerequisites"`
 	Standards       yamlsrc.Field[[]string] `yaml:"standards"`
+
+	KeyLearningPoints yamlsrc.Field[[]string]        `yaml:"key_learning_points"`
+	Misconceptions    yamlsrc.Field[[]Misconception] `yaml:"misconceptions"`
+	// Materials is what the teacher needs in the room.
+	Materials yamlsrc.Field[[]string] `yaml:"materials"`
 }
 
 // Slide is one placement in the lesson: its own fields and its whiteboard.
@@ -207,9 +233,17 @@ func (p *Plan) Pending() []session.Pending {
 		{"vocabulary", m.Vocabulary.Pending, m.Vocabulary.Hint},
 		{"prerequisites", m.Prerequisites.Pending, m.Prerequisites.Hint},
 		{"standards", m.Standards.Pending, m.Standards.Hint},
+		{"key_learning_points", m.KeyLearningPoints.Pending, m.KeyLearningPoints.Hint},
+		{"misconceptions", m.Misconceptions.Pending, m.Misconceptions.Hint},
+		{"materials", m.Materials.Pending, m.Materials.Hint},
 	} {
 		if f.pending {
 			ps = append(ps, session.Pending{Level: session.LevelMetadata, Path: "metadata." + f.name, Hint: f.hint})
+		}
+	}
+	for _, t := range m.Vocabulary.Value {
+		if t.definitionPending {
+			ps = append(ps, session.Pending{Level: session.LevelMetadata, Path: fmt.Sprintf("metadata.vocabulary[%s].definition", t.Term), Hint: t.definitionHint})
 		}
 	}
 	if p.Slides.Pending {
@@ -238,4 +272,95 @@ func (p *Plan) Pending() []session.Pending {
 		}
 	}
 	return ps
+}
+
+// IsBare reports whether the author listed the term without a definition.
+func (t Term) IsBare() bool { return t.bare }
+
+// PendingDefinition reports whether the definition is still to be written,
+// and the author's hint for it.
+func (t Term) PendingDefinition() (hint string, pending bool) {
+	return t.definitionHint, t.definitionPending
+}
+
+// termShapes names the two ways to write a vocabulary item, for errors.
+const termShapes = "a bare term (- chlorophyll) or a term with its definition ({term: stoma, definition: a tiny pore in a leaf}, definition may be !pending)"
+
+func (t *Term) DecodeNode(n *yaml.Node, r *yamlsrc.Reporter, path string) {
+	if _, pending := yamlsrc.Pending(n); pending {
+		r.At(n, "%s cannot be pending on its own; write %s, or mark the whole vocabulary pending", path, termShapes)
+		return
+	}
+	switch n.Kind {
+	case yaml.ScalarNode:
+		if strings.TrimSpace(n.Value) == "" {
+			r.At(n, "%s is empty; write %s", path, termShapes)
+			return
+		}
+		*t = Term{Term: n.Value, bare: true}
+		return
+	case yaml.MappingNode:
+	default:
+		r.At(n, "%s must be %s, not a list", path, termShapes)
+		return
+	}
+	*t = Term{noDefinition: true}
+	ok := true
+	seen := map[string]*yaml.Node{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if first, dup := seen[k.Value]; dup {
+			r.At(k, "duplicate key %q in %s (first at line %d); keep one", k.Value, path, first.Line)
+			ok = false
+			continue
+		}
+		seen[k.Value] = k
+		switch k.Value {
+		case "term":
+			if v.Kind != yaml.ScalarNode || strings.TrimSpace(v.Value) == "" || v.Tag == yamlsrc.PendingTag {
+				r.At(v, "%s.term must be the word or phrase itself (only a definition may be pending)", path)
+				ok = false
+				continue
+			}
+			t.Term = v.Value
+		case "definition":
+			t.noDefinition = false
+			if hint, pending := yamlsrc.Pending(v); pending {
+				t.definitionPending, t.definitionHint = true, hint
+				continue
+			}
+			if v.Kind != yaml.ScalarNode {
+				r.At(v, "%s.definition must be text", path)
+				ok = false
+				continue
+			}
+			t.Definition = v.Value
+		default:
+			r.At(k, "unknown key %q in %s; write %s", k.Value, path, termShapes)
+			ok = false
+		}
+	}
+	if t.Term == "" && ok {
+		r.At(n, "%s is missing the required key \"term\"; write %s", path, termShapes)
+	}
+}
+
+func (t Term) EncodeNode() (*yaml.Node, bool) {
+	if t.bare {
+		return yamlsrc.Encode(t.Term), true
+	}
+	n := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{
+		{Kind: yaml.ScalarNode, Tag: "!!str", Value: "term"}, yamlsrc.Encode(t.Term),
+	}}
+	var def *yaml.Node
+	switch {
+	case t.definitionPending:
+		def = yamlsrc.PendingNode(t.definitionHint)
+	case t.Definition != "" || !t.noDefinition:
+		def = yamlsrc.Encode(t.Definition)
+	}
+	if def != nil {
+		n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: "definition"}, def)
+	}
+	return n, true
 }

@@ -81,6 +81,9 @@ func (p *Plan) Reduce(rc *session.Context, in session.Intent) (func(), error) {
 		}
 		return setField(p, rc, &p.Metadata.Standards, "standards", items)
 	case SetVocabulary:
+		if v := p.Metadata.Vocabulary; p.Protect && v.Set && !p.generated["vocabulary"] && len(undefined(v.Value)) > 0 {
+			return nil, session.Reject(session.KindPrecondition, "terms", "the author listed the terms; write each pending definition with define_term ("+awaiting(v.Value)+")", "vocabulary is already set")
+		}
 		if r := rule.Of[SetVocabulary]("terms"); len(in.Terms) == 0 || !r.Count(len(in.Terms)) {
 			return nil, session.Reject(session.KindInvalidArgs, "terms", "give "+r.Items()+" terms", "%d terms", len(in.Terms))
 		}
@@ -92,6 +95,32 @@ func (p *Plan) Reduce(rc *session.Context, in session.Intent) (func(), error) {
 			}
 		}
 		return setField(p, rc, &p.Metadata.Vocabulary, "vocabulary", terms)
+	case SetKeyLearningPoints:
+		items, err := cleanList("points", in.Points, rule.Of[SetKeyLearningPoints]("points"))
+		if err != nil {
+			return nil, err
+		}
+		return setField(p, rc, &p.Metadata.KeyLearningPoints, "key_learning_points", items)
+	case SetMaterials:
+		items, err := cleanList("materials", in.Materials, rule.Of[SetMaterials]("materials"))
+		if err != nil {
+			return nil, err
+		}
+		return setField(p, rc, &p.Metadata.Materials, "materials", items)
+	case SetMisconceptions:
+		if r := rule.Of[SetMisconceptions]("misconceptions"); len(in.Misconceptions) == 0 || !r.Count(len(in.Misconceptions)) {
+			return nil, session.Reject(session.KindInvalidArgs, "misconceptions", "give "+r.Items()+" misconceptions", "%d misconceptions", len(in.Misconceptions))
+		}
+		items := make([]Misconception, len(in.Misconceptions))
+		for i, c := range in.Misconceptions {
+			items[i] = Misconception{Misconception: strings.TrimSpace(c.Misconception), Response: strings.TrimSpace(c.Response)}
+			if items[i].Misconception == "" || items[i].Response == "" {
+				return nil, session.Reject(session.KindInvalidArgs, fmt.Sprintf("misconceptions[%d]", i), "every misconception needs the mistaken idea and the teacher's response", "misconception %d is incomplete", i)
+			}
+		}
+		return setField(p, rc, &p.Metadata.Misconceptions, "misconceptions", items)
+	case DefineTerm:
+		return p.defineTerm(rc, in)
 	case AddSlide:
 		return p.addSlide(rc, in)
 	case UpdateSlide:
@@ -153,6 +182,63 @@ func setField[T any](p *Plan, rc *session.Context, f *yamlsrc.Field[T], name str
 	p.generated[name] = true
 	rc.Report(Set{Field: name, Value: v})
 	return func() { *f, p.generated[name] = old, wasGenerated }, nil
+}
+
+// defineTerm fills one pending definition, leaving every other term (and
+// so every byte the author wrote) as it was.
+func (p *Plan) defineTerm(rc *session.Context, in DefineTerm) (func(), error) {
+	v := &p.Metadata.Vocabulary
+	if !v.Set {
+		return nil, session.Reject(session.KindPrecondition, "term", "the vocabulary has no list yet; use set_vocabulary", "no vocabulary to define %q in", in.Term)
+	}
+	name := strings.TrimSpace(in.Term)
+	named := func(t Term) bool { return strings.EqualFold(strings.TrimSpace(t.Term), name) }
+	// A term listed twice is defined where a definition is wanted.
+	i := slices.IndexFunc(v.Value, func(t Term) bool { return named(t) && (t.definitionPending || t.defined) })
+	if i < 0 {
+		i = slices.IndexFunc(v.Value, named)
+	}
+	if i < 0 {
+		return nil, session.Reject(session.KindNotFound, "term", awaiting(v.Value), "no term %q in the vocabulary", in.Term)
+	}
+	t := v.Value[i]
+	if p.Protect && !t.definitionPending && !t.defined {
+		hint := "the author wrote its definition; leave it"
+		if t.bare || t.noDefinition {
+			hint = "the author listed it without a definition on purpose; leave it"
+		}
+		return nil, session.Reject(session.KindPrecondition, "term", hint+"; "+awaiting(v.Value), "%q needs no definition", t.Term)
+	}
+	def := strings.TrimSpace(in.Definition)
+	if def == "" {
+		return nil, session.Reject(session.KindInvalidArgs, "definition", "give a non-empty value", "definition is empty")
+	}
+	old := v.Value
+	t.Definition, t.definitionPending, t.definitionHint, t.defined = def, false, "", true
+	v.Value = slices.Clone(old)
+	v.Value[i] = t
+	rc.Report(Set{Field: fmt.Sprintf("vocabulary[%s].definition", t.Term), Value: def})
+	return func() { v.Value = old }, nil
+}
+
+// undefined lists the terms whose definitions are still to be written.
+func undefined(terms []Term) []string {
+	var names []string
+	for _, t := range terms {
+		if t.definitionPending {
+			names = append(names, t.Term)
+		}
+	}
+	return names
+}
+
+// awaiting says which terms await a definition, as a hint.
+func awaiting(terms []Term) string {
+	names := undefined(terms)
+	if len(names) == 0 {
+		return "no definition is pending"
+	}
+	return "terms awaiting a definition: " + strings.Join(names, ", ")
 }
 
 func cleanList(name string, items []string, r rule.Rule) ([]string, error) {

@@ -3,6 +3,7 @@ package yamlsrc
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"regexp"
 	"strconv"
@@ -50,13 +51,44 @@ func Parse(file string, data []byte) (*Source, error) {
 	if len(doc.Content) == 0 {
 		return nil, Problems{{File: file, Line: 1, Col: 1, Message: "the file holds no YAML content"}}
 	}
+	if n := gluedPending(&doc); n != nil {
+		return nil, Problems{s.gluedProblem(n.Line, n.Column, n.Tag)}
+	}
 	s.Root = doc.Content[0]
 	return s, nil
+}
+
+// In flow style YAML reads `!pending}` or `!pending,` as one tag: the file
+// then fails to parse, or worse, parses with the next value tagged. Both
+// are reported where the marker is, with the fix.
+var gluedPendingRE = regexp.MustCompile(`!pending[,\]}]`)
+
+func gluedPending(n *yaml.Node) *yaml.Node {
+	if len(n.Tag) > len(PendingTag) && strings.HasPrefix(n.Tag, PendingTag) && strings.ContainsAny(n.Tag[len(PendingTag):len(PendingTag)+1], ",]}") {
+		return n
+	}
+	for _, c := range n.Content {
+		if g := gluedPending(c); g != nil {
+			return g
+		}
+	}
+	return nil
+}
+
+func (s *Source) gluedProblem(line, col int, tag string) Problem {
+	glued := tag[:len(PendingTag)+1]
+	return Problem{File: s.File, Line: line, Col: col,
+		Message: fmt.Sprintf("put a space after !pending: YAML reads %q as one tag here (write %q)", glued, PendingTag+" "+glued[len(PendingTag):])}
 }
 
 var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 
 func (s *Source) syntaxProblem(err error) Problems {
+	if loc := gluedPendingRE.FindIndex(s.text); loc != nil {
+		line := s.lineOf(loc[0])
+		col := utf8.RuneCount(s.text[s.lineStart(line):loc[0]]) + 1
+		return Problems{s.gluedProblem(line, col, string(s.text[loc[0]:loc[1]]))}
+	}
 	msg := err.Error()
 	line := 1
 	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
