@@ -5,6 +5,7 @@ import (
 
 	"github.com/lessongen/lessongen/lesson"
 	"github.com/lessongen/lessongen/modality"
+	"github.com/lessongen/lessongen/quiz"
 	"github.com/lessongen/lessongen/session"
 	"github.com/lessongen/lessongen/whiteboard"
 )
@@ -20,7 +21,7 @@ func testBridge(t testing.TB) *Bridge {
 }
 
 func testRegistry() *modality.Registry {
-	reg, err := modality.New(lesson.Modality(), whiteboard.Modality())
+	reg, err := modality.New(lesson.Modality(), whiteboard.Modality(), quiz.Modality())
 	if err != nil {
 		panic(err)
 	}

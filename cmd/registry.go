@@ -3,6 +3,7 @@ package cmd
 import (
 	"github.com/lessongen/lessongen/lesson"
 	"github.com/lessongen/lessongen/modality"
+	"github.com/lessongen/lessongen/quiz"
 	"github.com/lessongen/lessongen/templates"
 	"github.com/lessongen/lessongen/whiteboard"
 )
@@ -12,7 +13,7 @@ import (
 // are the kinds of child a slide may place, in the order they are
 // generated.
 func Registry() (*modality.Registry, error) {
-	return modality.New(lesson.Modality(), whiteboard.Modality())
+	return modality.New(lesson.Modality(), whiteboard.Modality(), quiz.Modality())
 }
 
 // templateLevels is what the templates package needs to know of the

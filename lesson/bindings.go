@@ -38,13 +38,13 @@ func templateFuncs() template.FuncMap {
 
 // compileProps parses every binding. Names no child kind lets a slide bind
 // (bindable, from the registry) and templates that do not parse are errors.
-func compileProps(props map[string]string, bindable []string) (map[string]tpl, error) {
+func compileProps(props map[string]string, kinds []string, bindable map[string][]string) (map[string]tpl, error) {
 	out := make(map[string]tpl, len(props))
 	var errs []error
 	for _, name := range slices.Sorted(maps.Keys(props)) {
 		text := props[name]
-		if !slices.Contains(bindable, name) {
-			errs = append(errs, fmt.Errorf("props.%s: no child of a slide has a property %q; bindable: %s", name, name, strings.Join(bindable, ", ")))
+		if !bindableBy(name, kinds, bindable) {
+			errs = append(errs, fmt.Errorf("props.%s: no child of a slide has a property %q; bindable: %s", name, name, bindableList(kinds, bindable)))
 			continue
 		}
 		t, err := template.New(name).Option("missingkey=error").Funcs(templateFuncs()).Parse(text)
@@ -55,6 +55,30 @@ func compileProps(props map[string]string, bindable []string) (map[string]tpl, e
 		out[name] = tpl{text: text, t: t}
 	}
 	return out, errors.Join(errs...)
+}
+
+func bindableBy(name string, kinds []string, bindable map[string][]string) bool {
+	for _, k := range kinds {
+		if slices.Contains(bindable[k], name) {
+			return true
+		}
+	}
+	return false
+}
+
+// bindableList says what props may bind, kind by kind: "heading, layout
+// (whiteboard); kind, instructions (quiz)".
+func bindableList(kinds []string, bindable map[string][]string) string {
+	var parts []string
+	for _, k := range kinds {
+		if len(bindable[k]) > 0 {
+			parts = append(parts, strings.Join(bindable[k], ", ")+" ("+k+")")
+		}
+	}
+	if len(parts) == 0 {
+		return "nothing"
+	}
+	return strings.Join(parts, "; ")
 }
 
 // cleanTemplateErr drops text/template's "template: NAME:" prefix, keeping

@@ -159,7 +159,7 @@ slides:
 	}{
 		{8, 7, "slides[0].props.heading: template does not parse: template line 1: unclosed action"},
 		{13, 7, `props.heading of slide "b": names "titel", which is not a lesson or slide value`},
-		{18, 7, `slides[2].props.colour: no child of a slide has a property "colour"; bindable: heading, layout`},
+		{18, 7, `slides[2].props.colour: no child of a slide has a property "colour"; bindable: heading, layout (whiteboard)`},
 		{23, 7, `props.layout of slide "d": names "nope"`},
 	}
 	for _, w := range want {

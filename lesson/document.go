@@ -66,10 +66,12 @@ func Load(path string, reg *modality.Registry) (*Document, error) {
 
 func (d *Document) decode(n *yaml.Node, r *yamlsrc.Reporter) *Plan {
 	var kinds []string
+	bindable := map[string][]string{}
 	for _, k := range d.reg.Children() {
 		kinds = append(kinds, k.Name)
+		bindable[k.Name] = k.Bindable
 	}
-	p := NewPlan(kinds, d.reg.Bindable())
+	p := NewPlan(kinds, bindable)
 	if n.Kind != yaml.MappingNode {
 		r.At(n, "a lesson file is a mapping with version, metadata and slides")
 		return p
@@ -97,7 +99,7 @@ func (d *Document) decode(n *yaml.Node, r *yamlsrc.Reporter) *Plan {
 		default:
 			seen[s.ID] = idNode
 		}
-		compiled, err := compileProps(s.Props, p.bindable)
+		compiled, err := compileProps(s.Props, p.kinds, p.bindable)
 		for _, e := range unjoin(err) {
 			r.At(valueNode(s.Src, "props"), "%s.%v", path, e)
 		}

@@ -113,16 +113,17 @@ type Plan struct {
 	nextPH    int
 	metaEpoch int
 	// kinds are the child kinds a slide may place, in generation order,
-	// and bindable the properties they let props bind (from the registry).
-	kinds, bindable []string
+	// and bindable the properties each lets props bind (from the registry).
+	kinds    []string
+	bindable map[string][]string
 	// loader builds the child session for a slide's child of a kind; the
 	// Document sets it, as only it knows the file system.
 	loader func(s *Slide, kind string) func() (*session.Session, error)
 }
 
 // NewPlan returns an empty plan whose slides may place children of kinds,
-// binding the properties bindable.
-func NewPlan(kinds, bindable []string) *Plan {
+// binding the properties bindable lists by kind.
+func NewPlan(kinds []string, bindable map[string][]string) *Plan {
 	return &Plan{Protect: true, bindCache: newBindingCache(), kinds: kinds, bindable: bindable}
 }
 

@@ -134,7 +134,7 @@ func (p *Plan) Reduce(rc *session.Context, in session.Intent) (func(), error) {
 		if !ok {
 			return nil, p.notFound("id", in.ID)
 		}
-		compiled, err := compileProps(in.Props, p.bindable)
+		compiled, err := compileProps(in.Props, p.kinds, p.bindable)
 		if err != nil {
 			return nil, session.Reject(session.KindInvalidArgs, "props", "props bind heading or layout to Go templates such as {{ .lesson.title }}", "%v", err)
 		}

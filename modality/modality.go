@@ -209,19 +209,6 @@ func (r *Registry) Level(name string) (Level, bool) {
 	return Level{}, false
 }
 
-// Bindable lists every property some child kind lets a slide bind.
-func (r *Registry) Bindable() []string {
-	var out []string
-	for _, d := range r.children {
-		for _, p := range d.Bindable {
-			if !slices.Contains(out, p) {
-				out = append(out, p)
-			}
-		}
-	}
-	return out
-}
-
 // ErrBindingPending means a binding reads a value that is still pending; it
 // resolves once that value has been generated.
 var ErrBindingPending = errors.New("binding reads a value that is still pending")

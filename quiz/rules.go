@@ -2,46 +2,24 @@ package quiz
 
 import (
 	"fmt"
-	"reflect"
-	"strconv"
 	"strings"
+
+	"github.com/lessongen/lessongen/internal/rule"
 )
 
 // The quiz's limits are written once, as tags on the intents a model calls
 // (Choices.Options, SetKind.Kind). The bridge turns those tags into the
-// tool schema; the functions here read the same tags, so the file check,
+// tool schema; the functions here read the same tags (internal/rule), so the file check,
 // the dispatch check and what a model is told cannot drift apart.
 
 // Kinds lists the kinds a quiz may have, in the order documentation shows them.
-func Kinds() []string {
-	return strings.Split(tag(reflect.TypeFor[SetKind](), "Kind", "enum"), ",")
-}
+func Kinds() []string { return rule.Of[SetKind]("kind").Enum }
 
 // OptionLimits are the fewest and most options a question may have,
 // answers and distractors together.
 func OptionLimits() (least, most int) {
-	t := reflect.TypeFor[Choices]()
-	return atoi(tag(t, "Options", "minItems")), atoi(tag(t, "Options", "maxItems"))
-}
-
-func tag(t reflect.Type, field, key string) string {
-	f, ok := t.FieldByName(field)
-	if !ok {
-		panic(fmt.Sprintf("quiz: %s has no field %s", t, field))
-	}
-	v, ok := f.Tag.Lookup(key)
-	if !ok {
-		panic(fmt.Sprintf("quiz: %s.%s has no %s tag", t, field, key))
-	}
-	return v
-}
-
-func atoi(s string) int {
-	n, err := strconv.Atoi(s)
-	if err != nil {
-		panic(fmt.Sprintf("quiz: limit tag %q: %v", s, err))
-	}
-	return n
+	r := rule.Of[Choices]("options")
+	return *r.MinItems, *r.MaxItems
 }
 
 // optionProblem is one broken rule about a question's options: the option
