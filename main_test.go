@@ -44,6 +44,7 @@ func TestScripts(t *testing.T) {
 			"exits":     cmdExits,
 			"fakellm":   fakellm.Cmd,
 			"interrupt": cmdInterrupt,
+			"urlcreds":  cmdURLCreds,
 		},
 	})
 }

@@ -3,6 +3,7 @@ package cmd
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -122,6 +123,9 @@ func loadSettings(cmd *cobra.Command) (*settings, error) {
 }
 
 func (s *settings) check() error {
+	if err := checkBaseURL(s.BaseURL); err != nil {
+		return err
+	}
 	switch {
 	case strings.TrimSpace(s.Model) == "":
 		return usagef("no model set; use --model, LESSONGEN_MODEL or model in the config file")
@@ -173,6 +177,14 @@ func mergeConfigFile(cmd *cobra.Command, v *viper.Viper) error {
 			return usagef("config file %s: %v", path, notFound.Err)
 		}
 		return usagef("config file %s: %v", path, err)
+	}
+	all := fv.AllSettings()
+	for _, key := range slices.Sorted(maps.Keys(all)) {
+		if slices.Contains(settingKeys, key) {
+			if err := checkSettingType(path, key, all[key]); err != nil {
+				return err
+			}
+		}
 	}
 	for _, key := range fv.AllKeys() {
 		if !slices.Contains(settingKeys, key) {

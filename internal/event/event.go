@@ -95,3 +95,19 @@ func JSONLines(w io.Writer, now func() time.Time) Sink {
 		_ = enc.Encode(e)
 	}
 }
+
+// Redacted passes each event to sink with its text fields filtered through
+// clean (e.g. a redactor), so what a model wrote — its text, tool
+// arguments, errors — reaches no listener with a secret in it.
+func Redacted(sink Sink, clean func(string) string) Sink {
+	return func(e Event) {
+		e.Text = clean(e.Text)
+		e.Args = clean(e.Args)
+		e.Error = clean(e.Error)
+		e.Status = clean(e.Status)
+		if len(e.Result) > 0 {
+			e.Result = json.RawMessage(clean(string(e.Result)))
+		}
+		sink(e)
+	}
+}
