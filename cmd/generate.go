@@ -15,6 +15,7 @@ import (
 	"github.com/lessongen/lessongen/internal/atomicfile"
 	"github.com/lessongen/lessongen/internal/event"
 	"github.com/lessongen/lessongen/internal/redact"
+	"github.com/lessongen/lessongen/internal/termsafe"
 	"github.com/lessongen/lessongen/internal/yamlsrc"
 	"github.com/lessongen/lessongen/lesson"
 	"github.com/lessongen/lessongen/llm"
@@ -326,9 +327,10 @@ func printSummary(w io.Writer, r orchestrate.Report, elapsed time.Duration) {
 	fmt.Fprintf(w, "summary: %d done, %d failed, %d still pending · %s · tokens %d prompt, %d completion, %d cached · %s\n",
 		done, failed, pending, plural(r.Requests, "model request"), r.Tokens.Prompt, r.Tokens.Completion, r.Tokens.Cached, elapsed.Round(time.Millisecond))
 	for _, n := range r.Incomplete() {
-		fmt.Fprintf(w, "  %s %s · %s: %s\n", n.Node, n.Level, n.Status, n.Error)
+		// Errors quote servers' answers and models' text.
+		fmt.Fprintf(w, "  %s %s · %s: %s\n", n.Node, n.Level, n.Status, termsafe.String(n.Error))
 		for _, p := range n.Pending {
-			fmt.Fprintf(w, "    still pending: %s\n", p.Path)
+			fmt.Fprintf(w, "    still pending: %s\n", termsafe.Line(p.Path))
 		}
 	}
 }

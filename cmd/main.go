@@ -11,6 +11,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/lessongen/lessongen/internal/termsafe"
 	"github.com/lessongen/lessongen/internal/yamlsrc"
 )
 
@@ -37,10 +38,11 @@ func Run(ctx context.Context, args []string, streams *IOStreams) int {
 	case errors.As(err, &silent):
 	case errors.As(err, &problems):
 		for _, p := range problems {
-			fmt.Fprintln(streams.ErrOut, p)
+			fmt.Fprintln(streams.ErrOut, termsafe.String(fmt.Sprint(p)))
 		}
 	default:
-		fmt.Fprintf(streams.ErrOut, "lessongen: %v\n", err)
+		// Messages quote lesson values and servers' answers: printed safe.
+		fmt.Fprintf(streams.ErrOut, "lessongen: %s\n", termsafe.String(err.Error()))
 	}
 	return exitCode(err)
 }
