@@ -25,10 +25,12 @@ const Mask = "[redacted]"
 const MinLen = 8
 
 // minMaskedPrefix and minMaskedSuffix are how much of the key a masked form
-// must reveal at each end to be recognised as one.
+// must reveal at each end to be recognised as one, and minMaskedReveal in
+// all: "sk-…yz" gives nothing away and would match too much ordinary text.
 const (
 	minMaskedPrefix = 3
 	minMaskedSuffix = 2
+	minMaskedReveal = 6
 )
 
 // Redactor finds and masks secrets. The zero value and a nil *Redactor
@@ -197,7 +199,7 @@ func (r *Redactor) masked(s string, m []int) (span, bool) {
 		return span{}, false
 	}
 	for j := len(tail); j >= minMaskedSuffix; j-- {
-		if j < len(r.key) && strings.HasSuffix(r.key, tail[:j]) {
+		if j < len(r.key) && m[3]-start+j >= minMaskedReveal && strings.HasSuffix(r.key, tail[:j]) {
 			return span{start, m[6] + j}, true
 		}
 	}

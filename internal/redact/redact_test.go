@@ -27,6 +27,8 @@ func TestString(t *testing.T) {
 		{"masked form glued to a word", "key=sk-live…wxyz", "key=[redacted]"},
 		{"not a masked form: wrong tail", "sk-live…abcd", "sk-live…abcd"},
 		{"not a masked form: short head", "sk…wxyz", "sk…wxyz"},
+		{"not a masked form: reveals too little", "sk-…yz", "sk-…yz"},
+		{"a word ending like the key's prefix", "risk-...yz", "risk-...yz"},
 		{"ordinary ellipsis", "wait... what", "wait... what"},
 		{"URL password", "pass hunter2-long-pass here", "pass [redacted] here"},
 		{"URL user:password", "alice:hunter2-long-pass", "alice:[redacted]"},
