@@ -3,7 +3,6 @@ package cmd
 import (
 	"errors"
 	"fmt"
-	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -178,13 +177,8 @@ func mergeConfigFile(cmd *cobra.Command, v *viper.Viper) error {
 		}
 		return usagef("config file %s: %v", path, err)
 	}
-	all := fv.AllSettings()
-	for _, key := range slices.Sorted(maps.Keys(all)) {
-		if slices.Contains(settingKeys, key) {
-			if err := checkSettingType(path, key, all[key]); err != nil {
-				return err
-			}
-		}
+	if err := checkSettingTypes(path, fv); err != nil {
+		return err
 	}
 	for _, key := range fv.AllKeys() {
 		if !slices.Contains(settingKeys, key) {

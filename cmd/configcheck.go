@@ -3,9 +3,11 @@ package cmd
 import (
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cast"
+	"github.com/spf13/viper"
 
 	"github.com/lessongen/lessongen/internal/redact"
 )
@@ -36,6 +38,22 @@ var settingKinds = map[string]string{
 // secretSettings are never quoted in a message.
 var secretSettings = map[string]bool{"api_key": true}
 
+// checkSettingTypes checks every known setting in a config file (unknown
+// ones are reported by the caller).
+func checkSettingTypes(path string, fv *viper.Viper) error {
+	all := fv.AllSettings() // nested maps whole; lines without a value are left out
+	for _, k := range slices.Sorted(slices.Values(fv.AllKeys())) {
+		key, _, _ := strings.Cut(k, ".")
+		if !slices.Contains(settingKeys, key) {
+			continue
+		}
+		if err := checkSettingType(path, key, all[key]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // checkSettingType checks one config file value: a list or a map where a
 // single value belongs (api_key: [a, b]) is refused, and so is a value that
 // does not parse as its kind. The message names the key and the file, and
@@ -48,7 +66,10 @@ func checkSettingType(path, key string, value any) error {
 	var err error
 	switch value.(type) {
 	case nil:
-		return nil
+		// "base_url:" with nothing after it would quietly mean the default
+		// (OpenAI's, with the key sent there); a line without a value is a
+		// mistake, never a setting.
+		return usagef("config file %s: %s has no value; give it one or remove the line", path, key)
 	case []any, map[string]any:
 		return usagef("config file %s: %s must be %s, not a list or a map", path, key, kind)
 	}
