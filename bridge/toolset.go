@@ -129,7 +129,7 @@ func PendingAt(sess *session.Session, level Level, focus string) []session.Pendi
 // model can fix comes back in the envelope; only cancellation and internal
 // faults are returned as errors, and they end the subagent.
 func (t *Toolset) Call(ctx context.Context, name, args string) (Envelope, error) {
-	if secretIn(t.Secrets, args) {
+	if secretIn(t.Secrets, name) || secretIn(t.Secrets, args) {
 		return t.fail(secretRefused(name)), nil
 	}
 	in, ce := t.catalog.Parse(name, args)

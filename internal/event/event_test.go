@@ -11,7 +11,8 @@ import (
 func TestRedacted(t *testing.T) {
 	var buf bytes.Buffer
 	sink := Redacted(JSONLines(&buf, time.Now), func(s string) string { return strings.ReplaceAll(s, "SECRET", "[redacted]") })
-	sink(Event{Kind: ToolCall, Text: "a SECRET", Args: `{"text":"SECRET"}`, Error: "SECRET!", Status: "stopped: SECRET",
+	sink(Event{Kind: ToolCall, Node: "SECRET", Level: "SECRET", Text: "a SECRET", Tool: "SECRET", CallID: "SECRET",
+		Args: `{"text":"SECRET"}`, Error: "SECRET!", Status: "stopped: SECRET", Files: []string{"SECRET.yaml"},
 		Result: json.RawMessage(`{"ok":true,"result":["SECRET"]}`)})
 	out := buf.String()
 	if strings.Contains(out, "SECRET") {
