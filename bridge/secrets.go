@@ -51,10 +51,10 @@ func secretInValue(s Secrets, v any) bool {
 	return false
 }
 
-// secretRefused is the envelope error for such a call. The arguments are
-// not echoed.
-func secretRefused(name string) *CallError {
+// secretRefused is the envelope error for such a call. Neither the
+// arguments nor the tool name are echoed.
+func secretRefused() *CallError {
 	return callErr(session.KindPermission, "",
 		"write the value without it: credentials never go into a lesson",
-		"the arguments of %s hold a secret (the API key, a credential of the server URL, or a masked form of the key); nothing was changed", name)
+		"this call's arguments hold a secret (the API key, a credential of the server URL, or a masked form of the key); nothing was changed")
 }

@@ -130,7 +130,7 @@ func PendingAt(sess *session.Session, level Level, focus string) []session.Pendi
 // faults are returned as errors, and they end the subagent.
 func (t *Toolset) Call(ctx context.Context, name, args string) (Envelope, error) {
 	if secretIn(t.Secrets, name) || secretIn(t.Secrets, args) {
-		return t.fail(secretRefused(name)), nil
+		return t.fail(secretRefused()), nil
 	}
 	in, ce := t.catalog.Parse(name, args)
 	if ce != nil {
