@@ -7,7 +7,6 @@ package redact
 
 import (
 	"encoding/json"
-	"errors"
 	"io"
 	"net/url"
 	"regexp"
@@ -138,10 +137,6 @@ func URL(raw string) string {
 	return strings.Replace(u.String(), "%2A%2A%2A", "***", -1)
 }
 
-// maskedForm matches text that could be a masked key: a run of key
-// characters, an ellipsis or asterisks, and another run.
-var maskedForm = regexp.MustCompile(`([A-Za-z0-9_\-]+)(…|\.\.\.|\*+(?:\.\.\.|…)?\**)([A-Za-z0-9_\-]+)`)
-
 // span is a byte range [start, end) of text to mask.
 type span struct{ start, end int }
 
@@ -162,11 +157,7 @@ func (r *Redactor) find(s string) []span {
 		}
 	}
 	if r.key != "" {
-		for _, m := range maskedForm.FindAllStringSubmatchIndex(s, -1) {
-			if sp, ok := r.masked(s, m); ok {
-				spans = append(spans, sp)
-			}
-		}
+		spans = r.maskedForms(s, spans)
 	}
 	if len(spans) == 0 {
 		return nil
@@ -184,14 +175,74 @@ func (r *Redactor) find(s string) []span {
 	return merged
 }
 
-// masked checks a maskedForm match: the tail of its first run must be a
-// prefix of the key and the head of its last run a suffix of it.
-func (r *Redactor) masked(s string, m []int) (span, bool) {
-	head, tail := s[m[2]:m[3]], s[m[6]:m[7]]
+// maskedForms appends the masked forms of the key in s: a run of key
+// characters ending in a prefix of the key, a mask (an ellipsis, three
+// dots, asterisks), and a run starting with a suffix of the key. It scans
+// once, with no regular expression: events can be megabytes.
+func (r *Redactor) maskedForms(s string, spans []span) []span {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c != '*' && c != '.' && c != ellipsis[0] {
+			continue
+		}
+		end := maskEnd(s, i)
+		if end == i {
+			continue
+		}
+		left := i
+		for left > 0 && isKeyChar(s[left-1]) && i-left < len(r.key) {
+			left--
+		}
+		right := end
+		for right < len(s) && isKeyChar(s[right]) && right-end < len(r.key) {
+			right++
+		}
+		if sp, ok := r.masked(s[left:i], s[end:right], left, end); ok {
+			spans = append(spans, sp)
+		}
+		i = end - 1
+	}
+	return spans
+}
+
+const ellipsis = "…"
+
+// maskEnd returns the end of the mask starting at i — a run of asterisks,
+// dots and ellipses holding an asterisk, an ellipsis or three dots — or i.
+func maskEnd(s string, i int) int {
+	j, stars, dots, ells := i, 0, 0, 0
+	for j < len(s) {
+		switch {
+		case s[j] == '*':
+			stars++
+			j++
+		case s[j] == '.':
+			dots++
+			j++
+		case strings.HasPrefix(s[j:], ellipsis):
+			ells++
+			j += len(ellipsis)
+		default:
+			goto done
+		}
+	}
+done:
+	if stars == 0 && ells == 0 && dots < 3 {
+		return i
+	}
+	return j
+}
+
+func isKeyChar(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_'
+}
+
+// masked checks one candidate: the end of head must be a prefix of the key
+// and the start of tail a suffix of it, revealing enough to be the key's.
+func (r *Redactor) masked(head, tail string, headAt, tailAt int) (span, bool) {
 	start := -1
 	for i := 0; i+minMaskedPrefix <= len(head); i++ {
-		if p := head[i:]; len(p) < len(r.key) && strings.HasPrefix(r.key, p) {
-			start = m[2] + i
+		if p := head[i:]; p[0] == r.key[0] && len(p) < len(r.key) && strings.HasPrefix(r.key, p) {
+			start = i
 			break
 		}
 	}
@@ -199,8 +250,8 @@ func (r *Redactor) masked(s string, m []int) (span, bool) {
 		return span{}, false
 	}
 	for j := len(tail); j >= minMaskedSuffix; j-- {
-		if j < len(r.key) && m[3]-start+j >= minMaskedReveal && strings.HasSuffix(r.key, tail[:j]) {
-			return span{start, m[6] + j}, true
+		if tail[j-1] == r.key[len(r.key)-1] && j < len(r.key) && len(head)-start+j >= minMaskedReveal && strings.HasSuffix(r.key, tail[:j]) {
+			return span{headAt + start, tailAt + j}, true
 		}
 	}
 	return span{}, false
@@ -306,7 +357,3 @@ func (w *Writer) Flush() error {
 
 // Close flushes; it does not close the underlying writer.
 func (w *Writer) Close() error { return w.Flush() }
-
-// ErrSecret is what a caller reports when text that was to be kept or sent
-// on holds a secret.
-var ErrSecret = errors.New("the text holds a secret (the API key, a credential of the base URL, or a masked form of the key)")

@@ -211,6 +211,16 @@ func TestWriterHoldIsBounded(t *testing.T) {
 	}
 }
 
+// A pathological text of many short masks stays linear.
+func BenchmarkStringManyMasks(b *testing.B) {
+	r := New(key, "")
+	line := strings.Repeat("sk-live*z", 1<<14)
+	b.SetBytes(int64(len(line)))
+	for b.Loop() {
+		r.String(line)
+	}
+}
+
 func BenchmarkString(b *testing.B) {
 	r := New(key, "http://alice:hunter2-long-pass@h/v1")
 	line := strings.Repeat(`{"kind":"tool_call","args":"{\"text\":\"the light reactions... capture energy\"}"} `, 20)
