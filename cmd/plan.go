@@ -51,12 +51,15 @@ func runPlan(opts *planOptions) error {
 		return &usageError{err}
 	}
 	if opts.json {
-		enc := json.NewEncoder(opts.io.Out)
-		enc.SetIndent("", "  ")
 		if steps == nil {
 			steps = []orchestrate.Step{}
 		}
-		return enc.Encode(map[string]any{"file": opts.file, "steps": steps})
+		data, err := json.MarshalIndent(map[string]any{"file": opts.file, "steps": steps}, "", "  ")
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintf(opts.io.Out, "%s\n", termsafe.JSON(data))
+		return err
 	}
 	// The plan quotes what authors and models wrote: built whole, then
 	// printed with control characters and bidi overrides made visible.

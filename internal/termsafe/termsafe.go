@@ -20,6 +20,28 @@ func String(s string) string { return escape(s, false) }
 // stay on one line.
 func Line(s string) string { return escape(s, true) }
 
+// JSON makes JSON text safe to print: encoding/json escapes C0 controls
+// but leaves DEL, C1 controls and bidi overrides raw. Those can only occur
+// inside strings, so they are written as \uXXXX escapes there, which
+// decode to the same value. data must be valid UTF-8 JSON.
+func JSON(data []byte) []byte {
+	s := string(data)
+	if safe(s, false) {
+		return data
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 16)
+	for _, r := range s {
+		// \r is JSON whitespace; json.Marshal never leaves one raw anyway.
+		if unsafe(r, false) && r != '\r' {
+			fmt.Fprintf(&b, `\u%04x`, r)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return []byte(b.String())
+}
+
 func escape(s string, oneLine bool) string {
 	if safe(s, oneLine) {
 		return s

@@ -1,6 +1,10 @@
 package termsafe
 
-import "testing"
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
 
 func TestString(t *testing.T) {
 	tests := []struct{ name, in, want string }{
@@ -29,6 +33,22 @@ func TestString(t *testing.T) {
 func TestLine(t *testing.T) {
 	if got, want := Line("a\nb\tc\x1b"), `a\x0ab\x09c\x1b`; got != want {
 		t.Errorf("Line = %q, want %q", got, want)
+	}
+}
+
+func TestJSON(t *testing.T) {
+	in := map[string]string{"title": "a\x1b[2Jb\x7fc\u009bd\u202ee\u2066f", "plain": "ok"}
+	data, _ := json.Marshal(in)
+	out := JSON(data)
+	if s := string(out); strings.ContainsAny(s, "\x1b\x7f\u009b\u202e\u2066") {
+		t.Errorf("raw characters left: %q", s)
+	}
+	var back map[string]string
+	if err := json.Unmarshal(out, &back); err != nil || back["title"] != in["title"] {
+		t.Errorf("JSON changed the value: %q, %v", back, err)
+	}
+	if plain := []byte(`{"a":"b"}`); string(JSON(plain)) != `{"a":"b"}` {
+		t.Error("safe JSON changed")
 	}
 }
 
