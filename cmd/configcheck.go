@@ -32,7 +32,7 @@ var settingKinds = map[string]string{
 	"concurrency": "a whole number", "max_steps": "a whole number", "max_tokens": "a whole number",
 	"retries": "a whole number", "seed": "a whole number",
 	"temperature": "a number", "rps": "a number",
-	"timeout": "a duration such as 90s or 2m",
+	"timeout": "a duration such as 90s or 2m", "attempt_timeout": "a duration such as 90s or 2m",
 }
 
 // secretSettings are never quoted in a message.

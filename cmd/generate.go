@@ -273,7 +273,7 @@ func newModel(cfg *settings) (llm.Model, error) {
 	return llm.New(llm.Config{
 		BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Model: cfg.Model,
 		Temperature: cfg.Temperature, Seed: cfg.Seed, MaxTokens: cfg.MaxTokens,
-		TurnTimeout: cfg.Timeout, Limiter: llm.NewLimiter(cfg.RPS, max(1, cfg.Concurrency)),
+		TurnTimeout: cfg.Timeout, AttemptTimeout: cfg.AttemptTimeout, Limiter: llm.NewLimiter(cfg.RPS, max(1, cfg.Concurrency)),
 		MaxRetries: retries(cfg.Retries),
 	})
 }
@@ -290,7 +290,7 @@ func explainProvider(err error, cfg *settings) error {
 	case errors.Is(err, llm.ErrUnreachable), errors.Is(err, llm.ErrBadResponse):
 		return fmt.Errorf("%w\nfix: check --base-url (%s) and that the server is running", err, base)
 	case errors.Is(err, context.DeadlineExceeded):
-		return fmt.Errorf("%w\nfix: raise --timeout (%s) or check the server", err, cfg.Timeout)
+		return fmt.Errorf("%w\nfix: raise --timeout (%s) or --attempt-timeout (%s), or check the server", err, cfg.Timeout, cfg.AttemptTimeout)
 	}
 	return err
 }

@@ -73,8 +73,19 @@ func (e *ProviderError) Error() string {
 	return b.String()
 }
 
-// Unwrap exposes the sentinel (ErrAuth, ErrNotFound, …) for errors.Is.
+// Unwrap exposes the sentinel (ErrAuth, ErrNotFound, …) for errors.Is;
+// attempts that ran out of time unwrap to context.DeadlineExceeded.
 func (e *ProviderError) Unwrap() error { return e.kind }
+
+// Systemic reports whether err is a failure every request to this provider
+// would meet the same way: credentials refused, a model or route that does
+// not exist, a server that cannot be reached or does not speak the API. The
+// rest (a timeout, 5xx or 429 that outlasted its retries, a 400 for one
+// prompt) concerns one request, and another may well succeed.
+func Systemic(err error) bool {
+	return errors.Is(err, ErrAuth) || errors.Is(err, ErrNotFound) ||
+		errors.Is(err, ErrUnreachable) || errors.Is(err, ErrBadResponse)
+}
 
 // maxMessageLen bounds how much of an error body ends up in a message, since
 // some servers answer errors with whole HTML pages.
