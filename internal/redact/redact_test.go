@@ -229,3 +229,31 @@ func BenchmarkString(b *testing.B) {
 		r.String(line)
 	}
 }
+
+// FuzzWriter puts the key into arbitrary text, writes it in three pieces,
+// and checks that the key never comes out.
+func FuzzWriter(f *testing.F) {
+	f.Add("before ", " after\n", 3, 17)
+	f.Add("", "", 0, 0)
+	f.Add("x*", "…", 5, 40)
+	f.Fuzz(func(t *testing.T, pre, post string, cut1, cut2 int) {
+		r := New(key, "")
+		text := pre + key + post
+		cut1 = min(max(cut1, 0), len(text))
+		cut2 = min(max(cut2, cut1), len(text))
+		var out bytes.Buffer
+		w := r.Writer(&out)
+		for _, part := range []string{text[:cut1], text[cut1:cut2], text[cut2:]} {
+			if n, err := w.Write([]byte(part)); err != nil || n != len(part) {
+				t.Fatalf("Write = %d, %v", n, err)
+			}
+		}
+		w.Flush()
+		if strings.Contains(out.String(), key) {
+			t.Fatalf("key leaked: %q", out.String())
+		}
+		if got := r.String(text); strings.Contains(got, key) {
+			t.Fatalf("String leaked the key: %q", got)
+		}
+	})
+}
