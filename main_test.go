@@ -46,6 +46,7 @@ func TestScripts(t *testing.T) {
 			"fakellm":   fakellm.Cmd,
 			"interrupt": signalCmd("interrupt", os.Interrupt),
 			"quit":      signalCmd("quit", syscall.SIGQUIT),
+			"urlcreds":  cmdURLCreds,
 		},
 	})
 }

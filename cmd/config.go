@@ -133,6 +133,9 @@ func loadSettings(cmd *cobra.Command) (*settings, error) {
 }
 
 func (s *settings) check() error {
+	if err := checkBaseURL(s.BaseURL); err != nil {
+		return err
+	}
 	switch {
 	case strings.TrimSpace(s.Model) == "":
 		return usagef("no model set; use --model, LESSONGEN_MODEL or model in the config file")
@@ -190,6 +193,9 @@ func mergeConfigFile(cmd *cobra.Command, v *viper.Viper) error {
 			return usagef("config file %s: %v", path, notFound.Err)
 		}
 		return usagef("config file %s: %v", path, err)
+	}
+	if err := checkSettingTypes(path, fv); err != nil {
+		return err
 	}
 	for _, key := range fv.AllKeys() {
 		if !slices.Contains(settingKeys, key) {

@@ -13,6 +13,7 @@ import (
 	"runtime"
 	"syscall"
 
+	"github.com/lessongen/lessongen/internal/termsafe"
 	"github.com/lessongen/lessongen/internal/yamlsrc"
 	"github.com/lessongen/lessongen/modality"
 )
@@ -53,10 +54,11 @@ func RunWith(ctx context.Context, args []string, streams *IOStreams, reg *modali
 	case errors.As(err, &silent):
 	case errors.As(err, &problems):
 		for _, p := range problems {
-			fmt.Fprintln(streams.ErrOut, p)
+			fmt.Fprintln(streams.ErrOut, termsafe.String(fmt.Sprint(p)))
 		}
 	default:
-		fmt.Fprintf(streams.ErrOut, "lessongen: %v\n", err)
+		// Messages quote lesson values and servers' answers: printed safe.
+		fmt.Fprintf(streams.ErrOut, "lessongen: %s\n", termsafe.String(err.Error()))
 	}
 	return exitCode(err)
 }

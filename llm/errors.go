@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"github.com/openai/openai-go/v3"
+
+	redactor "github.com/lessongen/lessongen/internal/redact"
 )
 
 // Sentinels callers test with errors.Is to tell the user which setting to fix.
@@ -218,17 +220,12 @@ func bodyMessage(body []byte) string {
 	return string(body)
 }
 
-// minRedactLen avoids mangling every message when the "key" is a short
-// placeholder such as "x"; keys that short protect nothing.
-const minRedactLen = 4
-
-// redact removes every occurrence of the API key, because some servers echo
-// the Authorization header or the key in error bodies.
+// redact removes the API key and its masked forms (OpenAI answers
+// "Incorrect API key provided: sk-abc****wxyz"), because servers echo them
+// in error bodies. It is the same redactor the command applies to all its
+// output; this keeps the key out of a ProviderError for any caller.
 func redact(s, key string) string {
-	if len(key) < minRedactLen {
-		return s
-	}
-	return strings.ReplaceAll(s, key, "[redacted]")
+	return redactor.New(key, "").String(s)
 }
 
 func truncate(s string, n int) string {

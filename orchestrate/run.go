@@ -30,6 +30,9 @@ type Options struct {
 	Concurrency int
 	Instruction string
 	Events      event.Sink
+	// Secrets, when set, makes every subagent refuse tool calls that would
+	// write a secret (the API key, …) into the document.
+	Secrets bridge.Secrets
 	// Checkpoint saves everything committed so far and returns the files it
 	// wrote. It runs after each node finishes, coalesced: while one save
 	// runs, further requests fold into one more save. Nil disables it.
@@ -181,6 +184,7 @@ func (r *runner) step(ctx context.Context, st Step, bl modality.Level, d *modali
 		return false
 	}
 	tools.Focus = focus
+	tools.Secrets = r.opts.Secrets
 	pending := tools.Pending()
 	if len(pending) == 0 {
 		return true

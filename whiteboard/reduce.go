@@ -120,7 +120,10 @@ func (b *Board) apply(rc *session.Context, in session.Intent) error {
 			return session.Reject(session.KindInvalidArgs, "width", fmt.Sprintf("width and height must be %s; the default is %dx%d", canvasSide().Range(), DefaultWidth, DefaultHeight),
 				"canvas %dx%d is out of range", in.Width, in.Height)
 		}
-		c := Canvas{Width: in.Width, Height: in.Height, Background: strings.TrimSpace(in.Background)}
+		c := Canvas{Width: in.Width, Height: in.Height, Background: Color(strings.TrimSpace(string(in.Background)))}
+		if err := checkColor("background", c.Background); err != nil {
+			return err
+		}
 		if c.Background == "" {
 			c.Background = b.Canvas.Value.Background
 		}
@@ -131,12 +134,15 @@ func (b *Board) apply(rc *session.Context, in session.Intent) error {
 		if err := b.writable("canvas", b.Canvas.Set); err != nil {
 			return err
 		}
-		v, err := nonEmpty("background", in.Background)
+		v, err := nonEmpty("background", string(in.Background))
 		if err != nil {
 			return err
 		}
+		if err := checkColor("background", Color(v)); err != nil {
+			return err
+		}
 		c := b.CanvasSize()
-		c.Background = v
+		c.Background = Color(v)
 		b.Canvas = yamlsrc.Val(c)
 		b.markGenerated("canvas")
 		rc.Report(Set{"background", v})
@@ -340,8 +346,23 @@ func (b *Board) checkBox(box Box) error {
 	return nil
 }
 
-// checkStyle is the one check of a style, at load and at dispatch.
-func checkStyle(s *Style) *session.Error {
+// checkStyle is the dispatch check of a style.
+func checkStyle(s *Style) error {
+	if err := checkLayoutStyle(s); err != nil {
+		return err
+	}
+	if s == nil {
+		return nil
+	}
+	if err := checkColor("style.color", s.Color); err != nil {
+		return err
+	}
+	return checkColor("style.fill", s.Fill)
+}
+
+// checkLayoutStyle checks a style's alignment and font size, at load and at
+// dispatch, against the ranges Style's tags declare.
+func checkLayoutStyle(s *Style) *session.Error {
 	if s == nil {
 		return nil
 	}
