@@ -58,7 +58,7 @@ func Load(path string, reg *modality.Registry) (*Document, error) {
 		return nil, problems
 	}
 	d.Warnings = problems.Warnings()
-	plan.loader = d.loader
+	plan.SetLoader(d.loader)
 	d.root = session.New("lesson", plan)
 	d.root.ReconcileChildren()
 	return d, nil
@@ -71,58 +71,11 @@ func (d *Document) decode(n *yaml.Node, r *yamlsrc.Reporter) *Plan {
 		kinds = append(kinds, k.Name)
 		bindable[k.Name] = k.Bindable
 	}
-	p := NewPlan(kinds, bindable)
-	if n.Kind != yaml.MappingNode {
-		r.At(n, "a lesson file is a mapping with version, metadata and slides")
-		return p
-	}
-	yamlsrc.Decode(n, p, r, "")
-	p.Src = n
-	if p.Version != FormatVersion && hasKey(n, "version") {
-		r.At(valueNode(n, "version"), "version %d is not supported; this lessongen reads version %d", p.Version, FormatVersion)
-	}
-	seen := map[string]*yaml.Node{}
+	p := Decode(n, r, kinds, bindable)
 	files := map[string]*yaml.Node{}
-	for i, s := range p.slides() {
-		if s.IsPlaceholder {
-			continue
-		}
-		s.authored = true
-		path := fmt.Sprintf("slides[%d]", i)
-		idNode := valueNode(s.Src, "id")
-		switch first, dup := seen[s.ID]; {
-		case s.Src == nil:
-		case !idPattern.MatchString(s.ID):
-			r.At(idNode, "%s.id %q must use only letters, digits, - and _", path, s.ID)
-		case dup:
-			r.At(idNode, "duplicate slide id %q (first at line %d); ids must be unique", s.ID, first.Line)
-		default:
-			seen[s.ID] = idNode
-		}
-		compiled, err := compileProps(s.Props, p.kinds, p.bindable)
-		for _, e := range unjoin(err) {
-			r.At(valueNode(s.Src, "props"), "%s.%v", path, e)
-		}
-		s.compiled = compiled
-		p.resolveChildren(s, r, path)
+	for i, s := range p.Slides.Value {
 		for _, ref := range s.Children {
-			d.decodeChildRef(s, ref, r, path, files)
-		}
-	}
-	p.index()
-	p.check(r)
-	// Evaluate bindings once now, so a name that no value has is caught here
-	// and not when the slide's whiteboard is generated.
-	for _, s := range p.slides() {
-		if s.IsPlaceholder || len(s.compiled) == 0 {
-			continue
-		}
-		if _, err := p.evalProps(s); err != nil {
-			for _, e := range unjoin(err) {
-				if !errors.Is(e, ErrBindingPending) {
-					r.At(valueNode(s.Src, "props"), "%v", e)
-				}
-			}
+			d.decodeChildRef(s, ref, r, fmt.Sprintf("slides[%d]", i), files)
 		}
 	}
 	return p
@@ -174,34 +127,6 @@ func unwrapPath(err error) error {
 	return err
 }
 
-func unjoin(err error) []error {
-	if err == nil {
-		return nil
-	}
-	if j, ok := err.(interface{ Unwrap() []error }); ok {
-		return j.Unwrap()
-	}
-	return []error{err}
-}
-
-func hasKey(m *yaml.Node, key string) bool {
-	return valueNode(m, key) != m
-}
-
-// valueNode returns the value for key in mapping m, or m itself so a problem
-// still has a position.
-func valueNode(m *yaml.Node, key string) *yaml.Node {
-	if m == nil {
-		return nil
-	}
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		if m.Content[i].Value == key {
-			return m.Content[i+1]
-		}
-	}
-	return m
-}
-
 // Session is the lesson's session: the one place every change goes through.
 func (d *Document) Session() *session.Session { return d.root }
 
@@ -210,10 +135,9 @@ func (d *Document) View(fn func(p *Plan)) {
 	d.root.View(func(st session.State) { fn(st.(*Plan)) })
 }
 
-// loader returns how to create the session of slide s's child of kind.
-func (d *Document) loader(s *Slide, kind string) func() (*session.Session, error) {
-	id := s.ID
-	ref, _ := s.Children.Get(kind)
+// loader returns how to create the session of slide id's child ref.
+func (d *Document) loader(id string, ref ChildRef) func() (*session.Session, error) {
+	kind := ref.Kind
 	desc, _ := d.reg.Child(kind)
 	key := session.Key{Placement: id, Kind: kind}
 	return func() (*session.Session, error) {
@@ -340,7 +264,7 @@ type fileChild struct {
 func (d *Document) fileChildren() []fileChild {
 	var out []fileChild
 	d.View(func(p *Plan) {
-		for _, s := range p.slides() {
+		for _, s := range p.Slides.Value {
 			for _, ref := range s.Children {
 				if ref.File != "" {
 					out = append(out, fileChild{session.Key{Placement: s.ID, Kind: ref.Kind}, ref})
@@ -397,7 +321,7 @@ func (d *Document) lessonBytes() (data []byte, reformatted bool, err error) {
 	var inline [][]session.Key // per slide item, its inline children
 	d.View(func(p *Plan) {
 		tree = yamlsrc.Encode(*p)
-		for _, s := range p.slides() {
+		for _, s := range p.Slides.Value {
 			var keys []session.Key
 			for _, ref := range s.Children {
 				if ref.File == "" {

@@ -116,10 +116,18 @@ type Plan struct {
 	// and bindable the properties each lets props bind (from the registry).
 	kinds    []string
 	bindable map[string][]string
-	// loader builds the child session for a slide's child of a kind; the
-	// Document sets it, as only it knows the file system.
-	loader func(s *Slide, kind string) func() (*session.Session, error)
+	// loader builds the session of a slide's child; the document sets it,
+	// as only it knows the file system.
+	loader Loader
 }
+
+// Loader returns how to create the session of the child ref placed on
+// slide id; it runs at most once per child, when the child is first needed.
+type Loader func(id string, ref ChildRef) func() (*session.Session, error)
+
+// SetLoader says how the plan's children are loaded. Call it before the
+// plan is handed to a session.
+func (p *Plan) SetLoader(l Loader) { p.loader = l }
 
 // NewPlan returns an empty plan whose slides may place children of kinds,
 // binding the properties bindable lists by kind.
@@ -207,8 +215,8 @@ func (p *Plan) Placements() []session.Placement {
 			continue
 		}
 		for _, kind := range p.kinds {
-			if _, ok := s.Children.Get(kind); ok {
-				ps = append(ps, session.Placement{ID: s.ID, Kind: kind, Load: p.loader(s, kind)})
+			if ref, ok := s.Children.Get(kind); ok {
+				ps = append(ps, session.Placement{ID: s.ID, Kind: kind, Load: p.loader(s.ID, ref)})
 			}
 		}
 	}
