@@ -48,6 +48,9 @@ func (p *Plan) Describe() string {
 		items := make([]string, len(mc))
 		for i, c := range mc {
 			items[i] = fmt.Sprintf("%q (answered: %s)", strings.TrimSpace(c.Misconception), strings.TrimSuffix(strings.TrimSpace(c.Response), "."))
+			if c.responsePending {
+				items[i] = fmt.Sprintf("%q (response to be written)", strings.TrimSpace(c.Misconception))
+			}
 		}
 		fmt.Fprintf(&s, " Common misconceptions: %s.", strings.Join(items, "; "))
 	}

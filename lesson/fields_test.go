@@ -271,3 +271,79 @@ func TestDefineTermListedTwice(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+// "Here are the misconceptions I see; suggest responses": each pending
+// response is written in place and nothing else changes.
+func TestRespondToMisconception(t *testing.T) {
+	const src = `version: 1
+metadata:
+  title: Rivers
+  misconceptions:
+    - misconception: Rivers flow south.
+      response: !pending "with a map"   # ask for a map
+    - {misconception: Rivers never dry up., response: }
+    - {misconception: All rivers reach the sea., response: Some end in lakes.}
+slides: []
+`
+	d := load(t, src)
+	want := []session.Pending{
+		{Level: session.LevelMetadata, Path: "metadata.misconceptions[0].response", Hint: "with a map"},
+		{Level: session.LevelMetadata, Path: "metadata.misconceptions[1].response"},
+	}
+	if got := plan(d).Pending(); !reflect.DeepEqual(got, want) {
+		t.Errorf("pending = %+v", got)
+	}
+	if got := plan(d).Describe(); !strings.Contains(got, `Common misconceptions: "Rivers flow south." (response to be written); "Rivers never dry up." (response to be written); "All rivers reach the sea." (answered: Some end in lakes).`) {
+		t.Errorf("describe: %s", got)
+	}
+	if files, err := d.Render(""); err != nil || len(files) != 0 {
+		t.Fatalf("an unchanged lesson writes %d files (err %v)", len(files), err)
+	}
+	s := d.Session()
+	res := apply(t, d, s, lesson.RespondToMisconception{Misconception: "rivers flow  south", Response: "Trace the Nile north on the map."})
+	wantOutputs(t, res, lesson.Set{Field: "misconceptions[0].response", Value: "Trace the Nile north on the map."})
+	apply(t, d, s, lesson.RespondToMisconception{Misconception: "Rivers never dry up.", Response: "Show a photo of a dry riverbed."})
+	wantSrc := strings.Replace(src, `response: !pending "with a map"`, "response: Trace the Nile north on the map.", 1)
+	wantSrc = strings.Replace(wantSrc, "response: }", "response: Show a photo of a dry riverbed.}", 1)
+	if got := rendered(t, d)[d.Path]; got != wantSrc {
+		t.Errorf("saved:\n%s\nwant:\n%s", got, wantSrc)
+	}
+	if len(plan(reload(t, d)).Pending()) != 0 {
+		t.Error("pending after reload")
+	}
+
+	for _, tt := range []struct {
+		name string
+		in   session.Intent
+		kind session.ErrorKind
+		path string
+		hint string
+	}{
+		{"an authored response", lesson.RespondToMisconception{Misconception: "All rivers reach the sea", Response: "x"}, session.KindPrecondition, "misconception", `the author wrote its response; leave it; misconceptions awaiting a response: "Rivers flow south.", "Rivers never dry up."`},
+		{"an unknown one", lesson.RespondToMisconception{Misconception: "Rivers are salty", Response: "x"}, session.KindNotFound, "misconception", "misconceptions awaiting a response"},
+		{"an empty response", lesson.RespondToMisconception{Misconception: "Rivers flow south.", Response: " "}, session.KindInvalidArgs, "response", "non-empty"},
+		{"replacing the author's list", lesson.SetMisconceptions{Misconceptions: []lesson.Misconception{{Misconception: "a", Response: "b"}}}, session.KindPrecondition, "misconceptions", "write each pending response with respond_to_misconception"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			d := load(t, src)
+			sessiontest.Rejected(t, d.Session(), tt.in, tt.kind, tt.path, tt.hint, observe(t, d))
+		})
+	}
+	d = load(t, "version: 1\nmetadata:\n  title: T\n  misconceptions: !pending\nslides: []\n")
+	sessiontest.Rejected(t, d.Session(), lesson.RespondToMisconception{Misconception: "a", Response: "b"}, session.KindPrecondition, "misconception", "use set_misconceptions", observe(t, d))
+}
+
+func TestMisconceptionShapeErrors(t *testing.T) {
+	for _, tt := range []struct{ item, want string }{
+		{"just a sentence", `lesson.yaml:5:7: metadata.misconceptions[0] must be a mapping {misconception: what students think, response: how the teacher answers (may be !pending)}`},
+		{"{misconception: !pending , response: r}", "lesson.yaml:5:23: metadata.misconceptions[0].misconception must be the mistaken idea itself (only a response may be pending)"},
+		{"{misconception: m, reply: r}", `lesson.yaml:5:26: unknown key "reply" in metadata.misconceptions[0]; a misconception has the keys misconception and response`},
+		{"{misconception: m, response: [a]}", "lesson.yaml:5:36: metadata.misconceptions[0].response must be text"},
+	} {
+		dir := writeFiles(t, map[string]string{"lesson.yaml": "version: 1\nmetadata:\n  title: T\n  misconceptions:\n    - " + tt.item + "\nslides: []\n"})
+		_, err := lesson.Load(filepath.Join(dir, "lesson.yaml"), testRegistry())
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: err = %v\nwant %s", tt.item, err, tt.want)
+		}
+	}
+}

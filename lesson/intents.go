@@ -54,6 +54,13 @@ type SetMaterials struct {
 	Materials []string `json:"materials" jsonschema:"what the teacher needs in the room, one item each, e.g. 30 printed maps" minItems:"1" maxItems:"15"`
 }
 
+// RespondToMisconception writes the response to one misconception the
+// author listed with a pending response.
+type RespondToMisconception struct {
+	Misconception string `json:"misconception" jsonschema:"the misconception exactly as the lesson lists it"`
+	Response      string `json:"response" jsonschema:"how the teacher answers it: what to say or show, one or two sentences"`
+}
+
 // DefineTerm writes the definition of one vocabulary term the author
 // listed with a pending definition.
 type DefineTerm struct {
@@ -144,6 +151,9 @@ func (SetMisconceptions) Spec() session.Spec {
 func (SetMaterials) Spec() session.Spec {
 	return session.Spec{Capability: CapMetadata, Doc: "Set the materials the teacher needs in the room."}
 }
+func (RespondToMisconception) Spec() session.Spec {
+	return session.Spec{Capability: CapMetadata, Doc: "Write the teacher's response to a misconception whose response is pending."}
+}
 func (DefineTerm) Spec() session.Spec {
 	return session.Spec{Capability: CapMetadata, Doc: "Write the definition of a vocabulary term whose definition is pending."}
 }
@@ -181,7 +191,7 @@ func Intents() []session.Intent {
 	return []session.Intent{
 		SetTitle{}, SetSubject{}, SetGrade{}, SetDuration{}, SetLanguage{},
 		SetObjectives{}, SetVocabulary{}, SetPrerequisites{}, SetStandards{},
-		SetKeyLearningPoints{}, SetMisconceptions{}, SetMaterials{}, DefineTerm{},
+		SetKeyLearningPoints{}, SetMisconceptions{}, SetMaterials{}, DefineTerm{}, RespondToMisconception{},
 		AddSlide{}, UpdateSlide{}, MoveSlide{}, RemoveSlide{},
 		DescribeLesson{}, ListPending{},
 		SetSlideProps{}, ClosePlaceholders{},

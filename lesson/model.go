@@ -45,10 +45,71 @@ type Term struct {
 }
 
 // Misconception is a mistaken idea students often hold, with how the
-// teacher answers it.
+// teacher answers it. The response may be pending in the file ("here are
+// the misconceptions I see; suggest responses").
 type Misconception struct {
 	Misconception string `yaml:"misconception" json:"misconception" jsonschema:"the mistaken idea, as a student would put it"`
 	Response      string `yaml:"response" json:"response" jsonschema:"how the teacher answers it: what to say or show, one or two sentences"`
+
+	responsePending bool
+	responseHint    string
+	// answered: the response was generated in this session.
+	answered bool
+}
+
+// PendingResponse reports whether the response is still to be written, and
+// the author's hint for it.
+func (m Misconception) PendingResponse() (hint string, pending bool) {
+	return m.responseHint, m.responsePending
+}
+
+func (m *Misconception) DecodeNode(n *yaml.Node, r *yamlsrc.Reporter, path string) {
+	if n.Kind != yaml.MappingNode {
+		r.At(n, "%s must be a mapping {misconception: what students think, response: how the teacher answers (may be !pending)}", path)
+		return
+	}
+	*m = Misconception{}
+	seen := map[string]*yaml.Node{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if first, dup := seen[k.Value]; dup {
+			r.At(k, "duplicate key %q in %s (first at line %d); keep one", k.Value, path, first.Line)
+			continue
+		}
+		seen[k.Value] = k
+		_, pending := yamlsrc.Pending(v)
+		switch {
+		case k.Value == "misconception" && (pending || v.Kind != yaml.ScalarNode):
+			r.At(v, "%s.misconception must be the mistaken idea itself (only a response may be pending)", path)
+		case k.Value == "misconception":
+			m.Misconception = v.Value
+		case k.Value == "response" && pending:
+			m.responseHint, _ = yamlsrc.Pending(v)
+			m.responsePending = true
+		case k.Value == "response" && v.Kind != yaml.ScalarNode:
+			r.At(v, "%s.response must be text", path)
+		case k.Value == "response":
+			m.Response = v.Value
+		default:
+			r.At(k, "unknown key %q in %s; a misconception has the keys misconception and response", k.Value, path)
+		}
+	}
+	for _, key := range []string{"misconception", "response"} {
+		if seen[key] == nil {
+			r.At(n, "%s is missing the required key %q", path, key)
+		}
+	}
+}
+
+func (m Misconception) EncodeNode() (*yaml.Node, bool) {
+	resp := yamlsrc.Encode(m.Response)
+	if m.responsePending {
+		resp = yamlsrc.PendingNode(m.responseHint)
+	}
+	return &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{
+		{Kind: yaml.ScalarNode, Tag: "!!str", Value: "misconception"}, yamlsrc.Encode(m.Misconception),
+		{Kind: yaml.ScalarNode, Tag: "!!str", Value: "response"}, resp,
+	}}, true
 }
 
 // Metadata describes the lesson as a whole.
@@ -248,6 +309,11 @@ func (p *Plan) Pending() []session.Pending {
 	} {
 		if f.pending {
 			ps = append(ps, session.Pending{Level: session.LevelMetadata, Path: "metadata." + f.name, Hint: f.hint})
+		}
+	}
+	for i, c := range m.Misconceptions.Value {
+		if c.responsePending {
+			ps = append(ps, session.Pending{Level: session.LevelMetadata, Path: fmt.Sprintf("metadata.misconceptions[%d].response", i), Hint: c.responseHint})
 		}
 	}
 	for _, t := range m.Vocabulary.Value {

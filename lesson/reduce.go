@@ -108,6 +108,9 @@ func (p *Plan) Reduce(rc *session.Context, in session.Intent) (func(), error) {
 		}
 		return setField(p, rc, &p.Metadata.Materials, "materials", items)
 	case SetMisconceptions:
+		if mc := p.Metadata.Misconceptions; p.Protect && mc.Set && !p.generated["misconceptions"] && len(unanswered(mc.Value)) > 0 {
+			return nil, session.Reject(session.KindPrecondition, "misconceptions", "the author listed the misconceptions; write each pending response with respond_to_misconception ("+awaitingResponse(mc.Value)+")", "misconceptions are already set")
+		}
 		if r := rule.Of[SetMisconceptions]("misconceptions"); len(in.Misconceptions) == 0 || !r.Count(len(in.Misconceptions)) {
 			return nil, session.Reject(session.KindInvalidArgs, "misconceptions", "give "+r.Items()+" misconceptions", "%d misconceptions", len(in.Misconceptions))
 		}
@@ -121,6 +124,8 @@ func (p *Plan) Reduce(rc *session.Context, in session.Intent) (func(), error) {
 		return setField(p, rc, &p.Metadata.Misconceptions, "misconceptions", items)
 	case DefineTerm:
 		return p.defineTerm(rc, in)
+	case RespondToMisconception:
+		return p.respond(rc, in)
 	case AddSlide:
 		return p.addSlide(rc, in)
 	case UpdateSlide:
@@ -219,6 +224,62 @@ func (p *Plan) defineTerm(rc *session.Context, in DefineTerm) (func(), error) {
 	v.Value[i] = t
 	rc.Report(Set{Field: fmt.Sprintf("vocabulary[%s].definition", t.Term), Value: def})
 	return func() { v.Value = old }, nil
+}
+
+// respond fills one pending response, leaving every other byte as it was.
+func (p *Plan) respond(rc *session.Context, in RespondToMisconception) (func(), error) {
+	mc := &p.Metadata.Misconceptions
+	if !mc.Set {
+		return nil, session.Reject(session.KindPrecondition, "misconception", "the lesson lists no misconceptions yet; use set_misconceptions", "no misconceptions to respond to")
+	}
+	name := sameText(in.Misconception)
+	i := slices.IndexFunc(mc.Value, func(c Misconception) bool {
+		return sameText(c.Misconception) == name && (c.responsePending || c.answered)
+	})
+	if i < 0 {
+		i = slices.IndexFunc(mc.Value, func(c Misconception) bool { return sameText(c.Misconception) == name })
+	}
+	if i < 0 {
+		return nil, session.Reject(session.KindNotFound, "misconception", awaitingResponse(mc.Value), "no misconception %q in the lesson", in.Misconception)
+	}
+	c := mc.Value[i]
+	if p.Protect && !c.responsePending && !c.answered {
+		return nil, session.Reject(session.KindPrecondition, "misconception", "the author wrote its response; leave it; "+awaitingResponse(mc.Value), "%q has a response", c.Misconception)
+	}
+	resp := strings.TrimSpace(in.Response)
+	if resp == "" {
+		return nil, session.Reject(session.KindInvalidArgs, "response", "give a non-empty value", "response is empty")
+	}
+	old := mc.Value
+	c.Response, c.responsePending, c.responseHint, c.answered = resp, false, "", true
+	mc.Value = slices.Clone(old)
+	mc.Value[i] = c
+	rc.Report(Set{Field: fmt.Sprintf("misconceptions[%d].response", i), Value: resp})
+	return func() { mc.Value = old }, nil
+}
+
+// sameText compares sentences as a person would: case, spacing and a
+// final full stop aside.
+func sameText(s string) string {
+	return strings.ToLower(strings.TrimSuffix(strings.Join(strings.Fields(s), " "), "."))
+}
+
+func unanswered(items []Misconception) []string {
+	var out []string
+	for _, c := range items {
+		if c.responsePending {
+			out = append(out, fmt.Sprintf("%q", c.Misconception))
+		}
+	}
+	return out
+}
+
+func awaitingResponse(items []Misconception) string {
+	names := unanswered(items)
+	if len(names) == 0 {
+		return "no response is pending"
+	}
+	return "misconceptions awaiting a response: " + strings.Join(names, ", ")
 }
 
 // undefined lists the terms whose definitions are still to be written.

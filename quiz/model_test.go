@@ -196,6 +196,7 @@ func TestDecodeReportsEveryRuleWithPosition(t *testing.T) {
 		{"an empty option", "{id: a, prompt: P, answers: [x], distractors: ['']}", 3, 52, "a distractor is empty; write the option or remove it"},
 		{"a bad id", "{id: 1a, prompt: P, answers: [x], distractors: [y]}", 3, 10, `quiz.questions[0].id "1a" must start with a letter`},
 		{"too many before distractors are written", "{id: a, prompt: P, answers: [a, b, c, d, e, f, g], distractors: !pending }", 3, 5, "the question has 7 options"},
+		{"no room for the pending answers", "{id: a, prompt: P, answers: !pending , distractors: [b, c, d, e, f, g]}", 3, 5, "the question has 6 distractors and its answers are still to come; a question has 2 to 6 options, answers and distractors together; leave room for an answer"},
 		{"no answer key", "{id: a, prompt: P, distractors: [x]}", 3, 5, `quiz.questions[0] is missing the required key "answers"`},
 		{"misspelt key", "{id: a, prompt: P, answer: [x], distractors: [y]}", 3, 24, `unknown key "answer" in quiz.questions[0]; did you mean "answers"?`},
 	}

@@ -67,6 +67,8 @@ func checkOptions(opts []Option, answersKnown, distractorsKnown bool) []optionPr
 			more = "add options, at least one of them correct"
 		}
 		ps = append(ps, optionProblem{-1, "the question has " + plural(n, "option"), fmt.Sprintf("a question has %d to %d options, answers and distractors together; %s", least, most, more)})
+	case !answersKnown && n+1 > most:
+		ps = append(ps, optionProblem{-1, fmt.Sprintf("the question has %s and its answers are still to come", plural(n, "distractor")), fmt.Sprintf("a question has %d to %d options, answers and distractors together; leave room for an answer", least, most)})
 	case answersKnown && answers == 0:
 		ps = append(ps, optionProblem{-1, "the question has no answer", "give at least one correct answer"})
 	}

@@ -233,8 +233,7 @@ func (p *patcher) node(o, c *yaml.Node, pl place) {
 		p.mapping(o, c, pl)
 	case o.Kind == yaml.SequenceNode && c.Kind == yaml.SequenceNode && p.block(o) && len(c.Content) > 0:
 		p.sequence(o, c, pl)
-	case p.flowPatchable(o, c):
-		p.flowChildren(o, c)
+	case p.flowPatchable(o, c) && p.flowPatch(o, c):
 	default:
 		p.replace(o, c, pl)
 	}
@@ -311,6 +310,27 @@ func eachChild(o, c *yaml.Node, fn func(oc, cc *yaml.Node)) {
 	}
 }
 
+// flowPatch patches flow collection o into c value by value, keeping the
+// edits only if the collection's new text reads back as c; else it reports
+// false and the caller rewrites the collection whole.
+func (p *patcher) flowPatch(o, c *yaml.Node) bool {
+	sub := &patcher{s: p.s, unit: p.unit}
+	sub.flowChildren(o, c)
+	if sub.err != nil {
+		return false
+	}
+	text, err := applyWithin(p.s.text, p.s.start(o), p.s.End(o), sub.edits)
+	if err != nil {
+		return false
+	}
+	var back yaml.Node
+	if yaml.Unmarshal([]byte(text), &back) != nil || !Equal(&back, c) {
+		return false
+	}
+	p.edits = append(p.edits, sub.edits...)
+	return true
+}
+
 // flowChildren patches a flow collection's changed scalars in place, so a
 // definition filled in `{term: villa, definition: !pending }` leaves the
 // rest of the line as the author wrote it.
@@ -330,6 +350,19 @@ func (p *patcher) flowChildren(o, c *yaml.Node) {
 // style. A bare !pending's spaces before the next , ] or } go with it.
 func (p *patcher) flowReplace(o, c *yaml.Node) {
 	start, end := p.s.start(o), p.s.End(o)
+	if o.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) == 0 {
+		// A plain scalar in flow style ends at the first , ] } or comment,
+		// which the block-style scan does not know.
+		off := p.s.skipProps(start)
+		if off > start && (off >= len(p.s.text) || strings.IndexByte(",]}\n", p.s.text[off]) >= 0) {
+			off = p.s.propsEnd(start) // a bare tag: the value is empty
+		}
+		stop := off
+		for stop < end && strings.IndexByte(",]}\n", p.s.text[stop]) < 0 && !(p.s.text[stop] == '#' && isSpace(p.s.text[stop-1])) {
+			stop++
+		}
+		end = start + len(strings.TrimRight(string(p.s.text[start:stop]), " \t"))
+	}
 	if _, pending := Pending(o); pending && o.Value == "" {
 		j := end
 		for j < len(p.s.text) && p.s.text[j] == ' ' {
@@ -454,6 +487,10 @@ func (p *patcher) sequence(o, c *yaml.Node, pl place) {
 	for i := range o.Content {
 		bodyStart[i] = p.s.lineStart(p.s.lineOf(dashes[i]))
 		bodyEnd[i] = p.s.nextLineStart(p.s.End(o.Content[i]))
+		if bodyEnd[i] < bodyStart[i] || i > 0 && bodyStart[i] < bodyEnd[i-1] {
+			p.fail("list item at line %d overlaps its neighbour", o.Content[i].Line)
+			return
+		}
 	}
 	lead := func(i int) string {
 		if i == 0 {

@@ -400,6 +400,13 @@ func (s *Source) plainLineEnd(off int) int {
 // collection opening at off, skipping quoted strings and comments.
 func (s *Source) scanFlow(off int) int {
 	depth := 0
+	// A quote opens a quoted scalar only where a scalar starts; inside a
+	// plain one (0"0) it is just a character.
+	atStart := func(i int) bool {
+		for i--; i >= off && (s.text[i] == ' ' || s.text[i] == '\t' || s.text[i] == '\n'); i-- {
+		}
+		return i < off || strings.IndexByte("[{,:", s.text[i]) >= 0
+	}
 	for i := off; i < len(s.text); i++ {
 		switch s.text[i] {
 		case '[', '{':
@@ -410,9 +417,13 @@ func (s *Source) scanFlow(off int) int {
 				return i + 1
 			}
 		case '"':
-			i = s.scanDoubleQuoted(i) - 1
+			if atStart(i) {
+				i = s.scanDoubleQuoted(i) - 1
+			}
 		case '\'':
-			i = s.scanSingleQuoted(i) - 1
+			if atStart(i) {
+				i = s.scanSingleQuoted(i) - 1
+			}
 		case '#':
 			if i > 0 && isSpace(s.text[i-1]) {
 				i = s.lineEnd(i) - 1
