@@ -76,6 +76,7 @@ type AddSlide struct {
 	DurationMinutes int    `json:"duration_minutes" jsonschema:"minutes spent on the slide" minimum:"1" maximum:"120"`
 	Notes           string `json:"notes" jsonschema:"speaker notes for the teacher (not shown on the slide)"`
 	Whiteboard      string `json:"whiteboard" jsonschema:"what the slide's whiteboard should show; another assistant draws it from this"`
+	Quiz            string `json:"quiz,omitempty" jsonschema:"only for a slide that checks learning (a starter, a check for understanding, an exit quiz): what its quiz should ask; another assistant writes the questions. Omit for no quiz"`
 	PendingID       string `json:"pending_id,omitempty" jsonschema:"id of the pending placeholder this slide fills (from list_pending); the slide is placed there. Omit when there is only one"`
 	Position        int    `json:"position,omitempty" jsonschema:"1-based position to insert at when not filling a placeholder; default: at the end" minimum:"1"`
 }

@@ -379,7 +379,7 @@ func (p *Plan) addSlide(rc *session.Context, in AddSlide) (func(), error) {
 		Section:         optional(in.Section),
 		DurationMinutes: yamlsrc.Val(in.DurationMinutes),
 		Notes:           optional(in.Notes),
-		Children:        Children{{Kind: "whiteboard", Pending: true, Hint: brief}},
+		Children:        p.briefs(brief, in.Quiz),
 	}
 	p.Slides = yamlsrc.Val(slices.Insert(list, at, s))
 	p.byID[s.ID] = s
@@ -402,6 +402,20 @@ func (p *Plan) addSlide(rc *session.Context, in AddSlide) (func(), error) {
 		}
 		p.Slides.Value = slices.DeleteFunc(p.Slides.Value, func(x *Slide) bool { return x == s })
 	}, nil
+}
+
+// briefs places the new slide's children, pending with their briefs: a
+// whiteboard always, a quiz when asked for, each only if its kind is
+// registered.
+func (p *Plan) briefs(whiteboard, quiz string) Children {
+	var c Children
+	for _, b := range []ChildRef{{Kind: "whiteboard", Hint: whiteboard}, {Kind: "quiz", Hint: strings.TrimSpace(quiz)}} {
+		if b.Hint != "" && slices.Contains(p.kinds, b.Kind) {
+			b.Pending = true
+			c = append(c, b)
+		}
+	}
+	return c
 }
 
 func optional(v string) yamlsrc.Field[string] {
