@@ -14,8 +14,9 @@
 //   - A line is LineHeight × font size tall; text needs lines × that.
 //   - A character the font lacks (CJK, Arabic, Hebrew, emoji, …) is drawn by
 //     the viewer's fallback fonts, whose widths are unknown here; it is
-//     measured as a full em, which is about right for CJK and emoji and
-//     errs on the safe side for most other scripts.
+//     measured as a full em (an emoji as 1.25 em, as colour emoji fonts draw
+//     it), which is right for CJK and errs on the safe side for most other
+//     scripts.
 //
 // It imports no modality: whiteboard and render call it.
 package textfit
@@ -40,6 +41,9 @@ const (
 	MinFontSize = 6.0
 	// missingAdvance is the width, in em, of a character the font lacks.
 	missingAdvance = 1.0
+	// emojiAdvance is the width, in em, of an emoji: colour emoji fonts draw
+	// them wider than an em (Noto Color Emoji 1.245, Apple Color Emoji 1.25).
+	emojiAdvance = 1.25
 )
 
 // Style is what measuring needs to know about how text is drawn.
@@ -205,24 +209,40 @@ func (fc *face) measure(s string) (units int, first, last sfnt.GlyphIndex) {
 // selectors add nothing, and an emoji sequence is drawn as one glyph.
 func (fc *face) cluster(s string, i int) (end int, g sfnt.GlyphIndex, adv int) {
 	var r rune
-	single := true
+	cl, cells := "", 1
 	if c := s[i]; c < utf8.RuneSelf && (i+1 == len(s) || s[i+1] < utf8.RuneSelf) {
 		end, r = i+1, rune(c)
 	} else {
-		cl, _, _, _ := uniseg.FirstGraphemeClusterInString(s[i:], -1)
-		var n int
-		r, n = utf8.DecodeRuneInString(cl)
-		end, single = i+len(cl), n == len(cl)
+		cl, _, cells, _ = uniseg.FirstGraphemeClusterInString(s[i:], -1)
+		r, _ = utf8.DecodeRuneInString(cl)
+		end = i + len(cl)
 	}
 	if r < 0x20 || (r >= 0x7f && r < 0xa0) || (r >= 0x300 && unicode.In(r, unicode.Mn, unicode.Me, unicode.Cf)) || r == 0xad {
 		return end, 0, 0 // not drawn on its own
 	}
 	g, adv = fc.lookup(r)
-	if g == 0 {
+	switch {
+	case g == 0 && isEmoji(r, cl, cells):
+		adv = int(emojiAdvance * float64(fc.upem))
+	case g == 0:
 		adv = int(missingAdvance * float64(fc.upem))
 	}
-	if !single {
+	if utf8.RuneLen(r) != len(cl) && cl != "" {
 		g = 0
 	}
 	return end, g, adv
+}
+
+// isEmoji reports whether a cluster starting with r is drawn as an emoji
+// (in colour, from an emoji font): a flag, a sequence with an emoji
+// presentation selector or skin tone, or a pictograph whose default
+// presentation is emoji (two terminal cells wide, as uniseg reports).
+func isEmoji(r rune, cl string, cells int) bool {
+	switch {
+	case r >= 0x1f1e6 && r <= 0x1f1ff: // regional indicators: flags
+		return true
+	case strings.ContainsRune(cl, 0xfe0f) || strings.ContainsAny(cl, "\U0001F3FB\U0001F3FC\U0001F3FD\U0001F3FE\U0001F3FF"):
+		return true
+	}
+	return cells == 2 && ((r >= 0x2300 && r < 0x2c00) || (r >= 0x1f000 && r < 0x1fb00))
 }
