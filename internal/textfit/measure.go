@@ -210,8 +210,11 @@ func (fc *face) measure(s string) (units int, first, last sfnt.GlyphIndex) {
 func (fc *face) cluster(s string, i int) (end int, g sfnt.GlyphIndex, adv int) {
 	var r rune
 	cl, cells := "", 1
+	var n int
 	if c := s[i]; c < utf8.RuneSelf && (i+1 == len(s) || s[i+1] < utf8.RuneSelf) {
 		end, r = i+1, rune(c)
+	} else if r, n = utf8.DecodeRuneInString(s[i:]); simple(r) && (i+n == len(s) || simple(nextRune(s[i+n:]))) {
+		end = i + n
 	} else {
 		cl, _, cells, _ = uniseg.FirstGraphemeClusterInString(s[i:], -1)
 		r, _ = utf8.DecodeRuneInString(cl)
@@ -231,6 +234,22 @@ func (fc *face) cluster(s string, i int) (end int, g sfnt.GlyphIndex, adv int) {
 		g = 0
 	}
 	return end, g, adv
+}
+
+// simple reports whether r is a character that forms a grapheme cluster on
+// its own when the next character is simple too: the common letters of the
+// Latin, Greek, Cyrillic and CJK blocks, which skip the costlier general
+// segmentation.
+func simple(r rune) bool {
+	return (r >= 0x20 && r < 0x300) || (r >= 0x370 && r < 0x483) || (r >= 0x48a && r < 0x530) || (r >= 0x4e00 && r < 0xa000)
+}
+
+func nextRune(s string) rune {
+	if s[0] < utf8.RuneSelf {
+		return rune(s[0])
+	}
+	r, _ := utf8.DecodeRuneInString(s)
+	return r
 }
 
 // isEmoji reports whether a cluster starting with r is drawn as an emoji
