@@ -34,13 +34,14 @@ var fontSizes = []float64{8, 10, 12, 14, 16, 18, 20, 24, 28, 32, 40, 48, 64, 96}
 type corpusCase struct {
 	script string
 	kind   string // loose, tight-width, short-height, random
+	align  string
 	text   string
 	style  Style
 	box    Box
 }
 
 func (c corpusCase) String() string {
-	return fmt.Sprintf("%s/%s size %g bold %v box %gx%g: %q", c.script, c.kind, c.style.FontSize, c.style.Bold, c.box.W, c.box.H, c.text)
+	return fmt.Sprintf("%s/%s size %g bold %v %s box %gx%g: %q", c.script, c.kind, c.style.FontSize, c.style.Bold, c.align, c.box.W, c.box.H, c.text)
 }
 
 // corpus returns n cases, the same ones for the same seed.
@@ -59,7 +60,7 @@ func corpus(n int, seed uint64) []corpusCase {
 			text = strings.Join(words[:k], sc.glue) + strings.Repeat("\n", 1+rng.IntN(2)) + strings.Join(words[k:], sc.glue)
 		}
 		st := Style{FontSize: fontSizes[rng.IntN(len(fontSizes))], Bold: rng.IntN(3) == 0}
-		c := corpusCase{script: sc.name, text: text, style: st}
+		c := corpusCase{script: sc.name, text: text, style: st, align: []string{"left", "center", "right"}[rng.IntN(3)]}
 		w := min(st.FontSize*(2+rng.Float64()*28), 900) // 2 to 30 em wide
 		lh := LineHeight * st.FontSize
 		switch i % 4 {
