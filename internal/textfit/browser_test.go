@@ -169,6 +169,7 @@ rect{fill:none;stroke-width:1}.fits{stroke:#2a7}.over{stroke:#d33;stroke-dasharr
 	agree, total := 0, 0
 	var maxCovered float64 // largest |ours - browser| line width, px
 	var maxUnder float64   // largest amount a fallback-drawn line is wider than measured, em
+	var worstUnder string
 	for _, m := range res.Texts {
 		c, v := cases[m.I], verdicts[m.I]
 		if !emojiFont && hasEmoji(c.text) {
@@ -190,7 +191,9 @@ rect{fill:none;stroke-width:1}.fits{stroke:#2a7}.over{stroke:#d33;stroke-dasharr
 			if covered(v.Lines[drawn[k]], c.style.Bold) {
 				maxCovered = max(maxCovered, math.Abs(w-ours))
 			} else {
-				maxUnder = max(maxUnder, (w-ours)/c.style.Size())
+				if d := (w - ours) / c.style.Size(); d > maxUnder {
+					maxUnder, worstUnder = d, v.Lines[drawn[k]]
+				}
 			}
 			wide = wide || w > c.box.W+eps
 		}
@@ -207,8 +210,8 @@ rect{fill:none;stroke-width:1}.fits{stroke:#2a7}.over{stroke:#d33;stroke-dasharr
 			m.I, v.Fits, m.Widths, m.Left-margin, m.Right-margin, m.Top-margin, m.Bottom-margin, c.box.W, c.box.H, wide, tall, v.Widths, c)
 	}
 	rate := float64(agree) / float64(total)
-	t.Logf("agreement with the browser: %d of %d text boxes (%.1f%%); largest line-width difference %.3f px where the embedded font has every character, a line drawn partly by fallback fonts is at most %.2f em wider than measured",
-		agree, total, 100*rate, maxCovered, maxUnder)
+	t.Logf("agreement with the browser: %d of %d text boxes (%.1f%%); largest line-width difference %.3f px where the embedded font has every character, a line drawn partly by fallback fonts is at most %.2f em wider than measured (%q)",
+		agree, total, 100*rate, maxCovered, maxUnder, worstUnder)
 	if rate < 0.98 {
 		t.Errorf("fits/overflows verdict agrees with the browser on %.1f%% of text boxes, want at least 98%%", 100*rate)
 	}
