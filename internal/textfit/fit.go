@@ -26,6 +26,12 @@ type Verdict struct {
 
 // Fit wraps text into box's width and judges it against box's height.
 func Fit(text string, style Style, box Box) Verdict {
+	if !(box.W >= 0) { // NaN or negative: no room at all
+		box.W = 0
+	}
+	if !(box.H >= 0) {
+		box.H = 0
+	}
 	l := Wrap(text, style, box.W)
 	v := Verdict{Layout: l, Need: Size{l.Width, l.Height}}
 	v.Overflow = Size{over(l.Width, box.W), over(l.Height, box.H)}

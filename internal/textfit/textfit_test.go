@@ -154,6 +154,9 @@ func TestFit(t *testing.T) {
 		!strings.HasPrefix(v.Hint, "text needs 24 px of width, the box has 5: make the box 19 px wider") {
 		t.Errorf("a character wider than the box: %+v", v)
 	}
+	if v := Fit("ab", st, Box{W: math.NaN(), H: -5}); v.Fits || v.Overflow.H != 60 || math.IsNaN(v.Overflow.W) || strings.Contains(v.Hint, "NaN") {
+		t.Errorf("a box of NaN width and negative height: %+v", v)
+	}
 	if v := Fit("", st, Box{}); !v.Fits {
 		t.Errorf("empty text in an empty box does not fit: %+v", v)
 	}
