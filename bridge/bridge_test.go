@@ -316,6 +316,9 @@ func TestBadCalls(t *testing.T) {
 		{"bad enum", "add_shape", `{` + ok + `,"shape":"star"}`, session.KindInvalidArgs, "shape", "rect, ellipse, line"},
 		{"nested wrong type", "add_text", `{` + ok + `,"text":"a","style":{"bold":"yes"}}`, session.KindInvalidArgs, "style.bold", "true or false"},
 		{"fraction for integer", "set_canvas", `{"width":1280.5,"height":720}`, session.KindInvalidArgs, "width", "whole number"},
+		{"duplicate key", "add_text", `{"x":1,"x":2,"y":20,"w":300,"h":40,"text":"a"}`, session.KindInvalidArgs, "x", "once"},
+		{"duplicate nested key", "add_text", `{` + ok + `,"text":"a","style":{"bold":true,"bold":false}}`, session.KindInvalidArgs, "style.bold", "once"},
+		{"same key in another case", "add_text", `{` + ok + `,"text":"a","Text":"b"}`, session.KindInvalidArgs, "Text", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, ce := c.Parse(tc.tool, tc.args)
@@ -326,6 +329,25 @@ func TestBadCalls(t *testing.T) {
 				t.Errorf("got %+v; want kind %s path %q hint containing %q", ce, tc.kind, tc.path, tc.hint)
 			}
 		})
+	}
+}
+
+func TestDuplicateKeyPaths(t *testing.T) {
+	for raw, want := range map[string]string{
+		`{"a":1,"b":{"c":[1,{"d":1,"d":2}]}}`: "b.c[1].d",
+		`{"a":{"x":1},"b":{"x":1},"a":2}`:     "a",
+		`{"a":[{"x":1},{"x":1}],"b":"a"}`:     "",
+		`{"a":"{\"x\":1,\"x\":2}"}`:           "",
+	} {
+		got, dup := duplicateKey(raw)
+		if got != want || dup != (want != "") {
+			t.Errorf("%s: got %q %v, want %q", raw, got, dup, want)
+		}
+	}
+	c, _ := CatalogFor("lesson")
+	_, ce := c.Parse("set_vocabulary", `{"terms":[{"term":"a","definition":"b"},{"term":"c","definition":"d","term":"e"}]}`)
+	if ce == nil || ce.Path != "terms[1].term" || !strings.Contains(ce.Message, "terms[1].term is given more than once") {
+		t.Errorf("got %+v", ce)
 	}
 }
 
@@ -467,6 +489,8 @@ func FuzzParse(f *testing.F) {
 	f.Add("set_vocabulary", `{"terms":[{"term":"a","definition":"b"}]}`)
 	f.Add("update_element", `{"id":"x","style":{"align":"left"}}`)
 	f.Add("nope", `[`)
+	f.Add("add_text", `{"x":1,"x":2,"y":20,"w":300,"h":40,"text":"Hi"}`)
+	f.Add("set_vocabulary", `{"terms":[{"term":"a","definition":"b","term":"c"}]}`)
 	f.Fuzz(func(t *testing.T, name, args string) {
 		for _, m := range []string{"lesson", "whiteboard"} {
 			c, _ := CatalogFor(m)
