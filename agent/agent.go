@@ -59,6 +59,14 @@ type Result struct {
 	Messages    []llm.Message
 }
 
+// MaxCallsPerTurn is the most tool calls run from one model turn; the
+// rest are answered with a limit envelope. A turn that does the work of a
+// whole node needs well under this (a whiteboard rarely has 20 elements,
+// a lesson adds at most its slide cap), and it bounds what one turn can
+// cost: with every result small, the next request grows by at most this
+// many results, not by whatever a runaway model asks for.
+const MaxCallsPerTurn = 64
+
 const kickoff = "Fill every pending item using the tools, then reply with a one-line summary and no tool calls."
 
 // Run runs the subagent. It returns an error only for what ends it early
@@ -151,8 +159,10 @@ func toLLMTools(tools []bridge.Tool) []llm.Tool {
 // runCalls answers every tool call with exactly one tool message, in the
 // order given. Consecutive read-only calls run in parallel; each mutation
 // runs alone, after everything before it, so the model's order holds.
+// Calls past MaxCallsPerTurn are not run and get a limit envelope.
 func runCalls(ctx context.Context, tools Tools, calls []llm.ToolCall, task Task, step int, emit event.Sink) ([]llm.Message, error) {
 	out := make([]llm.Message, len(calls))
+	n := min(len(calls), MaxCallsPerTurn)
 	stepsLeft := task.MaxSteps - step
 	run := func(i int) error {
 		c := calls[i]
@@ -171,7 +181,7 @@ func runCalls(ctx context.Context, tools Tools, calls []llm.ToolCall, task Task,
 		out[i] = llm.Message{Role: llm.RoleTool, ToolCallID: c.ID, Content: string(data)}
 		return nil
 	}
-	for i := 0; i < len(calls); {
+	for i := 0; i < n; {
 		if !tools.ReadOnly(calls[i].Name) {
 			if err := run(i); err != nil {
 				return filled(out, calls), err
@@ -180,7 +190,7 @@ func runCalls(ctx context.Context, tools Tools, calls []llm.ToolCall, task Task,
 			continue
 		}
 		j := i
-		for j < len(calls) && tools.ReadOnly(calls[j].Name) {
+		for j < n && tools.ReadOnly(calls[j].Name) {
 			j++
 		}
 		var wg sync.WaitGroup
@@ -200,17 +210,37 @@ func runCalls(ctx context.Context, tools Tools, calls []llm.ToolCall, task Task,
 		}
 		i = j
 	}
+	if n < len(calls) {
+		limited := notRun(session.KindLimit, fmt.Sprintf("not run: at most %d calls per turn; call again next turn", MaxCallsPerTurn))
+		ok := false
+		for i := n; i < len(calls); i++ {
+			c := calls[i]
+			emit(event.Event{Kind: event.ToolCall, Node: task.Node, Level: task.Level, Step: step, Tool: c.Name, CallID: c.ID, Args: c.Arguments})
+			emit(event.Event{Kind: event.ToolResult, Node: task.Node, Level: task.Level, Step: step, Tool: c.Name, CallID: c.ID, OK: &ok, Result: json.RawMessage(limited)})
+			out[i] = llm.Message{Role: llm.RoleTool, ToolCallID: c.ID, Content: limited}
+		}
+	}
 	return out, nil
 }
 
 // filled answers the calls the run stopped before, so the conversation
 // still has exactly one result per call.
 func filled(msgs []llm.Message, calls []llm.ToolCall) []llm.Message {
+	stopped := notRun(session.KindPrecondition, "not run: the subagent stopped")
 	for i, m := range msgs {
 		if m.Role == "" {
-			msgs[i] = llm.Message{Role: llm.RoleTool, ToolCallID: calls[i].ID,
-				Content: `{"ok":false,"error":{"kind":"precondition","message":"not run: the subagent stopped"}}`}
+			msgs[i] = llm.Message{Role: llm.RoleTool, ToolCallID: calls[i].ID, Content: stopped}
 		}
 	}
 	return msgs
+}
+
+// notRun is the result of a call that was never carried out. It carries no
+// pending list: it is sent for many calls at once and should stay small.
+func notRun(kind session.ErrorKind, message string) string {
+	data, _ := json.Marshal(struct {
+		OK    bool              `json:"ok"`
+		Error *bridge.CallError `json:"error"`
+	}{Error: &bridge.CallError{Kind: kind, Message: message}})
+	return string(data)
 }

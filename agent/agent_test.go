@@ -263,3 +263,58 @@ func TestEventsReportTheConversation(t *testing.T) {
 		t.Errorf("events %s, want %s", got, want)
 	}
 }
+
+// A turn with more calls than MaxCallsPerTurn runs the first ones, in order,
+// and answers each of the rest, by id, with a limit envelope.
+func TestCallsPastTheTurnLimitAreNotRun(t *testing.T) {
+	tools := newFakeTools(1, 0)
+	var flood []llm.ToolCall
+	for i := range MaxCallsPerTurn + 10 {
+		name := "write"
+		if i%3 == 0 {
+			name = "read"
+		}
+		flood = append(flood, call(fmt.Sprintf("c%d", i), name, fmt.Sprint(i)))
+	}
+	model := &scriptedModel{turns: [][]llm.ToolCall{flood}}
+	var results int
+	emit := func(e event.Event) {
+		if e.Kind == event.ToolResult {
+			results++
+		}
+	}
+	if _, err := Run(context.Background(), model, tools, Task{Prompt: "p", MaxSteps: 3}, emit); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Count(strings.Join(tools.log, "|"), "start "); got != MaxCallsPerTurn {
+		t.Errorf("%d calls ran, want %d", got, MaxCallsPerTurn)
+	}
+	if results != len(flood) {
+		t.Errorf("%d tool_result events for %d calls", results, len(flood))
+	}
+	var tool []llm.Message
+	for _, m := range model.seen[1].Messages {
+		if m.Role == llm.RoleTool {
+			tool = append(tool, m)
+		}
+	}
+	if len(tool) != len(flood) {
+		t.Fatalf("%d tool messages for %d calls", len(tool), len(flood))
+	}
+	for i, m := range tool {
+		if m.ToolCallID != flood[i].ID {
+			t.Fatalf("message %d answers %s, want %s", i, m.ToolCallID, flood[i].ID)
+		}
+		var env bridge.Envelope
+		if err := json.Unmarshal([]byte(m.Content), &env); err != nil {
+			t.Fatal(err)
+		}
+		limited := env.Error != nil && env.Error.Kind == session.KindLimit
+		if limited != (i >= MaxCallsPerTurn) {
+			t.Errorf("call %d: %s", i, m.Content)
+		}
+		if limited && env.Error.Message != fmt.Sprintf("not run: at most %d calls per turn; call again next turn", MaxCallsPerTurn) {
+			t.Errorf("limit message: %q", env.Error.Message)
+		}
+	}
+}
