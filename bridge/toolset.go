@@ -17,9 +17,13 @@ type Envelope struct {
 	DryRun bool `json:"dry_run,omitempty"`
 	// Result is what was committed (ids created, fields set) or, for
 	// read-only tools, what was read.
-	Result   []any             `json:"result,omitempty"`
-	Error    *CallError        `json:"error,omitempty"`
-	Warnings []session.Warning `json:"warnings,omitempty"`
+	Result []any      `json:"result,omitempty"`
+	Error  *CallError `json:"error,omitempty"`
+	// Warnings are the defects the call caused or that concern what it
+	// touched; WarningsElsewhere counts the others, which a describe tool
+	// lists.
+	Warnings          []session.Warning `json:"warnings,omitempty"`
+	WarningsElsewhere int               `json:"warnings_elsewhere,omitempty"`
 	// Pending is what is still to be generated at this node and level.
 	Pending []session.Pending `json:"pending"`
 	// StepsLeft is the model turns left in the budget; the agent loop sets it.
@@ -189,7 +193,7 @@ func (t *Toolset) result(res session.Result, err error, dryRun bool) (Envelope, 
 		}
 		return Envelope{}, err
 	}
-	env := Envelope{OK: true, DryRun: dryRun, Result: res.Outputs, Warnings: res.Warnings, Pending: t.Pending()}
+	env := Envelope{OK: true, DryRun: dryRun, Result: res.Outputs, Warnings: res.Warnings, WarningsElsewhere: res.WarningsElsewhere, Pending: t.Pending()}
 	if dryRun {
 		env.Result = append(env.Result, "not committed: this run is a dry run (--approve deny)")
 	}

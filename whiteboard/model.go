@@ -137,7 +137,7 @@ type Board struct {
 	nextID    int
 	nextPH    int
 	selection []string
-	defects   []session.Warning
+	defects   []defect
 }
 
 var idPattern = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]*$`)
