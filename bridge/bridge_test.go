@@ -550,3 +550,53 @@ func TestFocusedToolset(t *testing.T) {
 		t.Errorf("update of the focused slide: %+v %v", env, err)
 	}
 }
+
+// A subagent may add at most its level's MaxNew items; further adds get a
+// limit envelope and change nothing, while other changes still work.
+func TestNewItemsPerSubagentAreCapped(t *testing.T) {
+	level := LevelFor("whiteboard", session.LevelNode)
+	if level.MaxNew != whiteboard.MaxNewElements || level.NewItems != "elements" {
+		t.Fatalf("level %+v", level)
+	}
+	sess := newBoard(t)
+	ts, _ := NewToolset(level, "board", sess, Strict, ApproveAuto, nil)
+	ctx := context.Background()
+	add := func(i int) Envelope {
+		t.Helper()
+		env, err := ts.Call(ctx, "add_text", fmt.Sprintf(`{"x":%d,"y":%d,"w":10,"h":10,"text":"t","style":null,"pending_id":null}`, i%100*12, i/100*12))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return env
+	}
+	// A refused add does not count.
+	if env, _ := ts.Call(ctx, "add_text", `{"x":-1,"y":0,"w":10,"h":10,"text":"t","style":null,"pending_id":null}`); env.OK {
+		t.Fatal("bad add accepted")
+	}
+	for i := range level.MaxNew {
+		if env := add(i); !env.OK {
+			t.Fatalf("add %d refused: %+v", i, env.Error)
+		}
+	}
+	v := sess.Version()
+	env := add(level.MaxNew)
+	if env.OK || env.Error.Kind != session.KindLimit || env.Error.Message != "not run: this subagent has added 60 elements, the most one may add" {
+		t.Fatalf("add past the cap: %+v", env.Error)
+	}
+	if sess.Version() != v {
+		t.Error("a capped add changed the board")
+	}
+	if env, _ := ts.Call(ctx, "move_element", `{"id":"text1","x":500,"y":500}`); !env.OK {
+		t.Errorf("a move after the cap: %+v", env.Error)
+	}
+	// The next subagent on the same node starts counting afresh.
+	again, _ := NewToolset(level, "board", sess, Strict, ApproveAuto, nil)
+	ts = again
+	if env := add(level.MaxNew + 1); !env.OK {
+		t.Errorf("a new subagent is capped by the old one's adds: %+v", env.Error)
+	}
+	lessonNode := LevelFor("lesson", session.LevelNode)
+	if lessonNode.MaxNew != lesson.MaxNewSlides || lessonNode.NewItems != "slides" {
+		t.Errorf("lesson level %+v", lessonNode)
+	}
+}

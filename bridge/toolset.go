@@ -82,6 +82,9 @@ type Toolset struct {
 
 	catalog *Catalog
 	sess    *session.Session
+	// added counts the items this subagent created (see Level.MaxNew).
+	// Mutations run one at a time, so a plain counter does.
+	added int
 }
 
 // NewToolset binds the level's tools to a session.
@@ -150,6 +153,19 @@ func (t *Toolset) Call(ctx context.Context, name, args string) (Envelope, error)
 				"%s may change only %s here", name, t.Focus)), nil
 		}
 	}
+	if spec.Adds && t.added >= t.Level.MaxNew {
+		return t.fail(callErr(session.KindLimit, "", "finish with what is there: fill, change or delete what exists, or stop",
+			"not run: this subagent has added %d %s, the most one may add", t.added, t.Level.NewItems)), nil
+	}
+	env, err := t.mutate(ctx, in, name, args)
+	if err == nil && env.OK && spec.Adds {
+		t.added++
+	}
+	return env, err
+}
+
+// mutate passes a change through the approval gate and dispatches it.
+func (t *Toolset) mutate(ctx context.Context, in session.Intent, name, args string) (Envelope, error) {
 	switch t.Approval {
 	case ApproveDeny:
 		res, err := t.sess.Preview(in)
