@@ -6,10 +6,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
 	"github.com/lessongen/lessongen/bridge"
+	"github.com/lessongen/lessongen/internal/clip"
 	"github.com/lessongen/lessongen/internal/event"
 	"github.com/lessongen/lessongen/llm"
 	"github.com/lessongen/lessongen/session"
@@ -105,7 +107,7 @@ func Run(ctx context.Context, model llm.Model, tools Tools, task Task, emit even
 			emit(event.Event{Kind: event.ModelText, Node: task.Node, Level: task.Level, Step: res.Steps, Text: text})
 		}
 		assistant := llm.Message{Role: llm.RoleAssistant, Content: resp.Message.Content, ToolCalls: resp.Message.ToolCalls}
-		msgs = append(msgs, assistant)
+		msgs = append(msgs, llm.Message{Role: assistant.Role, Content: assistant.Content, ToolCalls: historyCalls(assistant.ToolCalls)})
 
 		if len(assistant.ToolCalls) == 0 {
 			pending := tools.Pending()
@@ -124,6 +126,27 @@ func Run(ctx context.Context, model llm.Model, tools Tools, task Task, emit even
 		}
 	}
 	return finish(res, msgs, tools, StopBudget), nil
+}
+
+// historyCalls is the model's calls as later requests repeat them: the
+// arguments of a call too large to run are replaced by {} (its result says
+// why), so one runaway call is not sent again with every turn. Servers such
+// as Ollama need valid JSON there.
+func historyCalls(calls []llm.ToolCall) []llm.ToolCall {
+	var out []llm.ToolCall
+	for i, c := range calls {
+		if len(c.Arguments) <= bridge.MaxArgsBytes {
+			continue
+		}
+		if out == nil {
+			out = slices.Clone(calls)
+		}
+		out[i].Arguments = "{}"
+	}
+	if out == nil {
+		return calls
+	}
+	return out
 }
 
 func finish(res Result, msgs []llm.Message, tools Tools, stop Stop) Result {
@@ -166,7 +189,7 @@ func runCalls(ctx context.Context, tools Tools, calls []llm.ToolCall, task Task,
 	stepsLeft := task.MaxSteps - step
 	run := func(i int) error {
 		c := calls[i]
-		emit(event.Event{Kind: event.ToolCall, Node: task.Node, Level: task.Level, Step: step, Tool: c.Name, CallID: c.ID, Args: c.Arguments})
+		emit(event.Event{Kind: event.ToolCall, Node: task.Node, Level: task.Level, Step: step, Tool: c.Name, CallID: c.ID, Args: clip.String(c.Arguments, bridge.MaxArgsBytes)})
 		env, err := tools.Call(ctx, c.Name, c.Arguments)
 		if err != nil {
 			return err
@@ -215,7 +238,7 @@ func runCalls(ctx context.Context, tools Tools, calls []llm.ToolCall, task Task,
 		ok := false
 		for i := n; i < len(calls); i++ {
 			c := calls[i]
-			emit(event.Event{Kind: event.ToolCall, Node: task.Node, Level: task.Level, Step: step, Tool: c.Name, CallID: c.ID, Args: c.Arguments})
+			emit(event.Event{Kind: event.ToolCall, Node: task.Node, Level: task.Level, Step: step, Tool: c.Name, CallID: c.ID, Args: clip.String(c.Arguments, bridge.MaxArgsBytes)})
 			emit(event.Event{Kind: event.ToolResult, Node: task.Node, Level: task.Level, Step: step, Tool: c.Name, CallID: c.ID, OK: &ok, Result: json.RawMessage(limited)})
 			out[i] = llm.Message{Role: llm.RoleTool, ToolCallID: c.ID, Content: limited}
 		}

@@ -318,3 +318,34 @@ func TestCallsPastTheTurnLimitAreNotRun(t *testing.T) {
 		}
 	}
 }
+
+// A call whose arguments are too large to run is repeated in later requests
+// with {} for arguments, so it is not sent again with every turn; the tool
+// still saw the original and the event log a clipped copy.
+func TestOversizedArgumentsLeaveTheHistory(t *testing.T) {
+	tools := newFakeTools(1, 0)
+	huge := `{"text":"` + strings.Repeat("x", bridge.MaxArgsBytes) + `"}`
+	model := &scriptedModel{turns: [][]llm.ToolCall{{call("big", "write", huge), call("small", "write", `{"a":1}`)}}}
+	var logged []string
+	emit := func(e event.Event) {
+		if e.Kind == event.ToolCall {
+			logged = append(logged, e.Args)
+		}
+	}
+	if _, err := Run(context.Background(), model, tools, Task{Prompt: "p", MaxSteps: 3}, emit); err != nil {
+		t.Fatal(err)
+	}
+	if tools.log[0] != "start "+huge {
+		t.Error("the tool did not get the original arguments")
+	}
+	var calls []llm.ToolCall
+	for _, m := range model.seen[1].Messages {
+		calls = append(calls, m.ToolCalls...)
+	}
+	if len(calls) != 2 || calls[0].Arguments != "{}" || calls[1].Arguments != `{"a":1}` {
+		t.Errorf("history calls %.80v", calls)
+	}
+	if len(logged) != 2 || len(logged[0]) > bridge.MaxArgsBytes+100 || !strings.Contains(logged[0], "[truncated") {
+		t.Errorf("event args: %d bytes", len(logged[0]))
+	}
+}

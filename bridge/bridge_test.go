@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/lessongen/lessongen/internal/clip"
 	"os"
 	"reflect"
 	"slices"
@@ -318,6 +319,7 @@ func TestBadCalls(t *testing.T) {
 		{"fraction for integer", "set_canvas", `{"width":1280.5,"height":720}`, session.KindInvalidArgs, "width", "whole number"},
 		{"duplicate key", "add_text", `{"x":1,"x":2,"y":20,"w":300,"h":40,"text":"a"}`, session.KindInvalidArgs, "x", "once"},
 		{"duplicate nested key", "add_text", `{` + ok + `,"text":"a","style":{"bold":true,"bold":false}}`, session.KindInvalidArgs, "style.bold", "once"},
+		{"arguments too large", "add_text", `{` + ok + `,"text":"` + strings.Repeat("a", MaxArgsBytes) + `"}`, session.KindInvalidArgs, "", "send shorter values"},
 		{"same key in another case", "add_text", `{` + ok + `,"text":"a","Text":"b"}`, session.KindInvalidArgs, "Text", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -599,4 +601,47 @@ func TestNewItemsPerSubagentAreCapped(t *testing.T) {
 	if lessonNode.MaxNew != lesson.MaxNewSlides || lessonNode.NewItems != "slides" {
 		t.Errorf("lesson level %+v", lessonNode)
 	}
+}
+
+// Arguments past MaxArgsBytes are refused whole; a long value under it is
+// committed but echoed back clipped; a huge author hint is clipped in the
+// pending list.
+func TestLongValues(t *testing.T) {
+	c, _ := CatalogFor("lesson")
+	_, ce := c.Parse("set_title", `{"title":"`+strings.Repeat("x", 50_000_000)+`"}`)
+	if ce == nil || ce.Kind != session.KindInvalidArgs || ce.Message != "the arguments are 50.0 MB; the most a call may send is 64.0 KB" {
+		t.Fatalf("got %+v", ce)
+	}
+	d, err := lesson.Load(writeLessonFile(t, "version: 1\nmetadata:\n  title:\nslides: !pending \""+strings.Repeat("h", 100_000)+"\"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts, _ := NewToolset(LevelFor("lesson", session.LevelMetadata), "lesson", d.Session(), Strict, ApproveAuto, nil)
+	long := strings.Repeat("y", 20_000)
+	env, err := ts.Call(context.Background(), "set_title", `{"title":"`+long+`"}`)
+	if err != nil || !env.OK {
+		t.Fatalf("%+v %v", env, err)
+	}
+	data, _ := json.Marshal(env)
+	if len(data) > 2*clip.MaxValue || !strings.Contains(string(data), "… [truncated, 20.0 KB]") {
+		t.Errorf("echo not clipped: %d bytes", len(data))
+	}
+	d.View(func(p *lesson.Plan) {
+		if v, _ := p.Metadata.Title.Get(); v != long {
+			t.Error("the value itself was clipped")
+		}
+	})
+	node := PendingAt(d.Session(), LevelFor("lesson", session.LevelNode), "")
+	if len(node) != 1 || !strings.HasSuffix(node[0].Hint, "… [truncated, 100.0 KB]") {
+		t.Errorf("pending %+v", node)
+	}
+}
+
+func writeLessonFile(t *testing.T, src string) string {
+	t.Helper()
+	path := t.TempDir() + "/lesson.yaml"
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/lessongen/lessongen/internal/clip"
 	"github.com/lessongen/lessongen/internal/suggest"
 	"github.com/lessongen/lessongen/session"
 )
@@ -35,6 +36,13 @@ func callErr(kind session.ErrorKind, path, hint, format string, args ...any) *Ca
 	return &CallError{Kind: kind, Path: path, Message: fmt.Sprintf(format, args...), Hint: hint}
 }
 
+// MaxArgsBytes is the most a tool call's arguments may hold. Every intent's
+// values together are a few kilobytes at most (a slide's notes, a list of
+// terms); a call past this is a runaway, and refusing it keeps it out of
+// the document and, as the agent shortens it in the history, out of every
+// later request.
+const MaxArgsBytes = 64_000
+
 // Parse turns a tool call into exactly one intent, or a CallError. The
 // arguments are checked against the tool's schema before decoding, and
 // null stands for "not given" (that is how strict mode leaves out optional
@@ -43,6 +51,10 @@ func (c *Catalog) Parse(name, args string) (session.Intent, *CallError) {
 	e, ok := c.byName[name]
 	if !ok {
 		return nil, callErr(session.KindNotFound, "", c.toolHint(name), "there is no tool named %q", name)
+	}
+	if len(args) > MaxArgsBytes {
+		return nil, callErr(session.KindInvalidArgs, "", "send shorter values: a note or a text is a few sentences",
+			"the arguments are %s; the most a call may send is %s", clip.Size(len(args)), clip.Size(MaxArgsBytes))
 	}
 	raw := strings.TrimSpace(args)
 	if raw == "" {

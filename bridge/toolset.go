@@ -1,11 +1,14 @@
 package bridge
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 
+	"github.com/lessongen/lessongen/internal/clip"
 	"github.com/lessongen/lessongen/session"
 )
 
@@ -113,7 +116,8 @@ func (t *Toolset) Pending() []session.Pending { return PendingAt(t.sess, t.Level
 
 // PendingAt lists what a subagent of the given level would have to fill in
 // sess: the items of the level's part, and with a focus (a slide id) only
-// that slide's. Both the run and `lessongen plan` ask this one place.
+// that slide's. Both the run and `lessongen plan` ask this one place. Hints
+// are clipped: they go into every prompt and tool result.
 func PendingAt(sess *session.Session, level Level, focus string) []session.Pending {
 	var all []session.Pending
 	sess.View(func(st session.State) {
@@ -124,6 +128,7 @@ func PendingAt(sess *session.Session, level Level, focus string) []session.Pendi
 	out := []session.Pending{}
 	for _, p := range all {
 		if p.Level == level.Part && (focus == "" || strings.HasPrefix(p.Path, "slides["+focus+"].")) {
+			p.Hint = clip.Text(p.Hint)
 			out = append(out, p)
 		}
 	}
@@ -209,9 +214,47 @@ func (t *Toolset) result(res session.Result, err error, dryRun bool) (Envelope, 
 		}
 		return Envelope{}, err
 	}
-	env := Envelope{OK: true, DryRun: dryRun, Result: res.Outputs, Warnings: res.Warnings, WarningsElsewhere: res.WarningsElsewhere, Pending: t.Pending()}
+	env := Envelope{OK: true, DryRun: dryRun, Result: clipOutputs(res.Outputs), Warnings: res.Warnings, WarningsElsewhere: res.WarningsElsewhere, Pending: t.Pending()}
 	if dryRun {
 		env.Result = append(env.Result, "not committed: this run is a dry run (--approve deny)")
 	}
 	return env, nil
+}
+
+// clipOutputs clips long strings inside reports, such as a value echoed
+// back after it was set. Plain text outputs (descriptions) are built from
+// clipped values already and stay whole.
+func clipOutputs(outputs []any) []any {
+	for i, o := range outputs {
+		if _, isText := o.(string); isText {
+			continue
+		}
+		data, err := json.Marshal(o)
+		if err != nil || len(data) <= clip.MaxValue {
+			continue
+		}
+		var v any
+		dec := json.NewDecoder(bytes.NewReader(data))
+		dec.UseNumber()
+		if dec.Decode(&v) == nil {
+			outputs[i] = clipStrings(v)
+		}
+	}
+	return outputs
+}
+
+func clipStrings(v any) any {
+	switch x := v.(type) {
+	case string:
+		return clip.Text(x)
+	case map[string]any:
+		for k, it := range x {
+			x[k] = clipStrings(it)
+		}
+	case []any:
+		for i, it := range x {
+			x[i] = clipStrings(it)
+		}
+	}
+	return v
 }

@@ -6,27 +6,29 @@ import (
 	"math"
 	"strings"
 
+	"github.com/lessongen/lessongen/internal/clip"
 	"github.com/lessongen/lessongen/internal/yamlsrc"
 	"github.com/lessongen/lessongen/session"
 )
 
 // Describe says in plain sentences what the whiteboard holds, for a model's
-// context and for people reading `lessongen plan`.
+// context and for people reading `lessongen plan`. Every value in it is
+// clipped (clip.Text): a huge text is shown by its start, never whole.
 func (b *Board) Describe() string {
 	c := b.CanvasSize()
 	var s strings.Builder
 	fmt.Fprintf(&s, "A %dx%d whiteboard", c.Width, c.Height)
 	if c.Background != "" {
-		fmt.Fprintf(&s, " on a %s background", c.Background)
+		fmt.Fprintf(&s, " on a %s background", clip.Text(c.Background))
 	}
 	switch {
 	case b.Heading.Set:
-		fmt.Fprintf(&s, ", headed %q.", b.Heading.Value)
+		fmt.Fprintf(&s, ", headed %q.", clip.Text(b.Heading.Value))
 	default:
 		s.WriteString(", heading not written yet.")
 	}
 	if b.Layout.Set {
-		fmt.Fprintf(&s, " Layout: %s.", strings.TrimSuffix(b.Layout.Value, "."))
+		fmt.Fprintf(&s, " Layout: %s.", strings.TrimSuffix(clip.Text(b.Layout.Value), "."))
 	}
 	var els []*Element
 	for _, e := range b.Elements.Value {
@@ -50,7 +52,7 @@ func (b *Board) Describe() string {
 		hint = b.Elements.Hint // a whole-pending board saved part way keeps its hint here
 	}
 	if hint != "" {
-		fmt.Fprintf(&s, "\nThe author asked for: %s.", strings.TrimSuffix(hint, "."))
+		fmt.Fprintf(&s, "\nThe author asked for: %s.", strings.TrimSuffix(clip.Text(hint), "."))
 	}
 	return s.String()
 }
@@ -59,7 +61,7 @@ func (e *Element) describe() string {
 	box := fmt.Sprintf("at (%g,%g) size %gx%g", e.X, e.Y, e.W, e.H)
 	text := func(label string, f interface{ Get() (string, bool) }) string {
 		if v, ok := f.Get(); ok {
-			return fmt.Sprintf(" %s %q", label, v)
+			return fmt.Sprintf(" %s %q", label, clip.Text(v))
 		}
 		return " " + label + " (pending)"
 	}

@@ -2,6 +2,7 @@ package whiteboard_test
 
 import (
 	"fmt"
+	"github.com/lessongen/lessongen/internal/clip"
 	"slices"
 	"strings"
 	"testing"
@@ -347,5 +348,16 @@ func TestIDsAreGeneratedUniquely(t *testing.T) {
 	}
 	if len(seen) != 23 {
 		t.Errorf("%d distinct ids for 23 elements", len(seen))
+	}
+}
+
+// A huge value reaches a model only by its start, with a marker saying how
+// large it is.
+func TestDescribeClipsHugeValues(t *testing.T) {
+	huge := strings.Repeat("word ", 200_000) // 1 MB
+	b, _ := decode(t, "heading: "+huge+"\nelements:\n  - {id: a, type: text, text: "+huge+", x: 0, y: 0, w: 100, h: 40}\n")
+	d := b.Describe()
+	if strings.Count(d, "… [truncated, 1.0 MB]") != 2 || len(d) > 3*clip.MaxValue {
+		t.Errorf("%d bytes:\n%.300s", len(d), d)
 	}
 }
