@@ -69,11 +69,92 @@ type Result struct {
 // many results, not by whatever a runaway model asks for.
 const MaxCallsPerTurn = 64
 
+// Request size bounds. The largest context windows in use hold about a
+// million tokens, some 4 MB of text: a bigger request cannot be answered
+// and means something ran away. One message past 1 MB (a tool result, a
+// prompt) is a runaway on its own, and naming it says what to fix.
+const (
+	MaxRequestBytes = 4_000_000
+	MaxMessageBytes = 1_000_000
+)
+
+// RequestTooLargeError is a request the subagent would not send. It ends
+// the subagent (its node fails) but not the run.
+type RequestTooLargeError struct {
+	// What names the oversized message, or "the request" as a whole.
+	What        string
+	Size, Limit int
+}
+
+func (e *RequestTooLargeError) Error() string {
+	return fmt.Sprintf("request not sent: %s is %s; limit %s", e.What, clip.Size(e.Size), clip.Size(e.Limit))
+}
+
+// checkSize refuses a request over MaxMessageBytes in one message or
+// MaxRequestBytes in all, naming the largest message.
+func checkSize(msgs []llm.Message, tools []llm.Tool) error {
+	total, largest, largestAt := 0, 0, 0
+	for i, m := range msgs {
+		n := len(m.Content)
+		for _, c := range m.ToolCalls {
+			n += len(c.ID) + len(c.Name) + len(c.Arguments)
+		}
+		total += n
+		if n > largest {
+			largest, largestAt = n, i
+		}
+	}
+	for _, t := range tools {
+		total += len(t.Name) + len(t.Description) + len(t.Parameters)
+	}
+	switch {
+	case largest > MaxMessageBytes:
+		return &RequestTooLargeError{What: describeMessage(msgs, largestAt), Size: largest, Limit: MaxMessageBytes}
+	case total > MaxRequestBytes:
+		return &RequestTooLargeError{What: fmt.Sprintf("the request (largest part: %s, %s)", describeMessage(msgs, largestAt), clip.Size(largest)), Size: total, Limit: MaxRequestBytes}
+	}
+	return nil
+}
+
+// describeMessage names msgs[i] for a person: "the tool result of call c5
+// (describe_lesson)", "the model's reply of turn 2 (80 tool calls)".
+func describeMessage(msgs []llm.Message, i int) string {
+	m := msgs[i]
+	switch m.Role {
+	case llm.RoleSystem:
+		return "the task prompt"
+	case llm.RoleUser:
+		return "the user message"
+	case llm.RoleAssistant:
+		turn := 0
+		for _, p := range msgs[:i+1] {
+			if p.Role == llm.RoleAssistant {
+				turn++
+			}
+		}
+		if len(m.ToolCalls) > 0 {
+			return fmt.Sprintf("the model's reply of turn %d (%d tool calls)", turn, len(m.ToolCalls))
+		}
+		return fmt.Sprintf("the model's reply of turn %d", turn)
+	case llm.RoleTool:
+		for _, p := range msgs[:i] {
+			for _, c := range p.ToolCalls {
+				if c.ID == m.ToolCallID {
+					return fmt.Sprintf("the tool result of call %s (%s)", c.ID, c.Name)
+				}
+			}
+		}
+		return "the tool result of call " + m.ToolCallID
+	}
+	return fmt.Sprintf("message %d", i)
+}
+
 const kickoff = "Fill every pending item using the tools, then reply with a one-line summary and no tool calls."
 
 // Run runs the subagent. It returns an error only for what ends it early
-// and is not the model's to fix: a provider failure or cancellation (with
-// the result so far).
+// and is not the model's to fix: a provider failure, cancellation, or a
+// request too large to send (a *RequestTooLargeError), with the result so
+// far.
 func Run(ctx context.Context, model llm.Model, tools Tools, task Task, emit event.Sink) (Result, error) {
 	if emit == nil {
 		emit = event.Discard
@@ -87,6 +168,9 @@ func Run(ctx context.Context, model llm.Model, tools Tools, task Task, emit even
 	for res.Steps < task.MaxSteps {
 		if err := ctx.Err(); err != nil {
 			return finish(res, msgs, tools, StopCanceled), err
+		}
+		if err := checkSize(msgs, defs); err != nil {
+			return finish(res, msgs, tools, StopFailed), err
 		}
 		res.Steps++
 		for _, m := range msgs {

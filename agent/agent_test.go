@@ -349,3 +349,31 @@ func TestOversizedArgumentsLeaveTheHistory(t *testing.T) {
 		t.Errorf("event args: %d bytes", len(logged[0]))
 	}
 }
+
+// A request over the size bounds is not sent: the subagent ends with an
+// error naming the oversized message.
+func TestOversizedRequestIsNotSent(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		calls []llm.ToolCall
+		want  string
+	}{
+		{"one message", []llm.ToolCall{call("c1", "read", "small"), call("c2", "read", strings.Repeat("x", 1_500_000))},
+			"request not sent: the tool result of call c2 (read) is 1.5 MB; limit 1.0 MB"},
+		{"all together", []llm.ToolCall{call("c1", "read", strings.Repeat("x", 900_000)), call("c2", "read", strings.Repeat("x", 900_000)),
+			call("c3", "read", strings.Repeat("x", 900_000)), call("c4", "read", strings.Repeat("x", 900_000)), call("c5", "read", strings.Repeat("x", 950_000))},
+			"request not sent: the request (largest part: the tool result of call c5 (read), 950.1 KB) is 4.6 MB; limit 4.0 MB"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			model := &scriptedModel{turns: [][]llm.ToolCall{tc.calls}}
+			res, err := Run(context.Background(), model, newFakeTools(1, 0), Task{Prompt: "p", MaxSteps: 3}, nil)
+			var tooLarge *RequestTooLargeError
+			if !errors.As(err, &tooLarge) || err.Error() != tc.want {
+				t.Fatalf("got %v, want %s", err, tc.want)
+			}
+			if len(model.seen) != 1 || res.Stop != StopFailed {
+				t.Errorf("%d requests sent, stop %s", len(model.seen), res.Stop)
+			}
+		})
+	}
+}

@@ -266,9 +266,13 @@ func (r *runner) step(ctx context.Context, node, modality string, level session.
 	<-r.sem
 
 	nr := NodeResult{Node: node, Level: bl.Name, Steps: res.Steps, Pending: res.Pending, PromptBytes: res.PromptBytes}
+	var tooLarge *agent.RequestTooLargeError
 	switch {
 	case err != nil && ctx.Err() != nil:
 		nr.Status, nr.Error = event.StatusInterrupted, context.Cause(ctx).Error()
+	case errors.As(err, &tooLarge):
+		// This node's conversation ran away; its siblings carry on.
+		nr.Status, nr.Error = event.StatusFailed, err.Error()
 	case err != nil:
 		// A provider failure fails every node the same way: stop the run.
 		nr.Status, nr.Error = event.StatusFailed, err.Error()
