@@ -645,3 +645,29 @@ func writeLessonFile(t *testing.T, src string) string {
 	}
 	return path
 }
+
+// A tool result lists the first MaxPendingShown pending items and counts the
+// rest; list_pending lists them all.
+func TestEnvelopeListsSomePending(t *testing.T) {
+	var src strings.Builder
+	src.WriteString("version: 1\nmetadata:\n  title: T\nslides:\n")
+	for i := range MaxPendingShown + 5 {
+		fmt.Fprintf(&src, "  - id: s%d\n    title: S\n    notes:\n    whiteboard: {heading: H, elements: []}\n", i)
+	}
+	d, err := lesson.Load(writeLessonFile(t, src.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts, _ := NewToolset(LevelFor("lesson", session.LevelNode), "lesson", d.Session(), Strict, ApproveAuto, nil)
+	env, _ := ts.Call(context.Background(), "list_pending", "")
+	if len(env.Pending) != MaxPendingShown || env.PendingMore != 5 {
+		t.Errorf("envelope lists %d pending, %d more", len(env.Pending), env.PendingMore)
+	}
+	if all, _ := env.Result[0].([]session.Pending); len(all) != MaxPendingShown+5 {
+		t.Errorf("list_pending returned %d items", len(all))
+	}
+	env, _ = ts.Call(context.Background(), "update_slide", `{"id":"s0","notes":"n","title":null,"section":null,"duration_minutes":null}`)
+	if !env.OK || len(env.Pending) != MaxPendingShown || env.PendingMore != 4 {
+		t.Errorf("after filling one: ok %v, %d listed, %d more (%+v)", env.OK, len(env.Pending), env.PendingMore, env.Error)
+	}
+}

@@ -27,8 +27,11 @@ type Envelope struct {
 	// lists.
 	Warnings          []session.Warning `json:"warnings,omitempty"`
 	WarningsElsewhere int               `json:"warnings_elsewhere,omitempty"`
-	// Pending is what is still to be generated at this node and level.
-	Pending []session.Pending `json:"pending"`
+	// Pending is what is still to be generated at this node and level: the
+	// first MaxPendingShown items, PendingMore counting the rest (the
+	// list_pending tool lists them all).
+	Pending     []session.Pending `json:"pending"`
+	PendingMore int               `json:"pending_more,omitempty"`
 	// StepsLeft is the model turns left in the budget; the agent loop sets it.
 	StepsLeft *int `json:"steps_left,omitempty"`
 }
@@ -203,8 +206,22 @@ func (t *Toolset) toolNames() string {
 	return strings.Join(names, ", ")
 }
 
+// MaxPendingShown is the most pending items a tool result lists. Every
+// result carries the list, so on a lesson with hundreds of pending spots a
+// whole list in each would make a turn's results grow with their product.
+const MaxPendingShown = 20
+
 func (t *Toolset) fail(ce *CallError) Envelope {
-	return Envelope{Error: ce, Pending: t.Pending()}
+	env := Envelope{Error: ce}
+	t.setPending(&env)
+	return env
+}
+
+func (t *Toolset) setPending(env *Envelope) {
+	env.Pending = t.Pending()
+	if n := len(env.Pending); n > MaxPendingShown {
+		env.Pending, env.PendingMore = env.Pending[:MaxPendingShown], n-MaxPendingShown
+	}
 }
 
 func (t *Toolset) result(res session.Result, err error, dryRun bool) (Envelope, error) {
@@ -214,7 +231,8 @@ func (t *Toolset) result(res session.Result, err error, dryRun bool) (Envelope, 
 		}
 		return Envelope{}, err
 	}
-	env := Envelope{OK: true, DryRun: dryRun, Result: clipOutputs(res.Outputs), Warnings: res.Warnings, WarningsElsewhere: res.WarningsElsewhere, Pending: t.Pending()}
+	env := Envelope{OK: true, DryRun: dryRun, Result: clipOutputs(res.Outputs), Warnings: res.Warnings, WarningsElsewhere: res.WarningsElsewhere}
+	t.setPending(&env)
 	if dryRun {
 		env.Result = append(env.Result, "not committed: this run is a dry run (--approve deny)")
 	}
