@@ -188,7 +188,8 @@ func Run(ctx context.Context, model llm.Model, tools Tools, task Task, emit even
 		res.Tokens = res.Tokens.Add(tokens)
 		emit(event.Event{Kind: event.Usage, Node: task.Node, Level: task.Level, Step: res.Steps, Tokens: &tokens})
 		if text := strings.TrimSpace(resp.Message.Content); text != "" {
-			emit(event.Event{Kind: event.ModelText, Node: task.Node, Level: task.Level, Step: res.Steps, Text: text})
+			// Events hold a model's values clipped like its arguments.
+			emit(event.Event{Kind: event.ModelText, Node: task.Node, Level: task.Level, Step: res.Steps, Text: clip.String(text, bridge.MaxArgsBytes)})
 		}
 		assistant := llm.Message{Role: llm.RoleAssistant, Content: resp.Message.Content, ToolCalls: resp.Message.ToolCalls}
 		msgs = append(msgs, llm.Message{Role: assistant.Role, Content: assistant.Content, ToolCalls: historyCalls(assistant.ToolCalls)})

@@ -377,3 +377,25 @@ func TestOversizedRequestIsNotSent(t *testing.T) {
 		})
 	}
 }
+
+type replyModel string
+
+func (m replyModel) Complete(context.Context, llm.Request) (llm.Response, error) {
+	return llm.Response{Message: llm.Message{Role: llm.RoleAssistant, Content: string(m)}}, nil
+}
+
+// A huge reply reaches the event log clipped.
+func TestHugeReplyIsClippedInEvents(t *testing.T) {
+	var text string
+	emit := func(e event.Event) {
+		if e.Kind == event.ModelText {
+			text = e.Text
+		}
+	}
+	if _, err := Run(context.Background(), replyModel(strings.Repeat("x", 3_000_000)), newFakeTools(1, 0), Task{Prompt: "p", MaxSteps: 2}, emit); err != nil {
+		t.Fatal(err)
+	}
+	if len(text) > bridge.MaxArgsBytes+100 || !strings.HasSuffix(text, "… [truncated, 3.0 MB]") {
+		t.Errorf("model_text event of %d bytes", len(text))
+	}
+}
