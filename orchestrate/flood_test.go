@@ -323,3 +323,36 @@ func BenchmarkFlood(b *testing.B) {
 		})
 	}
 }
+
+// The task prompt states the bounds a subagent works under.
+func TestPromptStatesTheBounds(t *testing.T) {
+	doc := floodLesson(t)
+	model := newFlooder(1)
+	var prompts []string
+	var mu sync.Mutex
+	rec := modelFunc(func(ctx context.Context, req llm.Request) (llm.Response, error) {
+		mu.Lock()
+		prompts = append(prompts, req.Messages[0].Content)
+		mu.Unlock()
+		return model.Complete(ctx, req)
+	})
+	if _, err := Run(context.Background(), doc, Scope{}, options(t, rec, 1)); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"lesson.node": "You may add at most 40 slides.", "whiteboard.node": "You may add at most 60 elements."}
+	for _, p := range prompts {
+		level := nodeRE.FindStringSubmatch(p)[2]
+		if !strings.Contains(p, "(at most 64 are run;") {
+			t.Errorf("%s prompt does not state the turn limit", level)
+		}
+		if w, ok := want[level]; ok != strings.Contains(p, "You may add at most") || ok && !strings.Contains(p, w) {
+			t.Errorf("%s prompt: cap stated wrongly:\n%s", level, p)
+		}
+	}
+}
+
+type modelFunc func(context.Context, llm.Request) (llm.Response, error)
+
+func (f modelFunc) Complete(ctx context.Context, req llm.Request) (llm.Response, error) {
+	return f(ctx, req)
+}

@@ -248,8 +248,13 @@ func (r *runner) step(ctx context.Context, node, modality string, level session.
 	for i, p := range pending {
 		items[i] = templates.Item{Path: p.Path, Hint: p.Hint, ID: p.ID}
 	}
+	maxNew := bl.MaxNew
+	if focus != "" {
+		maxNew = 0 // a focused subagent changes its item and adds nothing
+	}
 	prompt, err := r.opts.Templates.Render(bl.Name, templates.Data{
 		Node: node, Level: bl.Name, Context: chain, Pending: items, MaxSteps: r.opts.MaxSteps, Instruction: r.opts.Instruction,
+		MaxCalls: agent.MaxCallsPerTurn, MaxNew: maxNew, NewItems: bl.NewItems,
 	})
 	if err != nil {
 		r.fail(node, bl.Name, err)
