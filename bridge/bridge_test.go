@@ -671,3 +671,19 @@ func TestEnvelopeListsSomePending(t *testing.T) {
 		t.Errorf("after filling one: ok %v, %d listed, %d more (%+v)", env.OK, len(env.Pending), env.PendingMore, env.Error)
 	}
 }
+
+// The envelope carries the warnings a call caused and counts the others.
+func TestEnvelopeWarningsElsewhere(t *testing.T) {
+	ts, _ := NewToolset(LevelFor("whiteboard", session.LevelNode), "board", newBoard(t), Strict, ApproveAuto, nil)
+	ctx := context.Background()
+	ts.Call(ctx, "add_text", `{"x":0,"y":0,"w":100,"h":40,"text":"a","style":null,"pending_id":null}`)
+	env, _ := ts.Call(ctx, "add_text", `{"x":50,"y":20,"w":100,"h":40,"text":"b","style":null,"pending_id":null}`)
+	if len(env.Warnings) != 1 || env.WarningsElsewhere != 0 {
+		t.Errorf("overlapping add: %+v, %d elsewhere", env.Warnings, env.WarningsElsewhere)
+	}
+	env, _ = ts.Call(ctx, "add_text", `{"x":500,"y":500,"w":100,"h":40,"text":"c","style":null,"pending_id":null}`)
+	data, _ := json.Marshal(env)
+	if len(env.Warnings) != 0 || !strings.Contains(string(data), `"warnings_elsewhere":1`) {
+		t.Errorf("far add: %s", data)
+	}
+}
