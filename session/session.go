@@ -36,9 +36,19 @@ type Context struct {
 // Report records a result for whoever dispatched the intent.
 func (c *Context) Report(v any) { c.outputs = append(c.outputs, v) }
 
+// MaxWarnings is the most warnings one result lists; Warn counts the rest
+// with Elsewhere, so a crowded document cannot make one result huge.
+const MaxWarnings = 50
+
 // Warn records a non-blocking defect the change caused or that concerns
 // what it touched.
-func (c *Context) Warn(w Warning) { c.warnings = append(c.warnings, w) }
+func (c *Context) Warn(w Warning) {
+	if len(c.warnings) >= MaxWarnings {
+		c.elsewhere++
+		return
+	}
+	c.warnings = append(c.warnings, w)
+}
 
 // Elsewhere counts n defects that exist but concern nothing the change
 // touched. Only their number reaches the caller, so a result stays small
@@ -53,7 +63,8 @@ type Result struct {
 	Version  uint64
 	Outputs  []any
 	Warnings []Warning
-	// WarningsElsewhere counts the defects not listed in Warnings.
+	// WarningsElsewhere counts the defects not listed in Warnings: those
+	// the change did not touch, and any past MaxWarnings.
 	WarningsElsewhere int
 }
 

@@ -479,3 +479,22 @@ func TestHiddenHistoryIntents(t *testing.T) {
 		}
 	}
 }
+
+type warner struct{ n int }
+
+func (w *warner) Reduce(rc *session.Context, _ session.Intent) (func(), error) {
+	for i := range w.n {
+		rc.Warn(session.Warning{Path: "x", Message: fmt.Sprint(i)})
+	}
+	return nil, nil
+}
+func (w *warner) Recompile(*session.Context, session.Intent) {}
+
+// A result lists at most MaxWarnings warnings and counts the rest.
+func TestWarningsPerResultAreBounded(t *testing.T) {
+	s := session.New("w", &warner{n: session.MaxWarnings + 7})
+	res := mustDispatch(t, s, Read{})
+	if len(res.Warnings) != session.MaxWarnings || res.WarningsElsewhere != 7 || res.Warnings[0].Message != "0" {
+		t.Errorf("%d listed, %d elsewhere", len(res.Warnings), res.WarningsElsewhere)
+	}
+}
