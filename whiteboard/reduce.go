@@ -387,6 +387,9 @@ func checkStyle(s *Style) error {
 func (b *Board) notFound(path, id string) error {
 	ids := slices.Sorted(maps.Keys(b.byID))
 	hint := "the whiteboard has no elements yet"
+	if len(ids) > 30 { // a hint, not a listing: describe_whiteboard has them all
+		ids = append(ids[:30:30], "…")
+	}
 	if len(ids) > 0 {
 		hint = "existing ids: " + strings.Join(ids, ", ")
 	}
