@@ -19,7 +19,7 @@ func (b *Board) Describe() string {
 	var s strings.Builder
 	fmt.Fprintf(&s, "A %dx%d whiteboard", c.Width, c.Height)
 	if c.Background != "" {
-		fmt.Fprintf(&s, " on a %s background", clip.Text(c.Background))
+		fmt.Fprintf(&s, " on a %s background", c.Background) // a colour, checked by pattern
 	}
 	switch {
 	case b.Heading.Set:
