@@ -15,6 +15,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/lessongen/lessongen/internal/clip"
 	"github.com/lessongen/lessongen/internal/suggest"
 	"github.com/lessongen/lessongen/session"
 	"github.com/lessongen/lessongen/tool"
@@ -32,6 +33,10 @@ func (c *Catalog) Parse(name, args string) (session.Intent, *tool.Error) {
 	e, ok := c.byName[name]
 	if !ok {
 		return nil, callErr(session.KindNotFound, "", c.toolHint(name), "there is no tool named %q", name)
+	}
+	if len(args) > tool.MaxArgsBytes {
+		return nil, callErr(session.KindInvalidArgs, "", "send shorter values: a note or a text is a few sentences",
+			"the arguments are %s; the most a call may send is %s", clip.Size(len(args)), clip.Size(tool.MaxArgsBytes))
 	}
 	raw := strings.TrimSpace(args)
 	if raw == "" {
@@ -55,6 +60,11 @@ func (c *Catalog) Parse(name, args string) (session.Intent, *tool.Error) {
 	if !isObj {
 		return nil, callErr(session.KindInvalidArgs, "", "send one JSON object with "+paramList(e.compat), "the arguments must be a JSON object, not %s", jsonKind(v))
 	}
+	// encoding/json keeps the last of two equal keys; which one the model
+	// meant is unknowable, so the call is refused rather than guessed.
+	if path, dup := duplicateKey(raw); dup {
+		return nil, callErr(session.KindInvalidArgs, path, "send each parameter once", "%s is given more than once", label(path))
+	}
 	dropNulls(obj, e.compat)
 	if err := e.resolved.Validate(plainNumbers(obj)); err != nil {
 		if ce := explain(obj, e.compat, ""); ce != nil {
@@ -71,6 +81,52 @@ func (c *Catalog) Parse(name, args string) (session.Intent, *tool.Error) {
 		return nil, callErr(session.KindInvalidArgs, "", "check the parameters against the tool's schema", "%v", err)
 	}
 	return ptr.Elem().Interface().(session.Intent), nil
+}
+
+// duplicateKey finds the first key that occurs twice in one object of a
+// valid JSON text and returns its path ("x", "style.color", "terms[1].term").
+func duplicateKey(raw string) (string, bool) {
+	dec := json.NewDecoder(strings.NewReader(raw))
+	dec.UseNumber()
+	var walk func(path string) (string, bool)
+	walk = func(path string) (string, bool) {
+		tok, err := dec.Token()
+		if err != nil {
+			return "", false
+		}
+		switch tok {
+		case json.Delim('{'):
+			seen := map[string]bool{}
+			for dec.More() {
+				tok, err := dec.Token()
+				if err != nil {
+					return "", false
+				}
+				key, _ := tok.(string)
+				at := key
+				if path != "" {
+					at = path + "." + key
+				}
+				if seen[key] {
+					return at, true
+				}
+				seen[key] = true
+				if p, dup := walk(at); dup {
+					return p, true
+				}
+			}
+			_, _ = dec.Token() // the closing brace
+		case json.Delim('['):
+			for i := 0; dec.More(); i++ {
+				if p, dup := walk(fmt.Sprintf("%s[%d]", path, i)); dup {
+					return p, true
+				}
+			}
+			_, _ = dec.Token()
+		}
+		return "", false
+	}
+	return walk("")
 }
 
 func (c *Catalog) toolHint(name string) string {

@@ -1,11 +1,14 @@
 package bridge
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 
+	"github.com/lessongen/lessongen/internal/clip"
 	"github.com/lessongen/lessongen/modality"
 	"github.com/lessongen/lessongen/session"
 	"github.com/lessongen/lessongen/tool"
@@ -65,6 +68,9 @@ type Toolset struct {
 
 	catalog *Catalog
 	sess    *session.Session
+	// added counts the items this subagent created (see Level.MaxNew).
+	// Mutations run one at a time, so a plain counter does.
+	added int
 }
 
 // NewToolset binds the level's tools to a session.
@@ -93,13 +99,15 @@ func (t *Toolset) Pending() []session.Pending { return PendingAt(t.sess, t.Level
 
 // PendingAt lists what a subagent of the given level would have to fill in
 // sess: the items of the level's part, and with a focus (a slide id) only
-// that slide's. Both the run and `lessongen plan` ask this one place.
+// that slide's. Both the run and `lessongen plan` ask this one place. Hints
+// are clipped: they go into every prompt and tool result.
 func PendingAt(sess *session.Session, level modality.Level, focus string) []session.Pending {
 	var all []session.Pending
 	sess.View(func(st session.State) { all = st.Pending() })
 	out := []session.Pending{}
 	for _, p := range all {
 		if p.Level == level.Part && (focus == "" || strings.HasPrefix(p.Path, "slides["+focus+"].")) {
+			p.Hint = clip.Text(p.Hint)
 			out = append(out, p)
 		}
 	}
@@ -132,6 +140,19 @@ func (t *Toolset) Call(ctx context.Context, name, args string) (tool.Envelope, e
 				"%s may change only %s here", name, t.Focus)), nil
 		}
 	}
+	if spec.Adds && t.added >= t.Level.MaxNew {
+		return t.fail(callErr(session.KindLimit, "", "finish with what is there: fill, change or delete what exists, or stop",
+			"not run: this subagent has added %d %s, the most one may add", t.added, t.Level.NewItems)), nil
+	}
+	env, err := t.mutate(ctx, in, name, args)
+	if err == nil && env.OK && spec.Adds {
+		t.added++
+	}
+	return env, err
+}
+
+// mutate passes a change through the approval gate and dispatches it.
+func (t *Toolset) mutate(ctx context.Context, in session.Intent, name, args string) (tool.Envelope, error) {
 	switch t.Approval {
 	case ApproveDeny:
 		res, err := t.sess.Preview(in)
@@ -164,8 +185,22 @@ func (t *Toolset) toolNames() string {
 	return strings.Join(names, ", ")
 }
 
+// MaxPendingShown is the most pending items a tool result lists. Every
+// result carries the list, so on a lesson with hundreds of pending spots a
+// whole list in each would make a turn's results grow with their product.
+const MaxPendingShown = 20
+
 func (t *Toolset) fail(ce *tool.Error) tool.Envelope {
-	return tool.Envelope{Error: ce, Pending: t.Pending()}
+	env := tool.Envelope{Error: ce}
+	t.setPending(&env)
+	return env
+}
+
+func (t *Toolset) setPending(env *tool.Envelope) {
+	env.Pending = t.Pending()
+	if n := len(env.Pending); n > MaxPendingShown {
+		env.Pending, env.PendingMore = env.Pending[:MaxPendingShown], n-MaxPendingShown
+	}
 }
 
 func (t *Toolset) result(res session.Result, err error, dryRun bool) (tool.Envelope, error) {
@@ -175,9 +210,48 @@ func (t *Toolset) result(res session.Result, err error, dryRun bool) (tool.Envel
 		}
 		return tool.Envelope{}, err
 	}
-	env := tool.Envelope{OK: true, DryRun: dryRun, Result: res.Outputs, Warnings: res.Warnings, Pending: t.Pending()}
+	env := tool.Envelope{OK: true, DryRun: dryRun, Result: clipOutputs(res.Outputs), Warnings: res.Warnings, WarningsElsewhere: res.WarningsElsewhere}
+	t.setPending(&env)
 	if dryRun {
 		env.Result = append(env.Result, "not committed: this run is a dry run (--approve deny)")
 	}
 	return env, nil
+}
+
+// clipOutputs clips long strings inside reports, such as a value echoed
+// back after it was set. Plain text outputs (descriptions) are built from
+// clipped values already and stay whole.
+func clipOutputs(outputs []any) []any {
+	for i, o := range outputs {
+		if _, isText := o.(string); isText {
+			continue
+		}
+		data, err := json.Marshal(o)
+		if err != nil || len(data) <= clip.MaxValue {
+			continue
+		}
+		var v any
+		dec := json.NewDecoder(bytes.NewReader(data))
+		dec.UseNumber()
+		if dec.Decode(&v) == nil {
+			outputs[i] = clipStrings(v)
+		}
+	}
+	return outputs
+}
+
+func clipStrings(v any) any {
+	switch x := v.(type) {
+	case string:
+		return clip.Text(x)
+	case map[string]any:
+		for k, it := range x {
+			x[k] = clipStrings(it)
+		}
+	case []any:
+		for i, it := range x {
+			x[i] = clipStrings(it)
+		}
+	}
+	return v
 }

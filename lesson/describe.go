@@ -4,17 +4,20 @@ import (
 	"fmt"
 	"strings"
 	"unicode"
+
+	"github.com/lessongen/lessongen/internal/clip"
 )
 
 // Describe says in a few sentences what the lesson is. It stays the same size
 // however many slides there are, because every subagent's context starts
-// with it.
+// with it. Every value in it, here and below, is clipped (clip.Text): a
+// huge note is shown by its start, never whole.
 func (p *Plan) Describe() string {
 	m := &p.Metadata
 	var s strings.Builder
-	s.WriteString(lessonPhrase(m.Grade.Value, m.Subject.Value))
+	s.WriteString(lessonPhrase(clip.Text(m.Grade.Value), clip.Text(m.Subject.Value)))
 	if t, ok := m.Title.Get(); ok {
-		fmt.Fprintf(&s, " titled %q", t)
+		fmt.Fprintf(&s, " titled %q", clip.Text(t))
 	} else {
 		s.WriteString(" (title not written yet)")
 	}
@@ -23,7 +26,7 @@ func (p *Plan) Describe() string {
 		facts = append(facts, fmt.Sprintf("%d minutes", d))
 	}
 	if l, ok := m.Language.Get(); ok {
-		facts = append(facts, "taught in "+l)
+		facts = append(facts, "taught in "+clip.Text(l))
 	}
 	_, count := p.Position("")
 	facts = append(facts, plural(count, "slide"))
@@ -37,7 +40,7 @@ func (p *Plan) Describe() string {
 	if v, ok := m.Vocabulary.Get(); ok && len(v) > 0 {
 		terms := make([]string, len(v))
 		for i, t := range v {
-			terms[i] = t.Term
+			terms[i] = clip.Text(t.Term)
 			if t.definitionPending {
 				terms[i] += " (definition to be written)"
 			}
@@ -58,7 +61,7 @@ func (p *Plan) Describe() string {
 		fmt.Fprintf(&s, " Students already know: %s.", joinSentences(pr))
 	}
 	if st, ok := m.Standards.Get(); ok && len(st) > 0 {
-		fmt.Fprintf(&s, " Standards: %s.", strings.Join(st, ", "))
+		fmt.Fprintf(&s, " Standards: %s.", strings.Join(clipAll(st), ", "))
 	}
 	if ma, ok := m.Materials.Get(); ok && len(ma) > 0 {
 		fmt.Fprintf(&s, " Materials in the room: %s.", joinSentences(ma))
@@ -168,9 +171,17 @@ func plural(n int, word string) string {
 func joinSentences(items []string) string {
 	out := make([]string, len(items))
 	for i, it := range items {
-		out[i] = strings.TrimSuffix(strings.TrimSpace(it), ".")
+		out[i] = strings.TrimSuffix(strings.TrimSpace(clip.Text(it)), ".")
 	}
 	return strings.Join(out, "; ")
+}
+
+func clipAll(items []string) []string {
+	out := make([]string, len(items))
+	for i, it := range items {
+		out[i] = clip.Text(it)
+	}
+	return out
 }
 
 // DescribeSlide places one slide in the lesson: its position, fields and
@@ -184,11 +195,11 @@ func (p *Plan) DescribeSlide(id string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Slide %d of %d (id %s)", pos, count, s.ID)
 	if t, ok := s.Title.Get(); ok {
-		fmt.Fprintf(&b, ", %q", t)
+		fmt.Fprintf(&b, ", %q", clip.Text(t))
 	}
 	var facts []string
 	if sec, ok := s.Section.Get(); ok {
-		facts = append(facts, sec+" phase")
+		facts = append(facts, clip.Text(sec)+" phase")
 	}
 	if d, ok := s.DurationMinutes.Get(); ok {
 		facts = append(facts, fmt.Sprintf("%d minutes", d))
@@ -198,17 +209,18 @@ func (p *Plan) DescribeSlide(id string) string {
 	}
 	b.WriteString(".")
 	if n, ok := s.Notes.Get(); ok {
-		fmt.Fprintf(&b, " Speaker notes: %s", strings.TrimSpace(n))
-		if !strings.HasSuffix(strings.TrimSpace(n), ".") {
+		n = strings.TrimSpace(clip.Text(n))
+		fmt.Fprintf(&b, " Speaker notes: %s", n)
+		if !strings.HasSuffix(n, ".") {
 			b.WriteString(".")
 		}
 	}
 	ids := p.neighbours(s)
 	if ids[0] != nil {
-		fmt.Fprintf(&b, " Previous slide: %q.", ids[0].Title.Value)
+		fmt.Fprintf(&b, " Previous slide: %q.", clip.Text(ids[0].Title.Value))
 	}
 	if ids[1] != nil {
-		fmt.Fprintf(&b, " Next slide: %q.", ids[1].Title.Value)
+		fmt.Fprintf(&b, " Next slide: %q.", clip.Text(ids[1].Title.Value))
 	}
 	if len(s.Children) > 1 {
 		kinds := make([]string, len(s.Children))
@@ -219,7 +231,7 @@ func (p *Plan) DescribeSlide(id string) string {
 	}
 	for _, c := range s.Children {
 		if c.Pending && c.Hint != "" {
-			fmt.Fprintf(&b, " Its %s should show: %s.", c.Kind, strings.TrimSuffix(c.Hint, "."))
+			fmt.Fprintf(&b, " Its %s should show: %s.", c.Kind, strings.TrimSuffix(clip.Text(c.Hint), "."))
 		}
 	}
 	return b.String()
@@ -251,7 +263,7 @@ func (p *Plan) neighbours(s *Slide) [2]*Slide {
 // still to be written. The lesson's node subagent works from it.
 func (p *Plan) Outline() string {
 	if p.Slides.Pending {
-		hint := p.Slides.Hint
+		hint := clip.Text(p.Slides.Hint)
 		if hint == "" {
 			hint = "no hint"
 		}
@@ -266,13 +278,13 @@ func (p *Plan) Outline() string {
 			if s.filled > 0 {
 				state = fmt.Sprintf("filled with %s", plural(s.filled, "slide"))
 			}
-			fmt.Fprintf(&b, "\n  [placeholder %s, %s] %s", s.PlaceholderID, state, s.Hint)
+			fmt.Fprintf(&b, "\n  [placeholder %s, %s] %s", s.PlaceholderID, state, clip.Text(s.Hint))
 			continue
 		}
 		n++
 		fmt.Fprintf(&b, "\n  %d. %s: %s", n, s.ID, fieldText(s.Title.Value, s.Title.Pending))
 		if sec, ok := s.Section.Get(); ok {
-			fmt.Fprintf(&b, " [%s]", sec)
+			fmt.Fprintf(&b, " [%s]", clip.Text(sec))
 		}
 		if d, ok := s.DurationMinutes.Get(); ok {
 			fmt.Fprintf(&b, " %d min", d)
@@ -285,5 +297,5 @@ func fieldText(v string, pending bool) string {
 	if pending {
 		return "(pending)"
 	}
-	return fmt.Sprintf("%q", v)
+	return fmt.Sprintf("%q", clip.Text(v))
 }

@@ -159,7 +159,7 @@ func (DefineTerm) Spec() session.Spec {
 	return session.Spec{Capability: CapMetadata, Doc: "Write the definition of a vocabulary term whose definition is pending."}
 }
 func (AddSlide) Spec() session.Spec {
-	return session.Spec{Capability: CapNode, Doc: "Add a slide: title, section, duration, speaker notes, and a brief for its whiteboard."}
+	return session.Spec{Capability: CapNode, Adds: true, Doc: "Add a slide: title, section, duration, speaker notes, a brief for its whiteboard, and for a slide that checks learning, a brief for its quiz."}
 }
 func (UpdateSlide) Spec() session.Spec {
 	return session.Spec{Capability: CapNode, Doc: "Change fields of a slide you added, or fill a slide's pending fields."}

@@ -12,6 +12,8 @@ func Modality() modality.Descriptor {
 		Read:     CapRead,
 		Metadata: CapMetadata,
 		Node:     CapNode,
+		MaxNew:   MaxNewSlides,
+		NewItems: "slides",
 		Close:    ClosePlaceholders{},
 	}
 }

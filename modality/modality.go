@@ -29,6 +29,10 @@ type Descriptor struct {
 	Intents []session.Intent
 	// Read is granted to both levels; Metadata and Node to their own.
 	Read, Metadata, Node session.Capability
+	// MaxNew bounds the items (named by NewItems, e.g. "elements") that
+	// the node level's intents marked Adds may create in one subagent.
+	MaxNew   int
+	NewItems string
 	// Close removes the placeholders a node subagent filled; the
 	// orchestrator dispatches it when that subagent ends with nothing
 	// pending.
@@ -84,6 +88,10 @@ type Level struct {
 	// Part is the part of the node the level fills.
 	Part  session.Level
 	Grant []session.Capability
+	// MaxNew bounds the items (named by NewItems) that intents marked Adds
+	// may create in one subagent; 0 means the level creates none.
+	MaxNew   int
+	NewItems string
 }
 
 // Allows reports whether the level holds capability c.
@@ -93,7 +101,7 @@ func (l Level) Allows(c session.Capability) bool { return slices.Contains(l.Gran
 func (d *Descriptor) Levels() []Level {
 	return []Level{
 		{Name: d.Name + "." + string(session.LevelMetadata), Modality: d.Name, Part: session.LevelMetadata, Grant: []session.Capability{d.Read, d.Metadata}},
-		{Name: d.Name + "." + string(session.LevelNode), Modality: d.Name, Part: session.LevelNode, Grant: []session.Capability{d.Read, d.Node}},
+		{Name: d.Name + "." + string(session.LevelNode), Modality: d.Name, Part: session.LevelNode, Grant: []session.Capability{d.Read, d.Node}, MaxNew: d.MaxNew, NewItems: d.NewItems},
 	}
 }
 

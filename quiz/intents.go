@@ -82,7 +82,7 @@ func (SetInstructions) Spec() session.Spec {
 	return session.Spec{Capability: CapMetadata, Doc: "Set the one-sentence instructions students read before the questions."}
 }
 func (AddQuestion) Spec() session.Spec {
-	return session.Spec{Capability: CapNode, Doc: "Add a multiple-choice question: a prompt, its options (right answers and distractors) and optional feedback."}
+	return session.Spec{Capability: CapNode, Adds: true, Doc: "Add a multiple-choice question: a prompt, its options (right answers and distractors) and optional feedback."}
 }
 func (UpdateQuestion) Spec() session.Spec {
 	return session.Spec{Capability: CapNode, Doc: "Change a question you added, or fill a question's pending fields."}

@@ -7,6 +7,10 @@ import (
 	"github.com/lessongen/lessongen/session"
 )
 
+// MaxNewQuestions is the most questions one subagent may add: a quiz is a
+// few minutes of a lesson, and a long test is several quizzes.
+const MaxNewQuestions = 20
+
 // Modality describes the quiz for the registry: everything the rest of
 // lessongen needs to place, generate, load and save one.
 func Modality() modality.Descriptor {
@@ -17,6 +21,8 @@ func Modality() modality.Descriptor {
 		Read:     CapRead,
 		Metadata: CapMetadata,
 		Node:     CapNode,
+		MaxNew:   MaxNewQuestions,
+		NewItems: "questions",
 		Close:    ClosePlaceholders{},
 		Bindable: Bindable(),
 		Bind:     func(p, v string) session.Intent { return ApplyBinding{Property: p, Value: v} },

@@ -17,6 +17,13 @@ type Def struct {
 	Strict      bool            `json:"strict,omitempty"`
 }
 
+// MaxArgsBytes is the most a tool call's arguments may hold. Every intent's
+// values together are a few kilobytes at most (a slide's notes, a list of
+// terms); a call past this is a runaway, and refusing it keeps it out of
+// the document and, as the agent shortens it in the history, out of every
+// later request.
+const MaxArgsBytes = 64_000
+
 // Envelope is the one JSON shape every tool result takes, success or not.
 type Envelope struct {
 	OK bool `json:"ok"`
@@ -25,11 +32,18 @@ type Envelope struct {
 	DryRun bool `json:"dry_run,omitempty"`
 	// Result is what was committed (ids created, fields set) or, for
 	// read-only tools, what was read.
-	Result   []any             `json:"result,omitempty"`
-	Error    *Error            `json:"error,omitempty"`
-	Warnings []session.Warning `json:"warnings,omitempty"`
-	// Pending is what is still to be generated at this node and level.
-	Pending []session.Pending `json:"pending"`
+	Result []any  `json:"result,omitempty"`
+	Error  *Error `json:"error,omitempty"`
+	// Warnings are the defects the call caused or that concern what it
+	// touched; WarningsElsewhere counts the others, which a describe tool
+	// lists.
+	Warnings          []session.Warning `json:"warnings,omitempty"`
+	WarningsElsewhere int               `json:"warnings_elsewhere,omitempty"`
+	// Pending is what is still to be generated at this node and level: the
+	// first MaxPendingShown items, PendingMore counting the rest (the
+	// list_pending tool lists them all).
+	Pending     []session.Pending `json:"pending"`
+	PendingMore int               `json:"pending_more,omitempty"`
 	// StepsLeft is the model turns left in the budget; the agent loop sets it.
 	StepsLeft *int `json:"steps_left,omitempty"`
 }

@@ -20,6 +20,8 @@ func Modality() modality.Descriptor {
 		Read:     CapRead,
 		Metadata: CapMetadata,
 		Node:     CapNode,
+		MaxNew:   MaxNewElements,
+		NewItems: "elements",
 		Close:    ClosePlaceholders{},
 		Bindable: bindableNames(),
 		Bind:     func(p, v string) session.Intent { return ApplyBinding{Property: p, Value: v} },
