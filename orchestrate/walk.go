@@ -112,18 +112,29 @@ func (w *walker) walk(ctx context.Context, scope Scope) error {
 	return nil
 }
 
-// children visits the children a slide places, kind by kind.
+// children visits the children a slide places, kind by kind. Each child's
+// describe chain ends with its siblings' descriptions, then its own, so a
+// quiz knows what its slide's whiteboard shows and the other way round.
 func (w *walker) children(ctx context.Context, id string) {
+	type child struct {
+		d    *modality.Descriptor
+		sess *session.Session
+	}
+	var kids []child
 	for _, d := range w.reg.Children() {
 		sess, err := w.tree.Child(id, d.Name)
 		if errors.Is(err, session.ErrUnknownChild) {
 			continue
 		}
-		node := ChildNode(id, d.Name)
 		if err != nil {
-			w.v.fail(node, d.Name, err)
+			w.v.fail(ChildNode(id, d.Name), d.Name, err)
 			continue
 		}
+		kids = append(kids, child{d, sess})
+	}
+	for _, k := range kids {
+		d, sess := k.d, k.sess
+		node := ChildNode(id, d.Name)
 		values, bindErr := w.tree.Bindings(id)
 		values = only(values, d.Bindable)
 		w.v.bind(ctx, node, d, sess, values, bindErr)
@@ -140,7 +151,13 @@ func (w *walker) children(ctx context.Context, id string) {
 				bound = values
 			}
 			ok := w.level(ctx, Step{Node: node, Slide: id, Note: note}, d, sess, part, "", bound, func() []string {
-				return []string{w.describe(w.tree.Session()), w.tree.DescribeSlide(id), w.describe(sess)}
+				chain := []string{w.describe(w.tree.Session()), w.tree.DescribeSlide(id)}
+				for _, sib := range kids {
+					if sib.sess != sess {
+						chain = append(chain, "Beside it on this slide: "+w.describe(sib.sess))
+					}
+				}
+				return append(chain, w.describe(sess))
 			})
 			if !ok {
 				break
