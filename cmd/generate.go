@@ -118,8 +118,8 @@ func runGenerate(ctx context.Context, opts *generateOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := doc.CheckOutput(opts.out); err != nil && opts.out != "-" {
-		return &usageError{err}
+	if err := checkPaths(doc, opts, cfg.Events, approval == bridge.ApproveDeny); err != nil {
+		return err
 	}
 	scope := orchestrate.Scope{Slide: opts.slide}
 	steps, err := orchestrate.Plan(doc, scope)

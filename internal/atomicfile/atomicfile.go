@@ -55,6 +55,7 @@ func Write(path string, data []byte, perm os.FileMode) (err error) {
 // Resolve returns the file a write to path replaces: path itself, or the
 // file a symlink at path points to (through any chain of links).
 func Resolve(path string) (string, error) {
+	path = filepath.Clean(path) // so the folder of the temporary file is the target's
 	fi, err := os.Lstat(path)
 	if err != nil || fi.Mode()&os.ModeSymlink == 0 {
 		return path, nil
