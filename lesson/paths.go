@@ -149,23 +149,21 @@ func (d *Document) CheckOutput(out string) error {
 	if out == d.Path {
 		return nil
 	}
-	files := d.BoardFiles()
-	if len(files) > 0 && sameFile(filepath.Dir(out), filepath.Dir(d.Path)) {
-		return fmt.Errorf("%w (%s): write to another folder, or in place without -o", ErrSharedOutput, strings.Join(files, ", "))
-	}
 	inputs := d.inputs()
 	set := newFileSet()
 	for i, in := range inputs {
 		set.add(in.path, i)
 	}
+	if j, hit := set.find(out); hit {
+		return fmt.Errorf("%w: %s is %s (%s); choose an output path that is not one of the lesson's files", ErrSharedOutput, out, inputs[j].role, inputs[j].path)
+	}
+	files := d.BoardFiles()
+	if len(files) > 0 && sameFile(filepath.Dir(out), filepath.Dir(d.Path)) {
+		return fmt.Errorf("%w (%s): write to another folder, or in place without -o", ErrSharedOutput, strings.Join(files, ", "))
+	}
 	outputs := d.Outputs(out)
-	for i, o := range outputs {
-		j, hit := set.find(o)
-		switch {
-		case !hit:
-		case i == len(outputs)-1:
-			return fmt.Errorf("%w: %s is %s (%s); choose an output path that is not one of the lesson's files", ErrSharedOutput, o, inputs[j].role, inputs[j].path)
-		default:
+	for i, o := range outputs[:len(files)] {
+		if j, hit := set.find(o); hit {
 			return fmt.Errorf("%w: the copy of whiteboard file %s would go to %s, which is %s (%s); write to another folder", ErrSharedOutput, files[i], o, inputs[j].role, inputs[j].path)
 		}
 	}

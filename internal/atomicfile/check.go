@@ -80,7 +80,7 @@ func existingDir(dir string) (string, error) {
 			return dir, nil
 		case err == nil:
 			return "", fmt.Errorf("%s is a file, not a folder", dir)
-		case !errors.Is(err, fs.ErrNotExist):
+		case !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR):
 			return "", unwrapPath(err)
 		}
 		parent := filepath.Dir(dir)
