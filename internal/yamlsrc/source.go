@@ -23,7 +23,7 @@ type Source struct {
 	// CRLF and mark back on the way out.
 	text       []byte
 	crlf       bool
-	bom        bool // a UTF-8 byte order mark, not part of text, put back on save
+	bom        bool  // a UTF-8 byte order mark, not part of text, put back on save
 	lineStarts []int // byte offset of each line's start; lineStarts[0] is line 1
 }
 
