@@ -118,7 +118,7 @@ func runGenerate(ctx context.Context, opts *generateOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := checkPaths(doc, opts, cfg.Events, approval == bridge.ApproveDeny); err != nil {
+	if err := checkPaths(doc, opts, cfg.Events); err != nil {
 		return err
 	}
 	scope := orchestrate.Scope{Slide: opts.slide}
@@ -131,6 +131,11 @@ func runGenerate(ctx context.Context, opts *generateOptions) error {
 		return usagef("-o - writes one file, but this lesson keeps whiteboards in their own files; use -o PATH")
 	}
 	dryRun := approval == bridge.ApproveDeny
+	if !toStdout && !dryRun {
+		if err := prepareSave(doc, opts, steps); err != nil {
+			return err
+		}
+	}
 	if len(steps) == 0 {
 		fmt.Fprintf(opts.io.ErrOut, "%s: nothing to do; nothing is pending.\n", opts.file)
 		if dryRun {

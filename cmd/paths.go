@@ -6,15 +6,12 @@ import (
 
 	"github.com/lessongen/lessongen/internal/atomicfile"
 	"github.com/lessongen/lessongen/lesson"
+	"github.com/lessongen/lessongen/orchestrate"
 )
 
-// checkPaths does, before any model request, every check on the files a
-// run writes, so a run that could not save stops while nothing is spent:
-// no output may land on an input (-o, the events file), and every file a
-// save may write must be writable. It also removes temporary files that
-// earlier, killed runs left where this one writes. Saving to stdout and a
-// dry run write no lesson file.
-func checkPaths(doc *lesson.Document, opts *generateOptions, events string, dryRun bool) error {
+// checkPaths refuses, before any model request, a run whose outputs would
+// land on an input: -o in any spelling, and the events file.
+func checkPaths(doc *lesson.Document, opts *generateOptions, events string) error {
 	if opts.out != "" && opts.out != "-" {
 		// One spelling from here on, so the checks and the writes agree.
 		opts.out = filepath.Clean(opts.out)
@@ -27,14 +24,25 @@ func checkPaths(doc *lesson.Document, opts *generateOptions, events string, dryR
 			return usagef("--events %v", err)
 		}
 	}
-	if opts.out == "-" || dryRun {
-		return nil
+	return nil
+}
+
+// prepareSave checks, before any model request, that every file the run's
+// saves may write can be written, so a run that could not save stops while
+// nothing is spent; then it removes temporary files that earlier, killed
+// runs left where this one writes. Only the whiteboards of slides with a
+// step can change (see lesson.Document.SaveTargets).
+func prepareSave(doc *lesson.Document, opts *generateOptions, steps []orchestrate.Step) error {
+	changing := map[string]bool{}
+	for _, st := range steps {
+		if st.Slide != "" && st.Node == orchestrate.BoardNode(st.Slide) {
+			changing[st.Slide] = true
+		}
 	}
-	paths := doc.Outputs(opts.out)
-	if err := atomicfile.CheckWritable(paths...); err != nil {
+	if err := atomicfile.CheckWritable(doc.SaveTargets(opts.out, changing)...); err != nil {
 		return usagef("cannot save the lesson: %v\nfix: make it writable, or save elsewhere with -o", err)
 	}
-	for _, p := range atomicfile.CleanStale(paths...) {
+	for _, p := range atomicfile.CleanStale(doc.Outputs(opts.out)...) {
 		fmt.Fprintf(opts.io.ErrOut, "lessongen: removed %s, a temporary file an interrupted run left behind\n", p)
 	}
 	return nil

@@ -116,6 +116,27 @@ func (d *Document) Outputs(out string) []string {
 	return append(paths, out)
 }
 
+// SaveTargets lists the files a run's saves to out may write when only
+// the whiteboards of the slides in changing can change (nil: any). In place,
+// the whiteboard file of any other slide is skipped unless the slide has
+// bindings, which may fill it: an unchanged file is never rewritten, so it
+// may even be read-only. Elsewhere every whiteboard file is copied.
+func (d *Document) SaveTargets(out string, changing map[string]bool) []string {
+	out = d.outPath(out)
+	if out != d.Path || changing == nil {
+		return d.Outputs(out)
+	}
+	var paths []string
+	d.View(func(p *Plan) {
+		for _, s := range p.slides() {
+			if s.Whiteboard.File != "" && (changing[s.ID] || len(s.Props) > 0) {
+				paths = append(paths, d.boardFull(s.Whiteboard.File))
+			}
+		}
+	})
+	return append(paths, d.Path)
+}
+
 // fileRole names one of the document's input files for a message.
 type fileRole struct {
 	path string
