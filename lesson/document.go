@@ -31,6 +31,9 @@ type Document struct {
 	mu     sync.Mutex
 	inline map[string]*whiteboard.Board // decoded at load, handed to the child session on warm
 	files  map[string]*yamlsrc.Source   // file-backed whiteboards, by slide id, once loaded
+	// checkedOut is the last output CheckOutput passed, so checkpoints
+	// do not stat every file again (see paths.go).
+	checkedOut string
 }
 
 // Load reads and checks a lesson file. Any problem found makes it fail with
@@ -299,7 +302,7 @@ func (d *Document) BoardFiles() []string {
 // whiteboard file is written there too, so the copy is whole.
 func (d *Document) Render(out string) ([]OutFile, error) {
 	out = d.outPath(out)
-	if err := d.CheckOutput(out); err != nil {
+	if err := d.checkOutputOnce(out); err != nil {
 		return nil, err
 	}
 	inDir, outDir := filepath.Dir(d.Path), filepath.Dir(out)

@@ -198,6 +198,24 @@ func (d *Document) CheckOutput(out string) error {
 	return nil
 }
 
+// checkOutputOnce is CheckOutput, skipped for the output it last passed:
+// a run saves to one output many times, and the check stats every file.
+func (d *Document) checkOutputOnce(out string) error {
+	d.mu.Lock()
+	done := d.checkedOut == out
+	d.mu.Unlock()
+	if done {
+		return nil
+	}
+	if err := d.CheckOutput(out); err != nil {
+		return err
+	}
+	d.mu.Lock()
+	d.checkedOut = out
+	d.mu.Unlock()
+	return nil
+}
+
 // CheckSideFile refuses a file the run writes besides the document (an
 // events file) when it is one of the document's inputs or of the outputs
 // of a save to out ("-": none).
