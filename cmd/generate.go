@@ -131,17 +131,17 @@ func runGenerate(ctx context.Context, opts *generateOptions) error {
 		return usagef("-o - writes one file, but this lesson keeps whiteboards in their own files; use -o PATH")
 	}
 	dryRun := approval == bridge.ApproveDeny
-	if !toStdout && !dryRun {
-		if err := prepareSave(doc, opts, steps); err != nil {
-			return err
-		}
-	}
 	if len(steps) == 0 {
 		fmt.Fprintf(opts.io.ErrOut, "%s: nothing to do; nothing is pending.\n", opts.file)
 		if dryRun {
 			return nil
 		}
 		return finalSave(doc, opts, nil)
+	}
+	if !toStdout && !dryRun {
+		if err := prepareSave(doc, opts, steps); err != nil {
+			return err
+		}
 	}
 
 	model, err := newModel(cfg)

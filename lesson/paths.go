@@ -170,6 +170,9 @@ func (d *Document) CheckOutput(out string) error {
 	if out == d.Path {
 		return nil
 	}
+	if fi, err := os.Stat(out); err == nil && fi.IsDir() {
+		return fmt.Errorf("%s is a folder; name the output file, e.g. %s", out, filepath.Join(out, filepath.Base(d.Path)))
+	}
 	inputs := d.inputs()
 	set := newFileSet()
 	for i, in := range inputs {

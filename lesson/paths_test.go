@@ -35,6 +35,7 @@ func TestCheckOutputRefusesEverySpellingOfAnInput(t *testing.T) {
 		filepath.Join(other, "samedir", "out.yaml"):                 "write to another folder, or in place",
 		filepath.Join(other, "copy", "b.yaml"):                      "would both be written to",
 		filepath.Join(other, "samedir", "boards", "..", "out.yaml"): "write to another folder, or in place",
+		other: "is a folder; name the output file, e.g. " + filepath.Join(other, "lesson.yaml"),
 	}
 	for out, want := range refused {
 		err := d.CheckOutput(out)
