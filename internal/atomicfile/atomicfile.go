@@ -10,7 +10,8 @@ import (
 )
 
 // Write replaces path with data atomically. The file keeps its permissions
-// if it exists; a new file gets perm. When path is a symlink, the file it
+// (and, where the system allows, its owner and group) if it exists; a new
+// file gets perm. When path is a symlink, the file it
 // points to is replaced and the link stays a link.
 func Write(path string, data []byte, perm os.FileMode) (err error) {
 	target, err := Resolve(path)
@@ -18,8 +19,9 @@ func Write(path string, data []byte, perm os.FileMode) (err error) {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	dir := filepath.Dir(target)
-	if fi, err := os.Stat(target); err == nil {
-		perm = fi.Mode().Perm()
+	old, statErr := os.Stat(target)
+	if statErr == nil {
+		perm = old.Mode().Perm()
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("create directory for %s: %w", path, err)
@@ -39,6 +41,9 @@ func Write(path string, data []byte, perm os.FileMode) (err error) {
 	}
 	if err = tmp.Chmod(perm); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if statErr == nil {
+		keepOwner(tmp, old)
 	}
 	if err = tmp.Sync(); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)

@@ -173,3 +173,4 @@ func deadPID(t *testing.T) int {
 	}
 	return cmd.Process.Pid
 }
+
