@@ -173,4 +173,3 @@ func deadPID(t *testing.T) int {
 	}
 	return cmd.Process.Pid
 }
-
