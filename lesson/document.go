@@ -34,6 +34,12 @@ type Document struct {
 	// checkedOut is the last output CheckOutput passed, so checkpoints
 	// do not stat every file again (see paths.go).
 	checkedOut string
+	// base is the lesson's folder as a real path and lessonInfo its file,
+	// found once (see folder in paths.go).
+	base       string
+	lessonInfo fs.FileInfo
+	// realDirs caches folders seen not to be symlinks, during Load only.
+	realDirs map[string]bool
 }
 
 // Load reads and checks a lesson file. Any problem found makes it fail with
@@ -51,7 +57,9 @@ func Load(path string) (*Document, error) {
 	}
 	r := &yamlsrc.Reporter{File: path}
 	d := &Document{Path: path, src: src, inline: map[string]*whiteboard.Board{}, files: map[string]*yamlsrc.Source{}}
+	d.realDirs = map[string]bool{}
 	plan := d.decode(src.Root, r)
+	d.realDirs = nil // later reads look again
 	problems := r.Problems
 	problems.Sort()
 	if problems.Err() != nil {

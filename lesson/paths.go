@@ -57,8 +57,11 @@ func (d *Document) boardFull(rel string) string {
 // followed, or why it cannot be read as one. Reading goes through this
 // each time, so a link changed after load is caught too.
 func (d *Document) resolveBoard(rel string) (string, error) {
-	full := d.boardFull(rel)
-	fi, err := os.Stat(full)
+	base, lesson, err := d.folder()
+	if err != nil {
+		return "", err
+	}
+	real, fi, err := resolveUnder(base, rel, d.realDirs)
 	switch {
 	case err != nil:
 		return "", err
@@ -66,22 +69,63 @@ func (d *Document) resolveBoard(rel string) (string, error) {
 		return "", boardFileError("is a folder; name the whiteboard's .yaml file inside it")
 	case !fi.Mode().IsRegular():
 		return "", boardFileError("is not a regular file; name a whiteboard .yaml file")
-	}
-	if lfi, err := os.Stat(d.Path); err == nil && os.SameFile(fi, lfi) {
+	case lesson != nil && os.SameFile(fi, lesson):
 		return "", boardFileError("is the lesson file itself; give the whiteboard its own file")
-	}
-	base, err := realPath(filepath.Dir(d.Path))
-	if err != nil {
-		return "", err
-	}
-	real, err := realPath(full)
-	if err != nil {
-		return "", err
 	}
 	if rel, err := filepath.Rel(base, real); err != nil || !filepath.IsLocal(rel) {
 		return "", boardFileError(fmt.Sprintf("leads outside the lesson's folder (a symlink to %s); copy the whiteboard into the folder, or link to a file inside it", real))
 	}
 	return real, nil
+}
+
+// resolveUnder resolves rel inside folder base (a real path) and returns
+// the file it names. Each part of rel is looked at without following it;
+// only when one is a symlink is the whole path resolved, so the usual
+// case costs one lstat per part, less the folders in realDirs (folders
+// already seen to be no symlinks; nil to look at every one again).
+func resolveUnder(base, rel string, realDirs map[string]bool) (string, os.FileInfo, error) {
+	p := base
+	for _, part := range strings.Split(filepath.Clean(rel), string(filepath.Separator)) {
+		p = filepath.Join(p, part)
+		if realDirs[p] {
+			continue
+		}
+		fi, err := os.Lstat(p)
+		if err != nil {
+			return "", nil, err
+		}
+		if fi.IsDir() && realDirs != nil {
+			realDirs[p] = true
+		}
+		if fi.Mode()&os.ModeSymlink != 0 {
+			real, err := filepath.EvalSymlinks(filepath.Join(base, rel))
+			if err != nil {
+				return "", nil, err
+			}
+			fi, err = os.Stat(real)
+			return real, fi, err
+		}
+		if p == filepath.Join(base, rel) {
+			return p, fi, nil
+		}
+	}
+	return "", nil, errors.New("not a file path")
+}
+
+// folder returns the lesson's folder as a real path and the lesson
+// file's own info (nil if it cannot be read), found once per document.
+func (d *Document) folder() (string, os.FileInfo, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.base == "" {
+		base, err := realPath(filepath.Dir(d.Path))
+		if err != nil {
+			return "", nil, err
+		}
+		d.base = base
+		d.lessonInfo, _ = os.Stat(d.Path)
+	}
+	return d.base, d.lessonInfo, nil
 }
 
 // realPath is p made absolute with every symlink followed. Abs comes

@@ -10,23 +10,21 @@ import (
 	"github.com/lessongen/lessongen/lesson"
 )
 
+// Loading checks every whiteboard file: resolved, inside the folder, not
+// the lesson, not another slide's.
+func BenchmarkLoadFileBoards(b *testing.B) {
+	path := writeFileBoards(b, 2000)
+	for b.Loop() {
+		if _, err := lesson.Load(path); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 // The full check stats every input and output once (2,000 whiteboard
 // files: ~6,000 stats); Render runs it once per output, not per checkpoint.
 func BenchmarkCheckOutputFileBoards(b *testing.B) {
-	var sb strings.Builder
-	sb.WriteString("version: 1\nmetadata:\n  title: T\nslides:\n")
-	files := map[string]string{}
-	for i := range 2000 {
-		fmt.Fprintf(&sb, "  - id: s%d\n    title: S\n    whiteboard: {file: boards/s%d.yaml}\n", i, i)
-		files[fmt.Sprintf("boards/s%d.yaml", i)] = "heading: H\n"
-	}
-	files["lesson.yaml"] = sb.String()
-	dir := b.TempDir()
-	for name, c := range files {
-		p := filepath.Join(dir, name)
-		mkfile(b, p, c)
-	}
-	d, err := lesson.Load(filepath.Join(dir, "lesson.yaml"))
+	d, err := lesson.Load(writeFileBoards(b, 2000))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -37,6 +35,22 @@ func BenchmarkCheckOutputFileBoards(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// writeFileBoards writes a lesson of n slides, each with its whiteboard
+// in its own file, and returns the lesson's path.
+func writeFileBoards(b *testing.B, n int) string {
+	b.Helper()
+	dir := b.TempDir()
+	var sb strings.Builder
+	sb.WriteString("version: 1\nmetadata:\n  title: T\nslides:\n")
+	for i := range n {
+		fmt.Fprintf(&sb, "  - id: s%d\n    title: S\n    whiteboard: {file: boards/s%d.yaml}\n", i, i)
+		mkfile(b, filepath.Join(dir, "boards", fmt.Sprintf("s%d.yaml", i)), "heading: H\n")
+	}
+	path := filepath.Join(dir, "lesson.yaml")
+	mkfile(b, path, sb.String())
+	return path
 }
 
 func mkfile(b *testing.B, p, c string) {
