@@ -62,12 +62,10 @@ func checkFile(p, target string) error {
 	case fi.Mode().Perm()&0o222 == 0:
 		return fmt.Errorf("%s: %w (mode %v)", p, ErrReadOnly, fi.Mode().Perm())
 	}
-	// O_WRONLY without O_TRUNC changes nothing; it asks the system.
-	f, err := os.OpenFile(target, os.O_WRONLY, 0)
-	if err != nil {
+	if err := canWrite(target); err != nil {
 		return fmt.Errorf("%s: cannot write: %w", p, unwrapPath(err))
 	}
-	return f.Close()
+	return nil
 }
 
 // existingDir returns dir, or its nearest parent that exists, as long as

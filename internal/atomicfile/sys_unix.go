@@ -30,3 +30,10 @@ func keepOwner(f *os.File, old os.FileInfo) {
 		_ = f.Chown(-1, int(st.Gid)) // the group alone, if we are in it
 	}
 }
+
+// canWrite asks the system whether this process may write the file,
+// without opening it (an open for writing wakes file watchers).
+func canWrite(path string) error {
+	const wOK = 0x2 // W_OK
+	return syscall.Access(path, wOK)
+}
