@@ -107,3 +107,17 @@ func TestUTF8ByteOrderMarkRoundTrips(t *testing.T) {
 		t.Errorf("patched: %q, want %q", out, want)
 	}
 }
+
+// A wrong value is quoted only as far as needed to recognise it.
+func TestWrongValueIsQuotedShort(t *testing.T) {
+	long := strings.Repeat("x", 100)
+	for v, want := range map[string]string{
+		"short":                 `"short"`,
+		long:                    `"` + long[:excerptRunes] + `…"`,
+		"root:x:0:0\nbin:x:1:1": `"root:x:0:0…"`,
+	} {
+		if got := describeKind(&yaml.Node{Kind: yaml.ScalarNode, Value: v}); got != want {
+			t.Errorf("%.20q: got %s, want %s", v, got, want)
+		}
+	}
+}
