@@ -99,6 +99,9 @@ func resolveUnder(base, rel string, realDirs map[string]bool) (string, os.FileIn
 		}
 		if fi.Mode()&os.ModeSymlink != 0 {
 			real, err := filepath.EvalSymlinks(filepath.Join(base, rel))
+			if err != nil && !errors.Is(err, fs.ErrNotExist) {
+				err = boardFileError("is a symlink that cannot be followed (a loop, or a folder that cannot be read)")
+			}
 			if err != nil {
 				return "", nil, err
 			}

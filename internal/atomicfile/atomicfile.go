@@ -67,7 +67,7 @@ func Resolve(path string) (string, error) {
 	}
 	target, err := filepath.EvalSymlinks(path)
 	if err != nil {
-		return "", fmt.Errorf("%s is a symlink to a file that cannot be reached: %w", path, unwrapPath(err))
+		return "", fmt.Errorf("%s is a symlink that cannot be followed to a file (a dangling link or a loop): %w", path, unwrapPath(err))
 	}
 	return target, nil
 }
