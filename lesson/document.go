@@ -330,6 +330,9 @@ func (d *Document) Render(out string) ([]OutFile, error) {
 			continue
 		}
 		f, err := d.renderFile(ids[i], ref.File, filepath.Join(outDir, ref.File), moved)
+		if err == nil && f != nil && !moved {
+			err = d.checkBoardTarget(ids[i], ref.File)
+		}
 		if err != nil {
 			return nil, err
 		}

@@ -351,6 +351,16 @@ func (s *fileSet) find(p string) (int, bool) {
 	return 0, false
 }
 
+// checkBoardTarget refuses to write slide id's whiteboard file in place
+// when it no longer resolves inside the lesson's folder: a link swapped
+// during the run must not steer the write (which follows links) out.
+func (d *Document) checkBoardTarget(id, rel string) error {
+	if _, err := d.resolveBoard(rel); err != nil {
+		return fmt.Errorf("save whiteboard of slide %q: %s %w", id, d.boardFull(rel), err)
+	}
+	return nil
+}
+
 // readBoard reads whiteboard file rel through resolveBoard's checks.
 func (d *Document) readBoard(rel string) ([]byte, error) {
 	real, err := d.resolveBoard(rel)

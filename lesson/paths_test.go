@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/lessongen/lessongen/lesson"
+	"github.com/lessongen/lessongen/whiteboard"
 )
 
 const twoBoardsSrc = "version: 1\nmetadata:\n  title: T\nslides:\n  - id: a\n    title: A\n    whiteboard: {file: boards/a.yaml}\n  - id: b\n    title: B\n    whiteboard: {file: b.yaml}\n"
@@ -130,5 +131,35 @@ func TestBoardFileLinkedOutAfterLoadIsRefused(t *testing.T) {
 	_, err := d.Board("b")
 	if err == nil || !strings.Contains(err.Error(), "leads outside the lesson's folder") || strings.Contains(err.Error(), "CANARY") {
 		t.Errorf("got %v", err)
+	}
+}
+
+// A whiteboard file swapped for a link out of the folder during a run is
+// not written through: the save fails and the outside file is untouched.
+func TestBoardFileLinkedOutBeforeSaveIsNotWritten(t *testing.T) {
+	d := load(t, "version: 1\nmetadata:\n  title: T\nslides:\n  - id: a\n    title: A\n    whiteboard: {file: b.yaml}\n", "b.yaml", "heading: !pending\n")
+	board, err := d.Board("a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := board.Dispatch(t.Context(), whiteboard.SetHeading{Heading: "New"}); err != nil {
+		t.Fatal(err)
+	}
+	outside := filepath.Join(t.TempDir(), "victim.yaml")
+	if err := os.WriteFile(outside, []byte("keep me\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(filepath.Dir(d.Path), "b.yaml")
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, path); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Save(""); err == nil || !strings.Contains(err.Error(), "leads outside the lesson's folder") {
+		t.Errorf("save: %v", err)
+	}
+	if data, _ := os.ReadFile(outside); string(data) != "keep me\n" {
+		t.Errorf("the outside file was written: %q", data)
 	}
 }
