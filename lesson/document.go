@@ -34,12 +34,12 @@ type Document struct {
 	// checkedOut is the last output CheckOutput passed, so checkpoints
 	// do not stat every file again (see paths.go).
 	checkedOut string
-	// base is the lesson's folder as a real path and lessonInfo its file,
-	// found once (see folder in paths.go).
-	base       string
+	// base is the lesson's folder as a real path (see folder in paths.go).
+	base string
+	// During Load only: folders seen not to be symlinks, and the lesson
+	// file's info, so checking many whiteboard files stats less.
+	realDirs   map[string]bool
 	lessonInfo fs.FileInfo
-	// realDirs caches folders seen not to be symlinks, during Load only.
-	realDirs map[string]bool
 }
 
 // Load reads and checks a lesson file. Any problem found makes it fail with
@@ -58,8 +58,9 @@ func Load(path string) (*Document, error) {
 	r := &yamlsrc.Reporter{File: path}
 	d := &Document{Path: path, src: src, inline: map[string]*whiteboard.Board{}, files: map[string]*yamlsrc.Source{}}
 	d.realDirs = map[string]bool{}
+	d.lessonInfo, _ = os.Stat(path)
 	plan := d.decode(src.Root, r)
-	d.realDirs = nil // later reads look again
+	d.realDirs, d.lessonInfo = nil, nil // later reads and writes look again
 	problems := r.Problems
 	problems.Sort()
 	if problems.Err() != nil {

@@ -57,9 +57,14 @@ func (d *Document) boardFull(rel string) string {
 // followed, or why it cannot be read as one. Reading goes through this
 // each time, so a link changed after load is caught too.
 func (d *Document) resolveBoard(rel string) (string, error) {
-	base, lesson, err := d.folder()
+	base, err := d.folder()
 	if err != nil {
 		return "", err
+	}
+	// Stat the lesson afresh: after a save its old inode may be reused.
+	lesson := d.lessonInfo
+	if lesson == nil {
+		lesson, _ = os.Stat(d.Path)
 	}
 	real, fi, err := resolveUnder(base, rel, d.realDirs)
 	switch {
@@ -115,20 +120,19 @@ func resolveUnder(base, rel string, realDirs map[string]bool) (string, os.FileIn
 	return "", nil, errors.New("not a file path")
 }
 
-// folder returns the lesson's folder as a real path and the lesson
-// file's own info (nil if it cannot be read), found once per document.
-func (d *Document) folder() (string, os.FileInfo, error) {
+// folder returns the lesson's folder as a real path, found once per
+// document.
+func (d *Document) folder() (string, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.base == "" {
 		base, err := realPath(filepath.Dir(d.Path))
 		if err != nil {
-			return "", nil, err
+			return "", err
 		}
 		d.base = base
-		d.lessonInfo, _ = os.Stat(d.Path)
 	}
-	return d.base, d.lessonInfo, nil
+	return d.base, nil
 }
 
 // realPath is p made absolute with every symlink followed. Abs comes

@@ -163,3 +163,27 @@ func TestBoardFileLinkedOutBeforeSaveIsNotWritten(t *testing.T) {
 		t.Errorf("the outside file was written: %q", data)
 	}
 }
+
+// Saves replace files (new inodes, old ones freed and reused): the check
+// that a whiteboard file is not the lesson itself must not go by what the
+// lesson file was at load.
+func TestRepeatedSavesAreNotMistakenForAliasing(t *testing.T) {
+	d := load(t, "version: 1\nmetadata:\n  title: !pending\nslides:\n  - id: a\n    title: A\n    whiteboard: {file: b.yaml}\n", "b.yaml", "heading: !pending\nlayout: !pending\n")
+	board, err := d.Board("a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps := []func() error{
+		func() error { _, err := d.Session().Dispatch(t.Context(), lesson.SetTitle{Title: "T"}); return err },
+		func() error { _, err := board.Dispatch(t.Context(), whiteboard.SetHeading{Heading: "H"}); return err },
+		func() error { _, err := board.Dispatch(t.Context(), whiteboard.SetLayout{Layout: "L"}); return err },
+	}
+	for i, step := range steps {
+		if err := step(); err != nil {
+			t.Fatal(err)
+		}
+		if err := d.Save(""); err != nil {
+			t.Fatalf("save %d: %v", i, err)
+		}
+	}
+}
