@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -47,6 +48,7 @@ func TestScripts(t *testing.T) {
 			"interrupt": signalCmd("interrupt", os.Interrupt),
 			"quit":      signalCmd("quit", syscall.SIGQUIT),
 			"urlcreds":  cmdURLCreds,
+			"peakrss":   cmdPeakRSS,
 			"backdate":  cmdBackdate,
 		},
 		Condition: func(cond string) (bool, error) {
@@ -157,6 +159,52 @@ func sendSignal(ts *testscript.TestScript, neg bool, args []string, name string,
 	if got != want {
 		ts.Fatalf("exit code %d, want %d\n%s", got, want, stderr.String())
 	}
+}
+
+// cmdPeakRSS runs a program to its end, checks its exit code like exits,
+// and logs the most memory it held (its peak resident set); the figure is
+// also written to peakrss.txt. Its output goes to peakrss.stdout and
+// peakrss.stderr:
+//
+//	peakrss 0 lessongen generate lesson.yaml
+func cmdPeakRSS(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: peakrss CODE program [args...]")
+	}
+	want, err := strconv.Atoi(args[0])
+	if err != nil {
+		ts.Fatalf("peakrss: bad code %q", args[0])
+	}
+	path, err := exec.LookPath(args[1])
+	if err != nil {
+		ts.Fatalf("peakrss: %v", err)
+	}
+	c := exec.Command(path, args[2:]...)
+	c.Dir = ts.MkAbs(".")
+	for _, k := range []string{"PATH", "HOME", "TMPDIR", "XDG_CONFIG_HOME", "LESSONGEN_BASE_URL", "LESSONGEN_API_KEY"} {
+		c.Env = append(c.Env, k+"="+ts.Getenv(k))
+	}
+	var stdout, stderr strings.Builder
+	c.Stdout, c.Stderr = &stdout, &stderr
+	err = c.Run()
+	got := 0
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		got = exit.ExitCode()
+	} else if err != nil {
+		ts.Fatalf("peakrss: %v", err)
+	}
+	ts.Check(os.WriteFile(ts.MkAbs("peakrss.stdout"), []byte(stdout.String()), 0o644))
+	ts.Check(os.WriteFile(ts.MkAbs("peakrss.stderr"), []byte(stderr.String()), 0o644))
+	if got != want {
+		ts.Fatalf("exit code %d, want %d\n%s", got, want, stderr.String())
+	}
+	figure := "peak resident memory: unknown on " + runtime.GOOS
+	if bytes, ok := maxRSS(c.ProcessState); ok {
+		figure = fmt.Sprintf("peak resident memory: %.1f MB", float64(bytes)/1e6)
+	}
+	ts.Logf("%s", figure)
+	ts.Check(os.WriteFile(ts.MkAbs("peakrss.txt"), []byte(figure+"\n"), 0o644))
 }
 
 // diffCheckMain checks that every line of the first file appears in the

@@ -6,10 +6,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
 	"github.com/lessongen/lessongen/bridge"
+	"github.com/lessongen/lessongen/internal/clip"
 	"github.com/lessongen/lessongen/internal/event"
 	"github.com/lessongen/lessongen/llm"
 	"github.com/lessongen/lessongen/session"
@@ -59,11 +61,100 @@ type Result struct {
 	Messages    []llm.Message
 }
 
+// MaxCallsPerTurn is the most tool calls run from one model turn; the
+// rest are answered with a limit envelope. A turn that does the work of a
+// whole node needs well under this (a whiteboard rarely has 20 elements,
+// a lesson adds at most its slide cap), and it bounds what one turn can
+// cost: with every result small, the next request grows by at most this
+// many results, not by whatever a runaway model asks for.
+const MaxCallsPerTurn = 64
+
+// Request size bounds. The largest context windows in use hold about a
+// million tokens, some 4 MB of text: a bigger request cannot be answered
+// and means something ran away. One message past 1 MB (a tool result, a
+// prompt) is a runaway on its own, and naming it says what to fix.
+const (
+	MaxRequestBytes = 4_000_000
+	MaxMessageBytes = 1_000_000
+)
+
+// RequestTooLargeError is a request the subagent would not send. It ends
+// the subagent (its node fails) but not the run.
+type RequestTooLargeError struct {
+	// What names the oversized message, or "the request" as a whole.
+	What        string
+	Size, Limit int
+}
+
+func (e *RequestTooLargeError) Error() string {
+	return fmt.Sprintf("request not sent: %s is %s; limit %s", e.What, clip.Size(e.Size), clip.Size(e.Limit))
+}
+
+// checkSize refuses a request over MaxMessageBytes in one message or
+// MaxRequestBytes in all, naming the largest message.
+func checkSize(msgs []llm.Message, tools []llm.Tool) error {
+	total, largest, largestAt := 0, 0, 0
+	for i, m := range msgs {
+		n := len(m.Content)
+		for _, c := range m.ToolCalls {
+			n += len(c.ID) + len(c.Name) + len(c.Arguments)
+		}
+		total += n
+		if n > largest {
+			largest, largestAt = n, i
+		}
+	}
+	for _, t := range tools {
+		total += len(t.Name) + len(t.Description) + len(t.Parameters)
+	}
+	switch {
+	case largest > MaxMessageBytes:
+		return &RequestTooLargeError{What: describeMessage(msgs, largestAt), Size: largest, Limit: MaxMessageBytes}
+	case total > MaxRequestBytes:
+		return &RequestTooLargeError{What: fmt.Sprintf("the request (largest part: %s, %s)", describeMessage(msgs, largestAt), clip.Size(largest)), Size: total, Limit: MaxRequestBytes}
+	}
+	return nil
+}
+
+// describeMessage names msgs[i] for a person: "the tool result of call c5
+// (describe_lesson)", "the model's reply of turn 2 (80 tool calls)".
+func describeMessage(msgs []llm.Message, i int) string {
+	m := msgs[i]
+	switch m.Role {
+	case llm.RoleSystem:
+		return "the task prompt"
+	case llm.RoleUser:
+		return "the user message"
+	case llm.RoleAssistant:
+		turn := 0
+		for _, p := range msgs[:i+1] {
+			if p.Role == llm.RoleAssistant {
+				turn++
+			}
+		}
+		if len(m.ToolCalls) > 0 {
+			return fmt.Sprintf("the model's reply of turn %d (%d tool calls)", turn, len(m.ToolCalls))
+		}
+		return fmt.Sprintf("the model's reply of turn %d", turn)
+	case llm.RoleTool:
+		for _, p := range msgs[:i] {
+			for _, c := range p.ToolCalls {
+				if c.ID == m.ToolCallID {
+					return fmt.Sprintf("the tool result of call %s (%s)", c.ID, c.Name)
+				}
+			}
+		}
+		return "the tool result of call " + m.ToolCallID
+	}
+	return fmt.Sprintf("message %d", i)
+}
+
 const kickoff = "Fill every pending item using the tools, then reply with a one-line summary and no tool calls."
 
 // Run runs the subagent. It returns an error only for what ends it early
-// and is not the model's to fix: a provider failure or cancellation (with
-// the result so far).
+// and is not the model's to fix: a provider failure, cancellation, or a
+// request too large to send (a *RequestTooLargeError), with the result so
+// far.
 func Run(ctx context.Context, model llm.Model, tools Tools, task Task, emit event.Sink) (Result, error) {
 	if emit == nil {
 		emit = event.Discard
@@ -77,6 +168,9 @@ func Run(ctx context.Context, model llm.Model, tools Tools, task Task, emit even
 	for res.Steps < task.MaxSteps {
 		if err := ctx.Err(); err != nil {
 			return finish(res, msgs, tools, StopCanceled), err
+		}
+		if err := checkSize(msgs, defs); err != nil {
+			return finish(res, msgs, tools, StopFailed), err
 		}
 		res.Steps++
 		for _, m := range msgs {
@@ -94,10 +188,11 @@ func Run(ctx context.Context, model llm.Model, tools Tools, task Task, emit even
 		res.Tokens = res.Tokens.Add(tokens)
 		emit(event.Event{Kind: event.Usage, Node: task.Node, Level: task.Level, Step: res.Steps, Tokens: &tokens})
 		if text := strings.TrimSpace(resp.Message.Content); text != "" {
-			emit(event.Event{Kind: event.ModelText, Node: task.Node, Level: task.Level, Step: res.Steps, Text: text})
+			// Events hold a model's values clipped like its arguments.
+			emit(event.Event{Kind: event.ModelText, Node: task.Node, Level: task.Level, Step: res.Steps, Text: clip.String(text, bridge.MaxArgsBytes)})
 		}
 		assistant := llm.Message{Role: llm.RoleAssistant, Content: resp.Message.Content, ToolCalls: resp.Message.ToolCalls}
-		msgs = append(msgs, assistant)
+		msgs = append(msgs, llm.Message{Role: assistant.Role, Content: assistant.Content, ToolCalls: historyCalls(assistant.ToolCalls)})
 
 		if len(assistant.ToolCalls) == 0 {
 			pending := tools.Pending()
@@ -116,6 +211,27 @@ func Run(ctx context.Context, model llm.Model, tools Tools, task Task, emit even
 		}
 	}
 	return finish(res, msgs, tools, StopBudget), nil
+}
+
+// historyCalls is the model's calls as later requests repeat them: the
+// arguments of a call too large to run are replaced by {} (its result says
+// why), so one runaway call is not sent again with every turn. Servers such
+// as Ollama need valid JSON there.
+func historyCalls(calls []llm.ToolCall) []llm.ToolCall {
+	var out []llm.ToolCall
+	for i, c := range calls {
+		if len(c.Arguments) <= bridge.MaxArgsBytes {
+			continue
+		}
+		if out == nil {
+			out = slices.Clone(calls)
+		}
+		out[i].Arguments = "{}"
+	}
+	if out == nil {
+		return calls
+	}
+	return out
 }
 
 func finish(res Result, msgs []llm.Message, tools Tools, stop Stop) Result {
@@ -151,12 +267,14 @@ func toLLMTools(tools []bridge.Tool) []llm.Tool {
 // runCalls answers every tool call with exactly one tool message, in the
 // order given. Consecutive read-only calls run in parallel; each mutation
 // runs alone, after everything before it, so the model's order holds.
+// Calls past MaxCallsPerTurn are not run and get a limit envelope.
 func runCalls(ctx context.Context, tools Tools, calls []llm.ToolCall, task Task, step int, emit event.Sink) ([]llm.Message, error) {
 	out := make([]llm.Message, len(calls))
+	n := min(len(calls), MaxCallsPerTurn)
 	stepsLeft := task.MaxSteps - step
 	run := func(i int) error {
 		c := calls[i]
-		emit(event.Event{Kind: event.ToolCall, Node: task.Node, Level: task.Level, Step: step, Tool: c.Name, CallID: c.ID, Args: c.Arguments})
+		emit(event.Event{Kind: event.ToolCall, Node: task.Node, Level: task.Level, Step: step, Tool: c.Name, CallID: c.ID, Args: clip.String(c.Arguments, bridge.MaxArgsBytes)})
 		env, err := tools.Call(ctx, c.Name, c.Arguments)
 		if err != nil {
 			return err
@@ -171,7 +289,7 @@ func runCalls(ctx context.Context, tools Tools, calls []llm.ToolCall, task Task,
 		out[i] = llm.Message{Role: llm.RoleTool, ToolCallID: c.ID, Content: string(data)}
 		return nil
 	}
-	for i := 0; i < len(calls); {
+	for i := 0; i < n; {
 		if !tools.ReadOnly(calls[i].Name) {
 			if err := run(i); err != nil {
 				return filled(out, calls), err
@@ -180,7 +298,7 @@ func runCalls(ctx context.Context, tools Tools, calls []llm.ToolCall, task Task,
 			continue
 		}
 		j := i
-		for j < len(calls) && tools.ReadOnly(calls[j].Name) {
+		for j < n && tools.ReadOnly(calls[j].Name) {
 			j++
 		}
 		var wg sync.WaitGroup
@@ -200,17 +318,37 @@ func runCalls(ctx context.Context, tools Tools, calls []llm.ToolCall, task Task,
 		}
 		i = j
 	}
+	if n < len(calls) {
+		limited := notRun(session.KindLimit, fmt.Sprintf("not run: at most %d calls per turn; call again next turn", MaxCallsPerTurn))
+		ok := false
+		for i := n; i < len(calls); i++ {
+			c := calls[i]
+			emit(event.Event{Kind: event.ToolCall, Node: task.Node, Level: task.Level, Step: step, Tool: c.Name, CallID: c.ID, Args: clip.String(c.Arguments, bridge.MaxArgsBytes)})
+			emit(event.Event{Kind: event.ToolResult, Node: task.Node, Level: task.Level, Step: step, Tool: c.Name, CallID: c.ID, OK: &ok, Result: json.RawMessage(limited)})
+			out[i] = llm.Message{Role: llm.RoleTool, ToolCallID: c.ID, Content: limited}
+		}
+	}
 	return out, nil
 }
 
 // filled answers the calls the run stopped before, so the conversation
 // still has exactly one result per call.
 func filled(msgs []llm.Message, calls []llm.ToolCall) []llm.Message {
+	stopped := notRun(session.KindPrecondition, "not run: the subagent stopped")
 	for i, m := range msgs {
 		if m.Role == "" {
-			msgs[i] = llm.Message{Role: llm.RoleTool, ToolCallID: calls[i].ID,
-				Content: `{"ok":false,"error":{"kind":"precondition","message":"not run: the subagent stopped"}}`}
+			msgs[i] = llm.Message{Role: llm.RoleTool, ToolCallID: calls[i].ID, Content: stopped}
 		}
 	}
 	return msgs
+}
+
+// notRun is the result of a call that was never carried out. It carries no
+// pending list: it is sent for many calls at once and should stay small.
+func notRun(kind session.ErrorKind, message string) string {
+	data, _ := json.Marshal(struct {
+		OK    bool              `json:"ok"`
+		Error *bridge.CallError `json:"error"`
+	}{Error: &bridge.CallError{Kind: kind, Message: message}})
+	return string(data)
 }

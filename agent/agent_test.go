@@ -263,3 +263,139 @@ func TestEventsReportTheConversation(t *testing.T) {
 		t.Errorf("events %s, want %s", got, want)
 	}
 }
+
+// A turn with more calls than MaxCallsPerTurn runs the first ones, in order,
+// and answers each of the rest, by id, with a limit envelope.
+func TestCallsPastTheTurnLimitAreNotRun(t *testing.T) {
+	tools := newFakeTools(1, 0)
+	var flood []llm.ToolCall
+	for i := range MaxCallsPerTurn + 10 {
+		name := "write"
+		if i%3 == 0 {
+			name = "read"
+		}
+		flood = append(flood, call(fmt.Sprintf("c%d", i), name, fmt.Sprint(i)))
+	}
+	model := &scriptedModel{turns: [][]llm.ToolCall{flood}}
+	var results int
+	emit := func(e event.Event) {
+		if e.Kind == event.ToolResult {
+			results++
+		}
+	}
+	if _, err := Run(context.Background(), model, tools, Task{Prompt: "p", MaxSteps: 3}, emit); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Count(strings.Join(tools.log, "|"), "start "); got != MaxCallsPerTurn {
+		t.Errorf("%d calls ran, want %d", got, MaxCallsPerTurn)
+	}
+	if results != len(flood) {
+		t.Errorf("%d tool_result events for %d calls", results, len(flood))
+	}
+	var tool []llm.Message
+	for _, m := range model.seen[1].Messages {
+		if m.Role == llm.RoleTool {
+			tool = append(tool, m)
+		}
+	}
+	if len(tool) != len(flood) {
+		t.Fatalf("%d tool messages for %d calls", len(tool), len(flood))
+	}
+	for i, m := range tool {
+		if m.ToolCallID != flood[i].ID {
+			t.Fatalf("message %d answers %s, want %s", i, m.ToolCallID, flood[i].ID)
+		}
+		var env bridge.Envelope
+		if err := json.Unmarshal([]byte(m.Content), &env); err != nil {
+			t.Fatal(err)
+		}
+		limited := env.Error != nil && env.Error.Kind == session.KindLimit
+		if limited != (i >= MaxCallsPerTurn) {
+			t.Errorf("call %d: %s", i, m.Content)
+		}
+		if limited && env.Error.Message != fmt.Sprintf("not run: at most %d calls per turn; call again next turn", MaxCallsPerTurn) {
+			t.Errorf("limit message: %q", env.Error.Message)
+		}
+	}
+}
+
+// A call whose arguments are too large to run is repeated in later requests
+// with {} for arguments, so it is not sent again with every turn; the tool
+// still saw the original and the event log a clipped copy.
+func TestOversizedArgumentsLeaveTheHistory(t *testing.T) {
+	tools := newFakeTools(1, 0)
+	huge := `{"text":"` + strings.Repeat("x", bridge.MaxArgsBytes) + `"}`
+	model := &scriptedModel{turns: [][]llm.ToolCall{{call("big", "write", huge), call("small", "write", `{"a":1}`)}}}
+	var logged []string
+	emit := func(e event.Event) {
+		if e.Kind == event.ToolCall {
+			logged = append(logged, e.Args)
+		}
+	}
+	if _, err := Run(context.Background(), model, tools, Task{Prompt: "p", MaxSteps: 3}, emit); err != nil {
+		t.Fatal(err)
+	}
+	if tools.log[0] != "start "+huge {
+		t.Error("the tool did not get the original arguments")
+	}
+	var calls []llm.ToolCall
+	for _, m := range model.seen[1].Messages {
+		calls = append(calls, m.ToolCalls...)
+	}
+	if len(calls) != 2 || calls[0].Arguments != "{}" || calls[1].Arguments != `{"a":1}` {
+		t.Errorf("history calls %.80v", calls)
+	}
+	if len(logged) != 2 || len(logged[0]) > bridge.MaxArgsBytes+100 || !strings.Contains(logged[0], "[truncated") {
+		t.Errorf("event args: %d bytes", len(logged[0]))
+	}
+}
+
+// A request over the size bounds is not sent: the subagent ends with an
+// error naming the oversized message.
+func TestOversizedRequestIsNotSent(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		calls []llm.ToolCall
+		want  string
+	}{
+		{"one message", []llm.ToolCall{call("c1", "read", "small"), call("c2", "read", strings.Repeat("x", 1_500_000))},
+			"request not sent: the tool result of call c2 (read) is 1.5 MB; limit 1.0 MB"},
+		{"all together", []llm.ToolCall{call("c1", "read", strings.Repeat("x", 900_000)), call("c2", "read", strings.Repeat("x", 900_000)),
+			call("c3", "read", strings.Repeat("x", 900_000)), call("c4", "read", strings.Repeat("x", 900_000)), call("c5", "read", strings.Repeat("x", 950_000))},
+			"request not sent: the request (largest part: the tool result of call c5 (read), 950.1 KB) is 4.6 MB; limit 4.0 MB"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			model := &scriptedModel{turns: [][]llm.ToolCall{tc.calls}}
+			res, err := Run(context.Background(), model, newFakeTools(1, 0), Task{Prompt: "p", MaxSteps: 3}, nil)
+			var tooLarge *RequestTooLargeError
+			if !errors.As(err, &tooLarge) || err.Error() != tc.want {
+				t.Fatalf("got %v, want %s", err, tc.want)
+			}
+			if len(model.seen) != 1 || res.Stop != StopFailed {
+				t.Errorf("%d requests sent, stop %s", len(model.seen), res.Stop)
+			}
+		})
+	}
+}
+
+type replyModel string
+
+func (m replyModel) Complete(context.Context, llm.Request) (llm.Response, error) {
+	return llm.Response{Message: llm.Message{Role: llm.RoleAssistant, Content: string(m)}}, nil
+}
+
+// A huge reply reaches the event log clipped.
+func TestHugeReplyIsClippedInEvents(t *testing.T) {
+	var text string
+	emit := func(e event.Event) {
+		if e.Kind == event.ModelText {
+			text = e.Text
+		}
+	}
+	if _, err := Run(context.Background(), replyModel(strings.Repeat("x", 3_000_000)), newFakeTools(1, 0), Task{Prompt: "p", MaxSteps: 2}, emit); err != nil {
+		t.Fatal(err)
+	}
+	if len(text) > bridge.MaxArgsBytes+100 || !strings.HasSuffix(text, "… [truncated, 3.0 MB]") {
+		t.Errorf("model_text event of %d bytes", len(text))
+	}
+}

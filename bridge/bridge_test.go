@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/lessongen/lessongen/internal/clip"
 	"os"
 	"reflect"
 	"slices"
@@ -318,6 +319,10 @@ func TestBadCalls(t *testing.T) {
 		{"bad enum", "add_shape", `{` + ok + `,"shape":"star"}`, session.KindInvalidArgs, "shape", "rect, ellipse, line"},
 		{"nested wrong type", "add_text", `{` + ok + `,"text":"a","style":{"bold":"yes"}}`, session.KindInvalidArgs, "style.bold", "true or false"},
 		{"fraction for integer", "set_canvas", `{"width":1280.5,"height":720}`, session.KindInvalidArgs, "width", "whole number"},
+		{"duplicate key", "add_text", `{"x":1,"x":2,"y":20,"w":300,"h":40,"text":"a"}`, session.KindInvalidArgs, "x", "once"},
+		{"duplicate nested key", "add_text", `{` + ok + `,"text":"a","style":{"bold":true,"bold":false}}`, session.KindInvalidArgs, "style.bold", "once"},
+		{"arguments too large", "add_text", `{` + ok + `,"text":"` + strings.Repeat("a", MaxArgsBytes) + `"}`, session.KindInvalidArgs, "", "send shorter values"},
+		{"same key in another case", "add_text", `{` + ok + `,"text":"a","Text":"b"}`, session.KindInvalidArgs, "Text", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, ce := c.Parse(tc.tool, tc.args)
@@ -328,6 +333,25 @@ func TestBadCalls(t *testing.T) {
 				t.Errorf("got %+v; want kind %s path %q hint containing %q", ce, tc.kind, tc.path, tc.hint)
 			}
 		})
+	}
+}
+
+func TestDuplicateKeyPaths(t *testing.T) {
+	for raw, want := range map[string]string{
+		`{"a":1,"b":{"c":[1,{"d":1,"d":2}]}}`: "b.c[1].d",
+		`{"a":{"x":1},"b":{"x":1},"a":2}`:     "a",
+		`{"a":[{"x":1},{"x":1}],"b":"a"}`:     "",
+		`{"a":"{\"x\":1,\"x\":2}"}`:           "",
+	} {
+		got, dup := duplicateKey(raw)
+		if got != want || dup != (want != "") {
+			t.Errorf("%s: got %q %v, want %q", raw, got, dup, want)
+		}
+	}
+	c, _ := CatalogFor("lesson")
+	_, ce := c.Parse("set_vocabulary", `{"terms":[{"term":"a","definition":"b"},{"term":"c","definition":"d","term":"e"}]}`)
+	if ce == nil || ce.Path != "terms[1].term" || !strings.Contains(ce.Message, "terms[1].term is given more than once") {
+		t.Errorf("got %+v", ce)
 	}
 }
 
@@ -469,6 +493,8 @@ func FuzzParse(f *testing.F) {
 	f.Add("set_vocabulary", `{"terms":[{"term":"a","definition":"b"}]}`)
 	f.Add("update_element", `{"id":"x","style":{"align":"left"}}`)
 	f.Add("nope", `[`)
+	f.Add("add_text", `{"x":1,"x":2,"y":20,"w":300,"h":40,"text":"Hi"}`)
+	f.Add("set_vocabulary", `{"terms":[{"term":"a","definition":"b","term":"c"}]}`)
 	f.Fuzz(func(t *testing.T, name, args string) {
 		for _, m := range []string{"lesson", "whiteboard"} {
 			c, _ := CatalogFor(m)
@@ -526,5 +552,140 @@ func TestFocusedToolset(t *testing.T) {
 	env, err := ts.Call(ctx, "update_slide", `{"id":"light","notes":"Light splits water."}`)
 	if err != nil || !env.OK {
 		t.Errorf("update of the focused slide: %+v %v", env, err)
+	}
+}
+
+// A subagent may add at most its level's MaxNew items; further adds get a
+// limit envelope and change nothing, while other changes still work.
+func TestNewItemsPerSubagentAreCapped(t *testing.T) {
+	level := LevelFor("whiteboard", session.LevelNode)
+	if level.MaxNew != whiteboard.MaxNewElements || level.NewItems != "elements" {
+		t.Fatalf("level %+v", level)
+	}
+	sess := newBoard(t)
+	ts, _ := NewToolset(level, "board", sess, Strict, ApproveAuto, nil)
+	ctx := context.Background()
+	add := func(i int) Envelope {
+		t.Helper()
+		env, err := ts.Call(ctx, "add_text", fmt.Sprintf(`{"x":%d,"y":%d,"w":10,"h":10,"text":"t","style":null,"pending_id":null}`, i%100*12, i/100*12))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return env
+	}
+	// A refused add does not count.
+	if env, _ := ts.Call(ctx, "add_text", `{"x":-1,"y":0,"w":10,"h":10,"text":"t","style":null,"pending_id":null}`); env.OK {
+		t.Fatal("bad add accepted")
+	}
+	for i := range level.MaxNew {
+		if env := add(i); !env.OK {
+			t.Fatalf("add %d refused: %+v", i, env.Error)
+		}
+	}
+	v := sess.Version()
+	env := add(level.MaxNew)
+	if env.OK || env.Error.Kind != session.KindLimit || env.Error.Message != "not run: this subagent has added 60 elements, the most one may add" {
+		t.Fatalf("add past the cap: %+v", env.Error)
+	}
+	if sess.Version() != v {
+		t.Error("a capped add changed the board")
+	}
+	if env, _ := ts.Call(ctx, "move_element", `{"id":"text1","x":500,"y":500}`); !env.OK {
+		t.Errorf("a move after the cap: %+v", env.Error)
+	}
+	// The next subagent on the same node starts counting afresh.
+	again, _ := NewToolset(level, "board", sess, Strict, ApproveAuto, nil)
+	ts = again
+	if env := add(level.MaxNew + 1); !env.OK {
+		t.Errorf("a new subagent is capped by the old one's adds: %+v", env.Error)
+	}
+	lessonNode := LevelFor("lesson", session.LevelNode)
+	if lessonNode.MaxNew != lesson.MaxNewSlides || lessonNode.NewItems != "slides" {
+		t.Errorf("lesson level %+v", lessonNode)
+	}
+}
+
+// Arguments past MaxArgsBytes are refused whole; a long value under it is
+// committed but echoed back clipped; a huge author hint is clipped in the
+// pending list.
+func TestLongValues(t *testing.T) {
+	c, _ := CatalogFor("lesson")
+	_, ce := c.Parse("set_title", `{"title":"`+strings.Repeat("x", 50_000_000)+`"}`)
+	if ce == nil || ce.Kind != session.KindInvalidArgs || ce.Message != "the arguments are 50.0 MB; the most a call may send is 64.0 KB" {
+		t.Fatalf("got %+v", ce)
+	}
+	d, err := lesson.Load(writeLessonFile(t, "version: 1\nmetadata:\n  title:\nslides: !pending \""+strings.Repeat("h", 100_000)+"\"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts, _ := NewToolset(LevelFor("lesson", session.LevelMetadata), "lesson", d.Session(), Strict, ApproveAuto, nil)
+	long := strings.Repeat("y", 20_000)
+	env, err := ts.Call(context.Background(), "set_title", `{"title":"`+long+`"}`)
+	if err != nil || !env.OK {
+		t.Fatalf("%+v %v", env, err)
+	}
+	data, _ := json.Marshal(env)
+	if len(data) > 2*clip.MaxValue || !strings.Contains(string(data), "… [truncated, 20.0 KB]") {
+		t.Errorf("echo not clipped: %d bytes", len(data))
+	}
+	d.View(func(p *lesson.Plan) {
+		if v, _ := p.Metadata.Title.Get(); v != long {
+			t.Error("the value itself was clipped")
+		}
+	})
+	node := PendingAt(d.Session(), LevelFor("lesson", session.LevelNode), "")
+	if len(node) != 1 || !strings.HasSuffix(node[0].Hint, "… [truncated, 100.0 KB]") {
+		t.Errorf("pending %+v", node)
+	}
+}
+
+func writeLessonFile(t *testing.T, src string) string {
+	t.Helper()
+	path := t.TempDir() + "/lesson.yaml"
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// A tool result lists the first MaxPendingShown pending items and counts the
+// rest; list_pending lists them all.
+func TestEnvelopeListsSomePending(t *testing.T) {
+	var src strings.Builder
+	src.WriteString("version: 1\nmetadata:\n  title: T\nslides:\n")
+	for i := range MaxPendingShown + 5 {
+		fmt.Fprintf(&src, "  - id: s%d\n    title: S\n    notes:\n    whiteboard: {heading: H, elements: []}\n", i)
+	}
+	d, err := lesson.Load(writeLessonFile(t, src.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts, _ := NewToolset(LevelFor("lesson", session.LevelNode), "lesson", d.Session(), Strict, ApproveAuto, nil)
+	env, _ := ts.Call(context.Background(), "list_pending", "")
+	if len(env.Pending) != MaxPendingShown || env.PendingMore != 5 {
+		t.Errorf("envelope lists %d pending, %d more", len(env.Pending), env.PendingMore)
+	}
+	if all, _ := env.Result[0].([]session.Pending); len(all) != MaxPendingShown+5 {
+		t.Errorf("list_pending returned %d items", len(all))
+	}
+	env, _ = ts.Call(context.Background(), "update_slide", `{"id":"s0","notes":"n","title":null,"section":null,"duration_minutes":null}`)
+	if !env.OK || len(env.Pending) != MaxPendingShown || env.PendingMore != 4 {
+		t.Errorf("after filling one: ok %v, %d listed, %d more (%+v)", env.OK, len(env.Pending), env.PendingMore, env.Error)
+	}
+}
+
+// The envelope carries the warnings a call caused and counts the others.
+func TestEnvelopeWarningsElsewhere(t *testing.T) {
+	ts, _ := NewToolset(LevelFor("whiteboard", session.LevelNode), "board", newBoard(t), Strict, ApproveAuto, nil)
+	ctx := context.Background()
+	ts.Call(ctx, "add_text", `{"x":0,"y":0,"w":100,"h":40,"text":"a","style":null,"pending_id":null}`)
+	env, _ := ts.Call(ctx, "add_text", `{"x":50,"y":20,"w":100,"h":40,"text":"b","style":null,"pending_id":null}`)
+	if len(env.Warnings) != 1 || env.WarningsElsewhere != 0 {
+		t.Errorf("overlapping add: %+v, %d elsewhere", env.Warnings, env.WarningsElsewhere)
+	}
+	env, _ = ts.Call(ctx, "add_text", `{"x":500,"y":500,"w":100,"h":40,"text":"c","style":null,"pending_id":null}`)
+	data, _ := json.Marshal(env)
+	if len(env.Warnings) != 0 || !strings.Contains(string(data), `"warnings_elsewhere":1`) {
+		t.Errorf("far add: %s", data)
 	}
 }

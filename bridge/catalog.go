@@ -60,14 +60,18 @@ type Level struct {
 	// Part is the part of the node the level fills.
 	Part  session.Level
 	Grant []session.Capability
+	// MaxNew bounds the items (named by NewItems) that intents marked Adds
+	// may create in one subagent; 0 means the level creates none.
+	MaxNew   int
+	NewItems string
 }
 
 // Levels are the four subagent levels, in orchestration order.
 var Levels = []Level{
 	{Name: "lesson.metadata", Modality: "lesson", Part: session.LevelMetadata, Grant: []session.Capability{lesson.CapRead, lesson.CapMetadata}},
-	{Name: "lesson.node", Modality: "lesson", Part: session.LevelNode, Grant: []session.Capability{lesson.CapRead, lesson.CapNode}},
+	{Name: "lesson.node", Modality: "lesson", Part: session.LevelNode, Grant: []session.Capability{lesson.CapRead, lesson.CapNode}, MaxNew: lesson.MaxNewSlides, NewItems: "slides"},
 	{Name: "whiteboard.metadata", Modality: "whiteboard", Part: session.LevelMetadata, Grant: []session.Capability{whiteboard.CapRead, whiteboard.CapMetadata}},
-	{Name: "whiteboard.node", Modality: "whiteboard", Part: session.LevelNode, Grant: []session.Capability{whiteboard.CapRead, whiteboard.CapNode}},
+	{Name: "whiteboard.node", Modality: "whiteboard", Part: session.LevelNode, Grant: []session.Capability{whiteboard.CapRead, whiteboard.CapNode}, MaxNew: whiteboard.MaxNewElements, NewItems: "elements"},
 }
 
 // LevelFor returns the level for a modality and a session.Level.

@@ -15,6 +15,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/lessongen/lessongen/internal/clip"
 	"github.com/lessongen/lessongen/internal/suggest"
 	"github.com/lessongen/lessongen/session"
 )
@@ -36,6 +37,13 @@ func callErr(kind session.ErrorKind, path, hint, format string, args ...any) *Ca
 	return &CallError{Kind: kind, Path: path, Message: fmt.Sprintf(format, args...), Hint: hint}
 }
 
+// MaxArgsBytes is the most a tool call's arguments may hold. Every intent's
+// values together are a few kilobytes at most (a slide's notes, a list of
+// terms); a call past this is a runaway, and refusing it keeps it out of
+// the document and, as the agent shortens it in the history, out of every
+// later request.
+const MaxArgsBytes = 64_000
+
 // Parse turns a tool call into exactly one intent, or a CallError. The
 // arguments are checked against the tool's schema before decoding, and
 // null stands for "not given" (that is how strict mode leaves out optional
@@ -44,6 +52,10 @@ func (c *Catalog) Parse(name, args string) (session.Intent, *CallError) {
 	e, ok := c.byName[name]
 	if !ok {
 		return nil, callErr(session.KindNotFound, "", c.toolHint(name), "there is no tool named %q", name)
+	}
+	if len(args) > MaxArgsBytes {
+		return nil, callErr(session.KindInvalidArgs, "", "send shorter values: a note or a text is a few sentences",
+			"the arguments are %s; the most a call may send is %s", clip.Size(len(args)), clip.Size(MaxArgsBytes))
 	}
 	raw := strings.TrimSpace(args)
 	if raw == "" {
@@ -67,6 +79,11 @@ func (c *Catalog) Parse(name, args string) (session.Intent, *CallError) {
 	if !isObj {
 		return nil, callErr(session.KindInvalidArgs, "", "send one JSON object with "+paramList(e.compat), "the arguments must be a JSON object, not %s", jsonKind(v))
 	}
+	// encoding/json keeps the last of two equal keys; which one the model
+	// meant is unknowable, so the call is refused rather than guessed.
+	if path, dup := duplicateKey(raw); dup {
+		return nil, callErr(session.KindInvalidArgs, path, "send each parameter once", "%s is given more than once", label(path))
+	}
 	dropNulls(obj, e.compat)
 	if err := e.resolved.Validate(plainNumbers(obj)); err != nil {
 		if ce := explain(obj, e.compat, ""); ce != nil {
@@ -83,6 +100,52 @@ func (c *Catalog) Parse(name, args string) (session.Intent, *CallError) {
 		return nil, callErr(session.KindInvalidArgs, "", "check the parameters against the tool's schema", "%v", err)
 	}
 	return ptr.Elem().Interface().(session.Intent), nil
+}
+
+// duplicateKey finds the first key that occurs twice in one object of a
+// valid JSON text and returns its path ("x", "style.color", "terms[1].term").
+func duplicateKey(raw string) (string, bool) {
+	dec := json.NewDecoder(strings.NewReader(raw))
+	dec.UseNumber()
+	var walk func(path string) (string, bool)
+	walk = func(path string) (string, bool) {
+		tok, err := dec.Token()
+		if err != nil {
+			return "", false
+		}
+		switch tok {
+		case json.Delim('{'):
+			seen := map[string]bool{}
+			for dec.More() {
+				tok, err := dec.Token()
+				if err != nil {
+					return "", false
+				}
+				key, _ := tok.(string)
+				at := key
+				if path != "" {
+					at = path + "." + key
+				}
+				if seen[key] {
+					return at, true
+				}
+				seen[key] = true
+				if p, dup := walk(at); dup {
+					return p, true
+				}
+			}
+			_, _ = dec.Token() // the closing brace
+		case json.Delim('['):
+			for i := 0; dec.More(); i++ {
+				if p, dup := walk(fmt.Sprintf("%s[%d]", path, i)); dup {
+					return p, true
+				}
+			}
+			_, _ = dec.Token()
+		}
+		return "", false
+	}
+	return walk("")
 }
 
 func (c *Catalog) toolHint(name string) string {

@@ -1,11 +1,14 @@
 package bridge
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 
+	"github.com/lessongen/lessongen/internal/clip"
 	"github.com/lessongen/lessongen/session"
 )
 
@@ -17,11 +20,18 @@ type Envelope struct {
 	DryRun bool `json:"dry_run,omitempty"`
 	// Result is what was committed (ids created, fields set) or, for
 	// read-only tools, what was read.
-	Result   []any             `json:"result,omitempty"`
-	Error    *CallError        `json:"error,omitempty"`
-	Warnings []session.Warning `json:"warnings,omitempty"`
-	// Pending is what is still to be generated at this node and level.
-	Pending []session.Pending `json:"pending"`
+	Result []any      `json:"result,omitempty"`
+	Error  *CallError `json:"error,omitempty"`
+	// Warnings are the defects the call caused or that concern what it
+	// touched; WarningsElsewhere counts the others, which a describe tool
+	// lists.
+	Warnings          []session.Warning `json:"warnings,omitempty"`
+	WarningsElsewhere int               `json:"warnings_elsewhere,omitempty"`
+	// Pending is what is still to be generated at this node and level: the
+	// first MaxPendingShown items, PendingMore counting the rest (the
+	// list_pending tool lists them all).
+	Pending     []session.Pending `json:"pending"`
+	PendingMore int               `json:"pending_more,omitempty"`
 	// StepsLeft is the model turns left in the budget; the agent loop sets it.
 	StepsLeft *int `json:"steps_left,omitempty"`
 }
@@ -80,6 +90,9 @@ type Toolset struct {
 
 	catalog *Catalog
 	sess    *session.Session
+	// added counts the items this subagent created (see Level.MaxNew).
+	// Mutations run one at a time, so a plain counter does.
+	added int
 }
 
 // NewToolset binds the level's tools to a session.
@@ -108,7 +121,8 @@ func (t *Toolset) Pending() []session.Pending { return PendingAt(t.sess, t.Level
 
 // PendingAt lists what a subagent of the given level would have to fill in
 // sess: the items of the level's part, and with a focus (a slide id) only
-// that slide's. Both the run and `lessongen plan` ask this one place.
+// that slide's. Both the run and `lessongen plan` ask this one place. Hints
+// are clipped: they go into every prompt and tool result.
 func PendingAt(sess *session.Session, level Level, focus string) []session.Pending {
 	var all []session.Pending
 	sess.View(func(st session.State) {
@@ -119,6 +133,7 @@ func PendingAt(sess *session.Session, level Level, focus string) []session.Pendi
 	out := []session.Pending{}
 	for _, p := range all {
 		if p.Level == level.Part && (focus == "" || strings.HasPrefix(p.Path, "slides["+focus+"].")) {
+			p.Hint = clip.Text(p.Hint)
 			out = append(out, p)
 		}
 	}
@@ -151,6 +166,19 @@ func (t *Toolset) Call(ctx context.Context, name, args string) (Envelope, error)
 				"%s may change only %s here", name, t.Focus)), nil
 		}
 	}
+	if spec.Adds && t.added >= t.Level.MaxNew {
+		return t.fail(callErr(session.KindLimit, "", "finish with what is there: fill, change or delete what exists, or stop",
+			"not run: this subagent has added %d %s, the most one may add", t.added, t.Level.NewItems)), nil
+	}
+	env, err := t.mutate(ctx, in, name, args)
+	if err == nil && env.OK && spec.Adds {
+		t.added++
+	}
+	return env, err
+}
+
+// mutate passes a change through the approval gate and dispatches it.
+func (t *Toolset) mutate(ctx context.Context, in session.Intent, name, args string) (Envelope, error) {
 	switch t.Approval {
 	case ApproveDeny:
 		res, err := t.sess.Preview(in)
@@ -183,8 +211,22 @@ func (t *Toolset) toolNames() string {
 	return strings.Join(names, ", ")
 }
 
+// MaxPendingShown is the most pending items a tool result lists. Every
+// result carries the list, so on a lesson with hundreds of pending spots a
+// whole list in each would make a turn's results grow with their product.
+const MaxPendingShown = 20
+
 func (t *Toolset) fail(ce *CallError) Envelope {
-	return Envelope{Error: ce, Pending: t.Pending()}
+	env := Envelope{Error: ce}
+	t.setPending(&env)
+	return env
+}
+
+func (t *Toolset) setPending(env *Envelope) {
+	env.Pending = t.Pending()
+	if n := len(env.Pending); n > MaxPendingShown {
+		env.Pending, env.PendingMore = env.Pending[:MaxPendingShown], n-MaxPendingShown
+	}
 }
 
 func (t *Toolset) result(res session.Result, err error, dryRun bool) (Envelope, error) {
@@ -194,9 +236,48 @@ func (t *Toolset) result(res session.Result, err error, dryRun bool) (Envelope, 
 		}
 		return Envelope{}, err
 	}
-	env := Envelope{OK: true, DryRun: dryRun, Result: res.Outputs, Warnings: res.Warnings, Pending: t.Pending()}
+	env := Envelope{OK: true, DryRun: dryRun, Result: clipOutputs(res.Outputs), Warnings: res.Warnings, WarningsElsewhere: res.WarningsElsewhere}
+	t.setPending(&env)
 	if dryRun {
 		env.Result = append(env.Result, "not committed: this run is a dry run (--approve deny)")
 	}
 	return env, nil
+}
+
+// clipOutputs clips long strings inside reports, such as a value echoed
+// back after it was set. Plain text outputs (descriptions) are built from
+// clipped values already and stay whole.
+func clipOutputs(outputs []any) []any {
+	for i, o := range outputs {
+		if _, isText := o.(string); isText {
+			continue
+		}
+		data, err := json.Marshal(o)
+		if err != nil || len(data) <= clip.MaxValue {
+			continue
+		}
+		var v any
+		dec := json.NewDecoder(bytes.NewReader(data))
+		dec.UseNumber()
+		if dec.Decode(&v) == nil {
+			outputs[i] = clipStrings(v)
+		}
+	}
+	return outputs
+}
+
+func clipStrings(v any) any {
+	switch x := v.(type) {
+	case string:
+		return clip.Text(x)
+	case map[string]any:
+		for k, it := range x {
+			x[k] = clipStrings(it)
+		}
+	case []any:
+		for i, it := range x {
+			x[i] = clipStrings(it)
+		}
+	}
+	return v
 }

@@ -3,24 +3,27 @@ package lesson
 import (
 	"fmt"
 	"strings"
+
+	"github.com/lessongen/lessongen/internal/clip"
 )
 
 // Describe says in a few sentences what the lesson is. It stays the same size
 // however many slides there are, because every subagent's context starts
-// with it.
+// with it. Every value in it, here and below, is clipped (clip.Text): a
+// huge note is shown by its start, never whole.
 func (p *Plan) Describe() string {
 	m := &p.Metadata
 	var s strings.Builder
 	s.WriteString("A")
 	if g, ok := m.Grade.Get(); ok {
-		fmt.Fprintf(&s, " grade %s", g)
+		fmt.Fprintf(&s, " grade %s", clip.Text(g))
 	}
 	if sub, ok := m.Subject.Get(); ok {
-		fmt.Fprintf(&s, " %s", sub)
+		fmt.Fprintf(&s, " %s", clip.Text(sub))
 	}
 	s.WriteString(" lesson")
 	if t, ok := m.Title.Get(); ok {
-		fmt.Fprintf(&s, " titled %q", t)
+		fmt.Fprintf(&s, " titled %q", clip.Text(t))
 	} else {
 		s.WriteString(" (title not written yet)")
 	}
@@ -29,7 +32,7 @@ func (p *Plan) Describe() string {
 		facts = append(facts, fmt.Sprintf("%d minutes", d))
 	}
 	if l, ok := m.Language.Get(); ok {
-		facts = append(facts, "taught in "+l)
+		facts = append(facts, "taught in "+clip.Text(l))
 	}
 	_, count := p.Position("")
 	facts = append(facts, plural(count, "slide"))
@@ -40,7 +43,7 @@ func (p *Plan) Describe() string {
 	if v, ok := m.Vocabulary.Get(); ok && len(v) > 0 {
 		terms := make([]string, len(v))
 		for i, t := range v {
-			terms[i] = t.Term
+			terms[i] = clip.Text(t.Term)
 		}
 		fmt.Fprintf(&s, " Key vocabulary: %s.", strings.Join(terms, ", "))
 	}
@@ -48,7 +51,7 @@ func (p *Plan) Describe() string {
 		fmt.Fprintf(&s, " Students already know: %s.", joinSentences(pr))
 	}
 	if st, ok := m.Standards.Get(); ok && len(st) > 0 {
-		fmt.Fprintf(&s, " Standards: %s.", strings.Join(st, ", "))
+		fmt.Fprintf(&s, " Standards: %s.", strings.Join(clipAll(st), ", "))
 	}
 	return s.String()
 }
@@ -63,9 +66,17 @@ func plural(n int, word string) string {
 func joinSentences(items []string) string {
 	out := make([]string, len(items))
 	for i, it := range items {
-		out[i] = strings.TrimSuffix(strings.TrimSpace(it), ".")
+		out[i] = strings.TrimSuffix(strings.TrimSpace(clip.Text(it)), ".")
 	}
 	return strings.Join(out, "; ")
+}
+
+func clipAll(items []string) []string {
+	out := make([]string, len(items))
+	for i, it := range items {
+		out[i] = clip.Text(it)
+	}
+	return out
 }
 
 // DescribeSlide places one slide in the lesson: its position, fields and
@@ -79,11 +90,11 @@ func (p *Plan) DescribeSlide(id string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Slide %d of %d (id %s)", pos, count, s.ID)
 	if t, ok := s.Title.Get(); ok {
-		fmt.Fprintf(&b, ", %q", t)
+		fmt.Fprintf(&b, ", %q", clip.Text(t))
 	}
 	var facts []string
 	if sec, ok := s.Section.Get(); ok {
-		facts = append(facts, sec+" phase")
+		facts = append(facts, clip.Text(sec)+" phase")
 	}
 	if d, ok := s.DurationMinutes.Get(); ok {
 		facts = append(facts, fmt.Sprintf("%d minutes", d))
@@ -93,20 +104,21 @@ func (p *Plan) DescribeSlide(id string) string {
 	}
 	b.WriteString(".")
 	if n, ok := s.Notes.Get(); ok {
-		fmt.Fprintf(&b, " Speaker notes: %s", strings.TrimSpace(n))
-		if !strings.HasSuffix(strings.TrimSpace(n), ".") {
+		n = strings.TrimSpace(clip.Text(n))
+		fmt.Fprintf(&b, " Speaker notes: %s", n)
+		if !strings.HasSuffix(n, ".") {
 			b.WriteString(".")
 		}
 	}
 	ids := p.neighbours(s)
 	if ids[0] != nil {
-		fmt.Fprintf(&b, " Previous slide: %q.", ids[0].Title.Value)
+		fmt.Fprintf(&b, " Previous slide: %q.", clip.Text(ids[0].Title.Value))
 	}
 	if ids[1] != nil {
-		fmt.Fprintf(&b, " Next slide: %q.", ids[1].Title.Value)
+		fmt.Fprintf(&b, " Next slide: %q.", clip.Text(ids[1].Title.Value))
 	}
 	if s.Whiteboard.Pending && s.Whiteboard.Hint != "" {
-		fmt.Fprintf(&b, " Its whiteboard should show: %s.", strings.TrimSuffix(s.Whiteboard.Hint, "."))
+		fmt.Fprintf(&b, " Its whiteboard should show: %s.", strings.TrimSuffix(clip.Text(s.Whiteboard.Hint), "."))
 	}
 	return b.String()
 }
@@ -137,7 +149,7 @@ func (p *Plan) neighbours(s *Slide) [2]*Slide {
 // still to be written. The lesson's node subagent works from it.
 func (p *Plan) Outline() string {
 	if p.Slides.Pending {
-		hint := p.Slides.Hint
+		hint := clip.Text(p.Slides.Hint)
 		if hint == "" {
 			hint = "no hint"
 		}
@@ -152,13 +164,13 @@ func (p *Plan) Outline() string {
 			if s.filled > 0 {
 				state = fmt.Sprintf("filled with %s", plural(s.filled, "slide"))
 			}
-			fmt.Fprintf(&b, "\n  [placeholder %s, %s] %s", s.PlaceholderID, state, s.Hint)
+			fmt.Fprintf(&b, "\n  [placeholder %s, %s] %s", s.PlaceholderID, state, clip.Text(s.Hint))
 			continue
 		}
 		n++
 		fmt.Fprintf(&b, "\n  %d. %s: %s", n, s.ID, fieldText(s.Title.Value, s.Title.Pending))
 		if sec, ok := s.Section.Get(); ok {
-			fmt.Fprintf(&b, " [%s]", sec)
+			fmt.Fprintf(&b, " [%s]", clip.Text(sec))
 		}
 		if d, ok := s.DurationMinutes.Get(); ok {
 			fmt.Fprintf(&b, " %d min", d)
@@ -171,5 +183,5 @@ func fieldText(v string, pending bool) string {
 	if pending {
 		return "(pending)"
 	}
-	return fmt.Sprintf("%q", v)
+	return fmt.Sprintf("%q", clip.Text(v))
 }

@@ -117,7 +117,7 @@ func (SetStandards) Spec() session.Spec {
 	return session.Spec{Capability: CapMetadata, Doc: "Set the curriculum standards the lesson addresses."}
 }
 func (AddSlide) Spec() session.Spec {
-	return session.Spec{Capability: CapNode, Doc: "Add a slide: title, section, duration, speaker notes, and a brief for its whiteboard."}
+	return session.Spec{Capability: CapNode, Adds: true, Doc: "Add a slide: title, section, duration, speaker notes, and a brief for its whiteboard."}
 }
 func (UpdateSlide) Spec() session.Spec {
 	return session.Spec{Capability: CapNode, Doc: "Change fields of a slide you added, or fill a slide's pending fields."}

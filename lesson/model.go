@@ -25,6 +25,11 @@ const (
 // FormatVersion is the only file format version this build reads.
 const FormatVersion = 1
 
+// MaxNewSlides is the most slides one subagent may add. Forty slides is a
+// whole day of teaching, far past any one lesson; and every new slide
+// starts a whiteboard's subagents, so this also bounds a run's requests.
+const MaxNewSlides = 40
+
 // Term is one vocabulary entry.
 type Term struct {
 	Term       string `yaml:"term" json:"term" jsonschema:"the word or phrase"`

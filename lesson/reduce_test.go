@@ -2,6 +2,7 @@ package lesson_test
 
 import (
 	"context"
+	"github.com/lessongen/lessongen/internal/clip"
 	"reflect"
 	"slices"
 	"strings"
@@ -591,5 +592,18 @@ func TestRemovingAGeneratedSlideReopensItsPlaceholder(t *testing.T) {
 	dispatch(t, s, session.Undo{}) // remove
 	if got := pendingIDs(); len(got) != 0 {
 		t.Errorf("undoing the removal should fill the placeholder again: %v", got)
+	}
+}
+
+// A huge value the author wrote reaches a model only by its start, with a
+// marker saying how large it is.
+func TestDescribeClipsHugeValues(t *testing.T) {
+	huge := strings.Repeat("word ", 1_000_000) // 5 MB
+	d := load(t, "version: 1\nmetadata:\n  title: "+huge+"\nslides:\n  - id: a\n    title: A\n    notes: "+huge+"\n    whiteboard: !pending "+huge+"\n  - !pending "+huge+"\n")
+	p := plan(d)
+	for what, text := range map[string]string{"Describe": p.Describe(), "DescribeSlide": p.DescribeSlide("a"), "Outline": p.Outline()} {
+		if !strings.Contains(text, "… [truncated, 5.0 MB]") || len(text) > 4*clip.MaxValue {
+			t.Errorf("%s: %d bytes, marker %v", what, len(text), strings.Contains(text, "[truncated"))
+		}
 	}
 }

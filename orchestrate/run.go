@@ -263,8 +263,13 @@ func (r *runner) step(ctx context.Context, node, modality string, level session.
 	for i, p := range pending {
 		items[i] = templates.Item{Path: p.Path, Hint: p.Hint, ID: p.ID}
 	}
+	maxNew := bl.MaxNew
+	if focus != "" {
+		maxNew = 0 // a focused subagent changes its item and adds nothing
+	}
 	prompt, err := r.opts.Templates.Render(bl.Name, templates.Data{
 		Node: node, Level: bl.Name, Context: chain, Pending: items, MaxSteps: r.opts.MaxSteps, Instruction: r.opts.Instruction,
+		MaxCalls: agent.MaxCallsPerTurn, MaxNew: maxNew, NewItems: bl.NewItems,
 	})
 	if err != nil {
 		r.fail(node, bl.Name, err)
@@ -278,12 +283,15 @@ func (r *runner) step(ctx context.Context, node, modality string, level session.
 	}
 	r.emit(event.Event{Kind: event.NodeStart, Node: node, Level: bl.Name})
 	res, err := agent.Run(ctx, r.opts.Model, tools, agent.Task{Node: node, Level: bl.Name, Prompt: prompt, MaxSteps: r.opts.MaxSteps}, r.emit)
-	<-r.sem
 
 	nr := NodeResult{Node: node, Level: bl.Name, Steps: res.Steps, Pending: res.Pending, PromptBytes: res.PromptBytes}
+	var tooLarge *agent.RequestTooLargeError
 	switch {
 	case err != nil && ctx.Err() != nil:
 		nr.Status, nr.Error = event.StatusInterrupted, context.Cause(ctx).Error()
+	case errors.As(err, &tooLarge):
+		// This node's conversation ran away; its siblings carry on.
+		nr.Status, nr.Error = event.StatusFailed, err.Error()
 	case err != nil && res.Stop == agent.StopFailed:
 		// The model provider failed this node. Its siblings carry on
 		// unless the provider is down for all.
@@ -313,6 +321,9 @@ func (r *runner) step(ctx context.Context, node, modality string, level session.
 			nr.Error = fmt.Sprintf("the model stopped with work still pending and the step budget (%d) left no repair turn", r.opts.MaxSteps)
 		}
 	}
+	// Released only now, after a failure that stops the run has cancelled
+	// it, so no waiting node starts a request in between.
+	<-r.sem
 	r.mu.Lock()
 	r.report.Requests += res.Requests
 	r.report.Tokens = r.report.Tokens.Add(res.Tokens)

@@ -15,6 +15,9 @@ const (
 	KindPermission   ErrorKind = "permission"
 	KindNotFound     ErrorKind = "not_found"
 	KindConflict     ErrorKind = "conflict"
+	// KindLimit: the call was not run because a bound on the work of one
+	// turn or one subagent was reached; nothing is wrong with the call.
+	KindLimit ErrorKind = "limit"
 )
 
 // Error is a rejection: nothing was changed. Path names the part of the

@@ -22,6 +22,9 @@ type Spec struct {
 	Hidden bool
 	// Doc describes the intent for a model, in a sentence or two.
 	Doc string
+	// Adds marks intents that create one new item (a slide, an element);
+	// a subagent may create only so many (see bridge.Level.MaxNew).
+	Adds bool
 }
 
 // Intent is one typed operation on one modality.

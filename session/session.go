@@ -28,15 +28,32 @@ type Warning struct {
 // Context collects what one dispatch reports back: the results a model should
 // see ("agent outputs") and warnings.
 type Context struct {
-	outputs  []any
-	warnings []Warning
+	outputs   []any
+	warnings  []Warning
+	elsewhere int
 }
 
 // Report records a result for whoever dispatched the intent.
 func (c *Context) Report(v any) { c.outputs = append(c.outputs, v) }
 
-// Warn records a non-blocking defect.
-func (c *Context) Warn(w Warning) { c.warnings = append(c.warnings, w) }
+// MaxWarnings is the most warnings one result lists; Warn counts the rest
+// with Elsewhere, so a crowded document cannot make one result huge.
+const MaxWarnings = 50
+
+// Warn records a non-blocking defect the change caused or that concerns
+// what it touched.
+func (c *Context) Warn(w Warning) {
+	if len(c.warnings) >= MaxWarnings {
+		c.elsewhere++
+		return
+	}
+	c.warnings = append(c.warnings, w)
+}
+
+// Elsewhere counts n defects that exist but concern nothing the change
+// touched. Only their number reaches the caller, so a result stays small
+// however many defects a document has.
+func (c *Context) Elsewhere(n int) { c.elsewhere += n }
 
 // Result is what Dispatch hands back: the version after the change and the
 // outputs and warnings reported while reducing and recompiling. Returning them
@@ -46,6 +63,9 @@ type Result struct {
 	Version  uint64
 	Outputs  []any
 	Warnings []Warning
+	// WarningsElsewhere counts the defects not listed in Warnings: those
+	// the change did not touch, and any past MaxWarnings.
+	WarningsElsewhere int
 }
 
 // Event is emitted after every commit.
@@ -173,7 +193,7 @@ func (s *Session) Preview(in Intent) (Result, error) {
 		undo()
 	}
 	s.state.Recompile(&Context{}, in)
-	return Result{Version: s.version, Outputs: rc.outputs, Warnings: rc.warnings}, nil
+	return Result{Version: s.version, Outputs: rc.outputs, Warnings: rc.warnings, WarningsElsewhere: rc.elsewhere}, nil
 }
 
 func (s *Session) read(in Intent) (Result, error) {
@@ -181,7 +201,7 @@ func (s *Session) read(in Intent) (Result, error) {
 	defer s.mu.RUnlock()
 	var rc Context
 	_, err := s.state.Reduce(&rc, in)
-	return Result{Version: s.version, Outputs: rc.outputs, Warnings: rc.warnings}, err
+	return Result{Version: s.version, Outputs: rc.outputs, Warnings: rc.warnings, WarningsElsewhere: rc.elsewhere}, err
 }
 
 func (s *Session) undo() (Result, error) {
@@ -233,7 +253,7 @@ func (s *Session) push(stack *[]historyEntry, e historyEntry) {
 func (s *Session) commitAndEmit(ev Event, rc *Context) Result {
 	s.version++
 	ev.Session, ev.Version = s.name, s.version
-	res := Result{Version: s.version, Outputs: rc.outputs, Warnings: rc.warnings}
+	res := Result{Version: s.version, Outputs: rc.outputs, Warnings: rc.warnings, WarningsElsewhere: rc.elsewhere}
 	s.emitMu.Lock()
 	s.mu.Unlock()
 	defer s.emitMu.Unlock()

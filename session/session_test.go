@@ -62,6 +62,7 @@ func (l *list) Recompile(rc *session.Context, in session.Intent) {
 	if len(l.items) > 2 {
 		rc.Warn(session.Warning{Path: "items", Message: fmt.Sprintf("%d items is a lot", len(l.items))})
 	}
+	rc.Elsewhere(len(l.items)) // as if every item had a defect of its own
 }
 
 func (l *list) String() string { return strings.Join(l.items, ",") }
@@ -137,6 +138,9 @@ func TestDispatchReturnsOutputsAndWarnings(t *testing.T) {
 	want := []session.Warning{{Path: "items", Message: "3 items is a lot"}}
 	if !slices.Equal(res.Warnings, want) {
 		t.Errorf("warnings = %v, want the recompile's %v", res.Warnings, want)
+	}
+	if res.WarningsElsewhere != 3 {
+		t.Errorf("warnings elsewhere = %d, want the recompile's count", res.WarningsElsewhere)
 	}
 	// Results are per dispatch: the next one does not repeat old outputs.
 	res = mustDispatch(t, s, Read{})
@@ -410,6 +414,9 @@ func TestPreviewLeavesStateAndVersion(t *testing.T) {
 	if len(res.Warnings) != 1 || res.Warnings[0].Message != "4 items is a lot" {
 		t.Errorf("preview warnings = %v, want the would-be state's warning", res.Warnings)
 	}
+	if res.WarningsElsewhere != 4 {
+		t.Errorf("preview warnings elsewhere = %d, want the would-be state's 4", res.WarningsElsewhere)
+	}
 	if res.Version != 1 || s.Version() != 1 || l.String() != "x,y,z" {
 		t.Errorf("preview changed the session: %q at version %d", l.String(), s.Version())
 	}
@@ -470,5 +477,24 @@ func TestHiddenHistoryIntents(t *testing.T) {
 		if !sp.Hidden || sp.ReadOnly || sp.Capability != session.CapHistory || sp.Doc == "" {
 			t.Errorf("%T spec = %+v: want hidden, mutating, history capability, documented", in, sp)
 		}
+	}
+}
+
+type warner struct{ n int }
+
+func (w *warner) Reduce(rc *session.Context, _ session.Intent) (func(), error) {
+	for i := range w.n {
+		rc.Warn(session.Warning{Path: "x", Message: fmt.Sprint(i)})
+	}
+	return nil, nil
+}
+func (w *warner) Recompile(*session.Context, session.Intent) {}
+
+// A result lists at most MaxWarnings warnings and counts the rest.
+func TestWarningsPerResultAreBounded(t *testing.T) {
+	s := session.New("w", &warner{n: session.MaxWarnings + 7})
+	res := mustDispatch(t, s, Read{})
+	if len(res.Warnings) != session.MaxWarnings || res.WarningsElsewhere != 7 || res.Warnings[0].Message != "0" {
+		t.Errorf("%d listed, %d elsewhere", len(res.Warnings), res.WarningsElsewhere)
 	}
 }

@@ -40,6 +40,12 @@ type Data struct {
 	Pending []Item
 	// MaxSteps is the subagent's budget of model turns.
 	MaxSteps int
+	// MaxCalls is the most tool calls run from one turn (0: not said).
+	MaxCalls int
+	// MaxNew is the most items (NewItems, e.g. "slides") the subagent may
+	// add (0: not said).
+	MaxNew   int
+	NewItems string
 	// Instruction is an extra request from the person running lessongen.
 	Instruction string
 }

@@ -18,6 +18,7 @@ func TestEmbeddedTemplatesRenderEveryLevel(t *testing.T) {
 			Context:  []string{"A grade 7 lesson.", "Slide 2 of 8."},
 			Pending:  []Item{{Path: "elements", Hint: "a chloroplast", ID: "p1"}, {Path: "heading"}},
 			MaxSteps: 9, Instruction: "use British spelling",
+			MaxCalls: 64, MaxNew: 60, NewItems: "elements",
 		})
 		if err != nil {
 			t.Fatalf("%s: %v", level, err)
@@ -28,6 +29,8 @@ func TestEmbeddedTemplatesRenderEveryLevel(t *testing.T) {
 			`- elements [placeholder p1]: the author asks for "a chloroplast"`,
 			"- heading\n",
 			"You have 9 turns.",
+			"(at most 64 are run; the rest come back with error kind \"limit\")",
+			"- You may add at most 60 elements.\n",
 			"The person running lessongen adds: use British spelling",
 		} {
 			if !strings.Contains(out, want) {

@@ -6,27 +6,29 @@ import (
 	"math"
 	"strings"
 
+	"github.com/lessongen/lessongen/internal/clip"
 	"github.com/lessongen/lessongen/internal/yamlsrc"
 	"github.com/lessongen/lessongen/session"
 )
 
 // Describe says in plain sentences what the whiteboard holds, for a model's
-// context and for people reading `lessongen plan`.
+// context and for people reading `lessongen plan`. Every value in it is
+// clipped (clip.Text): a huge text is shown by its start, never whole.
 func (b *Board) Describe() string {
 	c := b.CanvasSize()
 	var s strings.Builder
 	fmt.Fprintf(&s, "A %dx%d whiteboard", c.Width, c.Height)
 	if c.Background != "" {
-		fmt.Fprintf(&s, " on a %s background", c.Background)
+		fmt.Fprintf(&s, " on a %s background", c.Background) // a colour, checked by pattern
 	}
 	switch {
 	case b.Heading.Set:
-		fmt.Fprintf(&s, ", headed %q.", b.Heading.Value)
+		fmt.Fprintf(&s, ", headed %q.", clip.Text(b.Heading.Value))
 	default:
 		s.WriteString(", heading not written yet.")
 	}
 	if b.Layout.Set {
-		fmt.Fprintf(&s, " Layout: %s.", strings.TrimSuffix(b.Layout.Value, "."))
+		fmt.Fprintf(&s, " Layout: %s.", strings.TrimSuffix(clip.Text(b.Layout.Value), "."))
 	}
 	var els []*Element
 	for _, e := range b.Elements.Value {
@@ -50,7 +52,7 @@ func (b *Board) Describe() string {
 		hint = b.Elements.Hint // a whole-pending board saved part way keeps its hint here
 	}
 	if hint != "" {
-		fmt.Fprintf(&s, "\nThe author asked for: %s.", strings.TrimSuffix(hint, "."))
+		fmt.Fprintf(&s, "\nThe author asked for: %s.", strings.TrimSuffix(clip.Text(hint), "."))
 	}
 	return s.String()
 }
@@ -59,7 +61,7 @@ func (e *Element) describe() string {
 	box := fmt.Sprintf("at (%g,%g) size %gx%g", e.X, e.Y, e.W, e.H)
 	text := func(label string, f interface{ Get() (string, bool) }) string {
 		if v, ok := f.Get(); ok {
-			return fmt.Sprintf(" %s %q", label, v)
+			return fmt.Sprintf(" %s %q", label, clip.Text(v))
 		}
 		return " " + label + " (pending)"
 	}
@@ -130,6 +132,13 @@ func (e *Element) textFields() iter.Seq2[string, *yamlsrc.Field[string]] {
 	}
 }
 
+// defect is a layout warning and the elements it concerns: the element
+// itself and, for an overlap, the other one.
+type defect struct {
+	session.Warning
+	ids [2]string
+}
+
 // recompute finds layout defects: elements past the canvas edge, elements
 // that partly overlap (a label fully inside a shape is fine), and arrows to
 // elements that do not exist.
@@ -144,29 +153,35 @@ func (b *Board) recompute() {
 		if e.Type == KindArrow {
 			for _, end := range []string{e.From, e.To} {
 				if _, ok := b.byID[end]; !ok {
-					b.defects = append(b.defects, session.Warning{Path: "elements[" + e.ID + "]", Message: fmt.Sprintf("arrow %s points at %q, which does not exist", e.ID, end)})
+					b.defects = append(b.defects, defect{session.Warning{Path: "elements[" + e.ID + "]", Message: fmt.Sprintf("arrow %s points at %q, which does not exist", e.ID, end)}, [2]string{e.ID}})
 				}
 			}
 			continue
 		}
 		if e.X+e.W > float64(c.Width) || e.Y+e.H > float64(c.Height) {
-			b.defects = append(b.defects, session.Warning{Path: "elements[" + e.ID + "]",
-				Message: fmt.Sprintf("%s runs past the canvas edge (right %g of %d, bottom %g of %d)", e.ID, e.X+e.W, c.Width, e.Y+e.H, c.Height)})
+			b.defects = append(b.defects, defect{session.Warning{Path: "elements[" + e.ID + "]",
+				Message: fmt.Sprintf("%s runs past the canvas edge (right %g of %d, bottom %g of %d)", e.ID, e.X+e.W, c.Width, e.Y+e.H, c.Height)}, [2]string{e.ID}})
 		}
 		boxed = append(boxed, e)
 	}
 	for i, a := range boxed {
 		for _, o := range boxed[i+1:] {
 			if w, h, partial := overlap(a, o); partial {
-				b.defects = append(b.defects, session.Warning{Path: "elements[" + o.ID + "]",
-					Message: fmt.Sprintf("%s overlaps %s by %gx%g px; move or resize one of them", o.ID, a.ID, w, h)})
+				b.defects = append(b.defects, defect{session.Warning{Path: "elements[" + o.ID + "]",
+					Message: fmt.Sprintf("%s overlaps %s by %gx%g px; move or resize one of them", o.ID, a.ID, w, h)}, [2]string{o.ID, a.ID}})
 			}
 		}
 	}
 }
 
 // Defects returns the current layout warnings.
-func (b *Board) Defects() []session.Warning { return b.defects }
+func (b *Board) Defects() []session.Warning {
+	out := make([]session.Warning, len(b.defects))
+	for i, d := range b.defects {
+		out[i] = d.Warning
+	}
+	return out
+}
 
 func overlap(a, o *Element) (w, h float64, partial bool) {
 	w = math.Min(a.X+a.W, o.X+o.W) - math.Max(a.X, o.X)

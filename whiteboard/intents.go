@@ -124,19 +124,19 @@ type ApplyBinding struct {
 type ClosePlaceholders struct{}
 
 func (AddText) Spec() session.Spec {
-	return session.Spec{Capability: CapNode, Doc: "Add a text box to the whiteboard."}
+	return session.Spec{Capability: CapNode, Adds: true, Doc: "Add a text box to the whiteboard."}
 }
 func (AddShape) Spec() session.Spec {
-	return session.Spec{Capability: CapNode, Doc: "Add a rectangle, ellipse or line, optionally labelled."}
+	return session.Spec{Capability: CapNode, Adds: true, Doc: "Add a rectangle, ellipse or line, optionally labelled."}
 }
 func (AddArrow) Spec() session.Spec {
-	return session.Spec{Capability: CapNode, Doc: "Add an arrow from one existing element to another."}
+	return session.Spec{Capability: CapNode, Adds: true, Doc: "Add an arrow from one existing element to another."}
 }
 func (AddEquation) Spec() session.Spec {
-	return session.Spec{Capability: CapNode, Doc: "Add an equation written in LaTeX."}
+	return session.Spec{Capability: CapNode, Adds: true, Doc: "Add an equation written in LaTeX."}
 }
 func (AddImage) Spec() session.Spec {
-	return session.Spec{Capability: CapNode, Doc: "Add an image placeholder: a description for an illustrator plus alt text."}
+	return session.Spec{Capability: CapNode, Adds: true, Doc: "Add an image placeholder: a description for an illustrator plus alt text."}
 }
 func (UpdateElement) Spec() session.Spec {
 	return session.Spec{Capability: CapNode, Doc: "Change the content or style of an element you added, or fill an element's pending field."}

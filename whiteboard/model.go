@@ -28,6 +28,10 @@ const (
 	DefaultHeight = 720
 	// MaxSide bounds every coordinate and size, whatever the canvas.
 	MaxSide = 10000
+	// MaxNewElements is the most elements one subagent may add: about twice
+	// what stays legible on a 1280x720 board, and few enough that checking
+	// every pair for overlaps stays cheap.
+	MaxNewElements = 60
 )
 
 // Kind is an element's type.
@@ -137,7 +141,7 @@ type Board struct {
 	nextID    int
 	nextPH    int
 	selection []string
-	defects   []session.Warning
+	defects   []defect
 }
 
 var idPattern = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]*$`)

@@ -2,6 +2,7 @@ package whiteboard_test
 
 import (
 	"fmt"
+	"github.com/lessongen/lessongen/internal/clip"
 	"slices"
 	"strings"
 	"testing"
@@ -203,15 +204,20 @@ func TestLayoutDefects(t *testing.T) {
 					t.Errorf("warning at line %d, want the element's line: %v", w.Line, w)
 				}
 			}
-			// Every dispatch result carries the board's current defects.
+			// A change that touches none of them only counts the defects;
+			// describe_whiteboard lists them all.
 			s := session.New("board", b)
 			res := dispatch(t, s, whiteboard.SetHeading{Heading: "H"})
-			var fromDispatch []string
-			for _, w := range res.Warnings {
-				fromDispatch = append(fromDispatch, w.Message)
+			if len(res.Warnings) != 0 || res.WarningsElsewhere != len(tt.want) {
+				t.Errorf("dispatch warnings = %v, elsewhere %d; want none listed, %d counted", res.Warnings, res.WarningsElsewhere, len(tt.want))
 			}
-			if !slices.Equal(fromDispatch, tt.want) {
-				t.Errorf("dispatch warnings = %q, want %q", fromDispatch, tt.want)
+			res = dispatch(t, s, whiteboard.DescribeWhiteboard{})
+			var described []string
+			for _, w := range res.Warnings {
+				described = append(described, w.Message)
+			}
+			if !slices.Equal(described, tt.want) {
+				t.Errorf("describe warnings = %q, want %q", described, tt.want)
 			}
 		})
 	}
@@ -237,6 +243,49 @@ func TestDispatchReportsNewDefects(t *testing.T) {
 	res = apply(t, s, b, whiteboard.ResizeElement{ID: "text1", W: 2000, H: 40})
 	if len(res.Warnings) == 0 {
 		t.Error("no warning for a box running off the canvas")
+	}
+}
+
+// A result lists the defects its call caused or that concern the element it
+// names, and only counts the rest, so results stay small on a crowded board.
+func TestWarningsConcernWhatTheCallTouched(t *testing.T) {
+	// a and b overlap; c stands apart.
+	s, b := newSession(t, "elements:\n"+
+		"  - {id: a, type: text, text: A, x: 0, y: 0, w: 100, h: 40}\n"+
+		"  - {id: b, type: text, text: B, x: 50, y: 20, w: 100, h: 40}\n"+
+		"  - {id: c, type: text, text: C, x: 600, y: 0, w: 100, h: 40}\n")
+	messages := func(res session.Result) []string {
+		var out []string
+		for _, w := range res.Warnings {
+			out = append(out, w.Message)
+		}
+		return out
+	}
+	// An element added far away: the old overlap is elsewhere.
+	res := apply(t, s, b, whiteboard.AddText{Box: box(300, 300, 50, 20), Text: "D"})
+	if len(res.Warnings) != 0 || res.WarningsElsewhere != 1 {
+		t.Errorf("far add: %q, elsewhere %d", messages(res), res.WarningsElsewhere)
+	}
+	// An element added across c: the call caused it, so it sees it.
+	res = apply(t, s, b, whiteboard.AddText{Box: box(650, 20, 100, 40), Text: "E"})
+	if got := messages(res); len(got) != 1 || !strings.Contains(got[0], "text2 overlaps c") || res.WarningsElsewhere != 1 {
+		t.Errorf("overlapping add: %q, elsewhere %d", got, res.WarningsElsewhere)
+	}
+	// Changing a's text leaves its overlap as it was, but the call touched a
+	// (the earlier of the pair, whose warning is filed under b).
+	res = apply(t, s, b, whiteboard.UpdateElement{ID: "text1", Text: ptr("D2")})
+	if len(res.Warnings) != 0 || res.WarningsElsewhere != 2 {
+		t.Errorf("update elsewhere: %q, elsewhere %d", messages(res), res.WarningsElsewhere)
+	}
+	b.Protect = false
+	res = apply(t, s, b, whiteboard.ResizeElement{ID: "a", W: 100, H: 40})
+	if got := messages(res); len(got) != 1 || !strings.Contains(got[0], "b overlaps a") || res.WarningsElsewhere != 1 {
+		t.Errorf("touching a: %q, elsewhere %d", got, res.WarningsElsewhere)
+	}
+	// Moving b clear ends its overlap: nothing listed, one left elsewhere.
+	res = apply(t, s, b, whiteboard.MoveElement{ID: "b", X: 300, Y: 100})
+	if len(res.Warnings) != 0 || res.WarningsElsewhere != 1 {
+		t.Errorf("moved clear: %q, elsewhere %d", messages(res), res.WarningsElsewhere)
 	}
 }
 
@@ -299,5 +348,16 @@ func TestIDsAreGeneratedUniquely(t *testing.T) {
 	}
 	if len(seen) != 23 {
 		t.Errorf("%d distinct ids for 23 elements", len(seen))
+	}
+}
+
+// A huge value reaches a model only by its start, with a marker saying how
+// large it is.
+func TestDescribeClipsHugeValues(t *testing.T) {
+	huge := strings.Repeat("word ", 200_000) // 1 MB
+	b, _ := decode(t, "heading: "+huge+"\nelements:\n  - {id: a, type: text, text: "+huge+", x: 0, y: 0, w: 100, h: 40}\n")
+	d := b.Describe()
+	if strings.Count(d, "… [truncated, 1.0 MB]") != 2 || len(d) > 3*clip.MaxValue {
+		t.Errorf("%d bytes:\n%.300s", len(d), d)
 	}
 }

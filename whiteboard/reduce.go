@@ -74,6 +74,10 @@ func (b *Board) Reduce(rc *session.Context, in session.Intent) (func(), error) {
 	switch in.(type) {
 	case DescribeWhiteboard:
 		rc.Report(b.Describe())
+		// Every defect, including those other results only counted.
+		for _, d := range b.defects {
+			rc.Warn(d.Warning)
+		}
 		return nil, nil
 	case ListPending:
 		rc.Report(b.Pending())
@@ -87,13 +91,41 @@ func (b *Board) Reduce(rc *session.Context, in session.Intent) (func(), error) {
 	return func() { b.restore(snap) }, nil
 }
 
-// Recompile re-derives the element index and the layout defects.
-func (b *Board) Recompile(rc *session.Context, _ session.Intent) {
+// Recompile re-derives the element index and the layout defects. It warns
+// of the defects the change caused (new ones) and those that concern the
+// element it names, and only counts the rest: a result that repeated every
+// defect would grow with the board, and a turn of many calls with its
+// square.
+func (b *Board) Recompile(rc *session.Context, in session.Intent) {
+	before := make(map[session.Warning]bool, len(b.defects))
+	for _, d := range b.defects {
+		before[d.Warning] = true
+	}
 	b.index()
 	b.recompute()
-	for _, w := range b.defects {
-		rc.Warn(w)
+	target := targetOf(in)
+	elsewhere := 0
+	for _, d := range b.defects {
+		if !before[d.Warning] || target != "" && (d.ids[0] == target || d.ids[1] == target) {
+			rc.Warn(d.Warning)
+		} else {
+			elsewhere++
+		}
 	}
+	rc.Elsewhere(elsewhere)
+}
+
+// targetOf names the existing element an intent changes, if it names one.
+func targetOf(in session.Intent) string {
+	switch in := in.(type) {
+	case UpdateElement:
+		return in.ID
+	case MoveElement:
+		return in.ID
+	case ResizeElement:
+		return in.ID
+	}
+	return ""
 }
 
 func (b *Board) apply(rc *session.Context, in session.Intent) error {
@@ -364,6 +396,9 @@ func checkStyle(s *Style) error {
 func (b *Board) notFound(path, id string) error {
 	ids := slices.Sorted(maps.Keys(b.byID))
 	hint := "the whiteboard has no elements yet"
+	if len(ids) > 30 { // a hint, not a listing: describe_whiteboard has them all
+		ids = append(ids[:30:30], "…")
+	}
 	if len(ids) > 0 {
 		hint = "existing ids: " + strings.Join(ids, ", ")
 	}

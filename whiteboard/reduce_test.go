@@ -2,6 +2,7 @@ package whiteboard_test
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"reflect"
 	"slices"
@@ -545,5 +546,20 @@ func TestApplyBinding(t *testing.T) {
 	_, err := s.Dispatch(context.Background(), whiteboard.ApplyBinding{Property: "colour", Value: "red"})
 	if e, ok := session.AsError(err); !ok || e.Kind != session.KindInvalidArgs || e.Path != "property" {
 		t.Errorf("unknown property: %v", err)
+	}
+}
+
+// On a crowded board a not-found hint names some ids, not all.
+func TestNotFoundHintIsBounded(t *testing.T) {
+	var src strings.Builder
+	src.WriteString("elements:\n")
+	for i := range 40 {
+		fmt.Fprintf(&src, "  - {id: e%02d, type: text, text: T, x: %d, y: 0, w: 10, h: 10}\n", i, i*20)
+	}
+	s, _ := newSession(t, src.String())
+	_, err := s.Dispatch(context.Background(), whiteboard.MoveElement{ID: "nope", X: 1, Y: 1})
+	e, ok := session.AsError(err)
+	if !ok || !strings.HasPrefix(e.Hint, "existing ids: e00, e01,") || !strings.HasSuffix(e.Hint, "e29, …") {
+		t.Errorf("got %v", err)
 	}
 }

@@ -71,6 +71,9 @@ type FakeCall struct {
 	// Args is the same as a JSON value, easier to write in scripts; it is
 	// sent compacted, as Arguments.
 	Args json.RawMessage `json:"args,omitempty"`
+	// Repeat makes the call this many times in a row (0 or 1: once), for
+	// floods of calls; the copies get generated ids, so it takes no ID.
+	Repeat int `json:"repeat,omitempty"`
 }
 
 // Duration is a time.Duration that reads and writes as a Go duration
@@ -129,6 +132,18 @@ func ParseScript(data []byte) (Script, error) {
 	if err := s.validate(); err != nil {
 		return Script{}, err
 	}
+	for i := range s.Rules {
+		for j := range s.Rules[i].Turns {
+			t := &s.Rules[i].Turns[j]
+			var calls []FakeCall
+			for _, c := range t.ToolCalls {
+				for range max(c.Repeat, 1) {
+					calls = append(calls, FakeCall{ID: c.ID, Name: c.Name, Arguments: c.Arguments})
+				}
+			}
+			t.ToolCalls = calls
+		}
+	}
 	return s, nil
 }
 
@@ -150,6 +165,9 @@ func (s Script) validate() error {
 			for k, c := range t.ToolCalls {
 				if c.Name == "" {
 					return fmt.Errorf("%s: tool call %d has no name", where, k)
+				}
+				if c.Repeat < 0 || c.Repeat > 1 && c.ID != "" {
+					return fmt.Errorf("%s: tool call %d: repeat must be 0 or more, and a repeated call takes no id", where, k)
 				}
 			}
 		}

@@ -362,10 +362,36 @@ func TestParseScript(t *testing.T) {
 		`{"rules": [{"turns": [{"status": 500, "hang": true}]}]}`,
 		`{"rules": [{"turns": [{"tool_calls": [{"arguments": "{}"}]}]}]}`,
 		`{"rules": []} {}`,
+		`{"rules": [{"turns": [{"tool_calls": [{"name": "f", "repeat": -1}]}]}]}`,
+		`{"rules": [{"turns": [{"tool_calls": [{"name": "f", "id": "x", "repeat": 2}]}]}]}`,
 	}
 	for _, in := range bad {
 		if _, err := ParseScript([]byte(in)); err == nil {
 			t.Errorf("ParseScript(%s) = nil error", in)
 		}
+	}
+}
+
+// A repeated call is sent that many times, each with its own id.
+func TestRepeatedCalls(t *testing.T) {
+	script, err := ParseScript([]byte(`{"rules": [{"turns": [{"tool_calls": [
+		{"name": "a", "args": {"x": 1}, "repeat": 3},
+		{"name": "b"}
+	]}]}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, v := post(t, Start(t, script), "system", "s", "user", "u")
+	calls, _ := message(t, v)["tool_calls"].([]any)
+	var got []string
+	ids := map[string]bool{}
+	for _, c := range calls {
+		c := c.(map[string]any)
+		f := c["function"].(map[string]any)
+		got = append(got, f["name"].(string)+f["arguments"].(string))
+		ids[c["id"].(string)] = true
+	}
+	if strings.Join(got, " ") != `a{"x":1} a{"x":1} a{"x":1} b` || len(ids) != 4 {
+		t.Errorf("calls %v, %d ids", got, len(ids))
 	}
 }
