@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"sync"
 
 	"gopkg.in/yaml.v3"
@@ -32,6 +31,15 @@ type Document struct {
 	mu     sync.Mutex
 	inline map[string]*whiteboard.Board // decoded at load, handed to the child session on warm
 	files  map[string]*yamlsrc.Source   // file-backed whiteboards, by slide id, once loaded
+	// checkedOut is the last output CheckOutput passed, so checkpoints
+	// do not stat every file again (see paths.go).
+	checkedOut string
+	// base is the lesson's folder as a real path (see folder in paths.go).
+	base string
+	// During Load only: folders seen not to be symlinks, and the lesson
+	// file's info, so checking many whiteboard files stats less.
+	realDirs   map[string]bool
+	lessonInfo fs.FileInfo
 }
 
 // Load reads and checks a lesson file. Any problem found makes it fail with
@@ -49,7 +57,10 @@ func Load(path string) (*Document, error) {
 	}
 	r := &yamlsrc.Reporter{File: path}
 	d := &Document{Path: path, src: src, inline: map[string]*whiteboard.Board{}, files: map[string]*yamlsrc.Source{}}
+	d.realDirs = map[string]bool{}
+	d.lessonInfo, _ = os.Stat(path)
 	plan := d.decode(src.Root, r)
+	d.realDirs, d.lessonInfo = nil, nil // later reads and writes look again
 	problems := r.Problems
 	problems.Sort()
 	if problems.Err() != nil {
@@ -118,28 +129,13 @@ func (d *Document) decode(n *yaml.Node, r *yamlsrc.Reporter) *Plan {
 
 func (d *Document) decodeBoardRef(s *Slide, r *yamlsrc.Reporter, path string, files map[string]*yaml.Node) {
 	ref := s.Whiteboard
-	if ref.File != "" {
-		key := filepath.Clean(ref.File)
-		if first, dup := files[key]; dup {
-			r.At(ref.fileNode, "%s.whiteboard.file %q is already the whiteboard of another slide (line %d); give each slide its own file", path, ref.File, first.Line)
-			return
-		}
-		files[key] = ref.fileNode
-	}
 	switch {
 	case ref.Inline != nil:
 		b := whiteboard.Decode(ref.Inline, r, path+".whiteboard")
 		d.inline[s.ID] = b
 		d.warnShadowedProps(s, b, r, path)
 	case ref.File != "":
-		full := filepath.Join(filepath.Dir(d.Path), ref.File)
-		if _, err := os.Stat(full); err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				r.At(ref.fileNode, "%s.whiteboard.file %q does not exist (looked for %s); create it, fix the path, or write the whiteboard inline", path, ref.File, full)
-			} else {
-				r.At(ref.fileNode, "%s.whiteboard.file: %v", path, err)
-			}
-		}
+		d.checkBoardFile(ref, r, path, files)
 	}
 }
 
@@ -231,8 +227,8 @@ func (d *Document) boardLoader(s *Slide) func() (*session.Session, error) {
 }
 
 func (d *Document) loadFile(id, rel string) (*whiteboard.Board, error) {
-	full := filepath.Join(filepath.Dir(d.Path), rel)
-	data, err := os.ReadFile(full)
+	full := d.boardFull(rel)
+	data, err := d.readBoard(rel)
 	if err != nil {
 		return nil, fmt.Errorf("whiteboard of slide %q: %w", id, err)
 	}
@@ -244,7 +240,7 @@ func (d *Document) loadFile(id, rel string) (*whiteboard.Board, error) {
 	var b *whiteboard.Board
 	if hint, ok := yamlsrc.Pending(src.Root); ok {
 		b = whiteboard.Todo(hint)
-	} else {
+	} else if checkBoardRoot(src.Root, r) {
 		b = whiteboard.Decode(src.Root, r, "whiteboard")
 	}
 	if err := r.Problems.Err(); err != nil {
@@ -296,26 +292,6 @@ type OutFile struct {
 	Reformatted bool
 }
 
-// ErrSharedOutput means an output path would make a save overwrite the
-// input's whiteboard files.
-var ErrSharedOutput = errors.New("the output would overwrite the input's whiteboard files")
-
-// CheckOutput refuses an output path in the lesson's own folder (other than
-// the lesson itself) when whiteboards live in their own files: those files
-// would be written over in place, changing the input.
-func (d *Document) CheckOutput(out string) error {
-	if out == "" || filepath.Clean(out) == filepath.Clean(d.Path) {
-		return nil
-	}
-	if filepath.Clean(filepath.Dir(out)) != filepath.Clean(filepath.Dir(d.Path)) {
-		return nil
-	}
-	if files := d.BoardFiles(); len(files) > 0 {
-		return fmt.Errorf("%w (%s): write to another folder, or in place without -o", ErrSharedOutput, strings.Join(files, ", "))
-	}
-	return nil
-}
-
 // BoardFiles lists the whiteboard files the lesson names, relative to it.
 func (d *Document) BoardFiles() []string {
 	var files []string
@@ -334,10 +310,8 @@ func (d *Document) BoardFiles() []string {
 // Unchanged files in place are skipped; when out is in another folder, every
 // whiteboard file is written there too, so the copy is whole.
 func (d *Document) Render(out string) ([]OutFile, error) {
-	if out == "" {
-		out = d.Path
-	}
-	if err := d.CheckOutput(out); err != nil {
+	out = d.outPath(out)
+	if err := d.checkOutputOnce(out); err != nil {
 		return nil, err
 	}
 	inDir, outDir := filepath.Dir(d.Path), filepath.Dir(out)
@@ -357,6 +331,9 @@ func (d *Document) Render(out string) ([]OutFile, error) {
 			continue
 		}
 		f, err := d.renderFile(ids[i], ref.File, filepath.Join(outDir, ref.File), moved)
+		if err == nil && f != nil && !moved {
+			err = d.checkBoardTarget(ids[i], ref.File)
+		}
 		if err != nil {
 			return nil, err
 		}

@@ -55,6 +55,7 @@ func FuzzPatch(f *testing.F) {
 	f.Add([]byte("a: 1\nb:\n- x\n- y\n"), uint64(2))
 	f.Add([]byte("k: |\n  a\n  b\nl: [1, 2]\nm: {x: 1}\n"), uint64(3))
 	f.Add([]byte("- - a\n  - b\n- c\n"), uint64(4))
+	f.Add([]byte("\ufeffa: 1\r\nb: [x]\r\n"), uint64(5))
 	f.Fuzz(func(t *testing.T, data []byte, seed uint64) {
 		s, err := Parse("f.yaml", data)
 		if err != nil || s.Root.Kind != yaml.MappingNode {
