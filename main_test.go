@@ -49,8 +49,28 @@ func TestScripts(t *testing.T) {
 			"quit":      signalCmd("quit", syscall.SIGQUIT),
 			"urlcreds":  cmdURLCreds,
 			"peakrss":   cmdPeakRSS,
+			"backdate":  cmdBackdate,
+		},
+		Condition: func(cond string) (bool, error) {
+			if cond == "root" { // permission bits do not stop root
+				return os.Geteuid() == 0, nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 	})
+}
+
+// cmdBackdate sets a file's modification time into the past:
+//
+//	backdate .lesson.yaml.tmp-1-2 2h
+func cmdBackdate(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: backdate FILE DURATION")
+	}
+	d, err := time.ParseDuration(args[1])
+	ts.Check(err)
+	t := time.Now().Add(-d)
+	ts.Check(os.Chtimes(ts.MkAbs(args[0]), t, t))
 }
 
 // cmdExits runs a program and checks its exact exit code:

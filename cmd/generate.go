@@ -131,8 +131,8 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 	if err != nil {
 		return err
 	}
-	if err := doc.CheckOutput(opts.out); err != nil && opts.out != "-" {
-		return &usageError{err}
+	if err := checkPaths(doc, opts, cfg.Events); err != nil {
+		return err
 	}
 	scope := orchestrate.Scope{Slide: opts.slide}
 	steps, err := orchestrate.Plan(doc, opts.reg, scope)
@@ -150,6 +150,11 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 			return nil
 		}
 		return finalSave(doc, opts, nil)
+	}
+	if !toStdout && !dryRun {
+		if err := prepareSave(doc, opts, steps); err != nil {
+			return err
+		}
 	}
 
 	br, err := bridge.New(opts.reg)

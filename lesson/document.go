@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"sync"
 
 	"gopkg.in/yaml.v3"
@@ -34,6 +33,15 @@ type Document struct {
 	mu     sync.Mutex
 	inline map[session.Key]session.State   // decoded at load, handed to the child session on warm
 	files  map[session.Key]*yamlsrc.Source // file-backed children, once loaded
+	// checkedOut is the last output CheckOutput passed, so checkpoints
+	// do not stat every file again (see paths.go).
+	checkedOut string
+	// base is the lesson's folder as a real path (see folder in paths.go).
+	base string
+	// During Load only: folders seen not to be symlinks, and the lesson
+	// file's info, so checking many whiteboard files stats less.
+	realDirs   map[string]bool
+	lessonInfo fs.FileInfo
 }
 
 // Load reads and checks a lesson file. Any problem found makes it fail with
@@ -51,7 +59,10 @@ func Load(path string, reg *modality.Registry) (*Document, error) {
 	}
 	r := &yamlsrc.Reporter{File: path}
 	d := &Document{Path: path, reg: reg, src: src, inline: map[session.Key]session.State{}, files: map[session.Key]*yamlsrc.Source{}}
+	d.realDirs = map[string]bool{}
+	d.lessonInfo, _ = os.Stat(path)
 	plan := d.decode(src.Root, r)
+	d.realDirs, d.lessonInfo = nil, nil // later reads and writes look again
 	problems := r.Problems
 	problems.Sort()
 	if problems.Err() != nil {
@@ -83,28 +94,13 @@ func (d *Document) decode(n *yaml.Node, r *yamlsrc.Reporter) *Plan {
 
 func (d *Document) decodeChildRef(s *Slide, ref ChildRef, r *yamlsrc.Reporter, path string, files map[string]*yaml.Node) {
 	kind, _ := d.reg.Child(ref.Kind)
-	if ref.File != "" {
-		key := filepath.Clean(ref.File)
-		if first, dup := files[key]; dup {
-			r.At(ref.FileNode, "%s.%s.file %q is already used by another child (line %d); give each child its own file", path, ref.Kind, ref.File, first.Line)
-			return
-		}
-		files[key] = ref.FileNode
-	}
 	switch {
 	case ref.Inline != nil:
 		st := kind.Codec.Decode(ref.Inline, r, path+"."+ref.Kind)
 		d.inline[session.Key{Placement: s.ID, Kind: ref.Kind}] = st
 		d.warnShadowedProps(s, kind, st, r, path)
 	case ref.File != "":
-		full := filepath.Join(filepath.Dir(d.Path), ref.File)
-		if _, err := os.Stat(full); err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				r.At(ref.FileNode, "%s.%s.file %q does not exist (looked for %s); create it, fix the path, or write the %s inline", path, ref.Kind, ref.File, full, ref.Kind)
-			} else {
-				r.At(ref.FileNode, "%s.%s.file: %v", path, ref.Kind, err)
-			}
-		}
+		d.checkChildFile(ref, r, path, files)
 	}
 }
 
@@ -160,8 +156,8 @@ func (d *Document) loader(id string, ref ChildRef) func() (*session.Session, err
 }
 
 func (d *Document) loadFile(key session.Key, desc *modality.Descriptor, rel string) (session.State, error) {
-	full := filepath.Join(filepath.Dir(d.Path), rel)
-	data, err := os.ReadFile(full)
+	full := d.childFull(rel)
+	data, err := d.readChild(rel, key.Kind)
 	if err != nil {
 		return nil, fmt.Errorf("%s of slide %q: %w", key.Kind, key.Placement, err)
 	}
@@ -173,7 +169,7 @@ func (d *Document) loadFile(key session.Key, desc *modality.Descriptor, rel stri
 	var st session.State
 	if hint, ok := yamlsrc.Pending(src.Root); ok {
 		st = desc.Codec.Todo(hint)
-	} else {
+	} else if checkChildRoot(src.Root, r, desc) {
 		st = desc.Codec.Decode(src.Root, r, key.Kind)
 	}
 	if err := r.Problems.Err(); err != nil {
@@ -226,26 +222,6 @@ type OutFile struct {
 	Reformatted bool
 }
 
-// ErrSharedOutput means an output path would make a save overwrite the
-// input's child files.
-var ErrSharedOutput = errors.New("the output would overwrite the input's whiteboard files")
-
-// CheckOutput refuses an output path in the lesson's own folder (other than
-// the lesson itself) when children live in their own files: those files
-// would be written over in place, changing the input.
-func (d *Document) CheckOutput(out string) error {
-	if out == "" || filepath.Clean(out) == filepath.Clean(d.Path) {
-		return nil
-	}
-	if filepath.Clean(filepath.Dir(out)) != filepath.Clean(filepath.Dir(d.Path)) {
-		return nil
-	}
-	if files := d.ChildFiles(); len(files) > 0 {
-		return fmt.Errorf("%w (%s): write to another folder, or in place without -o", ErrSharedOutput, strings.Join(files, ", "))
-	}
-	return nil
-}
-
 // ChildFiles lists the files of children the lesson names, relative to it.
 func (d *Document) ChildFiles() []string {
 	var files []string
@@ -280,10 +256,8 @@ func (d *Document) fileChildren() []fileChild {
 // Unchanged files in place are skipped; when out is in another folder, every
 // child file is written there too, so the copy is whole.
 func (d *Document) Render(out string) ([]OutFile, error) {
-	if out == "" {
-		out = d.Path
-	}
-	if err := d.CheckOutput(out); err != nil {
+	out = d.outPath(out)
+	if err := d.checkOutputOnce(out); err != nil {
 		return nil, err
 	}
 	inDir, outDir := filepath.Dir(d.Path), filepath.Dir(out)
@@ -292,6 +266,9 @@ func (d *Document) Render(out string) ([]OutFile, error) {
 	var files []OutFile
 	for _, c := range d.fileChildren() {
 		f, err := d.renderFile(c.key, c.ref.File, filepath.Join(outDir, c.ref.File), moved)
+		if err == nil && f != nil && !moved {
+			err = d.checkChildTarget(c.key, c.ref.File)
+		}
 		if err != nil {
 			return nil, err
 		}

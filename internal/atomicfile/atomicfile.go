@@ -10,16 +10,23 @@ import (
 )
 
 // Write replaces path with data atomically. The file keeps its permissions
-// if it exists; a new file gets perm.
+// (and, where the system allows, its owner and group) if it exists; a new
+// file gets perm. When path is a symlink, the file it
+// points to is replaced and the link stays a link.
 func Write(path string, data []byte, perm os.FileMode) (err error) {
-	dir := filepath.Dir(path)
-	if fi, err := os.Stat(path); err == nil {
-		perm = fi.Mode().Perm()
+	target, err := Resolve(path)
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	dir := filepath.Dir(target)
+	old, statErr := os.Stat(target)
+	if statErr == nil {
+		perm = old.Mode().Perm()
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("create directory for %s: %w", path, err)
 	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	tmp, err := createTemp(target)
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
@@ -35,14 +42,32 @@ func Write(path string, data []byte, perm os.FileMode) (err error) {
 	if err = tmp.Chmod(perm); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
+	if statErr == nil {
+		keepOwner(tmp, old)
+	}
 	if err = tmp.Sync(); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	if err = tmp.Close(); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	if err = os.Rename(tmp.Name(), path); err != nil {
+	if err = os.Rename(tmp.Name(), target); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return nil
+}
+
+// Resolve returns the file a write to path replaces: path itself, or the
+// file a symlink at path points to (through any chain of links).
+func Resolve(path string) (string, error) {
+	path = filepath.Clean(path) // so the folder of the temporary file is the target's
+	fi, err := os.Lstat(path)
+	if err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		return path, nil
+	}
+	target, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return "", fmt.Errorf("%s is a symlink that cannot be followed to a file (a dangling link or a loop): %w", path, unwrapPath(err))
+	}
+	return target, nil
 }

@@ -118,7 +118,23 @@ func describeKind(n *yaml.Node) string {
 	case yaml.SequenceNode:
 		return "a list"
 	}
-	return fmt.Sprintf("%q", n.Value)
+	return fmt.Sprintf("%q", excerpt(n.Value))
+}
+
+// excerptRunes bounds how much of a wrong value a message quotes: enough
+// to recognise it, never a whole file that was named by mistake.
+const excerptRunes = 40
+
+// excerpt is v's first line, cut to excerptRunes with an ellipsis.
+func excerpt(v string) string {
+	line, _, more := strings.Cut(v, "\n")
+	if r := []rune(line); len(r) > excerptRunes {
+		line, more = string(r[:excerptRunes]), true
+	}
+	if more {
+		line += "…"
+	}
+	return line
 }
 
 func label(path string) string {

@@ -87,6 +87,9 @@ func (s *Source) Patch(cur *yaml.Node) ([]byte, error) {
 	if s.crlf {
 		out = bytes.ReplaceAll(out, []byte("\n"), []byte("\r\n"))
 	}
+	if s.bom {
+		out = append(slices.Clip(utf8BOM), out...)
+	}
 	return out, nil
 }
 

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"regexp"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -21,21 +20,27 @@ type Source struct {
 	// Root is the document's top node (the mapping, not the document node).
 	Root *yaml.Node
 
-	// text is Data with CRLF line ends made LF: every offset refers to it,
-	// and a patched CRLF file gets its CRLF back on the way out.
+	// text is Data with CRLF line ends made LF and without a UTF-8 byte
+	// order mark: every offset refers to it, and a patched file gets its
+	// CRLF and mark back on the way out.
 	text       []byte
 	crlf       bool
+	bom        bool  // a UTF-8 byte order mark, not part of text, put back on save
 	lineStarts []int // byte offset of each line's start; lineStarts[0] is line 1
 }
 
 // Parse parses data as one YAML document. A syntax error comes back as
 // Problems with the file, line and column.
 func Parse(file string, data []byte) (*Source, error) {
-	text, crlf := data, bytes.Contains(data, []byte("\r\n"))
-	if crlf {
-		text = bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n"))
+	if p := checkEncoding(file, data); p != nil {
+		return nil, Problems{*p}
 	}
-	s := &Source{File: file, Data: data, text: text, crlf: crlf, lineStarts: lineIndex(text)}
+	text, bom := bytes.CutPrefix(data, utf8BOM)
+	crlf := bytes.Contains(text, []byte("\r\n"))
+	if crlf {
+		text = bytes.ReplaceAll(text, []byte("\r\n"), []byte("\n"))
+	}
+	s := &Source{File: file, Data: data, text: text, crlf: crlf, bom: bom, lineStarts: lineIndex(text)}
 	var doc yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(text))
 	if err := dec.Decode(&doc); err != nil {
@@ -79,33 +84,6 @@ func (s *Source) gluedProblem(line, col int, tag string) Problem {
 	glued := tag[:len(PendingTag)+1]
 	return Problem{File: s.File, Line: line, Col: col,
 		Message: fmt.Sprintf("put a space after !pending: YAML reads %q as one tag here (write %q)", glued, PendingTag+" "+glued[len(PendingTag):])}
-}
-
-var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
-
-func (s *Source) syntaxProblem(err error) Problems {
-	if loc := gluedPendingRE.FindIndex(s.text); loc != nil {
-		line := s.lineOf(loc[0])
-		col := utf8.RuneCount(s.text[s.lineStart(line):loc[0]]) + 1
-		return Problems{s.gluedProblem(line, col, string(s.text[loc[0]:loc[1]]))}
-	}
-	msg := err.Error()
-	line := 1
-	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
-		line, _ = strconv.Atoi(m[1])
-		msg = m[2]
-	} else {
-		msg = strings.TrimPrefix(msg, "yaml: ")
-	}
-	col := 1
-	text := s.LineText(line)
-	if i := strings.IndexFunc(text, func(r rune) bool { return r != ' ' }); i >= 0 {
-		col = utf8.RuneCountInString(text[:i]) + 1
-	}
-	if strings.Contains(text, "\t") {
-		msg += " (YAML indents with spaces; this line has a tab)"
-	}
-	return Problems{{File: s.File, Line: line, Col: col, Message: "invalid YAML: " + msg}}
 }
 
 func lineIndex(data []byte) []int {

@@ -1,0 +1,8 @@
+//go:build !unix
+
+package lesson
+
+import "os"
+
+// fileID gives no identity here; fileSet falls back to os.SameFile.
+func fileID(os.FileInfo) any { return nil }
