@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lessongen/lessongen/compose"
 	"github.com/lessongen/lessongen/internal/clip"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -525,7 +526,7 @@ func FuzzParse(f *testing.F) {
 // A focused toolset (fill --slide) offers only read-only tools and those
 // that change one item, and lets them change only that item.
 func TestFocusedToolset(t *testing.T) {
-	doc, err := lesson.Load("../examples/photosynthesis/lesson.yaml", testRegistry())
+	doc, err := compose.Load("../examples/photosynthesis/lesson.yaml", testRegistry())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -616,7 +617,7 @@ func TestLongValues(t *testing.T) {
 	if ce == nil || ce.Kind != session.KindInvalidArgs || ce.Message != "the arguments are 50.0 MB; the most a call may send is 64.0 KB" {
 		t.Fatalf("got %+v", ce)
 	}
-	d, err := lesson.Load(writeLessonFile(t, "version: 1\nmetadata:\n  title:\nslides: !pending \""+strings.Repeat("h", 100_000)+"\"\n"), testRegistry())
+	d, err := compose.Load(writeLessonFile(t, "version: 1\nmetadata:\n  title:\nslides: !pending \""+strings.Repeat("h", 100_000)+"\"\n"), testRegistry())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -658,7 +659,7 @@ func TestEnvelopeListsSomePending(t *testing.T) {
 	for i := range MaxPendingShown + 5 {
 		fmt.Fprintf(&src, "  - id: s%d\n    title: S\n    notes:\n    whiteboard: {heading: H, elements: []}\n", i)
 	}
-	d, err := lesson.Load(writeLessonFile(t, src.String()), testRegistry())
+	d, err := compose.Load(writeLessonFile(t, src.String()), testRegistry())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,12 +12,12 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lessongen/lessongen/bridge"
+	"github.com/lessongen/lessongen/compose"
 	"github.com/lessongen/lessongen/internal/atomicfile"
 	"github.com/lessongen/lessongen/internal/event"
 	"github.com/lessongen/lessongen/internal/redact"
 	"github.com/lessongen/lessongen/internal/termsafe"
 	"github.com/lessongen/lessongen/internal/yamlsrc"
-	"github.com/lessongen/lessongen/lesson"
 	"github.com/lessongen/lessongen/llm"
 	"github.com/lessongen/lessongen/modality"
 	"github.com/lessongen/lessongen/orchestrate"
@@ -225,8 +225,8 @@ func runStatus(r orchestrate.Report, err error) string {
 
 // loadLesson loads a lesson; a file that cannot be read is the user's to
 // fix (exit 2), like one that does not parse.
-func loadLesson(path string, reg *modality.Registry) (*lesson.Document, error) {
-	doc, err := lesson.Load(path, reg)
+func loadLesson(path string, reg *modality.Registry) (*compose.Document, error) {
+	doc, err := compose.Load(path, reg)
 	var problems yamlsrc.Problems
 	if err != nil && !errors.As(err, &problems) {
 		return nil, &usageError{err}
@@ -235,7 +235,7 @@ func loadLesson(path string, reg *modality.Registry) (*lesson.Document, error) {
 }
 
 // save writes every changed file atomically and returns their paths.
-func save(doc *lesson.Document, out string, streams *IOStreams) ([]string, error) {
+func save(doc *compose.Document, out string, streams *IOStreams) ([]string, error) {
 	files, err := doc.Render(out)
 	if err != nil {
 		return nil, err
@@ -255,7 +255,7 @@ func save(doc *lesson.Document, out string, streams *IOStreams) ([]string, error
 
 // finalSave writes the result: to the output file(s), or the lesson to
 // stdout for -o -.
-func finalSave(doc *lesson.Document, opts *generateOptions, sink event.Sink) error {
+func finalSave(doc *compose.Document, opts *generateOptions, sink event.Sink) error {
 	if opts.out == "-" {
 		data, err := doc.LessonBytes()
 		if err != nil {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/lessongen/lessongen/compose"
 	"github.com/lessongen/lessongen/internal/termsafe"
 	"github.com/lessongen/lessongen/internal/yamlsrc"
 	"github.com/lessongen/lessongen/lesson"
@@ -45,7 +46,7 @@ file is valid, 2 otherwise.`,
 func runValidate(opts *validateOptions) error {
 	failed := 0
 	for _, file := range opts.files {
-		doc, err := lesson.Load(file, opts.reg)
+		doc, err := compose.Load(file, opts.reg)
 		if err == nil {
 			err = doc.LoadAll()
 		}
@@ -81,7 +82,7 @@ func printProblems(io *IOStreams, ps yamlsrc.Problems) {
 }
 
 // summarize counts slides and pending spots, children included.
-func summarize(doc *lesson.Document) (slides, pending int) {
+func summarize(doc *compose.Document) (slides, pending int) {
 	doc.View(func(p *lesson.Plan) {
 		slides = len(p.SlideIDs())
 		pending = len(p.Pending())

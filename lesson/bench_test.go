@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lessongen/lessongen/compose"
 	"github.com/lessongen/lessongen/lesson"
 	"github.com/lessongen/lessongen/session"
 	"github.com/lessongen/lessongen/whiteboard"
@@ -46,13 +47,13 @@ func benchLesson(n int) string {
 	return b.String()
 }
 
-func loadBench(b *testing.B, n int) *lesson.Document {
+func loadBench(b *testing.B, n int) *compose.Document {
 	b.Helper()
 	path := filepath.Join(b.TempDir(), "lesson.yaml")
 	if err := os.WriteFile(path, []byte(benchLesson(n)), 0o644); err != nil {
 		b.Fatal(err)
 	}
-	d, err := lesson.Load(path, testRegistry())
+	d, err := compose.Load(path, testRegistry())
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -122,7 +123,7 @@ func BenchmarkLoadSave2000(b *testing.B) {
 		b.ReportAllocs()
 		b.SetBytes(int64(len(data)))
 		for b.Loop() {
-			d, err := lesson.Load(path, testRegistry())
+			d, err := compose.Load(path, testRegistry())
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -136,7 +137,7 @@ func BenchmarkLoadSave2000(b *testing.B) {
 		b.ReportAllocs()
 		b.SetBytes(int64(len(data)))
 		for b.Loop() {
-			d, err := lesson.Load(path, testRegistry())
+			d, err := compose.Load(path, testRegistry())
 			if err != nil {
 				b.Fatal(err)
 			}

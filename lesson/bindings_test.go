@@ -7,12 +7,13 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/lessongen/lessongen/compose"
 	"github.com/lessongen/lessongen/internal/yamlsrc"
 	"github.com/lessongen/lessongen/lesson"
 	"github.com/lessongen/lessongen/session"
 )
 
-func bindings(t *testing.T, d *lesson.Document, id string) (map[string]string, error) {
+func bindings(t *testing.T, d *compose.Document, id string) (map[string]string, error) {
 	t.Helper()
 	var m map[string]string
 	var err error
@@ -20,7 +21,7 @@ func bindings(t *testing.T, d *lesson.Document, id string) (map[string]string, e
 	return m, err
 }
 
-func wantHeading(t *testing.T, d *lesson.Document, id, want string) {
+func wantHeading(t *testing.T, d *compose.Document, id, want string) {
 	t.Helper()
 	m, err := bindings(t, d, id)
 	if err != nil || m["heading"] != want {
@@ -148,7 +149,7 @@ slides:
       layout: "{{ .slide.nope }}"
 `
 	dir := writeFiles(t, map[string]string{"lesson.yaml": src})
-	_, err := lesson.Load(dir+"/lesson.yaml", testRegistry())
+	_, err := compose.Load(dir+"/lesson.yaml", testRegistry())
 	var ps yamlsrc.Problems
 	if !errors.As(err, &ps) {
 		t.Fatalf("err = %v, want Problems", err)

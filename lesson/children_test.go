@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lessongen/lessongen/compose"
 	"github.com/lessongen/lessongen/lesson"
 	"github.com/lessongen/lessongen/modality"
 	"github.com/lessongen/lessongen/quiz"
@@ -22,7 +23,7 @@ func TestAddSlidePlacesBriefedChildren(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := writeFiles(t, map[string]string{"lesson.yaml": "version: 1\nmetadata:\n  title: Romans\nslides: !pending \"an exit quiz\"\n"})
-	doc, err := lesson.Load(filepath.Join(dir, "lesson.yaml"), reg)
+	doc, err := compose.Load(filepath.Join(dir, "lesson.yaml"), reg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +57,7 @@ func TestAddSlidePlacesBriefedChildren(t *testing.T) {
 	}
 
 	// Without the quiz registered, a quiz brief places nothing.
-	doc, err = lesson.Load(filepath.Join(dir, "lesson.yaml"), testRegistry())
+	doc, err = compose.Load(filepath.Join(dir, "lesson.yaml"), testRegistry())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lessongen/lessongen/compose"
 	"github.com/lessongen/lessongen/internal/yamlsrc"
 	"github.com/lessongen/lessongen/lesson"
 	"github.com/lessongen/lessongen/session"
@@ -133,7 +134,7 @@ func TestRoundTripUnchanged(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			d, err := lesson.Load(path, testRegistry())
+			d, err := compose.Load(path, testRegistry())
 			if err != nil {
 				t.Fatalf("load: %v", err)
 			}
@@ -343,7 +344,7 @@ func TestRenderElsewhereCopiesBoardFiles(t *testing.T) {
 	if data, _ := os.ReadFile(filepath.Join(filepath.Dir(d.Path), "boards", "recap.yaml")); string(data) != recapSrc {
 		t.Errorf("the original board changed:\n%s", data)
 	}
-	copied, err := lesson.Load(out, testRegistry())
+	copied, err := compose.Load(out, testRegistry())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -451,7 +452,7 @@ func TestLoadErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := writeFiles(t, tt.files)
-			_, err := lesson.Load(filepath.Join(dir, "lesson.yaml"), testRegistry())
+			_, err := compose.Load(filepath.Join(dir, "lesson.yaml"), testRegistry())
 			var ps yamlsrc.Problems
 			if !errors.As(err, &ps) {
 				t.Fatalf("err = %v, want Problems", err)
@@ -464,7 +465,7 @@ func TestLoadErrors(t *testing.T) {
 			}
 		})
 	}
-	if _, err := lesson.Load(filepath.Join(t.TempDir(), "none.yaml"), testRegistry()); err == nil || !strings.Contains(err.Error(), "cannot read the lesson") {
+	if _, err := compose.Load(filepath.Join(t.TempDir(), "none.yaml"), testRegistry()); err == nil || !strings.Contains(err.Error(), "cannot read the lesson") {
 		t.Errorf("missing file: %v", err)
 	}
 }
@@ -488,7 +489,7 @@ func TestBoardFilePaths(t *testing.T) {
 			"..boards/b.yaml": "heading: B\n",
 			"b.yaml":          "heading: B\n",
 		})
-		_, err := lesson.Load(filepath.Join(dir, "lesson.yaml"), testRegistry())
+		_, err := compose.Load(filepath.Join(dir, "lesson.yaml"), testRegistry())
 		if tt.ok && err != nil {
 			t.Errorf("%s: %v", tt.file, err)
 		}
@@ -600,7 +601,7 @@ func TestSaveChangesBundledExample(t *testing.T) {
 	orig, _ := os.ReadFile(path)
 	summaryPath := filepath.Join(filepath.Dir(path), "slides", "summary.yaml")
 	origSummary, _ := os.ReadFile(summaryPath)
-	d, err := lesson.Load(path, testRegistry())
+	d, err := compose.Load(path, testRegistry())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -648,7 +649,7 @@ func TestSaveChangesBundledExample(t *testing.T) {
 func TestOutputBesideLessonWithBoardFilesIsRefused(t *testing.T) {
 	d := loadFractions(t)
 	beside := filepath.Join(filepath.Dir(d.Path), "out.yaml")
-	if _, err := d.Render(beside); !errors.Is(err, lesson.ErrSharedOutput) {
+	if _, err := d.Render(beside); !errors.Is(err, compose.ErrSharedOutput) {
 		t.Errorf("render beside: %v", err)
 	}
 	if err := d.CheckOutput(""); err != nil {
@@ -665,7 +666,7 @@ func TestTwoSlidesCannotShareABoardFile(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "b", "x.yaml"), []byte("heading: H\nelements: []\n"), 0o644)
 	path := filepath.Join(dir, "l.yaml")
 	os.WriteFile(path, []byte("version: 1\nmetadata:\n  title: T\nslides:\n  - id: a\n    title: A\n    whiteboard: {file: b/x.yaml}\n  - id: c\n    title: C\n    whiteboard: {file: ./b/x.yaml}\n"), 0o644)
-	_, err := lesson.Load(path, testRegistry())
+	_, err := compose.Load(path, testRegistry())
 	if err == nil || !strings.Contains(err.Error(), "l.yaml:10:24: slides[1].whiteboard.file \"./b/x.yaml\" is already used by another child (line 7)") {
 		t.Errorf("got %v", err)
 	}

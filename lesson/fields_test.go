@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lessongen/lessongen/compose"
 	"github.com/lessongen/lessongen/internal/sessiontest"
 	"github.com/lessongen/lessongen/internal/yamlsrc"
 	"github.com/lessongen/lessongen/lesson"
@@ -229,7 +230,7 @@ func TestVocabularyShapeErrors(t *testing.T) {
 	for _, tt := range tests {
 		src := "version: 1\nmetadata:\n  title: T\n  vocabulary:\n    - " + tt.item + "\nslides: []\n"
 		dir := writeFiles(t, map[string]string{"lesson.yaml": src})
-		_, err := lesson.Load(filepath.Join(dir, "lesson.yaml"), testRegistry())
+		_, err := compose.Load(filepath.Join(dir, "lesson.yaml"), testRegistry())
 		ps, _ := err.(yamlsrc.Problems)
 		found := false
 		for _, p := range ps {
@@ -241,7 +242,7 @@ func TestVocabularyShapeErrors(t *testing.T) {
 	}
 	// A misconception needs both halves, reported at the item.
 	dir := writeFiles(t, map[string]string{"lesson.yaml": "version: 1\nmetadata:\n  title: T\n  misconceptions:\n    - {misconception: x}\nslides: []\n"})
-	_, err := lesson.Load(filepath.Join(dir, "lesson.yaml"), testRegistry())
+	_, err := compose.Load(filepath.Join(dir, "lesson.yaml"), testRegistry())
 	if err == nil || !strings.Contains(err.Error(), `lesson.yaml:5:7: metadata.misconceptions[0] is missing the required key "response"`) {
 		t.Errorf("err = %v", err)
 	}
@@ -267,7 +268,7 @@ func TestDefineTermListedTwice(t *testing.T) {
 		t.Errorf("saved:\n%s", got)
 	}
 	dir := writeFiles(t, map[string]string{"lesson.yaml": "version: 1\nmetadata:\n  title: T\n  vocabulary: [{term: a, term: b}]\nslides: []\n"})
-	if _, err := lesson.Load(filepath.Join(dir, "lesson.yaml"), testRegistry()); err == nil || !strings.Contains(err.Error(), `lesson.yaml:4:26: duplicate key "term" in metadata.vocabulary[0]`) {
+	if _, err := compose.Load(filepath.Join(dir, "lesson.yaml"), testRegistry()); err == nil || !strings.Contains(err.Error(), `lesson.yaml:4:26: duplicate key "term" in metadata.vocabulary[0]`) {
 		t.Errorf("err = %v", err)
 	}
 }
@@ -341,7 +342,7 @@ func TestMisconceptionShapeErrors(t *testing.T) {
 		{"{misconception: m, response: [a]}", "lesson.yaml:5:36: metadata.misconceptions[0].response must be text"},
 	} {
 		dir := writeFiles(t, map[string]string{"lesson.yaml": "version: 1\nmetadata:\n  title: T\n  misconceptions:\n    - " + tt.item + "\nslides: []\n"})
-		_, err := lesson.Load(filepath.Join(dir, "lesson.yaml"), testRegistry())
+		_, err := compose.Load(filepath.Join(dir, "lesson.yaml"), testRegistry())
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: err = %v\nwant %s", tt.item, err, tt.want)
 		}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/lessongen/lessongen/compose"
 	"github.com/lessongen/lessongen/lesson"
 )
 
@@ -37,7 +38,7 @@ func FuzzLoad(f *testing.F) {
 		if err := os.WriteFile(path, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		d, err := lesson.Load(path, testRegistry())
+		d, err := compose.Load(path, testRegistry())
 		if err != nil {
 			return
 		}
@@ -63,7 +64,7 @@ func FuzzLoad(f *testing.F) {
 			t.Fatalf("save after a change: %v\n--- in\n%s", err, data)
 		}
 		out, _ := os.ReadFile(path)
-		d2, err := lesson.Load(path, testRegistry())
+		d2, err := compose.Load(path, testRegistry())
 		if err != nil {
 			t.Fatalf("the saved lesson does not load: %v\n--- in\n%s\n--- out\n%s", err, data, out)
 		}

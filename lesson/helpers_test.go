@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lessongen/lessongen/compose"
 	"github.com/lessongen/lessongen/internal/sessiontest"
 	"github.com/lessongen/lessongen/lesson"
 	"github.com/lessongen/lessongen/modality"
@@ -80,28 +81,28 @@ func writeFiles(t *testing.T, files map[string]string) string {
 }
 
 // load writes src as lesson.yaml (with any extra files) and loads it.
-func load(t *testing.T, src string, extra ...string) *lesson.Document {
+func load(t *testing.T, src string, extra ...string) *compose.Document {
 	t.Helper()
 	files := map[string]string{"lesson.yaml": src}
 	for i := 0; i+1 < len(extra); i += 2 {
 		files[extra[i]] = extra[i+1]
 	}
 	dir := writeFiles(t, files)
-	d, err := lesson.Load(filepath.Join(dir, "lesson.yaml"), testRegistry())
+	d, err := compose.Load(filepath.Join(dir, "lesson.yaml"), testRegistry())
 	if err != nil {
 		t.Fatalf("load:\n%v", err)
 	}
 	return d
 }
 
-func loadFractions(t *testing.T) *lesson.Document {
+func loadFractions(t *testing.T) *compose.Document {
 	t.Helper()
 	return load(t, fractionsSrc, "boards/recap.yaml", recapSrc)
 }
 
 // plan returns the document's plan. Tests dispatch from one goroutine, so
 // reading it between dispatches is safe.
-func plan(d *lesson.Document) *lesson.Plan {
+func plan(d *compose.Document) *lesson.Plan {
 	var p *lesson.Plan
 	d.View(func(x *lesson.Plan) { p = x })
 	return p
@@ -114,7 +115,7 @@ func dispatch(t *testing.T, s *session.Session, in session.Intent) session.Resul
 
 // rendered returns what a save in place would write: path → content, with
 // unchanged files read from disk.
-func rendered(t *testing.T, d *lesson.Document) map[string]string {
+func rendered(t *testing.T, d *compose.Document) map[string]string {
 	t.Helper()
 	files, err := d.Render("")
 	if err != nil {
@@ -144,7 +145,7 @@ type view struct {
 	ids      []string
 }
 
-func look(t *testing.T, d *lesson.Document) view {
+func look(t *testing.T, d *compose.Document) view {
 	t.Helper()
 	p := plan(d)
 	return view{rendered(t, d), p.Describe(), p.Outline(), p.Pending(), p.SlideIDs()}
@@ -175,12 +176,12 @@ func (v view) diff(t *testing.T, what string, want view) {
 
 // apply dispatches in to s (the lesson's session or a board's), then checks
 // that Undo restores everything exactly and Redo re-applies it identically.
-func apply(t *testing.T, d *lesson.Document, s *session.Session, in session.Intent) session.Result {
+func apply(t *testing.T, d *compose.Document, s *session.Session, in session.Intent) session.Result {
 	t.Helper()
 	return sessiontest.Apply(t, s, in, observe(t, d))
 }
 
-func observe(t *testing.T, d *lesson.Document) sessiontest.Observer[view] {
+func observe(t *testing.T, d *compose.Document) sessiontest.Observer[view] {
 	return sessiontest.Observer[view]{
 		Look: func() view { return look(t, d) },
 		Diff: func(what string, got, want view) { got.diff(t, what, want) },
@@ -188,13 +189,13 @@ func observe(t *testing.T, d *lesson.Document) sessiontest.Observer[view] {
 }
 
 // reload saves d's rendering to a fresh directory and loads it again.
-func reload(t *testing.T, d *lesson.Document) *lesson.Document {
+func reload(t *testing.T, d *compose.Document) *compose.Document {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), "lesson.yaml")
 	if err := d.Save(out); err != nil {
 		t.Fatalf("save: %v", err)
 	}
-	d2, err := lesson.Load(out, testRegistry())
+	d2, err := compose.Load(out, testRegistry())
 	if err != nil {
 		data, _ := os.ReadFile(out)
 		t.Fatalf("the saved lesson does not load:\n%v\n%s", err, data)

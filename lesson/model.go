@@ -1,6 +1,8 @@
 // Package lesson is the LessonPlan modality: lesson metadata and slides, each
-// slide placing one whiteboard. It owns the lesson file: loading with every
-// problem reported by position, and saving by splicing only what changed.
+// slide placing children of the registered kinds (a whiteboard, a quiz). It
+// holds the lesson's model, intents, reduce and describe, and decodes its own
+// fields; the document with its children (package compose) loads and saves
+// the file.
 package lesson
 
 import (

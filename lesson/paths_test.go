@@ -7,13 +7,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lessongen/lessongen/compose"
 	"github.com/lessongen/lessongen/lesson"
 	"github.com/lessongen/lessongen/whiteboard"
 )
 
 const twoBoardsSrc = "version: 1\nmetadata:\n  title: T\nslides:\n  - id: a\n    title: A\n    whiteboard: {file: boards/a.yaml}\n  - id: b\n    title: B\n    whiteboard: {file: b.yaml}\n"
 
-func loadTwoBoards(t *testing.T) *lesson.Document {
+func loadTwoBoards(t *testing.T) *compose.Document {
 	t.Helper()
 	return load(t, twoBoardsSrc, "boards/a.yaml", "heading: A\n", "b.yaml", "heading: B\n")
 }
@@ -71,7 +72,7 @@ func TestCheckOutputRefusesACopyOverAnInput(t *testing.T) {
 	d := load(t, "version: 1\nmetadata:\n  title: T\nslides:\n  - id: a\n    title: A\n    whiteboard: {file: x.yaml}\n  - id: b\n    title: B\n    whiteboard: {file: sub/x.yaml}\n",
 		"x.yaml", "heading: A\n", "sub/x.yaml", "heading: B\n")
 	err := d.CheckOutput(filepath.Join(filepath.Dir(d.Path), "sub", "out.yaml"))
-	if !errors.Is(err, lesson.ErrSharedOutput) || !strings.Contains(err.Error(), `the copy of whiteboard file x.yaml would go to`) {
+	if !errors.Is(err, compose.ErrSharedOutput) || !strings.Contains(err.Error(), `the copy of whiteboard file x.yaml would go to`) {
 		t.Errorf("got %v", err)
 	}
 }

@@ -2,11 +2,13 @@ package lesson_test
 
 import (
 	"context"
-	"github.com/lessongen/lessongen/internal/clip"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/lessongen/lessongen/compose"
+	"github.com/lessongen/lessongen/internal/clip"
 
 	"github.com/lessongen/lessongen/internal/sessiontest"
 	"github.com/lessongen/lessongen/internal/yamlsrc"
@@ -305,7 +307,7 @@ func TestIntentsReduce(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var d *lesson.Document
+			var d *compose.Document
 			if tt.src == "" {
 				d = loadFractions(t)
 			} else {

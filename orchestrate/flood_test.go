@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/lessongen/lessongen/agent"
+	"github.com/lessongen/lessongen/compose"
 	"github.com/lessongen/lessongen/internal/event"
 	"github.com/lessongen/lessongen/lesson"
 	"github.com/lessongen/lessongen/llm"
@@ -105,7 +106,7 @@ func (f *flooder) Complete(ctx context.Context, req llm.Request) (llm.Response, 
 
 // floodLesson has complete metadata, one slide with a pending whiteboard,
 // and a pending placeholder for more slides.
-func floodLesson(t testing.TB) *lesson.Document {
+func floodLesson(t testing.TB) *compose.Document {
 	t.Helper()
 	src := "version: 1\nmetadata:\n  title: Flood\n  objectives: [Survive]\nslides:\n" +
 		"  - id: s0\n    title: First\n    whiteboard: !pending \"board\"\n" +
@@ -114,7 +115,7 @@ func floodLesson(t testing.TB) *lesson.Document {
 	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	doc, err := lesson.Load(path, testRegistry())
+	doc, err := compose.Load(path, testRegistry())
 	if err != nil {
 		t.Fatal(err)
 	}

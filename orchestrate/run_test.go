@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/lessongen/lessongen/bridge"
+	"github.com/lessongen/lessongen/compose"
 	"github.com/lessongen/lessongen/internal/event"
 	"github.com/lessongen/lessongen/lesson"
 	"github.com/lessongen/lessongen/llm"
@@ -144,7 +145,7 @@ func TestRunOrder(t *testing.T) {
 	data, _ := os.ReadFile(path)
 	data = append(data, "  - !pending \"two more\"\n"...)
 	os.WriteFile(path, data, 0o644)
-	doc, err := lesson.Load(path, testRegistry())
+	doc, err := compose.Load(path, testRegistry())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,7 +181,7 @@ func TestRunOrder(t *testing.T) {
 
 func TestRunRespectsConcurrencyLimit(t *testing.T) {
 	for _, limit := range []int{1, 3} {
-		doc, err := lesson.Load(writeLesson(t, 8, ""), testRegistry())
+		doc, err := compose.Load(writeLesson(t, 8, ""), testRegistry())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -207,7 +208,7 @@ func TestRunRespectsConcurrencyLimit(t *testing.T) {
 func TestRunNothingPendingMakesNoRequest(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "done.yaml")
 	os.WriteFile(path, []byte("version: 1\nmetadata:\n  title: Done\nslides:\n  - id: a\n    title: A\n    whiteboard:\n      heading: H\n      elements: []\n"), 0o644)
-	doc, err := lesson.Load(path, testRegistry())
+	doc, err := compose.Load(path, testRegistry())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,7 +220,7 @@ func TestRunNothingPendingMakesNoRequest(t *testing.T) {
 }
 
 func TestRunScopeOneSlide(t *testing.T) {
-	doc, err := lesson.Load(writeLesson(t, 3, "  objectives:\n"), testRegistry())
+	doc, err := compose.Load(writeLesson(t, 3, "  objectives:\n"), testRegistry())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -234,7 +235,7 @@ func TestRunScopeOneSlide(t *testing.T) {
 }
 
 func TestCheckpointAfterNodes(t *testing.T) {
-	doc, err := lesson.Load(writeLesson(t, 4, ""), testRegistry())
+	doc, err := compose.Load(writeLesson(t, 4, ""), testRegistry())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -260,7 +261,7 @@ func TestCheckpointAfterNodes(t *testing.T) {
 		t.Errorf("%d checkpoints for 4 whiteboards (coalesced, at least one)", saves)
 	}
 	// The saved file is the finished lesson.
-	again, err := lesson.Load(doc.Path, testRegistry())
+	again, err := compose.Load(doc.Path, testRegistry())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -280,7 +281,7 @@ func TestCheckpointsWhileBindingsResolve(t *testing.T) {
 	}
 	path := filepath.Join(t.TempDir(), "lesson.yaml")
 	os.WriteFile(path, []byte(b.String()), 0o644)
-	doc, err := lesson.Load(path, testRegistry())
+	doc, err := compose.Load(path, testRegistry())
 	if err != nil {
 		t.Fatal(err)
 	}

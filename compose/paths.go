@@ -1,4 +1,4 @@
-package lesson
+package compose
 
 import (
 	"errors"
@@ -11,6 +11,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/lessongen/lessongen/internal/yamlsrc"
+	"github.com/lessongen/lessongen/lesson"
 	"github.com/lessongen/lessongen/modality"
 	"github.com/lessongen/lessongen/session"
 )
@@ -23,7 +24,7 @@ import (
 // must be a regular file inside the lesson's folder, symlinks followed, and
 // no other child's. files maps each resolved file to the node that first
 // named it.
-func (d *Document) checkChildFile(ref ChildRef, r *yamlsrc.Reporter, path string, files map[string]*yaml.Node) {
+func (d *Document) checkChildFile(ref lesson.ChildRef, r *yamlsrc.Reporter, path string, files map[string]*yaml.Node) {
 	real, err := d.resolveChild(ref.File, ref.Kind)
 	key := real
 	if err != nil {
@@ -181,7 +182,7 @@ func (d *Document) SaveTargets(out string, changing map[string]bool) []string {
 		return d.Outputs(out)
 	}
 	var paths []string
-	d.View(func(p *Plan) {
+	d.View(func(p *lesson.Plan) {
 		for _, s := range p.Slides.Value {
 			for _, ref := range s.Children {
 				if ref.File != "" && (changing[s.ID] || len(s.Props) > 0) {
@@ -201,7 +202,7 @@ type fileRole struct {
 
 func (d *Document) inputs() []fileRole {
 	in := []fileRole{{d.Path, "the lesson file"}}
-	d.View(func(p *Plan) {
+	d.View(func(p *lesson.Plan) {
 		for _, s := range p.Slides.Value {
 			for _, ref := range s.Children {
 				if ref.File != "" {
@@ -403,4 +404,12 @@ func checkChildRoot(root *yaml.Node, r *yamlsrc.Reporter, desc *modality.Descrip
 	keys := yamlsrc.Keys(desc.Codec.Todo(""))
 	r.At(root, "not a %s file: its top level is %s, where a %s is a mapping of %s", desc.Name, kind, desc.Name, joinAnd(keys))
 	return false
+}
+
+// joinAnd joins "a", "b", "c" as "a, b and c".
+func joinAnd(items []string) string {
+	if len(items) < 2 {
+		return strings.Join(items, "")
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
 }

@@ -1,4 +1,8 @@
-package lesson
+// Package compose is a lesson file with its children: loading the lesson
+// (through lesson.Decode) and each slide's children through their kinds'
+// codecs, inline or from their own files and only when first needed; and
+// the one save path, which splices what changed into the original bytes.
+package compose
 
 import (
 	"errors"
@@ -14,6 +18,7 @@ import (
 
 	"github.com/lessongen/lessongen/internal/atomicfile"
 	"github.com/lessongen/lessongen/internal/yamlsrc"
+	"github.com/lessongen/lessongen/lesson"
 	"github.com/lessongen/lessongen/modality"
 	"github.com/lessongen/lessongen/session"
 )
@@ -75,14 +80,14 @@ func Load(path string, reg *modality.Registry) (*Document, error) {
 	return d, nil
 }
 
-func (d *Document) decode(n *yaml.Node, r *yamlsrc.Reporter) *Plan {
+func (d *Document) decode(n *yaml.Node, r *yamlsrc.Reporter) *lesson.Plan {
 	var kinds []string
 	bindable := map[string][]string{}
 	for _, k := range d.reg.Children() {
 		kinds = append(kinds, k.Name)
 		bindable[k.Name] = k.Bindable
 	}
-	p := Decode(n, r, kinds, bindable)
+	p := lesson.Decode(n, r, kinds, bindable)
 	files := map[string]*yaml.Node{}
 	for i, s := range p.Slides.Value {
 		for _, ref := range s.Children {
@@ -92,7 +97,7 @@ func (d *Document) decode(n *yaml.Node, r *yamlsrc.Reporter) *Plan {
 	return p
 }
 
-func (d *Document) decodeChildRef(s *Slide, ref ChildRef, r *yamlsrc.Reporter, path string, files map[string]*yaml.Node) {
+func (d *Document) decodeChildRef(s *lesson.Slide, ref lesson.ChildRef, r *yamlsrc.Reporter, path string, files map[string]*yaml.Node) {
 	kind, _ := d.reg.Child(ref.Kind)
 	switch {
 	case ref.Inline != nil:
@@ -106,10 +111,10 @@ func (d *Document) decodeChildRef(s *Slide, ref ChildRef, r *yamlsrc.Reporter, p
 
 // warnShadowedProps flags bindings that will never apply because the child
 // already has that property written.
-func (d *Document) warnShadowedProps(s *Slide, kind *modality.Descriptor, st session.State, r *yamlsrc.Reporter, path string) {
+func (d *Document) warnShadowedProps(s *lesson.Slide, kind *modality.Descriptor, st session.State, r *yamlsrc.Reporter, path string) {
 	for _, name := range slices.Sorted(maps.Keys(s.Props)) {
 		if slices.Contains(kind.Bindable, name) && kind.Codec.Written(st, name) {
-			r.WarnAt(valueNode(s.Src, "props"), "%s.props.%s is ignored: the %s already sets %s", path, name, kind.Name, name)
+			r.WarnAt(mapValue(s.Src, "props"), "%s.props.%s is ignored: the %s already sets %s", path, name, kind.Name, name)
 		}
 	}
 }
@@ -127,12 +132,12 @@ func unwrapPath(err error) error {
 func (d *Document) Session() *session.Session { return d.root }
 
 // View runs fn with the lesson plan under the session's read lock.
-func (d *Document) View(fn func(p *Plan)) {
-	d.root.View(func(st session.State) { fn(st.(*Plan)) })
+func (d *Document) View(fn func(p *lesson.Plan)) {
+	d.root.View(func(st session.State) { fn(st.(*lesson.Plan)) })
 }
 
 // loader returns how to create the session of slide id's child ref.
-func (d *Document) loader(id string, ref ChildRef) func() (*session.Session, error) {
+func (d *Document) loader(id string, ref lesson.ChildRef) func() (*session.Session, error) {
 	kind := ref.Kind
 	desc, _ := d.reg.Child(kind)
 	key := session.Key{Placement: id, Kind: kind}
@@ -233,13 +238,13 @@ func (d *Document) ChildFiles() []string {
 
 type fileChild struct {
 	key session.Key
-	ref ChildRef
+	ref lesson.ChildRef
 }
 
 // fileChildren lists the children kept in their own files, in order.
 func (d *Document) fileChildren() []fileChild {
 	var out []fileChild
-	d.View(func(p *Plan) {
+	d.View(func(p *lesson.Plan) {
 		for _, s := range p.Slides.Value {
 			for _, ref := range s.Children {
 				if ref.File != "" {
@@ -296,7 +301,7 @@ func (d *Document) LessonBytes() ([]byte, error) {
 func (d *Document) lessonBytes() (data []byte, reformatted bool, err error) {
 	var tree *yaml.Node
 	var inline [][]session.Key // per slide item, its inline children
-	d.View(func(p *Plan) {
+	d.View(func(p *lesson.Plan) {
 		tree = yamlsrc.Encode(*p)
 		for _, s := range p.Slides.Value {
 			var keys []session.Key
@@ -308,7 +313,7 @@ func (d *Document) lessonBytes() (data []byte, reformatted bool, err error) {
 			inline = append(inline, keys)
 		}
 	})
-	items := valueNode(tree, "slides")
+	items := mapValue(tree, "slides")
 	for i, keys := range inline {
 		if items == nil || items.Kind != yaml.SequenceNode || i >= len(items.Content) {
 			continue
@@ -393,4 +398,18 @@ func (d *Document) Save(out string) error {
 		}
 	}
 	return nil
+}
+
+// mapValue returns the value for key in mapping m, or m itself so a problem
+// still has a position.
+func mapValue(m *yaml.Node, key string) *yaml.Node {
+	if m == nil {
+		return nil
+	}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			return m.Content[i+1]
+		}
+	}
+	return m
 }
