@@ -27,10 +27,6 @@ slides:
     title: B
 `
 
-func practice(title string) lesson.AddSlide {
-	return lesson.AddSlide{Title: title, Section: "Explore", DurationMinutes: 10, Notes: "Work in pairs.", Whiteboard: "three fraction bars"}
-}
-
 func TestIntentsReduce(t *testing.T) {
 	tests := []struct {
 		name  string

@@ -1,4 +1,4 @@
-package lesson_test
+package compose_test
 
 import (
 	"context"
@@ -16,70 +16,6 @@ import (
 	"github.com/lessongen/lessongen/session"
 	"github.com/lessongen/lessongen/whiteboard"
 )
-
-// oddSrc is written the way people really write YAML: four-space indents,
-// flow mappings and lists, every quoting style, comments on every kind of
-// line, blank lines, an alias, a block scalar, no final newline.
-const oddSrc = `---
-# Odd but valid.
-version:    1          # spaces before the value
-
-metadata:
-    title:   'It''s "quoted"'   # single quotes with an escape
-    subject: "biology"
-    grade: 7
-    duration_minutes: 45.0
-    language: en
-    objectives: ["Name the inputs", 'Name the outputs']
-    prerequisites: &pre
-        - cells
-
-
-        - energy   # after two blank lines
-    standards: *pre
-    vocabulary: [{term: leaf, definition: "a plant's food factory"}]
-
-slides:
-    # first
-    -   id: one
-        title: >-
-            A folded
-            title
-        notes: |
-            Line one.
-
-            Line three, after a blank line.
-        whiteboard: {heading: One, elements: [{id: t, type: text, text: "Hi: there", x: 1, y: 1, w: 10, h: 10}]}
-    - {id: two, title: Two, whiteboard: !pending "later"}
-    - id: three
-      title: "Three"   # two-space continuation inside a four-space file
-      whiteboard:
-          canvas: {width: 1280, height: 720}
-          elements:
-          - id: a
-            type: shape
-            shape: rect
-            x: 0
-            y: 0
-            w: 100
-            h: 100   # last line has no newline`
-
-// compactSrc uses compact sequences (dashes at the key's column).
-const compactSrc = `version: 1
-metadata:
-  title: Compact
-  objectives:
-  - one
-  - two
-slides:
-- id: a
-  title: A
-  whiteboard:
-    elements:
-    - {id: x, type: text, text: X, x: 0, y: 0, w: 10, h: 10}
-    - !pending "more"
-- !pending "later slides"
-`
 
 const boardFileSrc = `# A whiteboard in its own file.
 canvas:

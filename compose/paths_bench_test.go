@@ -1,4 +1,4 @@
-package lesson_test
+package compose_test
 
 import (
 	"fmt"
