@@ -12,7 +12,7 @@ import (
 )
 
 // Tree is the document the walk runs over: the root's session, its slides,
-// and each slide's children by kind. The lesson document implements it.
+// and each slide's children by kind. compose.Document implements it.
 type Tree interface {
 	Session() *session.Session
 	Slides() []string
