@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -43,7 +44,9 @@ func TestScripts(t *testing.T) {
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"exits":     cmdExits,
 			"fakellm":   fakellm.Cmd,
-			"interrupt": cmdInterrupt,
+			"interrupt": signalCmd("interrupt", os.Interrupt),
+			"quit":      signalCmd("quit", syscall.SIGQUIT),
+			"urlcreds":  cmdURLCreds,
 		},
 	})
 }
@@ -74,27 +77,32 @@ func cmdExits(ts *testscript.TestScript, neg bool, args []string) {
 	}
 }
 
-// cmdInterrupt runs a program until the fake model server has received n
-// requests, sends it SIGINT, and checks its exit code. Its output goes to
-// the files interrupt.stdout and interrupt.stderr:
+// signalCmd returns a command that runs a program until the fake model
+// server has received n requests, sends it sig, and checks its exit code.
+// Its output goes to the files NAME.stdout and NAME.stderr:
 //
-//	interrupt 3 130 lessongen generate lesson.yaml
-func cmdInterrupt(ts *testscript.TestScript, neg bool, args []string) {
+//	interrupt 3 130 lessongen generate lesson.yaml   (SIGINT)
+//	quit 3 1 lessongen generate lesson.yaml          (SIGQUIT)
+func signalCmd(name string, sig os.Signal) func(ts *testscript.TestScript, neg bool, args []string) {
+	return func(ts *testscript.TestScript, neg bool, args []string) { sendSignal(ts, neg, args, name, sig) }
+}
+
+func sendSignal(ts *testscript.TestScript, neg bool, args []string, name string, sig os.Signal) {
 	if neg || len(args) < 3 {
-		ts.Fatalf("usage: interrupt AFTER_REQUESTS CODE program [args...]")
+		ts.Fatalf("usage: %s AFTER_REQUESTS CODE program [args...]", name)
 	}
 	after, err1 := strconv.Atoi(args[0])
 	want, err2 := strconv.Atoi(args[1])
 	if err1 != nil || err2 != nil {
-		ts.Fatalf("interrupt: bad numbers %q %q", args[0], args[1])
+		ts.Fatalf("%s: bad numbers %q %q", name, args[0], args[1])
 	}
 	srv := fakellm.ServerOf(ts)
 	if srv == nil {
-		ts.Fatalf("interrupt: run fakellm start first")
+		ts.Fatalf("%s: run fakellm start first", name)
 	}
 	path, err := exec.LookPath(args[2])
 	if err != nil {
-		ts.Fatalf("interrupt: %v", err)
+		ts.Fatalf("%s: %v", name, err)
 	}
 	c := exec.Command(path, args[3:]...)
 	c.Dir = ts.MkAbs(".")
@@ -104,17 +112,17 @@ func cmdInterrupt(ts *testscript.TestScript, neg bool, args []string) {
 	var stdout, stderr strings.Builder
 	c.Stdout, c.Stderr = &stdout, &stderr
 	if err := c.Start(); err != nil {
-		ts.Fatalf("interrupt: %v", err)
+		ts.Fatalf("%s: %v", name, err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	if err := srv.WaitForRequests(ctx, after); err != nil {
 		c.Process.Kill()
 		c.Wait()
-		ts.Fatalf("interrupt: %v\n%s", err, stderr.String())
+		ts.Fatalf("%s: %v\n%s", name, err, stderr.String())
 	}
-	if err := c.Process.Signal(os.Interrupt); err != nil {
-		ts.Fatalf("interrupt: %v", err)
+	if err := c.Process.Signal(sig); err != nil {
+		ts.Fatalf("%s: %v", name, err)
 	}
 	err = c.Wait()
 	got := 0
@@ -122,10 +130,10 @@ func cmdInterrupt(ts *testscript.TestScript, neg bool, args []string) {
 	if errors.As(err, &exit) {
 		got = exit.ExitCode()
 	} else if err != nil {
-		ts.Fatalf("interrupt: %v", err)
+		ts.Fatalf("%s: %v", name, err)
 	}
-	ts.Check(os.WriteFile(ts.MkAbs("interrupt.stdout"), []byte(stdout.String()), 0o644))
-	ts.Check(os.WriteFile(ts.MkAbs("interrupt.stderr"), []byte(stderr.String()), 0o644))
+	ts.Check(os.WriteFile(ts.MkAbs(name+".stdout"), []byte(stdout.String()), 0o644))
+	ts.Check(os.WriteFile(ts.MkAbs(name+".stderr"), []byte(stderr.String()), 0o644))
 	if got != want {
 		ts.Fatalf("exit code %d, want %d\n%s", got, want, stderr.String())
 	}

@@ -227,6 +227,8 @@ func fill(v reflect.Value, f reflect.StructField) {
 	case reflect.String:
 		if enum, ok := f.Tag.Lookup("enum"); ok {
 			v.SetString(strings.Split(enum, ",")[0])
+		} else if _, ok := v.Interface().(patterned); ok {
+			v.SetString("#1b5e20") // the one patterned type is a colour
 		} else {
 			v.SetString("some " + f.Name)
 		}

@@ -8,6 +8,7 @@ import (
 	"maps"
 	"math"
 	"reflect"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -278,6 +279,11 @@ func explain(v any, s *jsonschema.Schema, path string) *CallError {
 		}
 		if len(s.Enum) > 0 && !slices.Contains(s.Enum, any(str)) {
 			return callErr(session.KindInvalidArgs, path, "use one of "+enumList(s.Enum), "%q is not an allowed value for %s", str, label(path))
+		}
+		if s.Pattern != "" {
+			if re, err := regexp.Compile(s.Pattern); err == nil && !re.MatchString(str) {
+				return callErr(session.KindInvalidArgs, path, desc(s, label(path)), "%q is not a valid value for %s", str, label(path))
+			}
 		}
 	case "integer", "number":
 		n, ok := v.(json.Number)

@@ -108,7 +108,28 @@ func applyFieldTags(prop *jsonschema.Schema, f reflect.StructField) error {
 			prop.Enum = append(prop.Enum, e)
 		}
 	}
+	applyPattern(prop, f.Type)
 	return nil
+}
+
+// patterned is a string type that declares its own shape (a colour): the
+// pattern goes into the compatible schema, and what it means in words into
+// the description, which is all strict mode keeps.
+type patterned interface {
+	Pattern() (pattern, doc string)
+}
+
+func applyPattern(prop *jsonschema.Schema, t reflect.Type) {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	p, ok := reflect.Zero(t).Interface().(patterned)
+	if !ok {
+		return
+	}
+	pattern, doc := p.Pattern()
+	prop.Pattern = pattern
+	prop.Description = strings.TrimSpace(prop.Description + " (" + doc + ")")
 }
 
 // dropNull removes the "null" jsonschema-go adds for pointers and slices:

@@ -75,6 +75,8 @@ type Toolset struct {
 	// offered read-only tools and those that change one item, may change
 	// only that item, and sees only that item's pending spots.
 	Focus string
+	// Secrets, when set, refuses calls whose arguments hold a secret.
+	Secrets Secrets
 
 	catalog *Catalog
 	sess    *session.Session
@@ -127,6 +129,9 @@ func PendingAt(sess *session.Session, level Level, focus string) []session.Pendi
 // model can fix comes back in the envelope; only cancellation and internal
 // faults are returned as errors, and they end the subagent.
 func (t *Toolset) Call(ctx context.Context, name, args string) (Envelope, error) {
+	if secretIn(t.Secrets, name) || secretIn(t.Secrets, args) {
+		return t.fail(secretRefused()), nil
+	}
 	in, ce := t.catalog.Parse(name, args)
 	if ce != nil {
 		return t.fail(ce), nil

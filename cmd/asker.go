@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/lessongen/lessongen/bridge"
+	"github.com/lessongen/lessongen/internal/termsafe"
 )
 
 // terminalAsker shows each proposed change and asks y/n/always. Subagents
@@ -45,13 +46,15 @@ func (a *terminalAsker) Ask(ctx context.Context, p bridge.Proposal) (bool, error
 		return true, nil
 	}
 	w := a.io.ErrOut
-	fmt.Fprintf(w, "\n%s wants to %s %s\n", p.Node, p.Tool, p.Args)
+	// The preview is the model's text: shown with control characters and
+	// bidi overrides made visible, so it reads as what would be committed.
+	fmt.Fprintf(w, "\n%s wants to %s %s\n", termsafe.Line(p.Node), termsafe.Line(p.Tool), termsafe.Line(p.Args))
 	for _, out := range p.Preview.Outputs {
 		data, _ := json.Marshal(out)
-		fmt.Fprintf(w, "  would commit: %s\n", data)
+		fmt.Fprintf(w, "  would commit: %s\n", termsafe.Line(string(data)))
 	}
 	for _, warn := range p.Preview.Warnings {
-		fmt.Fprintf(w, "  warning: %s\n", warn.Message)
+		fmt.Fprintf(w, "  warning: %s\n", termsafe.Line(warn.Message))
 	}
 	for {
 		fmt.Fprint(w, "apply? [y]es / [n]o / [a]lways: ")

@@ -34,12 +34,15 @@ type settings struct {
 	Events      string
 	RPS         float64
 	Retries     int
+
+	// AttemptTimeout bounds one HTTP attempt within a turn; 0 = none.
+	AttemptTimeout time.Duration
 }
 
 // Setting keys: the config file's names; flags use dashes, environment
 // variables LESSONGEN_ and upper case (LESSONGEN_BASE_URL).
 var settingKeys = []string{
-	"model", "base_url", "api_key", "concurrency", "max_steps", "timeout", "approve",
+	"model", "base_url", "api_key", "concurrency", "max_steps", "timeout", "attempt_timeout", "approve",
 	"temperature", "seed", "max_tokens", "tool_schema", "templates", "events", "rps", "retries",
 }
 
@@ -58,6 +61,7 @@ func addModelFlags(fs *pflag.FlagSet) {
 	fs.Int("concurrency", defaultParallel, "subagents in flight at once across the run")
 	fs.Int("max-steps", defaultSteps, "model turns per subagent (its budget)")
 	fs.Duration("timeout", defaultTimeout, "deadline for one model turn, retries included")
+	fs.Duration("attempt-timeout", 0, "deadline for one HTTP attempt within a turn; a stalled attempt is cut and retried (default: half of --timeout; 0: none)")
 	fs.String("approve", "auto", "approve changes: auto, deny (dry run: commit nothing), ask (preview each on the terminal)")
 	fs.Float64("temperature", 0, "sampling temperature (default: the server's)")
 	fs.Int64("seed", 0, "sampling seed, for servers that support it (default: none)")
@@ -115,6 +119,13 @@ func loadSettings(cmd *cobra.Command) (*settings, error) {
 		seed := int64(g.int("seed"))
 		s.Seed = &seed
 	}
+	if v.IsSet("attempt_timeout") {
+		s.AttemptTimeout = g.duration("attempt_timeout")
+	} else {
+		// Half the turn leaves a stalled attempt time for a retry, and
+		// grows with --timeout for models that are slow to answer.
+		s.AttemptTimeout = s.Timeout / 2
+	}
 	if g.err != nil {
 		return nil, g.err
 	}
@@ -122,6 +133,9 @@ func loadSettings(cmd *cobra.Command) (*settings, error) {
 }
 
 func (s *settings) check() error {
+	if err := checkBaseURL(s.BaseURL); err != nil {
+		return err
+	}
 	switch {
 	case strings.TrimSpace(s.Model) == "":
 		return usagef("no model set; use --model, LESSONGEN_MODEL or model in the config file")
@@ -131,6 +145,12 @@ func (s *settings) check() error {
 		return usagef("--max-steps must be at least 1, got %d", s.MaxSteps)
 	case s.Timeout < 0:
 		return usagef("--timeout must not be negative")
+	case s.AttemptTimeout < 0:
+		return usagef("--attempt-timeout must not be negative")
+	case s.AttemptTimeout > 0 && s.Timeout > 0 && s.AttemptTimeout > s.Timeout:
+		// The turn's deadline ends its attempts too, so a longer attempt
+		// timeout would never fire; say so rather than ignore it.
+		return usagef("--attempt-timeout (%s) must not be longer than --timeout (%s), which bounds the whole turn; lower it or raise --timeout", s.AttemptTimeout, s.Timeout)
 	case s.Temperature != nil && (*s.Temperature < 0 || *s.Temperature > 2):
 		return usagef("--temperature must be between 0 and 2, got %g", *s.Temperature)
 	case s.RPS < 0:
@@ -173,6 +193,9 @@ func mergeConfigFile(cmd *cobra.Command, v *viper.Viper) error {
 			return usagef("config file %s: %v", path, notFound.Err)
 		}
 		return usagef("config file %s: %v", path, err)
+	}
+	if err := checkSettingTypes(path, fv); err != nil {
+		return err
 	}
 	for _, key := range fv.AllKeys() {
 		if !slices.Contains(settingKeys, key) {

@@ -24,6 +24,10 @@ var ErrPartial = errors.New("some nodes are still pending")
 // ErrInterrupted means the run was stopped by SIGINT or SIGTERM.
 var ErrInterrupted = errors.New("interrupted")
 
+// ErrQuit means the run was stopped by SIGQUIT: a goroutine dump went to
+// stderr, committed work was saved, and the exit code is ExitFailure.
+var ErrQuit = errors.New("quit by SIGQUIT (goroutine dump above)")
+
 // usageError marks an error as the user's to fix (exit 2).
 type usageError struct{ err error }
 
@@ -53,6 +57,8 @@ func exitCode(err error) int {
 		return ExitOK
 	case errors.As(err, &silent):
 		return silent.code
+	case errors.Is(err, ErrQuit):
+		return ExitFailure
 	case errors.Is(err, ErrInterrupted), errors.Is(err, context.Canceled):
 		return ExitInterrupted
 	case errors.Is(err, ErrPartial):

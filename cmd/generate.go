@@ -14,6 +14,8 @@ import (
 	"github.com/lessongen/lessongen/bridge"
 	"github.com/lessongen/lessongen/internal/atomicfile"
 	"github.com/lessongen/lessongen/internal/event"
+	"github.com/lessongen/lessongen/internal/redact"
+	"github.com/lessongen/lessongen/internal/termsafe"
 	"github.com/lessongen/lessongen/internal/yamlsrc"
 	"github.com/lessongen/lessongen/lesson"
 	"github.com/lessongen/lessongen/llm"
@@ -96,12 +98,21 @@ func addGenerateFlags(cmd *cobra.Command, opts *generateOptions) {
 	addModelFlags(cmd.Flags())
 }
 
-func runGenerate(ctx context.Context, opts *generateOptions) error {
+func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 	start := time.Now()
 	cfg, err := loadSettings(opts.cmd)
 	if err != nil {
 		return err
 	}
+	// From here on every byte out — streams, events, the error returned —
+	// goes through the run's redactor.
+	red := newRedactor(cfg)
+	streams, flush := redactedStreams(opts.io, red)
+	defer flush()
+	defer func() { err = red.Error(err) }()
+	o := *opts
+	o.io = streams
+	opts = &o
 	approval, err := bridge.ParseApproval(cfg.Approve)
 	if err != nil {
 		return &usageError{err}
@@ -150,13 +161,13 @@ func runGenerate(ctx context.Context, opts *generateOptions) error {
 		}
 		asker = newTerminalAsker(opts.io)
 	}
-	sink, closeEvents, err := openEvents(cfg.Events, opts.io)
+	sink, closeEvents, err := openEvents(cfg.Events, opts.io, red)
 	if err != nil {
 		return err
 	}
 	defer closeEvents()
 	progress := newProgress(opts.io)
-	sink = event.Tee(sink, progress.Sink)
+	sink = event.Redacted(event.Tee(sink, progress.Sink), red.String)
 
 	var checkpoint func() ([]string, error)
 	if !toStdout && !dryRun {
@@ -166,7 +177,7 @@ func runGenerate(ctx context.Context, opts *generateOptions) error {
 	report, runErr := orchestrate.Run(ctx, doc, scope, orchestrate.Options{
 		Model: model, Templates: tmpl, Form: form, Approval: approval, Asker: asker,
 		MaxSteps: cfg.MaxSteps, Concurrency: cfg.Concurrency, Instruction: opts.instruction,
-		Events: sink, Checkpoint: checkpoint,
+		Events: sink, Checkpoint: checkpoint, Secrets: red,
 	})
 	var saveErr error
 	if dryRun {
@@ -257,32 +268,36 @@ func finalSave(doc *lesson.Document, opts *generateOptions, sink event.Sink) err
 
 func newModel(cfg *settings) (llm.Model, error) {
 	if cfg.APIKey == "" && strings.HasPrefix(cfg.BaseURL, defaultBaseURL) {
-		return nil, fmt.Errorf("no API key for %s: set LESSONGEN_API_KEY or OPENAI_API_KEY (or api_key in the config file), or point --base-url at a local OpenAI-compatible server", cfg.BaseURL)
+		return nil, fmt.Errorf("no API key for %s: set LESSONGEN_API_KEY or OPENAI_API_KEY (or api_key in the config file), or point --base-url at a local OpenAI-compatible server", redact.URL(cfg.BaseURL))
 	}
 	return llm.New(llm.Config{
 		BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Model: cfg.Model,
 		Temperature: cfg.Temperature, Seed: cfg.Seed, MaxTokens: cfg.MaxTokens,
-		TurnTimeout: cfg.Timeout, Limiter: llm.NewLimiter(cfg.RPS, max(1, cfg.Concurrency)),
+		TurnTimeout: cfg.Timeout, AttemptTimeout: cfg.AttemptTimeout, Limiter: llm.NewLimiter(cfg.RPS, max(1, cfg.Concurrency)),
 		MaxRetries: retries(cfg.Retries),
 	})
 }
 
-// explainProvider adds which setting to fix to a provider failure.
+// explainProvider adds which setting to fix to a provider failure. The
+// base URL is shown without its credentials.
 func explainProvider(err error, cfg *settings) error {
+	base := redact.URL(cfg.BaseURL)
 	switch {
 	case errors.Is(err, llm.ErrAuth):
-		return fmt.Errorf("%w\nfix: set LESSONGEN_API_KEY or OPENAI_API_KEY (or api_key in the config file) to a key %s accepts", err, cfg.BaseURL)
+		return fmt.Errorf("%w\nfix: set LESSONGEN_API_KEY or OPENAI_API_KEY (or api_key in the config file) to a key %s accepts", err, base)
 	case errors.Is(err, llm.ErrNotFound):
-		return fmt.Errorf("%w\nfix: check --model (%q) and --base-url (%s)", err, cfg.Model, cfg.BaseURL)
+		return fmt.Errorf("%w\nfix: check --model (%q) and --base-url (%s)", err, cfg.Model, base)
 	case errors.Is(err, llm.ErrUnreachable), errors.Is(err, llm.ErrBadResponse):
-		return fmt.Errorf("%w\nfix: check --base-url (%s) and that the server is running", err, cfg.BaseURL)
+		return fmt.Errorf("%w\nfix: check --base-url (%s) and that the server is running", err, base)
 	case errors.Is(err, context.DeadlineExceeded):
-		return fmt.Errorf("%w\nfix: raise --timeout (%s) or check the server", err, cfg.Timeout)
+		return fmt.Errorf("%w\nfix: raise --timeout (%s) or --attempt-timeout (%s), or check the server", err, cfg.Timeout, cfg.AttemptTimeout)
 	}
 	return err
 }
 
-func openEvents(path string, io *IOStreams) (event.Sink, func(), error) {
+// openEvents opens the JSON Lines log; a file gets the redacting writer
+// (stderr already has it).
+func openEvents(path string, io *IOStreams, red *redact.Redactor) (event.Sink, func(), error) {
 	switch path {
 	case "":
 		return event.Discard, func() {}, nil
@@ -293,7 +308,8 @@ func openEvents(path string, io *IOStreams) (event.Sink, func(), error) {
 	if err != nil {
 		return nil, nil, usagef("events file: %v", err)
 	}
-	return event.JSONLines(f, time.Now), func() { f.Close() }, nil
+	w := red.Writer(f)
+	return event.JSONLines(w, time.Now), func() { w.Flush(); f.Close() }, nil
 }
 
 func printSummary(w io.Writer, r orchestrate.Report, elapsed time.Duration) {
@@ -311,9 +327,10 @@ func printSummary(w io.Writer, r orchestrate.Report, elapsed time.Duration) {
 	fmt.Fprintf(w, "summary: %d done, %d failed, %d still pending · %s · tokens %d prompt, %d completion, %d cached · %s\n",
 		done, failed, pending, plural(r.Requests, "model request"), r.Tokens.Prompt, r.Tokens.Completion, r.Tokens.Cached, elapsed.Round(time.Millisecond))
 	for _, n := range r.Incomplete() {
-		fmt.Fprintf(w, "  %s %s · %s: %s\n", n.Node, n.Level, n.Status, n.Error)
+		// Errors quote servers' answers and models' text.
+		fmt.Fprintf(w, "  %s %s · %s: %s\n", n.Node, n.Level, n.Status, termsafe.String(n.Error))
 		for _, p := range n.Pending {
-			fmt.Fprintf(w, "    still pending: %s\n", p.Path)
+			fmt.Fprintf(w, "    still pending: %s\n", termsafe.Line(p.Path))
 		}
 	}
 }

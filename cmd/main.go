@@ -7,10 +7,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
+	"runtime"
 	"syscall"
 
+	"github.com/lessongen/lessongen/internal/termsafe"
 	"github.com/lessongen/lessongen/internal/yamlsrc"
 )
 
@@ -28,6 +31,9 @@ func Run(ctx context.Context, args []string, streams *IOStreams) int {
 	root := NewRootCmd(streams)
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
+	if err == nil && errors.Is(context.Cause(ctx), ErrQuit) {
+		err = ErrQuit // a command that finished anyway still says it was quit
+	}
 	if err == nil {
 		return ExitOK
 	}
@@ -37,29 +43,43 @@ func Run(ctx context.Context, args []string, streams *IOStreams) int {
 	case errors.As(err, &silent):
 	case errors.As(err, &problems):
 		for _, p := range problems {
-			fmt.Fprintln(streams.ErrOut, p)
+			fmt.Fprintln(streams.ErrOut, termsafe.String(fmt.Sprint(p)))
 		}
 	default:
-		fmt.Fprintf(streams.ErrOut, "lessongen: %v\n", err)
+		// Messages quote lesson values and servers' answers: printed safe.
+		fmt.Fprintf(streams.ErrOut, "lessongen: %s\n", termsafe.String(err.Error()))
 	}
 	return exitCode(err)
 }
 
-// interruptible cancels ctx on the first SIGINT or SIGTERM, so a run stops
-// at its next safe point and saves; a second signal exits at once (writes
-// are atomic, so no file is left half-written).
+// interruptible cancels ctx on the first SIGINT, SIGTERM or SIGQUIT, so a
+// run stops at its next safe point and saves; a second signal exits at once
+// (writes are atomic, so no file is left half-written). Catching SIGQUIT
+// turns off Go's own goroutine dump (and its exit 2, which here means
+// "nothing written"), so the dump is written here, and the run exits 1.
 func interruptible(parent context.Context) (context.Context, func()) {
 	ctx, cancel := context.WithCancelCause(parent)
 	sigs := make(chan os.Signal, 2)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGQUIT)
 	go func() {
-		if _, ok := <-sigs; !ok {
+		sig, ok := <-sigs
+		if !ok {
 			return
 		}
-		cancel(ErrInterrupted)
-		if _, ok := <-sigs; ok {
+		cause := ErrInterrupted
+		if sig == syscall.SIGQUIT {
+			dumpGoroutines(os.Stderr)
+			cause = ErrQuit
+		}
+		cancel(cause)
+		if sig, ok := <-sigs; ok {
+			code := ExitInterrupted
+			if sig == syscall.SIGQUIT {
+				dumpGoroutines(os.Stderr)
+				code = ExitFailure
+			}
 			fmt.Fprintln(os.Stderr, "lessongen: interrupted again; stopping now")
-			os.Exit(ExitInterrupted)
+			os.Exit(code)
 		}
 	}()
 	return ctx, func() {
@@ -67,4 +87,19 @@ func interruptible(parent context.Context) (context.Context, func()) {
 		close(sigs)
 		cancel(nil)
 	}
+}
+
+// maxDump bounds the goroutine dump's buffer.
+const maxDump = 64 << 20
+
+// dumpGoroutines writes every goroutine's stack, as Go's own SIGQUIT
+// handler would.
+func dumpGoroutines(w io.Writer) {
+	buf := make([]byte, 1<<20)
+	n := runtime.Stack(buf, true)
+	for n == len(buf) && len(buf) < maxDump {
+		buf = make([]byte, 2*len(buf))
+		n = runtime.Stack(buf, true)
+	}
+	fmt.Fprintf(w, "SIGQUIT: quit\n\n%s\n", buf[:n])
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/lessongen/lessongen/internal/termsafe"
 	"github.com/lessongen/lessongen/orchestrate"
 )
 
@@ -50,26 +51,32 @@ func runPlan(opts *planOptions) error {
 		return &usageError{err}
 	}
 	if opts.json {
-		enc := json.NewEncoder(opts.io.Out)
-		enc.SetIndent("", "  ")
 		if steps == nil {
 			steps = []orchestrate.Step{}
 		}
-		return enc.Encode(map[string]any{"file": opts.file, "steps": steps})
+		data, err := json.MarshalIndent(map[string]any{"file": opts.file, "steps": steps}, "", "  ")
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintf(opts.io.Out, "%s\n", termsafe.JSON(data))
+		return err
 	}
-	out := opts.io.Out
+	// The plan quotes what authors and models wrote: built whole, then
+	// printed with control characters and bidi overrides made visible.
+	var out strings.Builder
+	defer func() { fmt.Fprint(opts.io.Out, termsafe.String(out.String())) }()
 	if len(steps) == 0 {
-		fmt.Fprintf(out, "%s: nothing to do; nothing is pending.\n", opts.file)
+		fmt.Fprintf(&out, "%s: nothing to do; nothing is pending.\n", opts.file)
 		return nil
 	}
-	fmt.Fprintf(out, "%s: %s\n", opts.file, plural(len(steps), "subagent"))
+	fmt.Fprintf(&out, "%s: %s\n", opts.file, plural(len(steps), "subagent"))
 	for i, st := range steps {
-		fmt.Fprintf(out, "\n%d. %s · %s\n", i+1, st.Node, st.Level)
+		fmt.Fprintf(&out, "\n%d. %s · %s\n", i+1, st.Node, st.Level)
 		if st.Note != "" {
-			fmt.Fprintf(out, "   note: %s\n", st.Note)
+			fmt.Fprintf(&out, "   note: %s\n", st.Note)
 		}
 		for name, v := range st.Bindings {
-			fmt.Fprintf(out, "   bound: %s = %q\n", name, v)
+			fmt.Fprintf(&out, "   bound: %s = %q\n", name, v)
 		}
 		for j, p := range st.Pending {
 			label := "   pending:"
@@ -83,14 +90,14 @@ func runPlan(opts *planOptions) error {
 			if p.Hint != "" {
 				line += fmt.Sprintf(" - %q", p.Hint)
 			}
-			fmt.Fprintf(out, "%s %s\n", label, line)
+			fmt.Fprintf(&out, "%s %s\n", label, line)
 		}
 		for j, c := range st.Context {
 			label := "   context:"
 			if j > 0 {
 				label = "           "
 			}
-			fmt.Fprintf(out, "%s %s\n", label, indentRest(c, "            "))
+			fmt.Fprintf(&out, "%s %s\n", label, indentRest(c, "            "))
 		}
 	}
 	return nil

@@ -10,6 +10,7 @@ import (
 	"github.com/vbauerster/mpb/v8/decor"
 
 	"github.com/lessongen/lessongen/internal/event"
+	"github.com/lessongen/lessongen/internal/termsafe"
 )
 
 // progress shows a run on stderr: a live line per node on a terminal
@@ -30,7 +31,7 @@ type nodeBar struct {
 }
 
 func (nb *nodeBar) set(format string, args ...any) {
-	s := fmt.Sprintf(format, args...)
+	s := termsafe.Line(fmt.Sprintf(format, args...))
 	nb.status.Store(&s)
 }
 
@@ -58,7 +59,7 @@ func (p *progress) Sink(e event.Event) {
 			nb := &nodeBar{}
 			nb.set("working")
 			nb.bar = p.live.New(0, mpb.SpinnerStyle(), mpb.BarWidth(3),
-				mpb.PrependDecorators(decor.Name(key, decor.WCSyncSpaceR)),
+				mpb.PrependDecorators(decor.Name(termsafe.Line(key), decor.WCSyncSpaceR)),
 				mpb.AppendDecorators(decor.Any(func(decor.Statistics) string { return *nb.status.Load() })))
 			p.bars[key] = nb
 			return
@@ -89,7 +90,7 @@ func (p *progress) Sink(e event.Event) {
 }
 
 func (p *progress) line(format string, args ...any) {
-	fmt.Fprintf(p.w, format+"\n", args...)
+	fmt.Fprintln(p.w, termsafe.String(fmt.Sprintf(format, args...)))
 }
 
 // Close finishes the live view so the summary prints below it.

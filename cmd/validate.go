@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/lessongen/lessongen/internal/termsafe"
 	"github.com/lessongen/lessongen/internal/yamlsrc"
 	"github.com/lessongen/lessongen/lesson"
 )
@@ -52,7 +53,7 @@ func runValidate(opts *validateOptions) error {
 			failed++
 			continue
 		case err != nil:
-			fmt.Fprintln(opts.io.ErrOut, err)
+			fmt.Fprintln(opts.io.ErrOut, termsafe.String(err.Error()))
 			failed++
 			continue
 		}
@@ -72,7 +73,7 @@ func runValidate(opts *validateOptions) error {
 
 func printProblems(io *IOStreams, ps yamlsrc.Problems) {
 	for _, p := range ps {
-		fmt.Fprintln(io.ErrOut, p)
+		fmt.Fprintln(io.ErrOut, termsafe.String(fmt.Sprint(p)))
 	}
 }
 

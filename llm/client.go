@@ -42,6 +42,12 @@ type Config struct {
 	// TurnTimeout bounds one Complete call, retries and rate-limit waits
 	// included; 0 means no bound beyond the caller's context.
 	TurnTimeout time.Duration
+	// AttemptTimeout bounds one HTTP attempt, reading the answer included.
+	// An attempt that runs out is abandoned and retried with backoff like
+	// a 5xx, so a stalled connection costs one attempt, not the turn.
+	// 0 means no bound beyond the turn's. A value at or above TurnTimeout
+	// never fires before the turn does.
+	AttemptTimeout time.Duration
 	// MaxRetries is the number of retries after the first attempt: 0 means
 	// DefaultMaxRetries, a negative value means none.
 	MaxRetries int
@@ -65,6 +71,7 @@ type Client struct {
 	maxTokens  int64
 	completion bool // send max_completion_tokens rather than max_tokens
 	timeout    time.Duration
+	attempt    time.Duration // per-attempt timeout; 0 = none
 	maxRetries int
 	limiter    *Limiter
 	clock      Clock
@@ -125,6 +132,7 @@ func New(cfg Config) (*Client, error) {
 		maxTokens:  cfg.MaxTokens,
 		completion: strings.EqualFold(u.Hostname(), "api.openai.com"),
 		timeout:    cfg.TurnTimeout,
+		attempt:    max(cfg.AttemptTimeout, 0),
 		maxRetries: maxRetries,
 		limiter:    lim,
 		clock:      clock,
@@ -136,6 +144,11 @@ func New(cfg Config) (*Client, error) {
 type errTurnTimeout struct{}
 
 func (errTurnTimeout) Error() string { return "turn timeout" }
+
+// errAttemptTimeout is the cause of our own per-attempt deadline.
+type errAttemptTimeout struct{}
+
+func (errAttemptTimeout) Error() string { return "attempt timeout" }
 
 // Complete sends one turn, retrying transient failures.
 func (c *Client) Complete(ctx context.Context, req Request) (Response, error) {
@@ -158,8 +171,7 @@ func (c *Client) Complete(ctx context.Context, req Request) (Response, error) {
 			return Response{Requests: attempts}, c.stopped(parent, ctx, err, last)
 		}
 		attempts++
-		var res *http.Response
-		cc, err := c.chat.New(ctx, params, option.WithResponseInto(&res))
+		cc, res, err := c.send(ctx, params, attempts)
 		if err == nil {
 			if len(cc.Choices) == 0 {
 				return Response{Requests: attempts}, &ProviderError{
@@ -173,7 +185,7 @@ func (c *Client) Complete(ctx context.Context, req Request) (Response, error) {
 		if ctx.Err() != nil {
 			return Response{Requests: attempts}, c.stopped(parent, ctx, err, last)
 		}
-		last = classify(err, res, attempts, c.apiKey)
+		last = err.(*ProviderError) // send returns one unless ctx ended
 		delay, ok := retryDelay(res, attempts-1, c.clock.Now())
 		limited := last.StatusCode == http.StatusTooManyRequests
 		if limited {
@@ -195,6 +207,34 @@ func (c *Client) Complete(ctx context.Context, req Request) (Response, error) {
 			return Response{Requests: attempts}, c.stopped(parent, ctx, err, last)
 		}
 	}
+}
+
+// send makes one attempt under its own deadline, if one is set. Unless
+// ctx itself ended, a failure comes back as a *ProviderError, classified
+// before the attempt's context is released (an error body is read then).
+// The answer is read inside chat.New, so a body that stalls halfway is cut
+// by the same deadline as a server that never answers.
+func (c *Client) send(ctx context.Context, params openai.ChatCompletionNewParams, attempt int) (*openai.ChatCompletion, *http.Response, error) {
+	actx := ctx
+	if c.attempt > 0 {
+		var cancel context.CancelFunc
+		actx, cancel = context.WithTimeoutCause(ctx, c.attempt, errAttemptTimeout{})
+		defer cancel()
+	}
+	var res *http.Response
+	cc, err := c.chat.New(actx, params, option.WithResponseInto(&res))
+	switch {
+	case err == nil:
+		return cc, res, nil
+	case ctx.Err() != nil:
+		return nil, res, err // the turn ended, not just this attempt
+	case errors.Is(context.Cause(actx), errAttemptTimeout{}):
+		return nil, res, &ProviderError{
+			Message:   fmt.Sprintf("no complete answer within the attempt timeout of %s", c.attempt),
+			Retryable: true, Attempts: attempt, kind: context.DeadlineExceeded,
+		}
+	}
+	return nil, res, classify(err, res, attempt, c.apiKey)
 }
 
 // stopped explains why a turn ended on its context: the caller's

@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"github.com/openai/openai-go/v3"
+
+	redactor "github.com/lessongen/lessongen/internal/redact"
 )
 
 // Sentinels callers test with errors.Is to tell the user which setting to fix.
@@ -71,8 +73,19 @@ func (e *ProviderError) Error() string {
 	return b.String()
 }
 
-// Unwrap exposes the sentinel (ErrAuth, ErrNotFound, …) for errors.Is.
+// Unwrap exposes the sentinel (ErrAuth, ErrNotFound, …) for errors.Is;
+// attempts that ran out of time unwrap to context.DeadlineExceeded.
 func (e *ProviderError) Unwrap() error { return e.kind }
+
+// Systemic reports whether err is a failure every request to this provider
+// would meet the same way: credentials refused, a model or route that does
+// not exist, a server that cannot be reached or does not speak the API. The
+// rest (a timeout, 5xx or 429 that outlasted its retries, a 400 for one
+// prompt) concerns one request, and another may well succeed.
+func Systemic(err error) bool {
+	return errors.Is(err, ErrAuth) || errors.Is(err, ErrNotFound) ||
+		errors.Is(err, ErrUnreachable) || errors.Is(err, ErrBadResponse)
+}
 
 // maxMessageLen bounds how much of an error body ends up in a message, since
 // some servers answer errors with whole HTML pages.
@@ -207,17 +220,12 @@ func bodyMessage(body []byte) string {
 	return string(body)
 }
 
-// minRedactLen avoids mangling every message when the "key" is a short
-// placeholder such as "x"; keys that short protect nothing.
-const minRedactLen = 4
-
-// redact removes every occurrence of the API key, because some servers echo
-// the Authorization header or the key in error bodies.
+// redact removes the API key and its masked forms (OpenAI answers
+// "Incorrect API key provided: sk-abc****wxyz"), because servers echo them
+// in error bodies. It is the same redactor the command applies to all its
+// output; this keeps the key out of a ProviderError for any caller.
 func redact(s, key string) string {
-	if len(key) < minRedactLen {
-		return s
-	}
-	return strings.ReplaceAll(s, key, "[redacted]")
+	return redactor.New(key, "").String(s)
 }
 
 func truncate(s string, n int) string {

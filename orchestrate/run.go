@@ -29,6 +29,9 @@ type Options struct {
 	Concurrency int
 	Instruction string
 	Events      event.Sink
+	// Secrets, when set, makes every subagent refuse tool calls that would
+	// write a secret (the API key, …) into the document.
+	Secrets bridge.Secrets
 	// Checkpoint saves everything committed so far and returns the files it
 	// wrote. It runs after each node finishes, coalesced: while one save
 	// runs, further requests fold into one more save. Nil disables it.
@@ -75,6 +78,7 @@ type runner struct {
 
 	cancel context.CancelCauseFunc
 	ckpt   *checkpointer
+	health *health
 
 	mu     sync.Mutex
 	report Report
@@ -83,10 +87,13 @@ type runner struct {
 // Run fills everything pending in scope: lesson metadata, then the lesson's
 // slides, then every whiteboard concurrently (at most opts.Concurrency
 // subagents in flight across the run). A step that ends with work still
-// pending is reported and its siblings carry on. Run returns an error for
-// what stops the whole run: cancellation, a provider failure, or a
-// checkpoint that cannot be written. Whatever was committed stays in doc for
-// the caller to save.
+// pending is reported and its siblings carry on, and so does a step the
+// model provider failed (a timeout, retries used up), unless the failure
+// is one every node would meet or several nodes failed in a row (see
+// ProviderDownError). Run returns an error for what stops the whole run:
+// cancellation, a provider that is down for all, an internal fault, or a
+// checkpoint that cannot be written. Whatever was committed stays in doc
+// for the caller to save.
 func Run(ctx context.Context, doc *lesson.Document, scope Scope, opts Options) (Report, error) {
 	if opts.Concurrency < 1 {
 		opts.Concurrency = 1
@@ -99,7 +106,9 @@ func Run(ctx context.Context, doc *lesson.Document, scope Scope, opts Options) (
 	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	r := &runner{doc: doc, opts: opts, sem: make(chan struct{}, opts.Concurrency), emit: opts.Events, cancel: cancel}
+	h := &health{}
+	opts.Model = watchedModel{Model: opts.Model, h: h}
+	r := &runner{doc: doc, opts: opts, sem: make(chan struct{}, opts.Concurrency), emit: opts.Events, cancel: cancel, health: h}
 	if opts.Checkpoint != nil {
 		r.ckpt = newCheckpointer(opts.Checkpoint, opts.Events, func(err error) { cancel(err) })
 		defer r.ckpt.close()
@@ -173,7 +182,9 @@ func (r *runner) lessonSteps(ctx context.Context) {
 				chain = append(chain, p.Outline())
 			}
 		})
-		r.step(ctx, "lesson", "lesson", level, r.doc.Session(), chain, "")
+		if !r.step(ctx, "lesson", "lesson", level, r.doc.Session(), chain, "") {
+			return
+		}
 	}
 }
 
@@ -203,7 +214,9 @@ func (r *runner) boardSteps(ctx context.Context, id string) {
 		var chain []string
 		r.doc.View(func(p *lesson.Plan) { chain = []string{p.Describe(), p.DescribeSlide(id)} })
 		board.View(func(st session.State) { chain = append(chain, st.(*whiteboard.Board).Describe()) })
-		r.step(ctx, node, "whiteboard", level, board, chain, "")
+		if !r.step(ctx, node, "whiteboard", level, board, chain, "") {
+			return
+		}
 	}
 }
 
@@ -231,18 +244,20 @@ var closers = map[string]session.Intent{"lesson": lesson.ClosePlaceholders{}, "w
 
 // step runs one subagent if its level has anything pending. A node step
 // that ends with nothing pending closes the placeholders it filled (a
-// focused step fills no placeholders).
-func (r *runner) step(ctx context.Context, node, modality string, level session.Level, sess *session.Session, chain []string, focus string) {
+// focused step fills no placeholders). It reports false when the node
+// failed or the run stopped, so the node's next level is not tried.
+func (r *runner) step(ctx context.Context, node, modality string, level session.Level, sess *session.Session, chain []string, focus string) bool {
 	bl := bridge.LevelFor(modality, level)
 	tools, err := bridge.NewToolset(bl, node, sess, r.opts.Form, r.opts.Approval, r.opts.Asker)
 	if err != nil {
 		r.fail(node, bl.Name, err)
-		return
+		return false
 	}
 	tools.Focus = focus
+	tools.Secrets = r.opts.Secrets
 	pending := tools.Pending()
 	if len(pending) == 0 {
-		return
+		return true
 	}
 	items := make([]templates.Item, len(pending))
 	for i, p := range pending {
@@ -253,13 +268,13 @@ func (r *runner) step(ctx context.Context, node, modality string, level session.
 	})
 	if err != nil {
 		r.fail(node, bl.Name, err)
-		return
+		return false
 	}
 
 	select {
 	case r.sem <- struct{}{}:
 	case <-ctx.Done():
-		return
+		return false
 	}
 	r.emit(event.Event{Kind: event.NodeStart, Node: node, Level: bl.Name})
 	res, err := agent.Run(ctx, r.opts.Model, tools, agent.Task{Node: node, Level: bl.Name, Prompt: prompt, MaxSteps: r.opts.MaxSteps}, r.emit)
@@ -269,8 +284,17 @@ func (r *runner) step(ctx context.Context, node, modality string, level session.
 	switch {
 	case err != nil && ctx.Err() != nil:
 		nr.Status, nr.Error = event.StatusInterrupted, context.Cause(ctx).Error()
+	case err != nil && res.Stop == agent.StopFailed:
+		// The model provider failed this node. Its siblings carry on
+		// unless the provider is down for all.
+		nr.Status, nr.Error = event.StatusFailed, err.Error()
+		if stop := r.health.failed(err); stop != nil {
+			r.cancel(stop)
+		} else {
+			nr.Error += "; the other nodes carry on"
+		}
 	case err != nil:
-		// A provider failure fails every node the same way: stop the run.
+		// An internal fault: nothing says the next node would fare better.
 		nr.Status, nr.Error = event.StatusFailed, err.Error()
 		r.cancel(err)
 	case len(res.Pending) == 0:
@@ -294,6 +318,7 @@ func (r *runner) step(ctx context.Context, node, modality string, level session.
 	r.report.Tokens = r.report.Tokens.Add(res.Tokens)
 	r.mu.Unlock()
 	r.record(nr)
+	return err == nil
 }
 
 func (r *runner) fail(node, level string, err error) {

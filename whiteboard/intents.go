@@ -90,13 +90,13 @@ type SetLayout struct {
 }
 
 type SetCanvas struct {
-	Width      int    `json:"width" jsonschema:"canvas width in pixels" minimum:"100" maximum:"10000"`
-	Height     int    `json:"height" jsonschema:"canvas height in pixels" minimum:"100" maximum:"10000"`
-	Background string `json:"background,omitempty" jsonschema:"background colour, e.g. white or #fdf6e3"`
+	Width      int   `json:"width" jsonschema:"canvas width in pixels" minimum:"100" maximum:"10000"`
+	Height     int   `json:"height" jsonschema:"canvas height in pixels" minimum:"100" maximum:"10000"`
+	Background Color `json:"background,omitempty" jsonschema:"background colour, e.g. white or #fdf6e3"`
 }
 
 type SetBackground struct {
-	Background string `json:"background" jsonschema:"background colour, e.g. white or #fdf6e3"`
+	Background Color `json:"background" jsonschema:"background colour, e.g. white or #fdf6e3"`
 }
 
 // DescribeWhiteboard reports the whiteboard as it stands: read-only.

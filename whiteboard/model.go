@@ -60,15 +60,15 @@ var Aligns = []string{"left", "center", "right"}
 
 // Canvas is the whiteboard's drawing area.
 type Canvas struct {
-	Width      int    `yaml:"width"`
-	Height     int    `yaml:"height"`
-	Background string `yaml:"background,omitempty"`
+	Width      int   `yaml:"width"`
+	Height     int   `yaml:"height"`
+	Background Color `yaml:"background,omitempty"`
 }
 
 // Style is optional presentation for an element.
 type Style struct {
-	Color    string  `yaml:"color,omitempty" json:"color,omitempty" jsonschema:"text or line colour, a CSS colour such as #1b5e20 or darkgreen"`
-	Fill     string  `yaml:"fill,omitempty" json:"fill,omitempty" jsonschema:"fill colour for shapes"`
+	Color    Color   `yaml:"color,omitempty" json:"color,omitempty" jsonschema:"text or line colour"`
+	Fill     Color   `yaml:"fill,omitempty" json:"fill,omitempty" jsonschema:"fill colour for shapes"`
 	FontSize float64 `yaml:"font_size,omitempty" json:"font_size,omitempty" jsonschema:"font size in pixels" minimum:"6" maximum:"200"`
 	Bold     bool    `yaml:"bold,omitempty" json:"bold,omitempty" jsonschema:"bold text"`
 	Align    string  `yaml:"align,omitempty" json:"align,omitempty" jsonschema:"text alignment" enum:"left,center,right"`
@@ -227,6 +227,11 @@ func (b *Board) validate(r *yamlsrc.Reporter, path string) {
 		if c.Width < 100 || c.Width > MaxSide || c.Height < 100 || c.Height > MaxSide {
 			r.At(at, "%s.canvas must be between 100 and %d pixels on each side, got %dx%d", path, MaxSide, c.Width, c.Height)
 		}
+		if c.Background != "" {
+			if err := c.Background.Check(); err != nil {
+				r.At(pathNode(b.Src, "canvas.background"), "%s.canvas.background: %v", path, err)
+			}
+		}
 	}
 	seen := map[string]*yaml.Node{}
 	for i, e := range b.elements() {
@@ -242,7 +247,7 @@ func (b *Board) validate(r *yamlsrc.Reporter, path string) {
 			seen[e.ID] = keyNode(e.Src, "id")
 		}
 		for _, p := range e.problems(b.CanvasSize()) {
-			r.At(keyNode(e.Src, p.key), "%s: %s", ep, p.msg)
+			r.At(pathNode(e.Src, p.key), "%s: %s", ep, p.msg)
 		}
 	}
 }
@@ -298,6 +303,19 @@ func (e *Element) problems(c Canvas) []problem {
 			ps = append(ps, problem{"x", fmt.Sprintf("x,y (%g,%g) must lie on the %dx%d canvas", e.X, e.Y, c.Width, c.Height)})
 		}
 	}
+	if s := e.Style; s != nil {
+		for _, c := range []struct {
+			key string
+			c   Color
+		}{{"color", s.Color}, {"fill", s.Fill}} {
+			if c.c == "" {
+				continue
+			}
+			if err := c.c.Check(); err != nil {
+				ps = append(ps, problem{"style." + c.key, fmt.Sprintf("style.%s: %v", c.key, err)})
+			}
+		}
+	}
 	if s := e.Style; s != nil && s.Align != "" && !slices.Contains(Aligns, s.Align) {
 		ps = append(ps, problem{"style", fmt.Sprintf("style.align must be left, center or right, got %q", s.Align)})
 	}
@@ -305,6 +323,38 @@ func (e *Element) problems(c Canvas) []problem {
 		ps = append(ps, problem{"style", fmt.Sprintf("style.font_size must be between 6 and 200, got %g", s.FontSize)})
 	}
 	return ps
+}
+
+// pathNode finds the node of a dotted key path ("style.color") in mapping
+// m: the last key's node, or the deepest one found on the way, so a problem
+// always has a position.
+func pathNode(m *yaml.Node, path string) *yaml.Node {
+	at := m
+	for {
+		key, rest, more := strings.Cut(path, ".")
+		k := keyNode(m, key)
+		if k == m || k == nil {
+			return at
+		}
+		at = k
+		if !more {
+			return at
+		}
+		m, path = valueNode(m, key), rest
+		if m == nil || m.Kind != yaml.MappingNode {
+			return at
+		}
+	}
+}
+
+// valueNode is the value of key in mapping m, or nil.
+func valueNode(m *yaml.Node, key string) *yaml.Node {
+	for i := 0; m != nil && i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			return m.Content[i+1]
+		}
+	}
+	return nil
 }
 
 // keyNode finds the key node for key in mapping m, falling back to m so a

@@ -119,7 +119,10 @@ func (b *Board) apply(rc *session.Context, in session.Intent) error {
 			return session.Reject(session.KindInvalidArgs, "width", fmt.Sprintf("width and height must be between 100 and %d; the default is %dx%d", MaxSide, DefaultWidth, DefaultHeight),
 				"canvas %dx%d is out of range", in.Width, in.Height)
 		}
-		c := Canvas{Width: in.Width, Height: in.Height, Background: strings.TrimSpace(in.Background)}
+		c := Canvas{Width: in.Width, Height: in.Height, Background: Color(strings.TrimSpace(string(in.Background)))}
+		if err := checkColor("background", c.Background); err != nil {
+			return err
+		}
 		if c.Background == "" {
 			c.Background = b.Canvas.Value.Background
 		}
@@ -130,12 +133,15 @@ func (b *Board) apply(rc *session.Context, in session.Intent) error {
 		if err := b.writable("canvas", b.Canvas.Set); err != nil {
 			return err
 		}
-		v, err := nonEmpty("background", in.Background)
+		v, err := nonEmpty("background", string(in.Background))
 		if err != nil {
 			return err
 		}
+		if err := checkColor("background", Color(v)); err != nil {
+			return err
+		}
 		c := b.CanvasSize()
-		c.Background = v
+		c.Background = Color(v)
 		b.Canvas = yamlsrc.Val(c)
 		b.markGenerated("canvas")
 		rc.Report(Set{"background", v})
@@ -349,7 +355,10 @@ func checkStyle(s *Style) error {
 	if s.FontSize != 0 && !(s.FontSize >= 6 && s.FontSize <= 200) {
 		return session.Reject(session.KindInvalidArgs, "style.font_size", "font_size must be between 6 and 200", "font size %g is out of range", s.FontSize)
 	}
-	return nil
+	if err := checkColor("style.color", s.Color); err != nil {
+		return err
+	}
+	return checkColor("style.fill", s.Fill)
 }
 
 func (b *Board) notFound(path, id string) error {

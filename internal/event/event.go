@@ -95,3 +95,26 @@ func JSONLines(w io.Writer, now func() time.Time) Sink {
 		_ = enc.Encode(e)
 	}
 }
+
+// Redacted passes each event to sink with every text field filtered
+// through clean (e.g. a redactor), so what a model or server wrote — its
+// text, tool names, call ids, arguments, errors — reaches no listener with
+// a secret in it.
+func Redacted(sink Sink, clean func(string) string) Sink {
+	return func(e Event) {
+		for _, f := range []*string{&e.Node, &e.Level, &e.Text, &e.Tool, &e.CallID, &e.Args, &e.Status, &e.Error} {
+			*f = clean(*f)
+		}
+		if len(e.Result) > 0 {
+			e.Result = json.RawMessage(clean(string(e.Result)))
+		}
+		if len(e.Files) > 0 {
+			files := make([]string, len(e.Files))
+			for i, f := range e.Files {
+				files[i] = clean(f)
+			}
+			e.Files = files
+		}
+		sink(e)
+	}
+}

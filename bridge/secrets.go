@@ -1,0 +1,60 @@
+package bridge
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/lessongen/lessongen/session"
+)
+
+// Secrets tells whether text holds a secret of the run: its API key, a
+// credential of its base URL, or a masked form of the key. A tool call
+// whose arguments hold one is refused, so a key a model echoes never
+// reaches a document (or, through it, a saved file).
+type Secrets interface {
+	Contains(s string) bool
+}
+
+// secretIn reports whether the raw arguments, or any string in them once
+// JSON escapes are decoded, hold a secret.
+func secretIn(s Secrets, args string) bool {
+	if s == nil {
+		return false
+	}
+	if s.Contains(args) {
+		return true
+	}
+	var v any
+	if json.NewDecoder(strings.NewReader(args)).Decode(&v) != nil {
+		return false // not JSON: nothing more is decoded from it
+	}
+	return secretInValue(s, v)
+}
+
+func secretInValue(s Secrets, v any) bool {
+	switch x := v.(type) {
+	case string:
+		return s.Contains(x)
+	case map[string]any:
+		for k, it := range x {
+			if s.Contains(k) || secretInValue(s, it) {
+				return true
+			}
+		}
+	case []any:
+		for _, it := range x {
+			if secretInValue(s, it) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// secretRefused is the envelope error for such a call. Neither the
+// arguments nor the tool name are echoed.
+func secretRefused() *CallError {
+	return callErr(session.KindPermission, "",
+		"write the value without it: credentials never go into a lesson",
+		"this call's arguments hold a secret (the API key, a credential of the server URL, or a masked form of the key); nothing was changed")
+}
