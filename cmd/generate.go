@@ -279,7 +279,8 @@ func finalSave(doc *compose.Document, opts *generateOptions, sink event.Sink) er
 
 func newModel(cfg *settings) (llm.Model, error) {
 	if cfg.APIKey == "" && strings.HasPrefix(cfg.BaseURL, defaultBaseURL) {
-		return nil, fmt.Errorf("no API key for %s: set LESSONGEN_API_KEY or OPENAI_API_KEY (or api_key in the config file), or point --base-url at a local OpenAI-compatible server", redact.URL(cfg.BaseURL))
+		// Missing configuration: the user's to fix (exit 2).
+		return nil, usagef("no API key for %s\nfix: set LESSONGEN_API_KEY or OPENAI_API_KEY (or api_key in the config file), or point --base-url at a local OpenAI-compatible server", redact.URL(cfg.BaseURL))
 	}
 	return llm.New(llm.Config{
 		BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Model: cfg.Model,
