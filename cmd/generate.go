@@ -91,6 +91,7 @@ works as in 'lessongen generate'.`,
 	}
 	cmd.Flags().StringVar(&opts.slide, "slide", "", "the slide to fill: its id or 1-based position (required)")
 	addGenerateFlags(cmd, opts)
+	completeSlide(cmd, reg)
 	return cmd
 }
 
@@ -98,6 +99,7 @@ func addGenerateFlags(cmd *cobra.Command, opts *generateOptions) {
 	cmd.Flags().StringVarP(&opts.out, "output", "o", "", "write the result here instead of back to FILE (- for stdout)")
 	cmd.Flags().StringVar(&opts.instruction, "instruction", "", "an extra request passed to every subagent")
 	addModelFlags(cmd.Flags())
+	completeModelFlags(cmd)
 }
 
 func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
