@@ -54,8 +54,14 @@ const (
 	defaultTimeout  = 2 * time.Minute
 )
 
-// addModelFlags declares the flags of commands that call a model.
-func addModelFlags(fs *pflag.FlagSet) {
+// addModelFlags declares the flags of commands that call a model, each
+// help text naming its environment variable.
+func addModelFlags(dst *pflag.FlagSet) {
+	fs := pflag.NewFlagSet("model", pflag.ContinueOnError)
+	defer func() {
+		fs.VisitAll(func(f *pflag.Flag) { f.Usage += " " + envNote(f.Name) })
+		dst.AddFlagSet(fs)
+	}()
 	fs.String("model", defaultModel, "model name")
 	fs.String("base-url", defaultBaseURL, "OpenAI-compatible API base URL, with /v1 (e.g. http://localhost:11434/v1 for Ollama)")
 	fs.Int("concurrency", defaultParallel, "subagents in flight at once across the run")
@@ -71,6 +77,16 @@ func addModelFlags(fs *pflag.FlagSet) {
 	fs.String("events", "", "write a JSON Lines event log to this file (- for stderr)")
 	fs.Float64("rps", 0, "requests per second to the model server (default: unlimited; 429s slow everyone down)")
 	fs.Int("retries", 4, "retries of a model turn after 429, 5xx or connection errors, with backoff")
+}
+
+// envNote names the environment variables a flag's setting is read from,
+// as loadSettings binds them: "[$LESSONGEN_MAX_STEPS]".
+func envNote(flag string) string {
+	name := "LESSONGEN_" + strings.ToUpper(strings.ReplaceAll(flag, "-", "_"))
+	if flag == "base-url" {
+		return "[$" + name + ", $OPENAI_BASE_URL]"
+	}
+	return "[$" + name + "]"
 }
 
 // loadSettings resolves settings with precedence flag > environment >

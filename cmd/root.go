@@ -67,7 +67,7 @@ func NewRootCmd(streams *IOStreams, reg *modality.Registry) *cobra.Command {
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return &usageError{err}
 	})
-	root.PersistentFlags().String("config", "", "config file (default: $XDG_CONFIG_HOME/lessongen/config.yaml or ./lessongen.yaml)")
+	root.PersistentFlags().String("config", "", "config file (default: $XDG_CONFIG_HOME/lessongen/config.yaml or ./lessongen.yaml) [$LESSONGEN_CONFIG]")
 
 	root.AddCommand(
 		newValidateCmd(streams, reg),
