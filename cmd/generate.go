@@ -18,6 +18,7 @@ import (
 	"github.com/lessongen/lessongen/internal/redact"
 	"github.com/lessongen/lessongen/internal/termsafe"
 	"github.com/lessongen/lessongen/internal/yamlsrc"
+	"github.com/lessongen/lessongen/lesson"
 	"github.com/lessongen/lessongen/llm"
 	"github.com/lessongen/lessongen/modality"
 	"github.com/lessongen/lessongen/orchestrate"
@@ -142,8 +143,8 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 		return &usageError{err}
 	}
 	toStdout := opts.out == "-"
-	if toStdout && len(doc.ChildFiles()) > 0 {
-		return usagef("-o - writes one file, but this lesson keeps children in their own files; use -o PATH")
+	if toStdout && !lessonOnly(doc, steps) {
+		return usagef("-o - writes one file, but this run may change children kept in their own files; use -o PATH")
 	}
 	dryRun := approval == bridge.ApproveDeny
 	if len(steps) == 0 {
@@ -253,6 +254,32 @@ func save(doc *compose.Document, out string, streams *IOStreams) ([]string, erro
 		paths = append(paths, f.Path)
 	}
 	return paths, nil
+}
+
+// lessonOnly reports whether the steps can change only the lesson file, so
+// that -o - (one file) holds everything: the lesson keeps no child in its
+// own file, or every step is on a slide (fill --slide) none of whose
+// children is kept in its own file.
+func lessonOnly(doc *compose.Document, steps []orchestrate.Step) bool {
+	if len(doc.ChildFiles()) == 0 {
+		return true
+	}
+	withFiles := map[string]bool{}
+	doc.View(func(p *lesson.Plan) {
+		for _, s := range p.Slides.Value {
+			for _, ref := range s.Children {
+				if ref.File != "" {
+					withFiles[s.ID] = true
+				}
+			}
+		}
+	})
+	for _, st := range steps {
+		if st.Slide == "" || withFiles[st.Slide] {
+			return false
+		}
+	}
+	return true
 }
 
 // finalSave writes the result: to the output file(s), or the lesson to
