@@ -158,6 +158,11 @@ func paren(s string) string {
 // style's font size, or 48 px).
 func equationSVG(src string, box textfit.Box, style textfit.Style, color string) string {
 	segs := latexSegments(src)
+	for i := range segs {
+		// No-break spaces: drawn and measured as written, where plain
+		// spaces would collapse or be trimmed at a tspan's edge.
+		segs[i].text = strings.ReplaceAll(segs[i].text, " ", "\u00a0")
+	}
 	size := style.FontSize
 	if size == 0 {
 		size = min(48, box.H*0.5)
