@@ -10,18 +10,18 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/lessongen/lessongen/bridge"
 	"github.com/lessongen/lessongen/internal/clip"
 	"github.com/lessongen/lessongen/internal/event"
 	"github.com/lessongen/lessongen/llm"
 	"github.com/lessongen/lessongen/session"
+	"github.com/lessongen/lessongen/tool"
 )
 
 // Tools is what a subagent may call; bridge.Toolset implements it.
 type Tools interface {
-	Tools() []bridge.Tool
+	Tools() []tool.Def
 	ReadOnly(name string) bool
-	Call(ctx context.Context, name, args string) (bridge.Envelope, error)
+	Call(ctx context.Context, name, args string) (tool.Envelope, error)
 	Pending() []session.Pending
 }
 
@@ -189,7 +189,7 @@ func Run(ctx context.Context, model llm.Model, tools Tools, task Task, emit even
 		emit(event.Event{Kind: event.Usage, Node: task.Node, Level: task.Level, Step: res.Steps, Tokens: &tokens})
 		if text := strings.TrimSpace(resp.Message.Content); text != "" {
 			// Events hold a model's values clipped like its arguments.
-			emit(event.Event{Kind: event.ModelText, Node: task.Node, Level: task.Level, Step: res.Steps, Text: clip.String(text, bridge.MaxArgsBytes)})
+			emit(event.Event{Kind: event.ModelText, Node: task.Node, Level: task.Level, Step: res.Steps, Text: clip.String(text, tool.MaxArgsBytes)})
 		}
 		assistant := llm.Message{Role: llm.RoleAssistant, Content: resp.Message.Content, ToolCalls: resp.Message.ToolCalls}
 		msgs = append(msgs, llm.Message{Role: assistant.Role, Content: assistant.Content, ToolCalls: historyCalls(assistant.ToolCalls)})
@@ -220,7 +220,7 @@ func Run(ctx context.Context, model llm.Model, tools Tools, task Task, emit even
 func historyCalls(calls []llm.ToolCall) []llm.ToolCall {
 	var out []llm.ToolCall
 	for i, c := range calls {
-		if len(c.Arguments) <= bridge.MaxArgsBytes {
+		if len(c.Arguments) <= tool.MaxArgsBytes {
 			continue
 		}
 		if out == nil {
@@ -256,7 +256,7 @@ func repairPrompt(pending []session.Pending, stepsLeft int) string {
 	return b.String()
 }
 
-func toLLMTools(tools []bridge.Tool) []llm.Tool {
+func toLLMTools(tools []tool.Def) []llm.Tool {
 	out := make([]llm.Tool, len(tools))
 	for i, t := range tools {
 		out[i] = llm.Tool{Name: t.Name, Description: t.Description, Parameters: t.Parameters, Strict: t.Strict}
@@ -274,7 +274,7 @@ func runCalls(ctx context.Context, tools Tools, calls []llm.ToolCall, task Task,
 	stepsLeft := task.MaxSteps - step
 	run := func(i int) error {
 		c := calls[i]
-		emit(event.Event{Kind: event.ToolCall, Node: task.Node, Level: task.Level, Step: step, Tool: c.Name, CallID: c.ID, Args: clip.String(c.Arguments, bridge.MaxArgsBytes)})
+		emit(event.Event{Kind: event.ToolCall, Node: task.Node, Level: task.Level, Step: step, Tool: c.Name, CallID: c.ID, Args: clip.String(c.Arguments, tool.MaxArgsBytes)})
 		env, err := tools.Call(ctx, c.Name, c.Arguments)
 		if err != nil {
 			return err
@@ -323,7 +323,7 @@ func runCalls(ctx context.Context, tools Tools, calls []llm.ToolCall, task Task,
 		ok := false
 		for i := n; i < len(calls); i++ {
 			c := calls[i]
-			emit(event.Event{Kind: event.ToolCall, Node: task.Node, Level: task.Level, Step: step, Tool: c.Name, CallID: c.ID, Args: clip.String(c.Arguments, bridge.MaxArgsBytes)})
+			emit(event.Event{Kind: event.ToolCall, Node: task.Node, Level: task.Level, Step: step, Tool: c.Name, CallID: c.ID, Args: clip.String(c.Arguments, tool.MaxArgsBytes)})
 			emit(event.Event{Kind: event.ToolResult, Node: task.Node, Level: task.Level, Step: step, Tool: c.Name, CallID: c.ID, OK: &ok, Result: json.RawMessage(limited)})
 			out[i] = llm.Message{Role: llm.RoleTool, ToolCallID: c.ID, Content: limited}
 		}
@@ -347,8 +347,8 @@ func filled(msgs []llm.Message, calls []llm.ToolCall) []llm.Message {
 // pending list: it is sent for many calls at once and should stay small.
 func notRun(kind session.ErrorKind, message string) string {
 	data, _ := json.Marshal(struct {
-		OK    bool              `json:"ok"`
-		Error *bridge.CallError `json:"error"`
-	}{Error: &bridge.CallError{Kind: kind, Message: message}})
+		OK    bool        `json:"ok"`
+		Error *tool.Error `json:"error"`
+	}{Error: &tool.Error{Kind: kind, Message: message}})
 	return string(data)
 }

@@ -10,10 +10,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lessongen/lessongen/bridge"
 	"github.com/lessongen/lessongen/internal/event"
 	"github.com/lessongen/lessongen/llm"
 	"github.com/lessongen/lessongen/session"
+	"github.com/lessongen/lessongen/tool"
 )
 
 // scriptedModel answers turn i (counted by assistant messages) with turns[i];
@@ -62,12 +62,12 @@ func newFakeTools(together, pending int) *fakeTools {
 	return &fakeTools{together: together, pending: pending, arrived: make(chan struct{}, 100), release: make(chan struct{})}
 }
 
-func (f *fakeTools) Tools() []bridge.Tool { return []bridge.Tool{{Name: "read"}, {Name: "write"}} }
+func (f *fakeTools) Tools() []tool.Def { return []tool.Def{{Name: "read"}, {Name: "write"}} }
 func (f *fakeTools) ReadOnly(name string) bool {
 	return strings.HasPrefix(name, "read")
 }
 
-func (f *fakeTools) Call(ctx context.Context, name, args string) (bridge.Envelope, error) {
+func (f *fakeTools) Call(ctx context.Context, name, args string) (tool.Envelope, error) {
 	f.mu.Lock()
 	f.log = append(f.log, "start "+args)
 	f.inFlight++
@@ -83,7 +83,7 @@ func (f *fakeTools) Call(ctx context.Context, name, args string) (bridge.Envelop
 		select {
 		case <-f.release:
 		case <-ctx.Done():
-			return bridge.Envelope{}, ctx.Err()
+			return tool.Envelope{}, ctx.Err()
 		}
 	}
 	f.mu.Lock()
@@ -93,7 +93,7 @@ func (f *fakeTools) Call(ctx context.Context, name, args string) (bridge.Envelop
 	if name == "write" && f.pending > 0 {
 		f.pending--
 	}
-	return bridge.Envelope{OK: true, Result: []any{args}}, nil
+	return tool.Envelope{OK: true, Result: []any{args}}, nil
 }
 
 func (f *fakeTools) Pending() []session.Pending {
@@ -162,7 +162,7 @@ func TestEveryCallGetsOneResultInOrder(t *testing.T) {
 	var got []string
 	for _, m := range second {
 		if m.Role == llm.RoleTool {
-			var env bridge.Envelope
+			var env tool.Envelope
 			if err := json.Unmarshal([]byte(m.Content), &env); err != nil {
 				t.Fatalf("tool result is not an envelope: %v", err)
 			}
@@ -292,20 +292,20 @@ func TestCallsPastTheTurnLimitAreNotRun(t *testing.T) {
 	if results != len(flood) {
 		t.Errorf("%d tool_result events for %d calls", results, len(flood))
 	}
-	var tool []llm.Message
+	var answers []llm.Message
 	for _, m := range model.seen[1].Messages {
 		if m.Role == llm.RoleTool {
-			tool = append(tool, m)
+			answers = append(answers, m)
 		}
 	}
-	if len(tool) != len(flood) {
-		t.Fatalf("%d tool messages for %d calls", len(tool), len(flood))
+	if len(answers) != len(flood) {
+		t.Fatalf("%d tool messages for %d calls", len(answers), len(flood))
 	}
-	for i, m := range tool {
+	for i, m := range answers {
 		if m.ToolCallID != flood[i].ID {
 			t.Fatalf("message %d answers %s, want %s", i, m.ToolCallID, flood[i].ID)
 		}
-		var env bridge.Envelope
+		var env tool.Envelope
 		if err := json.Unmarshal([]byte(m.Content), &env); err != nil {
 			t.Fatal(err)
 		}
@@ -324,7 +324,7 @@ func TestCallsPastTheTurnLimitAreNotRun(t *testing.T) {
 // still saw the original and the event log a clipped copy.
 func TestOversizedArgumentsLeaveTheHistory(t *testing.T) {
 	tools := newFakeTools(1, 0)
-	huge := `{"text":"` + strings.Repeat("x", bridge.MaxArgsBytes) + `"}`
+	huge := `{"text":"` + strings.Repeat("x", tool.MaxArgsBytes) + `"}`
 	model := &scriptedModel{turns: [][]llm.ToolCall{{call("big", "write", huge), call("small", "write", `{"a":1}`)}}}
 	var logged []string
 	emit := func(e event.Event) {
@@ -345,7 +345,7 @@ func TestOversizedArgumentsLeaveTheHistory(t *testing.T) {
 	if len(calls) != 2 || calls[0].Arguments != "{}" || calls[1].Arguments != `{"a":1}` {
 		t.Errorf("history calls %.80v", calls)
 	}
-	if len(logged) != 2 || len(logged[0]) > bridge.MaxArgsBytes+100 || !strings.Contains(logged[0], "[truncated") {
+	if len(logged) != 2 || len(logged[0]) > tool.MaxArgsBytes+100 || !strings.Contains(logged[0], "[truncated") {
 		t.Errorf("event args: %d bytes", len(logged[0]))
 	}
 }
@@ -395,7 +395,7 @@ func TestHugeReplyIsClippedInEvents(t *testing.T) {
 	if _, err := Run(context.Background(), replyModel(strings.Repeat("x", 3_000_000)), newFakeTools(1, 0), Task{Prompt: "p", MaxSteps: 2}, emit); err != nil {
 		t.Fatal(err)
 	}
-	if len(text) > bridge.MaxArgsBytes+100 || !strings.HasSuffix(text, "… [truncated, 3.0 MB]") {
+	if len(text) > tool.MaxArgsBytes+100 || !strings.HasSuffix(text, "… [truncated, 3.0 MB]") {
 		t.Errorf("model_text event of %d bytes", len(text))
 	}
 }

@@ -5,17 +5,20 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"github.com/lessongen/lessongen/internal/clip"
 	"os"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/lessongen/lessongen/compose"
+	"github.com/lessongen/lessongen/internal/clip"
+
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/lessongen/lessongen/lesson"
 	"github.com/lessongen/lessongen/session"
+	"github.com/lessongen/lessongen/tool"
 	"github.com/lessongen/lessongen/whiteboard"
 )
 
@@ -24,14 +27,14 @@ var update = flag.Bool("update", false, "rewrite golden files")
 // catalogJSON is every level's tools in both forms, as models see them.
 func catalogJSON(t *testing.T) []byte {
 	t.Helper()
-	out := map[string]map[string][]Tool{}
+	out := map[string]map[string][]tool.Def{}
 	for _, form := range []struct {
 		name string
 		f    Form
 	}{{"strict", Strict}, {"compatible", Compatible}} {
-		out[form.name] = map[string][]Tool{}
-		for _, l := range Levels {
-			c, err := CatalogFor(l.Modality)
+		out[form.name] = map[string][]tool.Def{}
+		for _, l := range testBridge(t).Levels() {
+			c, err := testBridge(t).Catalog(l.Modality)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -73,11 +76,11 @@ func firstDiff(a, b string) string {
 	return fmt.Sprintf("lengths differ: %d vs %d lines", len(al), len(bl))
 }
 
-func allTools(t *testing.T, form Form) []Tool {
+func allTools(t *testing.T, form Form) []tool.Def {
 	t.Helper()
-	var tools []Tool
+	var tools []tool.Def
 	for _, m := range []string{"lesson", "whiteboard"} {
-		c, err := CatalogFor(m)
+		c, err := testBridge(t).Catalog(m)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -185,8 +188,8 @@ func TestHiddenIntentsAreNotTools(t *testing.T) {
 }
 
 func TestEveryLevelHasReadOnlyTools(t *testing.T) {
-	for _, l := range Levels {
-		c, _ := CatalogFor(l.Modality)
+	for _, l := range testBridge(t).Levels() {
+		c, _ := testBridge(t).Catalog(l.Modality)
 		var read []string
 		for _, tool := range c.Tools(l, Strict) {
 			if spec, _ := c.Spec(tool.Name); spec.ReadOnly {
@@ -249,7 +252,7 @@ func fill(v reflect.Value, f reflect.StructField) {
 
 func TestEveryVisibleIntentRoundTrips(t *testing.T) {
 	for modality, intents := range map[string][]session.Intent{"lesson": lesson.Intents(), "whiteboard": whiteboard.Intents()} {
-		c, _ := CatalogFor(modality)
+		c, _ := testBridge(t).Catalog(modality)
 		for _, in := range intents {
 			if in.Spec().Hidden {
 				continue
@@ -273,7 +276,7 @@ func TestEveryVisibleIntentRoundTrips(t *testing.T) {
 
 // Strict mode sends every optional field, as null when not used.
 func TestStrictNullsMeanAbsent(t *testing.T) {
-	c, _ := CatalogFor("whiteboard")
+	c, _ := testBridge(t).Catalog("whiteboard")
 	got, ce := c.Parse("add_text", `{"x":10,"y":20,"w":300,"h":40,"text":"Hi","style":null,"pending_id":null}`)
 	if ce != nil {
 		t.Fatal(ce)
@@ -288,7 +291,7 @@ func TestStrictNullsMeanAbsent(t *testing.T) {
 }
 
 func TestWholeNumbersInAnySpelling(t *testing.T) {
-	c, _ := CatalogFor("lesson")
+	c, _ := testBridge(t).Catalog("lesson")
 	for _, args := range []string{`{"minutes":45}`, `{"minutes":45.0}`, `{"minutes":4.5e1}`} {
 		in, ce := c.Parse("set_duration", args)
 		if ce != nil || in != (lesson.SetDuration{Minutes: 45}) {
@@ -298,7 +301,7 @@ func TestWholeNumbersInAnySpelling(t *testing.T) {
 }
 
 func TestBadCalls(t *testing.T) {
-	c, _ := CatalogFor("whiteboard")
+	c, _ := testBridge(t).Catalog("whiteboard")
 	ok := `"x":10,"y":20,"w":300,"h":40`
 	for _, tc := range []struct {
 		name, tool, args string
@@ -321,7 +324,7 @@ func TestBadCalls(t *testing.T) {
 		{"fraction for integer", "set_canvas", `{"width":1280.5,"height":720}`, session.KindInvalidArgs, "width", "whole number"},
 		{"duplicate key", "add_text", `{"x":1,"x":2,"y":20,"w":300,"h":40,"text":"a"}`, session.KindInvalidArgs, "x", "once"},
 		{"duplicate nested key", "add_text", `{` + ok + `,"text":"a","style":{"bold":true,"bold":false}}`, session.KindInvalidArgs, "style.bold", "once"},
-		{"arguments too large", "add_text", `{` + ok + `,"text":"` + strings.Repeat("a", MaxArgsBytes) + `"}`, session.KindInvalidArgs, "", "send shorter values"},
+		{"arguments too large", "add_text", `{` + ok + `,"text":"` + strings.Repeat("a", tool.MaxArgsBytes) + `"}`, session.KindInvalidArgs, "", "send shorter values"},
 		{"same key in another case", "add_text", `{` + ok + `,"text":"a","Text":"b"}`, session.KindInvalidArgs, "Text", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -348,7 +351,7 @@ func TestDuplicateKeyPaths(t *testing.T) {
 			t.Errorf("%s: got %q %v, want %q", raw, got, dup, want)
 		}
 	}
-	c, _ := CatalogFor("lesson")
+	c, _ := testBridge(t).Catalog("lesson")
 	_, ce := c.Parse("set_vocabulary", `{"terms":[{"term":"a","definition":"b"},{"term":"c","definition":"d","term":"e"}]}`)
 	if ce == nil || ce.Path != "terms[1].term" || !strings.Contains(ce.Message, "terms[1].term is given more than once") {
 		t.Errorf("got %+v", ce)
@@ -363,7 +366,7 @@ func newBoard(t *testing.T) *session.Session {
 }
 
 func TestCallReachesReduceErrors(t *testing.T) {
-	ts, err := NewToolset(LevelFor("whiteboard", session.LevelNode), "board", newBoard(t), Strict, ApproveAuto, nil)
+	ts, err := testBridge(t).NewToolset(levelFor(t, "whiteboard", session.LevelNode), "board", newBoard(t), Strict, ApproveAuto, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -391,7 +394,7 @@ func TestCallReachesReduceErrors(t *testing.T) {
 
 func TestPolicyRefusesToolsOutsideLevel(t *testing.T) {
 	sess := newBoard(t)
-	ts, _ := NewToolset(LevelFor("whiteboard", session.LevelMetadata), "board", sess, Strict, ApproveAuto, nil)
+	ts, _ := testBridge(t).NewToolset(levelFor(t, "whiteboard", session.LevelMetadata), "board", sess, Strict, ApproveAuto, nil)
 	for _, tool := range ts.Tools() {
 		if tool.Name == "add_text" {
 			t.Fatal("the metadata level is offered add_text")
@@ -416,7 +419,7 @@ func TestPolicyRefusesToolsOutsideLevel(t *testing.T) {
 
 func TestDenyCommitsNothing(t *testing.T) {
 	sess := newBoard(t)
-	ts, _ := NewToolset(LevelFor("whiteboard", session.LevelMetadata), "board", sess, Strict, ApproveDeny, nil)
+	ts, _ := testBridge(t).NewToolset(levelFor(t, "whiteboard", session.LevelMetadata), "board", sess, Strict, ApproveDeny, nil)
 	env, err := ts.Call(context.Background(), "set_heading", `{"heading":"Leaves"}`)
 	if err != nil {
 		t.Fatal(err)
@@ -446,13 +449,13 @@ func (a *fakeAsker) Ask(_ context.Context, p Proposal) (bool, error) {
 }
 
 func TestAskGate(t *testing.T) {
-	if _, err := NewToolset(LevelFor("whiteboard", session.LevelNode), "board", newBoard(t), Strict, ApproveAsk, nil); err != ErrNoTerminal {
+	if _, err := testBridge(t).NewToolset(levelFor(t, "whiteboard", session.LevelNode), "board", newBoard(t), Strict, ApproveAsk, nil); err != ErrNoTerminal {
 		t.Errorf("ask without a terminal: %v", err)
 	}
 	for _, answer := range []bool{false, true} {
 		sess := newBoard(t)
 		asker := &fakeAsker{answer: answer}
-		ts, _ := NewToolset(LevelFor("whiteboard", session.LevelMetadata), "board", sess, Strict, ApproveAsk, asker)
+		ts, _ := testBridge(t).NewToolset(levelFor(t, "whiteboard", session.LevelMetadata), "board", sess, Strict, ApproveAsk, asker)
 		env, err := ts.Call(context.Background(), "set_heading", `{"heading":"Leaves"}`)
 		if err != nil {
 			t.Fatal(err)
@@ -468,7 +471,7 @@ func TestAskGate(t *testing.T) {
 		}
 	}
 	asker := &fakeAsker{err: ErrNoTerminal}
-	ts, _ := NewToolset(LevelFor("whiteboard", session.LevelMetadata), "board", newBoard(t), Strict, ApproveAsk, asker)
+	ts, _ := testBridge(t).NewToolset(levelFor(t, "whiteboard", session.LevelMetadata), "board", newBoard(t), Strict, ApproveAsk, asker)
 	env, _ := ts.Call(context.Background(), "set_heading", `{"heading":"Leaves"}`)
 	if env.Error == nil || env.Error.Kind != session.KindPermission {
 		t.Errorf("ask with nobody to ask must refuse: %+v", env)
@@ -477,7 +480,7 @@ func TestAskGate(t *testing.T) {
 
 func TestReadOnlyToolsNeedNoApproval(t *testing.T) {
 	asker := &fakeAsker{answer: false}
-	ts, _ := NewToolset(LevelFor("whiteboard", session.LevelNode), "board", newBoard(t), Strict, ApproveAsk, asker)
+	ts, _ := testBridge(t).NewToolset(levelFor(t, "whiteboard", session.LevelNode), "board", newBoard(t), Strict, ApproveAsk, asker)
 	env, err := ts.Call(context.Background(), "list_pending", "")
 	if err != nil || !env.OK || len(asker.asked) != 0 {
 		t.Errorf("env %+v err %v asked %d", env, err, len(asker.asked))
@@ -497,7 +500,7 @@ func FuzzParse(f *testing.F) {
 	f.Add("set_vocabulary", `{"terms":[{"term":"a","definition":"b","term":"c"}]}`)
 	f.Fuzz(func(t *testing.T, name, args string) {
 		for _, m := range []string{"lesson", "whiteboard"} {
-			c, _ := CatalogFor(m)
+			c, _ := testBridge(t).Catalog(m)
 			in, ce := c.Parse(name, args)
 			if (in == nil) == (ce == nil) {
 				t.Fatalf("Parse must return exactly one of intent or error: %v %v", in, ce)
@@ -523,11 +526,11 @@ func FuzzParse(f *testing.F) {
 // A focused toolset (fill --slide) offers only read-only tools and those
 // that change one item, and lets them change only that item.
 func TestFocusedToolset(t *testing.T) {
-	doc, err := lesson.Load("../examples/photosynthesis/lesson.yaml")
+	doc, err := compose.Load("../examples/photosynthesis/lesson.yaml", testRegistry())
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts, _ := NewToolset(LevelFor("lesson", session.LevelNode), "lesson", doc.Session(), Strict, ApproveDeny, nil)
+	ts, _ := testBridge(t).NewToolset(levelFor(t, "lesson", session.LevelNode), "lesson", doc.Session(), Strict, ApproveDeny, nil)
 	ts.Focus = "light"
 	var names []string
 	for _, tool := range ts.Tools() {
@@ -558,14 +561,14 @@ func TestFocusedToolset(t *testing.T) {
 // A subagent may add at most its level's MaxNew items; further adds get a
 // limit envelope and change nothing, while other changes still work.
 func TestNewItemsPerSubagentAreCapped(t *testing.T) {
-	level := LevelFor("whiteboard", session.LevelNode)
+	level := levelFor(t, "whiteboard", session.LevelNode)
 	if level.MaxNew != whiteboard.MaxNewElements || level.NewItems != "elements" {
 		t.Fatalf("level %+v", level)
 	}
 	sess := newBoard(t)
-	ts, _ := NewToolset(level, "board", sess, Strict, ApproveAuto, nil)
+	ts, _ := testBridge(t).NewToolset(level, "board", sess, Strict, ApproveAuto, nil)
 	ctx := context.Background()
-	add := func(i int) Envelope {
+	add := func(i int) tool.Envelope {
 		t.Helper()
 		env, err := ts.Call(ctx, "add_text", fmt.Sprintf(`{"x":%d,"y":%d,"w":10,"h":10,"text":"t","style":null,"pending_id":null}`, i%100*12, i/100*12))
 		if err != nil {
@@ -594,31 +597,31 @@ func TestNewItemsPerSubagentAreCapped(t *testing.T) {
 		t.Errorf("a move after the cap: %+v", env.Error)
 	}
 	// The next subagent on the same node starts counting afresh.
-	again, _ := NewToolset(level, "board", sess, Strict, ApproveAuto, nil)
+	again, _ := testBridge(t).NewToolset(level, "board", sess, Strict, ApproveAuto, nil)
 	ts = again
 	if env := add(level.MaxNew + 1); !env.OK {
 		t.Errorf("a new subagent is capped by the old one's adds: %+v", env.Error)
 	}
-	lessonNode := LevelFor("lesson", session.LevelNode)
+	lessonNode := levelFor(t, "lesson", session.LevelNode)
 	if lessonNode.MaxNew != lesson.MaxNewSlides || lessonNode.NewItems != "slides" {
 		t.Errorf("lesson level %+v", lessonNode)
 	}
 }
 
-// Arguments past MaxArgsBytes are refused whole; a long value under it is
+// Arguments past tool.MaxArgsBytes are refused whole; a long value under it is
 // committed but echoed back clipped; a huge author hint is clipped in the
 // pending list.
 func TestLongValues(t *testing.T) {
-	c, _ := CatalogFor("lesson")
+	c, _ := testBridge(t).Catalog("lesson")
 	_, ce := c.Parse("set_title", `{"title":"`+strings.Repeat("x", 50_000_000)+`"}`)
 	if ce == nil || ce.Kind != session.KindInvalidArgs || ce.Message != "the arguments are 50.0 MB; the most a call may send is 64.0 KB" {
 		t.Fatalf("got %+v", ce)
 	}
-	d, err := lesson.Load(writeLessonFile(t, "version: 1\nmetadata:\n  title:\nslides: !pending \""+strings.Repeat("h", 100_000)+"\"\n"))
+	d, err := compose.Load(writeLessonFile(t, "version: 1\nmetadata:\n  title:\nslides: !pending \""+strings.Repeat("h", 100_000)+"\"\n"), testRegistry())
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts, _ := NewToolset(LevelFor("lesson", session.LevelMetadata), "lesson", d.Session(), Strict, ApproveAuto, nil)
+	ts, _ := testBridge(t).NewToolset(levelFor(t, "lesson", session.LevelMetadata), "lesson", d.Session(), Strict, ApproveAuto, nil)
 	long := strings.Repeat("y", 20_000)
 	env, err := ts.Call(context.Background(), "set_title", `{"title":"`+long+`"}`)
 	if err != nil || !env.OK {
@@ -633,7 +636,7 @@ func TestLongValues(t *testing.T) {
 			t.Error("the value itself was clipped")
 		}
 	})
-	node := PendingAt(d.Session(), LevelFor("lesson", session.LevelNode), "")
+	node := PendingAt(d.Session(), levelFor(t, "lesson", session.LevelNode), "")
 	if len(node) != 1 || !strings.HasSuffix(node[0].Hint, "… [truncated, 100.0 KB]") {
 		t.Errorf("pending %+v", node)
 	}
@@ -656,11 +659,11 @@ func TestEnvelopeListsSomePending(t *testing.T) {
 	for i := range MaxPendingShown + 5 {
 		fmt.Fprintf(&src, "  - id: s%d\n    title: S\n    notes:\n    whiteboard: {heading: H, elements: []}\n", i)
 	}
-	d, err := lesson.Load(writeLessonFile(t, src.String()))
+	d, err := compose.Load(writeLessonFile(t, src.String()), testRegistry())
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts, _ := NewToolset(LevelFor("lesson", session.LevelNode), "lesson", d.Session(), Strict, ApproveAuto, nil)
+	ts, _ := testBridge(t).NewToolset(levelFor(t, "lesson", session.LevelNode), "lesson", d.Session(), Strict, ApproveAuto, nil)
 	env, _ := ts.Call(context.Background(), "list_pending", "")
 	if len(env.Pending) != MaxPendingShown || env.PendingMore != 5 {
 		t.Errorf("envelope lists %d pending, %d more", len(env.Pending), env.PendingMore)
@@ -676,7 +679,7 @@ func TestEnvelopeListsSomePending(t *testing.T) {
 
 // The envelope carries the warnings a call caused and counts the others.
 func TestEnvelopeWarningsElsewhere(t *testing.T) {
-	ts, _ := NewToolset(LevelFor("whiteboard", session.LevelNode), "board", newBoard(t), Strict, ApproveAuto, nil)
+	ts, _ := testBridge(t).NewToolset(levelFor(t, "whiteboard", session.LevelNode), "board", newBoard(t), Strict, ApproveAuto, nil)
 	ctx := context.Background()
 	ts.Call(ctx, "add_text", `{"x":0,"y":0,"w":100,"h":40,"text":"a","style":null,"pending_id":null}`)
 	env, _ := ts.Call(ctx, "add_text", `{"x":50,"y":20,"w":100,"h":40,"text":"b","style":null,"pending_id":null}`)

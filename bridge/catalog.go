@@ -11,14 +11,13 @@ import (
 	"reflect"
 	"slices"
 	"strings"
-	"sync"
 	"unicode"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
-	"github.com/lessongen/lessongen/lesson"
+	"github.com/lessongen/lessongen/modality"
 	"github.com/lessongen/lessongen/session"
-	"github.com/lessongen/lessongen/whiteboard"
+	"github.com/lessongen/lessongen/tool"
 )
 
 // Form selects how tool schemas are written.
@@ -44,60 +43,6 @@ func ParseForm(s string) (Form, error) {
 	return 0, fmt.Errorf("tool schema form %q: use strict or compatible", s)
 }
 
-// Tool is one tool definition as a model receives it.
-type Tool struct {
-	Name        string          `json:"name"`
-	Description string          `json:"description"`
-	Parameters  json.RawMessage `json:"parameters"`
-	Strict      bool            `json:"strict,omitempty"`
-}
-
-// Level is one kind of subagent: a modality's metadata or node, with the
-// capabilities it is granted.
-type Level struct {
-	Name     string
-	Modality string
-	// Part is the part of the node the level fills.
-	Part  session.Level
-	Grant []session.Capability
-	// MaxNew bounds the items (named by NewItems) that intents marked Adds
-	// may create in one subagent; 0 means the level creates none.
-	MaxNew   int
-	NewItems string
-}
-
-// Levels are the four subagent levels, in orchestration order.
-var Levels = []Level{
-	{Name: "lesson.metadata", Modality: "lesson", Part: session.LevelMetadata, Grant: []session.Capability{lesson.CapRead, lesson.CapMetadata}},
-	{Name: "lesson.node", Modality: "lesson", Part: session.LevelNode, Grant: []session.Capability{lesson.CapRead, lesson.CapNode}, MaxNew: lesson.MaxNewSlides, NewItems: "slides"},
-	{Name: "whiteboard.metadata", Modality: "whiteboard", Part: session.LevelMetadata, Grant: []session.Capability{whiteboard.CapRead, whiteboard.CapMetadata}},
-	{Name: "whiteboard.node", Modality: "whiteboard", Part: session.LevelNode, Grant: []session.Capability{whiteboard.CapRead, whiteboard.CapNode}, MaxNew: whiteboard.MaxNewElements, NewItems: "elements"},
-}
-
-// LevelFor returns the level for a modality and a session.Level.
-func LevelFor(modality string, l session.Level) Level {
-	name := modality + "." + string(l)
-	for _, lv := range Levels {
-		if lv.Name == name {
-			return lv
-		}
-	}
-	panic("bridge: no level " + name)
-}
-
-// LevelNamed returns the level with the given name.
-func LevelNamed(name string) (Level, bool) {
-	for _, lv := range Levels {
-		if lv.Name == name {
-			return lv, true
-		}
-	}
-	return Level{}, false
-}
-
-// Allows reports whether the level holds capability c.
-func (l Level) Allows(c session.Capability) bool { return slices.Contains(l.Grant, c) }
-
 // entry is one intent type with its derived tool.
 type entry struct {
 	name     string
@@ -116,35 +61,43 @@ type Catalog struct {
 	byName   map[string]*entry
 }
 
-var (
-	catalogsOnce sync.Once
-	catalogs     map[string]*Catalog
-	catalogsErr  error
-)
+// Bridge holds the tool catalog of every registered modality. It is built
+// once per run from the registry: schemas are derived by reflection.
+type Bridge struct {
+	reg      *modality.Registry
+	catalogs map[string]*Catalog
+}
 
-// CatalogFor returns the catalog of a modality ("lesson" or "whiteboard").
-// Catalogs are built once: schemas are derived by reflection.
-func CatalogFor(modality string) (*Catalog, error) {
-	catalogsOnce.Do(func() {
-		catalogs = map[string]*Catalog{}
-		for name, intents := range map[string][]session.Intent{"lesson": lesson.Intents(), "whiteboard": whiteboard.Intents()} {
-			c, err := NewCatalog(name, intents)
-			if err != nil {
-				catalogsErr = err
-				return
-			}
-			catalogs[name] = c
+// New derives a catalog for every modality in reg.
+func New(reg *modality.Registry) (*Bridge, error) {
+	b := &Bridge{reg: reg, catalogs: map[string]*Catalog{}}
+	for _, d := range reg.All() {
+		c, err := NewCatalog(d.Name, d.Intents)
+		if err != nil {
+			return nil, err
 		}
-	})
-	if catalogsErr != nil {
-		return nil, catalogsErr
+		b.catalogs[d.Name] = c
 	}
-	c, ok := catalogs[modality]
+	return b, nil
+}
+
+// Registry is the registry the bridge was built from.
+func (b *Bridge) Registry() *modality.Registry { return b.reg }
+
+// Catalog returns the catalog of a registered modality.
+func (b *Bridge) Catalog(name string) (*Catalog, error) {
+	c, ok := b.catalogs[name]
 	if !ok {
-		return nil, fmt.Errorf("no modality %q", modality)
+		return nil, fmt.Errorf("no modality %q", name)
 	}
 	return c, nil
 }
+
+// Levels lists every subagent level, in orchestration order.
+func (b *Bridge) Levels() []modality.Level { return b.reg.Levels() }
+
+// Level returns the level named name ("whiteboard.node").
+func (b *Bridge) Level(name string) (modality.Level, bool) { return b.reg.Level(name) }
 
 // NewCatalog derives a tool for every intent.
 func NewCatalog(modality string, intents []session.Intent) (*Catalog, error) {
@@ -200,13 +153,13 @@ func ToolName(t reflect.Type) string {
 
 // Tools returns the tools a level is offered: the visible intents whose
 // capability it holds, in catalog order.
-func (c *Catalog) Tools(l Level, form Form) []Tool {
+func (c *Catalog) Tools(l modality.Level, form Form) []tool.Def {
 	return c.tools(l, form, false)
 }
 
 // tools lists the level's tools; focused, only read-only and targeted ones.
-func (c *Catalog) tools(l Level, form Form, focused bool) []Tool {
-	var tools []Tool
+func (c *Catalog) tools(l modality.Level, form Form, focused bool) []tool.Def {
+	var tools []tool.Def
 	for _, e := range c.entries {
 		if e.spec.Hidden || !l.Allows(e.spec.Capability) {
 			continue
@@ -225,8 +178,8 @@ func (e *entry) targeted() bool {
 }
 
 // All returns every visible tool of the catalog regardless of level.
-func (c *Catalog) All(form Form) []Tool {
-	var tools []Tool
+func (c *Catalog) All(form Form) []tool.Def {
+	var tools []tool.Def
 	for _, e := range c.entries {
 		if !e.spec.Hidden {
 			tools = append(tools, e.tool(form))
@@ -235,8 +188,8 @@ func (c *Catalog) All(form Form) []Tool {
 	return tools
 }
 
-func (e *entry) tool(form Form) Tool {
-	t := Tool{Name: e.name, Description: e.spec.Doc, Parameters: e.plain}
+func (e *entry) tool(form Form) tool.Def {
+	t := tool.Def{Name: e.name, Description: e.spec.Doc, Parameters: e.plain}
 	if e.spec.ReadOnly {
 		t.Description += " Read-only."
 	}

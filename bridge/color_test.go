@@ -13,7 +13,7 @@ import (
 func TestColourPatternAtDispatch(t *testing.T) {
 	for _, form := range []Form{Strict, Compatible} {
 		sess := newBoard(t)
-		ts, _ := NewToolset(LevelFor("whiteboard", session.LevelNode), "board", sess, form, ApproveAuto, nil)
+		ts, _ := testBridge(t).NewToolset(levelFor(t, "whiteboard", session.LevelNode), "board", sess, form, ApproveAuto, nil)
 		for _, args := range []string{
 			`{"x":10,"y":20,"w":300,"h":40,"text":"Hi","style":{"color":"\u001b]0;pwned\u0007"}}`,
 			`{"x":10,"y":20,"w":300,"h":40,"text":"Hi","style":{"color":"blurple"}}`,
@@ -37,9 +37,9 @@ func TestColourPatternAtDispatch(t *testing.T) {
 }
 
 func TestColourPatternInSchema(t *testing.T) {
-	c, _ := CatalogFor("whiteboard")
+	c, _ := testBridge(t).Catalog("whiteboard")
 	for _, form := range []Form{Strict, Compatible} {
-		for _, tool := range c.Tools(LevelFor("whiteboard", session.LevelNode), form) {
+		for _, tool := range c.Tools(levelFor(t, "whiteboard", session.LevelNode), form) {
 			if tool.Name != "add_shape" {
 				continue
 			}

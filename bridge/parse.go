@@ -18,44 +18,25 @@ import (
 	"github.com/lessongen/lessongen/internal/clip"
 	"github.com/lessongen/lessongen/internal/suggest"
 	"github.com/lessongen/lessongen/session"
+	"github.com/lessongen/lessongen/tool"
 )
 
-// CallError is a tool call that could not be carried out, in the words a
-// model can act on. It goes back to the model; it never ends the run.
-type CallError struct {
-	Kind    session.ErrorKind `json:"kind"`
-	Path    string            `json:"path,omitempty"`
-	Message string            `json:"message"`
-	Hint    string            `json:"hint,omitempty"`
+func callErr(kind session.ErrorKind, path, hint, format string, args ...any) *tool.Error {
+	return &tool.Error{Kind: kind, Path: path, Message: fmt.Sprintf(format, args...), Hint: hint}
 }
-
-func (e *CallError) Error() string {
-	return (&session.Error{Kind: e.Kind, Path: e.Path, Message: e.Message, Hint: e.Hint}).Error()
-}
-
-func callErr(kind session.ErrorKind, path, hint, format string, args ...any) *CallError {
-	return &CallError{Kind: kind, Path: path, Message: fmt.Sprintf(format, args...), Hint: hint}
-}
-
-// MaxArgsBytes is the most a tool call's arguments may hold. Every intent's
-// values together are a few kilobytes at most (a slide's notes, a list of
-// terms); a call past this is a runaway, and refusing it keeps it out of
-// the document and, as the agent shortens it in the history, out of every
-// later request.
-const MaxArgsBytes = 64_000
 
 // Parse turns a tool call into exactly one intent, or a CallError. The
 // arguments are checked against the tool's schema before decoding, and
 // null stands for "not given" (that is how strict mode leaves out optional
 // fields).
-func (c *Catalog) Parse(name, args string) (session.Intent, *CallError) {
+func (c *Catalog) Parse(name, args string) (session.Intent, *tool.Error) {
 	e, ok := c.byName[name]
 	if !ok {
 		return nil, callErr(session.KindNotFound, "", c.toolHint(name), "there is no tool named %q", name)
 	}
-	if len(args) > MaxArgsBytes {
+	if len(args) > tool.MaxArgsBytes {
 		return nil, callErr(session.KindInvalidArgs, "", "send shorter values: a note or a text is a few sentences",
-			"the arguments are %s; the most a call may send is %s", clip.Size(len(args)), clip.Size(MaxArgsBytes))
+			"the arguments are %s; the most a call may send is %s", clip.Size(len(args)), clip.Size(tool.MaxArgsBytes))
 	}
 	raw := strings.TrimSpace(args)
 	if raw == "" {
@@ -282,7 +263,7 @@ func plainNumbers(v any) any {
 
 // explain finds the first problem in v against s and says it precisely,
 // with the path and what to send instead.
-func explain(v any, s *jsonschema.Schema, path string) *CallError {
+func explain(v any, s *jsonschema.Schema, path string) *tool.Error {
 	at := func(name string) string {
 		if path == "" {
 			return name

@@ -4,10 +4,11 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/lessongen/lessongen/internal/rule"
 )
 
 // Schemas come from the intent types through github.com/google/jsonschema-go,
@@ -15,8 +16,8 @@ import (
 // names, `jsonschema` descriptions, embedded structs, field order) and
 // validates against them, so what a model is shown and what is checked
 // cannot drift. It has no tags for constraints, so enum, minimum, maximum,
-// minItems and maxItems come from struct tags of the same names, applied
-// here.
+// minItems and maxItems come from struct tags of the same names, read by
+// internal/rule, which the modalities' own checks read too.
 
 // compatibleSchema is the plain JSON Schema for an intent type: optional
 // fields are simply not required.
@@ -68,45 +69,13 @@ func applyTags(s *jsonschema.Schema, t reflect.Type) error {
 }
 
 func applyFieldTags(prop *jsonschema.Schema, f reflect.StructField) error {
-	num := func(tag string) (*float64, error) {
-		v, ok := f.Tag.Lookup(tag)
-		if !ok {
-			return nil, nil
-		}
-		x, err := strconv.ParseFloat(v, 64)
-		if err != nil {
-			return nil, fmt.Errorf("%s tag %q: %w", tag, v, err)
-		}
-		return &x, nil
-	}
-	count := func(tag string) (*int, error) {
-		v, ok := f.Tag.Lookup(tag)
-		if !ok {
-			return nil, nil
-		}
-		x, err := strconv.Atoi(v)
-		if err != nil {
-			return nil, fmt.Errorf("%s tag %q: %w", tag, v, err)
-		}
-		return &x, nil
-	}
-	var err error
-	if prop.Minimum, err = num("minimum"); err != nil {
+	r, err := rule.Parse(f)
+	if err != nil {
 		return err
 	}
-	if prop.Maximum, err = num("maximum"); err != nil {
-		return err
-	}
-	if prop.MinItems, err = count("minItems"); err != nil {
-		return err
-	}
-	if prop.MaxItems, err = count("maxItems"); err != nil {
-		return err
-	}
-	if v, ok := f.Tag.Lookup("enum"); ok {
-		for _, e := range strings.Split(v, ",") {
-			prop.Enum = append(prop.Enum, e)
-		}
+	prop.Minimum, prop.Maximum, prop.MinItems, prop.MaxItems = r.Min, r.Max, r.MinItems, r.MaxItems
+	for _, e := range r.Enum {
+		prop.Enum = append(prop.Enum, e)
 	}
 	applyPattern(prop, f.Type)
 	return nil

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/lessongen/lessongen/session"
+	"github.com/lessongen/lessongen/tool"
 )
 
 // Secrets tells whether text holds a secret of the run: its API key, a
@@ -53,7 +54,7 @@ func secretInValue(s Secrets, v any) bool {
 
 // secretRefused is the envelope error for such a call. Neither the
 // arguments nor the tool name are echoed.
-func secretRefused() *CallError {
+func secretRefused() *tool.Error {
 	return callErr(session.KindPermission, "",
 		"write the value without it: credentials never go into a lesson",
 		"this call's arguments hold a secret (the API key, a credential of the server URL, or a masked form of the key); nothing was changed")

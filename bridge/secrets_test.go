@@ -13,7 +13,7 @@ import (
 func TestCallsHoldingSecretsAreRefused(t *testing.T) {
 	const key = "sk-live-0123456789abcdefWXYZ"
 	sess := newBoard(t)
-	ts, err := NewToolset(LevelFor("whiteboard", session.LevelMetadata), "board", sess, Strict, ApproveAuto, nil)
+	ts, err := testBridge(t).NewToolset(levelFor(t, "whiteboard", session.LevelMetadata), "board", sess, Strict, ApproveAuto, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,32 +9,10 @@ import (
 	"strings"
 
 	"github.com/lessongen/lessongen/internal/clip"
+	"github.com/lessongen/lessongen/modality"
 	"github.com/lessongen/lessongen/session"
+	"github.com/lessongen/lessongen/tool"
 )
-
-// Envelope is the one JSON shape every tool result takes, success or not.
-type Envelope struct {
-	OK bool `json:"ok"`
-	// DryRun is set when the change was checked but not committed
-	// (--approve deny).
-	DryRun bool `json:"dry_run,omitempty"`
-	// Result is what was committed (ids created, fields set) or, for
-	// read-only tools, what was read.
-	Result []any      `json:"result,omitempty"`
-	Error  *CallError `json:"error,omitempty"`
-	// Warnings are the defects the call caused or that concern what it
-	// touched; WarningsElsewhere counts the others, which a describe tool
-	// lists.
-	Warnings          []session.Warning `json:"warnings,omitempty"`
-	WarningsElsewhere int               `json:"warnings_elsewhere,omitempty"`
-	// Pending is what is still to be generated at this node and level: the
-	// first MaxPendingShown items, PendingMore counting the rest (the
-	// list_pending tool lists them all).
-	Pending     []session.Pending `json:"pending"`
-	PendingMore int               `json:"pending_more,omitempty"`
-	// StepsLeft is the model turns left in the budget; the agent loop sets it.
-	StepsLeft *int `json:"steps_left,omitempty"`
-}
 
 // Approval is how mutations are approved.
 type Approval string
@@ -76,7 +54,7 @@ var ErrNoTerminal = errors.New("--approve ask needs a terminal on stdin")
 // Toolset is what one subagent may call: the tools of its level, bound to
 // the session of its node.
 type Toolset struct {
-	Level    Level
+	Level    modality.Level
 	Node     string
 	Form     Form
 	Approval Approval
@@ -96,8 +74,8 @@ type Toolset struct {
 }
 
 // NewToolset binds the level's tools to a session.
-func NewToolset(level Level, node string, sess *session.Session, form Form, approval Approval, asker Asker) (*Toolset, error) {
-	c, err := CatalogFor(level.Modality)
+func (b *Bridge) NewToolset(level modality.Level, node string, sess *session.Session, form Form, approval Approval, asker Asker) (*Toolset, error) {
+	c, err := b.Catalog(level.Modality)
 	if err != nil {
 		return nil, err
 	}
@@ -108,7 +86,7 @@ func NewToolset(level Level, node string, sess *session.Session, form Form, appr
 }
 
 // Tools returns the tool definitions offered to the model.
-func (t *Toolset) Tools() []Tool { return t.catalog.tools(t.Level, t.Form, t.Focus != "") }
+func (t *Toolset) Tools() []tool.Def { return t.catalog.tools(t.Level, t.Form, t.Focus != "") }
 
 // ReadOnly reports whether a tool only reads (unknown tools do not).
 func (t *Toolset) ReadOnly(name string) bool {
@@ -123,13 +101,9 @@ func (t *Toolset) Pending() []session.Pending { return PendingAt(t.sess, t.Level
 // sess: the items of the level's part, and with a focus (a slide id) only
 // that slide's. Both the run and `lessongen plan` ask this one place. Hints
 // are clipped: they go into every prompt and tool result.
-func PendingAt(sess *session.Session, level Level, focus string) []session.Pending {
+func PendingAt(sess *session.Session, level modality.Level, focus string) []session.Pending {
 	var all []session.Pending
-	sess.View(func(st session.State) {
-		if p, ok := st.(interface{ Pending() []session.Pending }); ok {
-			all = p.Pending()
-		}
-	})
+	sess.View(func(st session.State) { all = st.Pending() })
 	out := []session.Pending{}
 	for _, p := range all {
 		if p.Level == level.Part && (focus == "" || strings.HasPrefix(p.Path, "slides["+focus+"].")) {
@@ -143,7 +117,7 @@ func PendingAt(sess *session.Session, level Level, focus string) []session.Pendi
 // Call carries out one tool call and returns its envelope. Everything the
 // model can fix comes back in the envelope; only cancellation and internal
 // faults are returned as errors, and they end the subagent.
-func (t *Toolset) Call(ctx context.Context, name, args string) (Envelope, error) {
+func (t *Toolset) Call(ctx context.Context, name, args string) (tool.Envelope, error) {
 	if secretIn(t.Secrets, name) || secretIn(t.Secrets, args) {
 		return t.fail(secretRefused()), nil
 	}
@@ -178,7 +152,7 @@ func (t *Toolset) Call(ctx context.Context, name, args string) (Envelope, error)
 }
 
 // mutate passes a change through the approval gate and dispatches it.
-func (t *Toolset) mutate(ctx context.Context, in session.Intent, name, args string) (Envelope, error) {
+func (t *Toolset) mutate(ctx context.Context, in session.Intent, name, args string) (tool.Envelope, error) {
 	switch t.Approval {
 	case ApproveDeny:
 		res, err := t.sess.Preview(in)
@@ -193,7 +167,7 @@ func (t *Toolset) mutate(ctx context.Context, in session.Intent, name, args stri
 			return t.fail(callErr(session.KindPermission, "", "no change can be made in this run", "%v", err)), nil
 		}
 		if err != nil {
-			return Envelope{}, err
+			return tool.Envelope{}, err
 		}
 		if !ok {
 			return t.fail(callErr(session.KindPermission, "", "try a different change, or stop if the node is done", "the user declined this change")), nil
@@ -216,27 +190,27 @@ func (t *Toolset) toolNames() string {
 // whole list in each would make a turn's results grow with their product.
 const MaxPendingShown = 20
 
-func (t *Toolset) fail(ce *CallError) Envelope {
-	env := Envelope{Error: ce}
+func (t *Toolset) fail(ce *tool.Error) tool.Envelope {
+	env := tool.Envelope{Error: ce}
 	t.setPending(&env)
 	return env
 }
 
-func (t *Toolset) setPending(env *Envelope) {
+func (t *Toolset) setPending(env *tool.Envelope) {
 	env.Pending = t.Pending()
 	if n := len(env.Pending); n > MaxPendingShown {
 		env.Pending, env.PendingMore = env.Pending[:MaxPendingShown], n-MaxPendingShown
 	}
 }
 
-func (t *Toolset) result(res session.Result, err error, dryRun bool) (Envelope, error) {
+func (t *Toolset) result(res session.Result, err error, dryRun bool) (tool.Envelope, error) {
 	if err != nil {
 		if e, ok := session.AsError(err); ok {
-			return t.fail(&CallError{Kind: e.Kind, Path: e.Path, Message: e.Message, Hint: e.Hint}), nil
+			return t.fail(&tool.Error{Kind: e.Kind, Path: e.Path, Message: e.Message, Hint: e.Hint}), nil
 		}
-		return Envelope{}, err
+		return tool.Envelope{}, err
 	}
-	env := Envelope{OK: true, DryRun: dryRun, Result: clipOutputs(res.Outputs), Warnings: res.Warnings, WarningsElsewhere: res.WarningsElsewhere}
+	env := tool.Envelope{OK: true, DryRun: dryRun, Result: clipOutputs(res.Outputs), Warnings: res.Warnings, WarningsElsewhere: res.WarningsElsewhere}
 	t.setPending(&env)
 	if dryRun {
 		env.Result = append(env.Result, "not committed: this run is a dry run (--approve deny)")

@@ -49,7 +49,11 @@ func TestAttemptTimeoutSetting(t *testing.T) {
 				t.Fatal(err)
 			}
 			t.Setenv("LESSONGEN_CONFIG", cfgFile)
-			c := newGenerateCmd(&IOStreams{})
+			reg, err := Registry()
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := newGenerateCmd(&IOStreams{}, reg)
 			if err := c.ParseFlags(tc.args); err != nil {
 				t.Fatal(err)
 			}

@@ -44,8 +44,16 @@ func TestToolsJSONIsWhatTheServerReceives(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c, _ := bridge.CatalogFor("whiteboard")
-		level, _ := bridge.LevelNamed("whiteboard.node")
+		reg, err := Registry()
+		if err != nil {
+			t.Fatal(err)
+		}
+		br, err := bridge.New(reg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, _ := br.Catalog("whiteboard")
+		level, _ := br.Level("whiteboard.node")
 		var tools []llm.Tool
 		for _, tool := range c.Tools(level, form.f) {
 			tools = append(tools, llm.Tool{Name: tool.Name, Description: tool.Description, Parameters: tool.Parameters, Strict: tool.Strict})

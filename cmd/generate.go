@@ -12,19 +12,21 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lessongen/lessongen/bridge"
+	"github.com/lessongen/lessongen/compose"
 	"github.com/lessongen/lessongen/internal/atomicfile"
 	"github.com/lessongen/lessongen/internal/event"
 	"github.com/lessongen/lessongen/internal/redact"
 	"github.com/lessongen/lessongen/internal/termsafe"
 	"github.com/lessongen/lessongen/internal/yamlsrc"
-	"github.com/lessongen/lessongen/lesson"
 	"github.com/lessongen/lessongen/llm"
+	"github.com/lessongen/lessongen/modality"
 	"github.com/lessongen/lessongen/orchestrate"
 	"github.com/lessongen/lessongen/templates"
 )
 
 type generateOptions struct {
 	io          *IOStreams
+	reg         *modality.Registry
 	cmd         *cobra.Command
 	file        string
 	out         string
@@ -32,13 +34,13 @@ type generateOptions struct {
 	instruction string
 }
 
-func newGenerateCmd(streams *IOStreams) *cobra.Command {
-	opts := &generateOptions{io: streams}
+func newGenerateCmd(streams *IOStreams, reg *modality.Registry) *cobra.Command {
+	opts := &generateOptions{io: streams, reg: reg}
 	cmd := &cobra.Command{
 		Use:   "generate FILE",
 		Short: "Fill everything pending in a lesson",
 		Long: `Fill everything pending in a lesson: its metadata, its slides, then every
-slide's whiteboard (several at once, see --concurrency), each by a small
+slide's children (` + kindList(reg) + `; several at once, see --concurrency), each by a small
 tool-calling model subagent. The lesson is written back to FILE (or -o),
 with everything you wrote left exactly as it was.
 
@@ -66,13 +68,13 @@ Exit codes: 0 done, 1 provider or internal failure, 2 invalid input,
 	return cmd
 }
 
-func newFillCmd(streams *IOStreams) *cobra.Command {
-	opts := &generateOptions{io: streams}
+func newFillCmd(streams *IOStreams, reg *modality.Registry) *cobra.Command {
+	opts := &generateOptions{io: streams, reg: reg}
 	cmd := &cobra.Command{
 		Use:   "fill FILE --slide ID",
 		Short: "Fill what is pending on one slide",
 		Long: `Fill what is pending on one slide: its own fields (title, notes, ...) and
-then its whiteboard, with the lesson's context built from the root down.
+then its children (` + kindList(reg) + `), with the lesson's context built from the root down.
 Nothing outside that slide changes.
 
 The slide is named by its id or its 1-based position. Everything else
@@ -121,11 +123,11 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 	if err != nil {
 		return &usageError{err}
 	}
-	tmpl, err := templates.Load(cfg.Templates)
+	tmpl, err := templates.Load(cfg.Templates, templateLevels(opts.reg))
 	if err != nil {
 		return &usageError{err}
 	}
-	doc, err := loadLesson(opts.file)
+	doc, err := loadLesson(opts.file, opts.reg)
 	if err != nil {
 		return err
 	}
@@ -133,13 +135,13 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 		return err
 	}
 	scope := orchestrate.Scope{Slide: opts.slide}
-	steps, err := orchestrate.Plan(doc, scope)
+	steps, err := orchestrate.Plan(doc, opts.reg, scope)
 	if err != nil {
 		return &usageError{err}
 	}
 	toStdout := opts.out == "-"
-	if toStdout && len(doc.BoardFiles()) > 0 {
-		return usagef("-o - writes one file, but this lesson keeps whiteboards in their own files; use -o PATH")
+	if toStdout && len(doc.ChildFiles()) > 0 {
+		return usagef("-o - writes one file, but this lesson keeps children in their own files; use -o PATH")
 	}
 	dryRun := approval == bridge.ApproveDeny
 	if len(steps) == 0 {
@@ -155,6 +157,10 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 		}
 	}
 
+	br, err := bridge.New(opts.reg)
+	if err != nil {
+		return err
+	}
 	model, err := newModel(cfg)
 	if err != nil {
 		return err
@@ -180,7 +186,7 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 	}
 	sink(event.Event{Kind: event.RunStart, Text: fmt.Sprintf("%s: %s", opts.file, plural(len(steps), "subagent"))})
 	report, runErr := orchestrate.Run(ctx, doc, scope, orchestrate.Options{
-		Model: model, Templates: tmpl, Form: form, Approval: approval, Asker: asker,
+		Bridge: br, Model: model, Templates: tmpl, Form: form, Approval: approval, Asker: asker,
 		MaxSteps: cfg.MaxSteps, Concurrency: cfg.Concurrency, Instruction: opts.instruction,
 		Events: sink, Checkpoint: checkpoint, Secrets: red,
 	})
@@ -219,8 +225,8 @@ func runStatus(r orchestrate.Report, err error) string {
 
 // loadLesson loads a lesson; a file that cannot be read is the user's to
 // fix (exit 2), like one that does not parse.
-func loadLesson(path string) (*lesson.Document, error) {
-	doc, err := lesson.Load(path)
+func loadLesson(path string, reg *modality.Registry) (*compose.Document, error) {
+	doc, err := compose.Load(path, reg)
 	var problems yamlsrc.Problems
 	if err != nil && !errors.As(err, &problems) {
 		return nil, &usageError{err}
@@ -229,7 +235,7 @@ func loadLesson(path string) (*lesson.Document, error) {
 }
 
 // save writes every changed file atomically and returns their paths.
-func save(doc *lesson.Document, out string, streams *IOStreams) ([]string, error) {
+func save(doc *compose.Document, out string, streams *IOStreams) ([]string, error) {
 	files, err := doc.Render(out)
 	if err != nil {
 		return nil, err
@@ -249,7 +255,7 @@ func save(doc *lesson.Document, out string, streams *IOStreams) ([]string, error
 
 // finalSave writes the result: to the output file(s), or the lesson to
 // stdout for -o -.
-func finalSave(doc *lesson.Document, opts *generateOptions, sink event.Sink) error {
+func finalSave(doc *compose.Document, opts *generateOptions, sink event.Sink) error {
 	if opts.out == "-" {
 		data, err := doc.LessonBytes()
 		if err != nil {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/lessongen/lessongen/internal/termsafe"
 	"github.com/lessongen/lessongen/internal/yamlsrc"
+	"github.com/lessongen/lessongen/modality"
 )
 
 // Main runs lessongen with the process's arguments and streams and returns
@@ -28,7 +29,17 @@ func Main() int {
 // Run is Main with injected arguments and streams; errors are printed here,
 // once.
 func Run(ctx context.Context, args []string, streams *IOStreams) int {
-	root := NewRootCmd(streams)
+	reg, err := Registry()
+	if err != nil {
+		fmt.Fprintf(streams.ErrOut, "lessongen: %v\n", err)
+		return ExitFailure
+	}
+	return RunWith(ctx, args, streams, reg)
+}
+
+// RunWith is Run over a given modality registry.
+func RunWith(ctx context.Context, args []string, streams *IOStreams, reg *modality.Registry) int {
+	root := NewRootCmd(streams, reg)
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
 	if err == nil && errors.Is(context.Cause(ctx), ErrQuit) {

@@ -3,15 +3,16 @@ package cmd
 import (
 	"fmt"
 	"path/filepath"
+	"strings"
 
+	"github.com/lessongen/lessongen/compose"
 	"github.com/lessongen/lessongen/internal/atomicfile"
-	"github.com/lessongen/lessongen/lesson"
 	"github.com/lessongen/lessongen/orchestrate"
 )
 
 // checkPaths refuses, before any model request, a run whose outputs would
 // land on an input: -o in any spelling, and the events file.
-func checkPaths(doc *lesson.Document, opts *generateOptions, events string) error {
+func checkPaths(doc *compose.Document, opts *generateOptions, events string) error {
 	if opts.out != "" && opts.out != "-" {
 		// One spelling from here on, so the checks and the writes agree.
 		opts.out = filepath.Clean(opts.out)
@@ -30,12 +31,12 @@ func checkPaths(doc *lesson.Document, opts *generateOptions, events string) erro
 // prepareSave checks, before any model request, that every file the run's
 // saves may write can be written, so a run that could not save stops while
 // nothing is spent; then it removes temporary files that earlier, killed
-// runs left where this one writes. Only the whiteboards of slides with a
-// step can change (see lesson.Document.SaveTargets).
-func prepareSave(doc *lesson.Document, opts *generateOptions, steps []orchestrate.Step) error {
+// runs left where this one writes. Only the children of slides with a
+// child step can change (see compose.Document.SaveTargets).
+func prepareSave(doc *compose.Document, opts *generateOptions, steps []orchestrate.Step) error {
 	changing := map[string]bool{}
 	for _, st := range steps {
-		if st.Slide != "" && st.Node == orchestrate.BoardNode(st.Slide) {
+		if st.Slide != "" && strings.HasPrefix(st.Node, orchestrate.ChildNode(st.Slide, "")) {
 			changing[st.Slide] = true
 		}
 	}

@@ -8,18 +8,20 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lessongen/lessongen/internal/termsafe"
+	"github.com/lessongen/lessongen/modality"
 	"github.com/lessongen/lessongen/orchestrate"
 )
 
 type planOptions struct {
 	io    *IOStreams
+	reg   *modality.Registry
 	file  string
 	slide string
 	json  bool
 }
 
-func newPlanCmd(streams *IOStreams) *cobra.Command {
-	opts := &planOptions{io: streams}
+func newPlanCmd(streams *IOStreams, reg *modality.Registry) *cobra.Command {
+	opts := &planOptions{io: streams, reg: reg}
 	cmd := &cobra.Command{
 		Use:   "plan FILE",
 		Short: "Show what generation would do, without calling a model",
@@ -42,11 +44,11 @@ A complete lesson reports nothing to do.`,
 }
 
 func runPlan(opts *planOptions) error {
-	doc, err := loadLesson(opts.file)
+	doc, err := loadLesson(opts.file, opts.reg)
 	if err != nil {
 		return err
 	}
-	steps, err := orchestrate.Plan(doc, orchestrate.Scope{Slide: opts.slide})
+	steps, err := orchestrate.Plan(doc, opts.reg, orchestrate.Scope{Slide: opts.slide})
 	if err != nil {
 		return &usageError{err}
 	}

@@ -1,15 +1,20 @@
 package cmd
 
 import (
+	"fmt"
 	"runtime/debug"
+	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/lessongen/lessongen/modality"
 )
 
 const rootLong = `lessongen turns partly written lesson plans into finished ones.
 
 A lesson is a YAML file: metadata (title, grade, objectives, ...), slides,
-and a whiteboard per slide. Mark what is still to be written as pending:
+and on each slide its children (%s).
+Mark what is still to be written as pending:
 
   objectives:                                  # a null value is pending
   vocabulary: !pending "5 terms with definitions"   # pending, with a hint
@@ -19,7 +24,7 @@ and a whiteboard per slide. Mark what is still to be written as pending:
       title: Summary
       whiteboard: !pending "three columns: inputs, process, outputs"
 
-lessongen walks the lesson (lesson -> slides -> whiteboards), runs a small
+lessongen walks the lesson (lesson -> slides -> children), runs a small
 tool-calling model subagent for each pending level, and writes the result
 back. Everything you wrote - text, comments, key order - stays byte for
 byte; only pending spots change.
@@ -40,11 +45,11 @@ key also from OPENAI_API_KEY), a config file (--config, or
 $XDG_CONFIG_HOME/lessongen/config.yaml, or ./lessongen.yaml), defaults.`
 
 // NewRootCmd builds the command tree for one run.
-func NewRootCmd(streams *IOStreams) *cobra.Command {
+func NewRootCmd(streams *IOStreams, reg *modality.Registry) *cobra.Command {
 	root := &cobra.Command{
 		Use:           "lessongen",
 		Short:         "Turn partly written lesson plans into finished ones",
-		Long:          rootLong,
+		Long:          fmt.Sprintf(rootLong, kindList(reg)),
 		Version:       version(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
@@ -58,11 +63,11 @@ func NewRootCmd(streams *IOStreams) *cobra.Command {
 	root.PersistentFlags().String("config", "", "config file (default: $XDG_CONFIG_HOME/lessongen/config.yaml or ./lessongen.yaml)")
 
 	root.AddCommand(
-		newValidateCmd(streams),
-		newPlanCmd(streams),
-		newToolsCmd(streams),
-		newGenerateCmd(streams),
-		newFillCmd(streams),
+		newValidateCmd(streams, reg),
+		newPlanCmd(streams, reg),
+		newToolsCmd(streams, reg),
+		newGenerateCmd(streams, reg),
+		newFillCmd(streams, reg),
 	)
 	return root
 }
@@ -91,4 +96,13 @@ func version() string {
 		return info.Main.Version
 	}
 	return "dev"
+}
+
+// kindList names the registered child kinds for help text: "whiteboard, quiz".
+func kindList(reg *modality.Registry) string {
+	var names []string
+	for _, d := range reg.Children() {
+		names = append(names, d.Name)
+	}
+	return strings.Join(names, ", ")
 }

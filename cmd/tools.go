@@ -8,17 +8,21 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lessongen/lessongen/bridge"
+	"github.com/lessongen/lessongen/modality"
+	"github.com/lessongen/lessongen/tool"
 )
 
 type toolsOptions struct {
 	io         *IOStreams
+	reg        *modality.Registry
 	level      string
 	json       bool
 	compatible bool
 }
 
-func newToolsCmd(streams *IOStreams) *cobra.Command {
-	opts := &toolsOptions{io: streams}
+func newToolsCmd(streams *IOStreams, reg *modality.Registry) *cobra.Command {
+	opts := &toolsOptions{io: streams, reg: reg}
+	levels := strings.Join(reg.LevelNames(), ", ")
 	cmd := &cobra.Command{
 		Use:   "tools",
 		Short: "Print the tools models are offered, exactly as they receive them",
@@ -26,7 +30,7 @@ func newToolsCmd(streams *IOStreams) *cobra.Command {
 subagent level that is offered it. Names, descriptions and JSON Schemas are
 derived from the intent types, so this is exactly what a model receives.
 
-Levels: lesson.metadata, lesson.node, whiteboard.metadata, whiteboard.node.
+Levels: ` + levels + `.
 
 --json prints the raw definitions in the OpenAI "tools" format: with --level,
 the array a request for that level carries; without, an object keyed by level.
@@ -38,7 +42,7 @@ strict function calling; set tool_schema: compatible for such servers).`,
 			return runTools(opts)
 		},
 	}
-	cmd.Flags().StringVar(&opts.level, "level", "", "one level only: lesson.metadata, lesson.node, whiteboard.metadata or whiteboard.node")
+	cmd.Flags().StringVar(&opts.level, "level", "", "one level only: "+levels)
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print raw tool definitions as JSON")
 	cmd.Flags().BoolVar(&opts.compatible, "compatible", false, "print the non-strict (plain JSON Schema) form")
 	return cmd
@@ -46,11 +50,11 @@ strict function calling; set tool_schema: compatible for such servers).`,
 
 // wireTool is a tool in the shape of the Chat Completions "tools" array.
 type wireTool struct {
-	Type     string      `json:"type"`
-	Function bridge.Tool `json:"function"`
+	Type     string   `json:"type"`
+	Function tool.Def `json:"function"`
 }
 
-func wireTools(tools []bridge.Tool) []wireTool {
+func wireTools(tools []tool.Def) []wireTool {
 	out := make([]wireTool, len(tools))
 	for i, t := range tools {
 		out[i] = wireTool{Type: "function", Function: t}
@@ -63,21 +67,21 @@ func runTools(opts *toolsOptions) error {
 	if opts.compatible {
 		form = bridge.Compatible
 	}
-	levels := bridge.Levels
-	if opts.level != "" {
-		l, ok := bridge.LevelNamed(opts.level)
-		if !ok {
-			names := make([]string, len(bridge.Levels))
-			for i, l := range bridge.Levels {
-				names[i] = l.Name
-			}
-			return usagef("no level %q; levels: %s", opts.level, strings.Join(names, ", "))
-		}
-		levels = []bridge.Level{l}
+	br, err := bridge.New(opts.reg)
+	if err != nil {
+		return err
 	}
-	byLevel := map[string][]bridge.Tool{}
+	levels := br.Levels()
+	if opts.level != "" {
+		l, ok := br.Level(opts.level)
+		if !ok {
+			return usagef("no level %q; levels: %s", opts.level, strings.Join(opts.reg.LevelNames(), ", "))
+		}
+		levels = []modality.Level{l}
+	}
+	byLevel := map[string][]tool.Def{}
 	for _, l := range levels {
-		c, err := bridge.CatalogFor(l.Modality)
+		c, err := br.Catalog(l.Modality)
 		if err != nil {
 			return err
 		}
@@ -99,7 +103,7 @@ func runTools(opts *toolsOptions) error {
 		if i > 0 {
 			fmt.Fprintln(opts.io.Out)
 		}
-		c, err := bridge.CatalogFor(l.Modality)
+		c, err := br.Catalog(l.Modality)
 		if err != nil {
 			return err
 		}

@@ -6,19 +6,23 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/lessongen/lessongen/compose"
 	"github.com/lessongen/lessongen/internal/termsafe"
 	"github.com/lessongen/lessongen/internal/yamlsrc"
 	"github.com/lessongen/lessongen/lesson"
+	"github.com/lessongen/lessongen/modality"
+	"github.com/lessongen/lessongen/session"
 )
 
 type validateOptions struct {
 	io     *IOStreams
+	reg    *modality.Registry
 	files  []string
 	strict bool
 }
 
-func newValidateCmd(streams *IOStreams) *cobra.Command {
-	opts := &validateOptions{io: streams}
+func newValidateCmd(streams *IOStreams, reg *modality.Registry) *cobra.Command {
+	opts := &validateOptions{io: streams, reg: reg}
 	cmd := &cobra.Command{
 		Use:   "validate FILE...",
 		Short: "Check lesson files without calling a model",
@@ -42,7 +46,7 @@ file is valid, 2 otherwise.`,
 func runValidate(opts *validateOptions) error {
 	failed := 0
 	for _, file := range opts.files {
-		doc, err := lesson.Load(file)
+		doc, err := compose.Load(file, opts.reg)
 		if err == nil {
 			err = doc.LoadAll()
 		}
@@ -77,15 +81,15 @@ func printProblems(io *IOStreams, ps yamlsrc.Problems) {
 	}
 }
 
-// summarize counts slides and pending spots, whiteboards included.
-func summarize(doc *lesson.Document) (slides, pending int) {
+// summarize counts slides and pending spots, children included.
+func summarize(doc *compose.Document) (slides, pending int) {
 	doc.View(func(p *lesson.Plan) {
 		slides = len(p.SlideIDs())
 		pending = len(p.Pending())
 	})
 	for _, id := range doc.Session().Children() {
-		if b, err := doc.Board(id); err == nil {
-			pending += len(boardPending(b))
+		if child, err := doc.Session().WarmChild(id); err == nil {
+			child.View(func(st session.State) { pending += len(st.Pending()) })
 		}
 	}
 	return slides, pending

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lessongen/lessongen/compose"
 	"github.com/lessongen/lessongen/lesson"
 	"github.com/lessongen/lessongen/session"
 	"github.com/lessongen/lessongen/whiteboard"
@@ -46,13 +47,13 @@ func benchLesson(n int) string {
 	return b.String()
 }
 
-func loadBench(b *testing.B, n int) *lesson.Document {
+func loadBench(b *testing.B, n int) *compose.Document {
 	b.Helper()
 	path := filepath.Join(b.TempDir(), "lesson.yaml")
 	if err := os.WriteFile(path, []byte(benchLesson(n)), 0o644); err != nil {
 		b.Fatal(err)
 	}
-	d, err := lesson.Load(path)
+	d, err := compose.Load(path, testRegistry())
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -67,7 +68,7 @@ func BenchmarkDispatch(b *testing.B) {
 		d := loadBench(b, n)
 		s := d.Session()
 		mid := fmt.Sprintf("s%d", n/2)
-		if _, err := s.WarmChild(mid); err != nil {
+		if _, err := s.WarmChild(board(mid)); err != nil {
 			b.Fatal(err)
 		}
 		// Each case does one change and undoes it, so state does not grow.
@@ -76,10 +77,10 @@ func BenchmarkDispatch(b *testing.B) {
 			do   func() error
 		}{
 			{"whiteboard-add-text", func() error {
-				if _, err := s.DispatchChild(ctx, mid, whiteboard.AddText{Box: whiteboard.Box{X: 700, Y: 300, W: 200, H: 50}, Text: "More"}); err != nil {
+				if _, err := s.DispatchChild(ctx, board(mid), whiteboard.AddText{Box: whiteboard.Box{X: 700, Y: 300, W: 200, H: 50}, Text: "More"}); err != nil {
 					return err
 				}
-				_, err := s.DispatchChild(ctx, mid, session.Undo{})
+				_, err := s.DispatchChild(ctx, board(mid), session.Undo{})
 				return err
 			}},
 			{"update-slide-notes", func() error {
@@ -122,7 +123,7 @@ func BenchmarkLoadSave2000(b *testing.B) {
 		b.ReportAllocs()
 		b.SetBytes(int64(len(data)))
 		for b.Loop() {
-			d, err := lesson.Load(path)
+			d, err := compose.Load(path, testRegistry())
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -136,7 +137,7 @@ func BenchmarkLoadSave2000(b *testing.B) {
 		b.ReportAllocs()
 		b.SetBytes(int64(len(data)))
 		for b.Loop() {
-			d, err := lesson.Load(path)
+			d, err := compose.Load(path, testRegistry())
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -8,10 +8,9 @@ import (
 	"strings"
 	"sync"
 	"text/template"
-)
 
-// BindableProps are the whiteboard properties a slide's props may bind.
-var BindableProps = []string{"heading", "layout"}
+	"github.com/lessongen/lessongen/modality"
+)
 
 // pendingMark stands in for a value that is still pending while a binding is
 // evaluated, so "uses a pending value" is told apart from "names no value".
@@ -28,24 +27,27 @@ type boundProps struct {
 	err    error
 }
 
-var templateFuncs = template.FuncMap{
-	"upper": strings.ToUpper,
-	"lower": strings.ToLower,
-	"join":  func(sep string, items []string) string { return strings.Join(items, sep) },
+// templateFuncs are the functions a binding may call.
+func templateFuncs() template.FuncMap {
+	return template.FuncMap{
+		"upper": strings.ToUpper,
+		"lower": strings.ToLower,
+		"join":  func(sep string, items []string) string { return strings.Join(items, sep) },
+	}
 }
 
-// compileProps parses every binding. Unknown property names and templates
-// that do not parse are errors.
-func compileProps(props map[string]string) (map[string]tpl, error) {
+// compileProps parses every binding. Names no child kind lets a slide bind
+// (bindable, from the registry) and templates that do not parse are errors.
+func compileProps(props map[string]string, kinds []string, bindable map[string][]string) (map[string]tpl, error) {
 	out := make(map[string]tpl, len(props))
 	var errs []error
 	for _, name := range slices.Sorted(maps.Keys(props)) {
 		text := props[name]
-		if !slices.Contains(BindableProps, name) {
-			errs = append(errs, fmt.Errorf("props.%s: a whiteboard has no property %q; bindable: %s", name, name, strings.Join(BindableProps, ", ")))
+		if !bindableBy(name, kinds, bindable) {
+			errs = append(errs, fmt.Errorf("props.%s: no child of a slide has a property %q; bindable: %s", name, name, bindableList(kinds, bindable)))
 			continue
 		}
-		t, err := template.New(name).Option("missingkey=error").Funcs(templateFuncs).Parse(text)
+		t, err := template.New(name).Option("missingkey=error").Funcs(templateFuncs()).Parse(text)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("props.%s: template does not parse: %v", name, cleanTemplateErr(err)))
 			continue
@@ -53,6 +55,30 @@ func compileProps(props map[string]string) (map[string]tpl, error) {
 		out[name] = tpl{text: text, t: t}
 	}
 	return out, errors.Join(errs...)
+}
+
+func bindableBy(name string, kinds []string, bindable map[string][]string) bool {
+	for _, k := range kinds {
+		if slices.Contains(bindable[k], name) {
+			return true
+		}
+	}
+	return false
+}
+
+// bindableList says what props may bind, kind by kind: "heading, layout
+// (whiteboard); kind, instructions (quiz)".
+func bindableList(kinds []string, bindable map[string][]string) string {
+	var parts []string
+	for _, k := range kinds {
+		if len(bindable[k]) > 0 {
+			parts = append(parts, strings.Join(bindable[k], ", ")+" ("+k+")")
+		}
+	}
+	if len(parts) == 0 {
+		return "nothing"
+	}
+	return strings.Join(parts, "; ")
 }
 
 // cleanTemplateErr drops text/template's "template: NAME:" prefix, keeping
@@ -111,7 +137,7 @@ func (p *Plan) templateData(s *Slide) map[string]any {
 
 // ErrBindingPending means a binding reads a value that is still pending; it
 // resolves once that value has been generated.
-var ErrBindingPending = errors.New("binding reads a value that is still pending")
+var ErrBindingPending = modality.ErrBindingPending
 
 // Bindings evaluates slide id's props: whiteboard property → value. Results
 // are cached until metadata, the slide order, or the slide itself changes.

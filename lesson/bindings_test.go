@@ -7,12 +7,13 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/lessongen/lessongen/compose"
 	"github.com/lessongen/lessongen/internal/yamlsrc"
 	"github.com/lessongen/lessongen/lesson"
 	"github.com/lessongen/lessongen/session"
 )
 
-func bindings(t *testing.T, d *lesson.Document, id string) (map[string]string, error) {
+func bindings(t *testing.T, d *compose.Document, id string) (map[string]string, error) {
 	t.Helper()
 	var m map[string]string
 	var err error
@@ -20,7 +21,7 @@ func bindings(t *testing.T, d *lesson.Document, id string) (map[string]string, e
 	return m, err
 }
 
-func wantHeading(t *testing.T, d *lesson.Document, id, want string) {
+func wantHeading(t *testing.T, d *compose.Document, id, want string) {
 	t.Helper()
 	m, err := bindings(t, d, id)
 	if err != nil || m["heading"] != want {
@@ -148,7 +149,7 @@ slides:
       layout: "{{ .slide.nope }}"
 `
 	dir := writeFiles(t, map[string]string{"lesson.yaml": src})
-	_, err := lesson.Load(dir + "/lesson.yaml")
+	_, err := compose.Load(dir+"/lesson.yaml", testRegistry())
 	var ps yamlsrc.Problems
 	if !errors.As(err, &ps) {
 		t.Fatalf("err = %v, want Problems", err)
@@ -159,7 +160,7 @@ slides:
 	}{
 		{8, 7, "slides[0].props.heading: template does not parse: template line 1: unclosed action"},
 		{13, 7, `props.heading of slide "b": names "titel", which is not a lesson or slide value`},
-		{18, 7, `slides[2].props.colour: a whiteboard has no property "colour"; bindable: heading, layout`},
+		{18, 7, `slides[2].props.colour: no child of a slide has a property "colour"; bindable: heading, layout (whiteboard)`},
 		{23, 7, `props.layout of slide "d": names "nope"`},
 	}
 	for _, w := range want {

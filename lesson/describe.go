@@ -3,6 +3,7 @@ package lesson
 import (
 	"fmt"
 	"strings"
+	"unicode"
 
 	"github.com/lessongen/lessongen/internal/clip"
 )
@@ -14,14 +15,7 @@ import (
 func (p *Plan) Describe() string {
 	m := &p.Metadata
 	var s strings.Builder
-	s.WriteString("A")
-	if g, ok := m.Grade.Get(); ok {
-		fmt.Fprintf(&s, " grade %s", clip.Text(g))
-	}
-	if sub, ok := m.Subject.Get(); ok {
-		fmt.Fprintf(&s, " %s", clip.Text(sub))
-	}
-	s.WriteString(" lesson")
+	s.WriteString(lessonPhrase(clip.Text(m.Grade.Value), clip.Text(m.Subject.Value)))
 	if t, ok := m.Title.Get(); ok {
 		fmt.Fprintf(&s, " titled %q", clip.Text(t))
 	} else {
@@ -40,12 +34,28 @@ func (p *Plan) Describe() string {
 	if o, ok := m.Objectives.Get(); ok && len(o) > 0 {
 		fmt.Fprintf(&s, " Objectives: %s.", joinSentences(o))
 	}
+	if k, ok := m.KeyLearningPoints.Get(); ok && len(k) > 0 {
+		fmt.Fprintf(&s, " Key learning points: %s.", joinSentences(k))
+	}
 	if v, ok := m.Vocabulary.Get(); ok && len(v) > 0 {
 		terms := make([]string, len(v))
 		for i, t := range v {
 			terms[i] = clip.Text(t.Term)
+			if t.definitionPending {
+				terms[i] += " (definition to be written)"
+			}
 		}
 		fmt.Fprintf(&s, " Key vocabulary: %s.", strings.Join(terms, ", "))
+	}
+	if mc, ok := m.Misconceptions.Get(); ok && len(mc) > 0 {
+		items := make([]string, len(mc))
+		for i, c := range mc {
+			items[i] = fmt.Sprintf("%q (answered: %s)", strings.TrimSpace(c.Misconception), strings.TrimSuffix(strings.TrimSpace(c.Response), "."))
+			if c.responsePending {
+				items[i] = fmt.Sprintf("%q (response to be written)", strings.TrimSpace(c.Misconception))
+			}
+		}
+		fmt.Fprintf(&s, " Common misconceptions: %s.", strings.Join(items, "; "))
 	}
 	if pr, ok := m.Prerequisites.Get(); ok && len(pr) > 0 {
 		fmt.Fprintf(&s, " Students already know: %s.", joinSentences(pr))
@@ -53,7 +63,102 @@ func (p *Plan) Describe() string {
 	if st, ok := m.Standards.Get(); ok && len(st) > 0 {
 		fmt.Fprintf(&s, " Standards: %s.", strings.Join(clipAll(st), ", "))
 	}
+	if ma, ok := m.Materials.Get(); ok && len(ma) > 0 {
+		fmt.Fprintf(&s, " Materials in the room: %s.", joinSentences(ma))
+	}
 	return s.String()
+}
+
+// joinAnd joins "a", "b", "c" as "a, b and c".
+func joinAnd(items []string) string {
+	if len(items) < 2 {
+		return strings.Join(items, "")
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
+}
+
+// lessonPhrase names the lesson by its grade and subject as a person would:
+// "A grade 7 biology lesson", "A KS1 history lesson", "A biology lesson for
+// adult learners". Grade is free text, so its shape decides where it goes.
+func lessonPhrase(grade, subject string) string {
+	grade, subject = strings.TrimSpace(grade), strings.TrimSpace(subject)
+	var before, after string
+	switch {
+	case grade == "":
+	case isNumber(grade):
+		before = "grade " + grade
+	case strings.EqualFold(grade, "k"):
+		before = "kindergarten"
+	case gradeWord(grade) || !strings.Contains(grade, " ") && !isGroup(grade):
+		before = grade // KS1, Year 3, 7th grade, P4, university
+	default:
+		after = " for " + grade // adult learners, beginners
+	}
+	words := strings.Fields(before + " " + subject + " lesson")
+	phrase := strings.Join(words, " ")
+	return article(phrase) + " " + phrase + after
+}
+
+func isNumber(s string) bool {
+	for _, r := range s {
+		if (r < '0' || r > '9') && r != '-' && r != '–' {
+			return false
+		}
+	}
+	return s != "" && s[0] >= '0' && s[0] <= '9'
+}
+
+// gradeWord reports whether a grade of several words names a school year
+// ("Year 3", "7th grade", "Key Stage 2") rather than a group of people.
+func gradeWord(s string) bool {
+	for _, w := range strings.Fields(strings.ToLower(s)) {
+		switch w {
+		case "grade", "year", "key", "stage", "form", "class", "level", "primary", "secondary", "p", "s":
+			return true
+		}
+	}
+	return false
+}
+
+// isGroup: one lowercase plural word names people ("adults", "beginners").
+func isGroup(w string) bool {
+	for _, r := range w {
+		if !unicode.IsLower(r) {
+			return false
+		}
+	}
+	return strings.HasSuffix(w, "s")
+}
+
+// article is "A" or "An" for what follows, by how it is said: "An 8th
+// grade", "An S2", "A KS1", "A history".
+func article(phrase string) string {
+	first, _, _ := strings.Cut(phrase, " ")
+	if first == "" {
+		return "A"
+	}
+	switch c := unicode.ToLower(rune(first[0])); {
+	case strings.ContainsRune("aeio", c):
+		return "An"
+	case c == '8' || strings.HasPrefix(first, "11") || strings.HasPrefix(first, "18"):
+		return "An"
+	case strings.ContainsRune("fhlmnrsx", c) && isInitialism(first):
+		return "An" // spelt out: an S2, an F1
+	}
+	return "A"
+}
+
+// isInitialism: a short token of capitals and digits, read letter by letter.
+func isInitialism(w string) bool {
+	if len(w) > 4 {
+		return false
+	}
+	for _, r := range w {
+		if !unicode.IsUpper(r) && !unicode.IsDigit(r) {
+			return false
+		}
+	}
+	return true
 }
 
 func plural(n int, word string) string {
@@ -117,8 +222,17 @@ func (p *Plan) DescribeSlide(id string) string {
 	if ids[1] != nil {
 		fmt.Fprintf(&b, " Next slide: %q.", clip.Text(ids[1].Title.Value))
 	}
-	if s.Whiteboard.Pending && s.Whiteboard.Hint != "" {
-		fmt.Fprintf(&b, " Its whiteboard should show: %s.", strings.TrimSuffix(clip.Text(s.Whiteboard.Hint), "."))
+	if len(s.Children) > 1 {
+		kinds := make([]string, len(s.Children))
+		for i, c := range s.Children {
+			kinds[i] = "a " + c.Kind
+		}
+		fmt.Fprintf(&b, " The slide holds %s.", joinAnd(kinds))
+	}
+	for _, c := range s.Children {
+		if c.Pending && c.Hint != "" {
+			fmt.Fprintf(&b, " Its %s should show: %s.", c.Kind, strings.TrimSuffix(clip.Text(c.Hint), "."))
+		}
 	}
 	return b.String()
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/lessongen/lessongen/compose"
 	"github.com/lessongen/lessongen/lesson"
 )
 
@@ -24,6 +25,7 @@ func FuzzLoad(f *testing.F) {
 		oddSrc,
 		compactSrc,
 		plainSrc,
+		romansSrc,
 		"version: 1\nmetadata:\n  title: T\nslides: []\n",
 		"version: 1\nmetadata:\n  title:\nslides: !pending \"a few\"\n",
 		"version: 1\nmetadata: {title: T, objectives: [a, b]}\nslides:\n- {id: a, title: A, whiteboard: {elements: [{id: x, type: arrow, from: y, to: z}]}}\n",
@@ -36,7 +38,7 @@ func FuzzLoad(f *testing.F) {
 		if err := os.WriteFile(path, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		d, err := lesson.Load(path)
+		d, err := compose.Load(path, testRegistry())
 		if err != nil {
 			return
 		}
@@ -62,7 +64,7 @@ func FuzzLoad(f *testing.F) {
 			t.Fatalf("save after a change: %v\n--- in\n%s", err, data)
 		}
 		out, _ := os.ReadFile(path)
-		d2, err := lesson.Load(path)
+		d2, err := compose.Load(path, testRegistry())
 		if err != nil {
 			t.Fatalf("the saved lesson does not load: %v\n--- in\n%s\n--- out\n%s", err, data, out)
 		}

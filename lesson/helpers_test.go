@@ -1,244 +1,73 @@
 package lesson_test
 
 import (
-	"os"
-	"path/filepath"
-	"reflect"
-	"strings"
 	"testing"
 
+	"github.com/lessongen/lessongen/compose"
+	"github.com/lessongen/lessongen/internal/lessontest"
 	"github.com/lessongen/lessongen/internal/sessiontest"
 	"github.com/lessongen/lessongen/lesson"
+	"github.com/lessongen/lessongen/modality"
 	"github.com/lessongen/lessongen/session"
 )
 
-// fractionsSrc is a lesson as an author writes it: comments, blank lines,
-// pending metadata in every spelling, an authored slide with a pending
-// field, a placeholder, and inline and file-backed whiteboards.
-const fractionsSrc = `# Fractions, grade 4.
-version: 1
+// The fixtures and checks are shared with the compose tests; see
+// internal/lessontest.
+const (
+	fractionsSrc = lessontest.Fractions
+	recapSrc     = lessontest.Recap
+	oddSrc       = lessontest.Odd
+	compactSrc   = lessontest.Compact
+)
 
-metadata:
-  title: Adding fractions
-  subject: !pending
-  grade:
-  duration_minutes: !pending "about 45"
-  language:
-  objectives:   # two or three
-  vocabulary: !pending
-  prerequisites:
-  standards: !pending "CCSS codes"
+type view = lessontest.View
 
-slides:
-  - id: intro
-    title: Why fractions?
-    section: Engage
-    duration_minutes: 5
-    notes: !pending "a hook about sharing pizza"
-    props:
-      heading: "{{ .lesson.title }} — {{ .slide.title }}"
-    whiteboard: !pending "a pizza cut in eighths"
-
-  # generated practice goes here
-  - !pending "two practice slides"
-
-  - id: wrap
-    title: Wrap-up
-    section: !pending
-    whiteboard:
-      heading: Wrap-up
-      elements:
-        - {id: t, type: text, text: Done, x: 10, y: 10, w: 100, h: 40}
-        - !pending "a summary diagram"
-
-  - id: recap
-    title: Recap
-    whiteboard: {file: boards/recap.yaml}
-`
-
-const recapSrc = `# Recap board, kept in its own file.
-heading: What we learned
-elements: !pending "three bullet points"
-`
-
-// writeFiles writes name → content under a fresh temp dir and returns it.
 func writeFiles(t *testing.T, files map[string]string) string {
 	t.Helper()
-	dir := t.TempDir()
-	for name, content := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
+	return lessontest.WriteFiles(t, files)
 }
-
-// load writes src as lesson.yaml (with any extra files) and loads it.
-func load(t *testing.T, src string, extra ...string) *lesson.Document {
+func load(t *testing.T, src string, extra ...string) *compose.Document {
 	t.Helper()
-	files := map[string]string{"lesson.yaml": src}
-	for i := 0; i+1 < len(extra); i += 2 {
-		files[extra[i]] = extra[i+1]
-	}
-	dir := writeFiles(t, files)
-	d, err := lesson.Load(filepath.Join(dir, "lesson.yaml"))
-	if err != nil {
-		t.Fatalf("load:\n%v", err)
-	}
-	return d
+	return lessontest.Load(t, src, extra...)
 }
-
-func loadFractions(t *testing.T) *lesson.Document {
+func loadFractions(t *testing.T) *compose.Document {
 	t.Helper()
-	return load(t, fractionsSrc, "boards/recap.yaml", recapSrc)
+	return lessontest.LoadFractions(t)
 }
-
-// plan returns the document's plan. Tests dispatch from one goroutine, so
-// reading it between dispatches is safe.
-func plan(d *lesson.Document) *lesson.Plan {
-	var p *lesson.Plan
-	d.View(func(x *lesson.Plan) { p = x })
-	return p
-}
-
+func plan(d *compose.Document) *lesson.Plan { return lessontest.Plan(d) }
 func dispatch(t *testing.T, s *session.Session, in session.Intent) session.Result {
 	t.Helper()
-	return sessiontest.Dispatch(t, s, in)
+	return lessontest.Dispatch(t, s, in)
 }
-
-// rendered returns what a save in place would write: path → content, with
-// unchanged files read from disk.
-func rendered(t *testing.T, d *lesson.Document) map[string]string {
+func rendered(t *testing.T, d *compose.Document) map[string]string {
 	t.Helper()
-	files, err := d.Render("")
-	if err != nil {
-		t.Fatalf("render: %v", err)
-	}
-	out := map[string]string{}
-	for _, f := range files {
-		out[f.Path] = string(f.Data)
-	}
-	if _, ok := out[d.Path]; !ok {
-		data, err := os.ReadFile(d.Path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out[d.Path] = string(data)
-	}
-	return out
+	return lessontest.Rendered(t, d)
 }
-
-// view is everything observable about a lesson: the bytes a save would
-// write, its description, outline and pending list.
-type view struct {
-	files    map[string]string
-	describe string
-	outline  string
-	pending  []session.Pending
-	ids      []string
-}
-
-func look(t *testing.T, d *lesson.Document) view {
+func look(t *testing.T, d *compose.Document) view {
 	t.Helper()
-	p := plan(d)
-	return view{rendered(t, d), p.Describe(), p.Outline(), p.Pending(), p.SlideIDs()}
+	return lessontest.Look(t, d)
 }
-
-func (v view) diff(t *testing.T, what string, want view) {
+func apply(t *testing.T, d *compose.Document, s *session.Session, in session.Intent) session.Result {
 	t.Helper()
-	if !reflect.DeepEqual(v.files, want.files) {
-		for path, data := range v.files {
-			if want.files[path] != data {
-				t.Errorf("%s: %s differs:\n--- got\n%s--- want\n%s", what, filepath.Base(path), data, want.files[path])
-			}
-		}
-		if len(v.files) != len(want.files) {
-			t.Errorf("%s: writes %d files, want %d", what, len(v.files), len(want.files))
-		}
-	}
-	if v.describe != want.describe || v.outline != want.outline {
-		t.Errorf("%s: description differs:\n--- got\n%s\n%s\n--- want\n%s\n%s", what, v.describe, v.outline, want.describe, want.outline)
-	}
-	if !reflect.DeepEqual(v.pending, want.pending) {
-		t.Errorf("%s: pending differs:\n got %+v\nwant %+v", what, v.pending, want.pending)
-	}
-	if !reflect.DeepEqual(v.ids, want.ids) {
-		t.Errorf("%s: slide ids %v, want %v", what, v.ids, want.ids)
-	}
+	return lessontest.Apply(t, d, s, in)
 }
-
-// apply dispatches in to s (the lesson's session or a board's), then checks
-// that Undo restores everything exactly and Redo re-applies it identically.
-func apply(t *testing.T, d *lesson.Document, s *session.Session, in session.Intent) session.Result {
+func observe(t *testing.T, d *compose.Document) sessiontest.Observer[view] {
 	t.Helper()
-	return sessiontest.Apply(t, s, in, observe(t, d))
+	return lessontest.Observe(t, d)
 }
-
-func observe(t *testing.T, d *lesson.Document) sessiontest.Observer[view] {
-	return sessiontest.Observer[view]{
-		Look: func() view { return look(t, d) },
-		Diff: func(what string, got, want view) { got.diff(t, what, want) },
-	}
-}
-
-// reload saves d's rendering to a fresh directory and loads it again.
-func reload(t *testing.T, d *lesson.Document) *lesson.Document {
+func reload(t *testing.T, d *compose.Document) *compose.Document {
 	t.Helper()
-	out := filepath.Join(t.TempDir(), "lesson.yaml")
-	if err := d.Save(out); err != nil {
-		t.Fatalf("save: %v", err)
-	}
-	d2, err := lesson.Load(out)
-	if err != nil {
-		data, _ := os.ReadFile(out)
-		t.Fatalf("the saved lesson does not load:\n%v\n%s", err, data)
-	}
-	if err := d2.LoadAll(); err != nil {
-		t.Fatalf("the saved whiteboards do not load: %v", err)
-	}
-	return d2
+	return lessontest.Reload(t, d)
 }
-
-// keptInOrder checks that every line of orig appears in got in the same
-// order, except lines containing one of the changed substrings: a save
-// alters only the spots that changed.
 func keptInOrder(t *testing.T, orig, got string, changed ...string) {
 	t.Helper()
-	gotLines := strings.Split(got, "\n")
-	at := 0
-	for n, line := range strings.Split(orig, "\n") {
-		skip := false
-		for _, c := range changed {
-			if strings.Contains(line, c) {
-				skip = true
-			}
-		}
-		if skip {
-			continue
-		}
-		found := false
-		for i := at; i < len(gotLines); i++ {
-			if gotLines[i] == line {
-				at, found = i+1, true
-				break
-			}
-		}
-		if !found {
-			t.Errorf("line %d %q was lost or moved:\n%s", n+1, line, got)
-			return
-		}
-	}
+	lessontest.KeptInOrder(t, orig, got, changed...)
 }
-
 func ptr[T any](v T) *T { return &v }
-
 func wantOutputs(t *testing.T, res session.Result, want ...any) {
 	t.Helper()
-	if !reflect.DeepEqual(res.Outputs, want) {
-		t.Errorf("outputs = %#v, want %#v", res.Outputs, want)
-	}
+	lessontest.WantOutputs(t, res, want...)
 }
+func board(slide string) session.Key        { return lessontest.Board(slide) }
+func testRegistry() *modality.Registry      { return lessontest.Registry() }
+func practice(title string) lesson.AddSlide { return lessontest.Practice(title) }

@@ -15,7 +15,7 @@ type SetSubject struct {
 }
 
 type SetGrade struct {
-	Grade string `json:"grade" jsonschema:"the grade or year group, e.g. 7 or K"`
+	Grade string `json:"grade" jsonschema:"the grade, year group or audience as the curriculum names it, e.g. 7, K, KS1 or adult learners"`
 }
 
 type SetDuration struct {
@@ -42,6 +42,32 @@ type SetStandards struct {
 	Standards []string `json:"standards" jsonschema:"curriculum standard codes the lesson addresses, e.g. MS-LS1-6" minItems:"1" maxItems:"10"`
 }
 
+type SetKeyLearningPoints struct {
+	Points []string `json:"points" jsonschema:"what every student should take away, one statement of fact or skill each" minItems:"1" maxItems:"8"`
+}
+
+type SetMisconceptions struct {
+	Misconceptions []Misconception `json:"misconceptions" jsonschema:"mistaken ideas students of this grade commonly hold about the topic, each with the teacher's response" minItems:"1" maxItems:"8"`
+}
+
+type SetMaterials struct {
+	Materials []string `json:"materials" jsonschema:"what the teacher needs in the room, one item each, e.g. 30 printed maps" minItems:"1" maxItems:"15"`
+}
+
+// RespondToMisconception writes the response to one misconception the
+// author listed with a pending response.
+type RespondToMisconception struct {
+	Misconception string `json:"misconception" jsonschema:"the misconception exactly as the lesson lists it"`
+	Response      string `json:"response" jsonschema:"how the teacher answers it: what to say or show, one or two sentences"`
+}
+
+// DefineTerm writes the definition of one vocabulary term the author
+// listed with a pending definition.
+type DefineTerm struct {
+	Term       string `json:"term" jsonschema:"the term exactly as the vocabulary lists it"`
+	Definition string `json:"definition" jsonschema:"a definition pitched at the lesson's grade, one sentence"`
+}
+
 // AddSlide places a new slide; its whiteboard is generated afterwards from
 // the whiteboard hint.
 type AddSlide struct {
@@ -50,6 +76,7 @@ type AddSlide struct {
 	DurationMinutes int    `json:"duration_minutes" jsonschema:"minutes spent on the slide" minimum:"1" maximum:"120"`
 	Notes           string `json:"notes" jsonschema:"speaker notes for the teacher (not shown on the slide)"`
 	Whiteboard      string `json:"whiteboard" jsonschema:"what the slide's whiteboard should show; another assistant draws it from this"`
+	Quiz            string `json:"quiz,omitempty" jsonschema:"only for a slide that checks learning (a starter, a check for understanding, an exit quiz): what its quiz should ask; another assistant writes the questions. Omit for no quiz"`
 	PendingID       string `json:"pending_id,omitempty" jsonschema:"id of the pending placeholder this slide fills (from list_pending); the slide is placed there. Omit when there is only one"`
 	Position        int    `json:"position,omitempty" jsonschema:"1-based position to insert at when not filling a placeholder; default: at the end" minimum:"1"`
 }
@@ -116,8 +143,23 @@ func (SetPrerequisites) Spec() session.Spec {
 func (SetStandards) Spec() session.Spec {
 	return session.Spec{Capability: CapMetadata, Doc: "Set the curriculum standards the lesson addresses."}
 }
+func (SetKeyLearningPoints) Spec() session.Spec {
+	return session.Spec{Capability: CapMetadata, Doc: "Set the lesson's key learning points."}
+}
+func (SetMisconceptions) Spec() session.Spec {
+	return session.Spec{Capability: CapMetadata, Doc: "Set the misconceptions students commonly hold about the topic, each with how the teacher responds."}
+}
+func (SetMaterials) Spec() session.Spec {
+	return session.Spec{Capability: CapMetadata, Doc: "Set the materials the teacher needs in the room."}
+}
+func (RespondToMisconception) Spec() session.Spec {
+	return session.Spec{Capability: CapMetadata, Doc: "Write the teacher's response to a misconception whose response is pending."}
+}
+func (DefineTerm) Spec() session.Spec {
+	return session.Spec{Capability: CapMetadata, Doc: "Write the definition of a vocabulary term whose definition is pending."}
+}
 func (AddSlide) Spec() session.Spec {
-	return session.Spec{Capability: CapNode, Adds: true, Doc: "Add a slide: title, section, duration, speaker notes, and a brief for its whiteboard."}
+	return session.Spec{Capability: CapNode, Adds: true, Doc: "Add a slide: title, section, duration, speaker notes, a brief for its whiteboard, and for a slide that checks learning, a brief for its quiz."}
 }
 func (UpdateSlide) Spec() session.Spec {
 	return session.Spec{Capability: CapNode, Doc: "Change fields of a slide you added, or fill a slide's pending fields."}
@@ -150,6 +192,7 @@ func Intents() []session.Intent {
 	return []session.Intent{
 		SetTitle{}, SetSubject{}, SetGrade{}, SetDuration{}, SetLanguage{},
 		SetObjectives{}, SetVocabulary{}, SetPrerequisites{}, SetStandards{},
+		SetKeyLearningPoints{}, SetMisconceptions{}, SetMaterials{}, DefineTerm{}, RespondToMisconception{},
 		AddSlide{}, UpdateSlide{}, MoveSlide{}, RemoveSlide{},
 		DescribeLesson{}, ListPending{},
 		SetSlideProps{}, ClosePlaceholders{},

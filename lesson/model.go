@@ -1,11 +1,12 @@
 // Package lesson is the LessonPlan modality: lesson metadata and slides, each
-// slide placing one whiteboard. It owns the lesson file: loading with every
-// problem reported by position, and saving by splicing only what changed.
+// slide placing children of the registered kinds (a whiteboard, a quiz). It
+// holds the lesson's model, intents, reduce and describe, and decodes its own
+// fields; the document with its children (package compose) loads and saves
+// the file.
 package lesson
 
 import (
 	"fmt"
-	"path/filepath"
 	"regexp"
 	"strings"
 
@@ -30,10 +31,92 @@ const FormatVersion = 1
 // starts a whiteboard's subagents, so this also bounds a run's requests.
 const MaxNewSlides = 40
 
-// Term is one vocabulary entry.
+// Term is one vocabulary entry. In the file it is a bare term (`-
+// chlorophyll`: listed, no definition wanted) or a mapping {term,
+// definition} whose definition may be pending; either way every byte the
+// author wrote is kept (see DecodeNode and EncodeNode).
 type Term struct {
 	Term       string `yaml:"term" json:"term" jsonschema:"the word or phrase"`
 	Definition string `yaml:"definition" json:"definition" jsonschema:"a definition pitched at the lesson's grade"`
+
+	// bare is a term written without a mapping: complete as it stands.
+	bare bool
+	// definitionPending asks for the definition to be written, with an
+	// optional hint.
+	definitionPending bool
+	definitionHint    string
+	// noDefinition: a {term: x} mapping with no definition key.
+	noDefinition bool
+	// defined: the definition was generated in this session.
+	defined bool
+}
+
+// Misconception is a mistaken idea students often hold, with how the
+// teacher answers it. The response may be pending in the file ("here are
+// the misconceptions I see; suggest responses").
+type Misconception struct {
+	Misconception string `yaml:"misconception" json:"misconception" jsonschema:"the mistaken idea, as a student would put it"`
+	Response      string `yaml:"response" json:"response" jsonschema:"how the teacher answers it: what to say or show, one or two sentences"`
+
+	responsePending bool
+	responseHint    string
+	// answered: the response was generated in this session.
+	answered bool
+}
+
+// PendingResponse reports whether the response is still to be written, and
+// the author's hint for it.
+func (m Misconception) PendingResponse() (hint string, pending bool) {
+	return m.responseHint, m.responsePending
+}
+
+func (m *Misconception) DecodeNode(n *yaml.Node, r *yamlsrc.Reporter, path string) {
+	if n.Kind != yaml.MappingNode {
+		r.At(n, "%s must be a mapping {misconception: what students think, response: how the teacher answers (may be !pending)}", path)
+		return
+	}
+	*m = Misconception{}
+	seen := map[string]*yaml.Node{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if first, dup := seen[k.Value]; dup {
+			r.At(k, "duplicate key %q in %s (first at line %d); keep one", k.Value, path, first.Line)
+			continue
+		}
+		seen[k.Value] = k
+		_, pending := yamlsrc.Pending(v)
+		switch {
+		case k.Value == "misconception" && (pending || v.Kind != yaml.ScalarNode):
+			r.At(v, "%s.misconception must be the mistaken idea itself (only a response may be pending)", path)
+		case k.Value == "misconception":
+			m.Misconception = v.Value
+		case k.Value == "response" && pending:
+			m.responseHint, _ = yamlsrc.Pending(v)
+			m.responsePending = true
+		case k.Value == "response" && v.Kind != yaml.ScalarNode:
+			r.At(v, "%s.response must be text", path)
+		case k.Value == "response":
+			m.Response = v.Value
+		default:
+			r.At(k, "unknown key %q in %s; a misconception has the keys misconception and response", k.Value, path)
+		}
+	}
+	for _, key := range []string{"misconception", "response"} {
+		if seen[key] == nil {
+			r.At(n, "%s is missing the required key %q", path, key)
+		}
+	}
+}
+
+func (m Misconception) EncodeNode() (*yaml.Node, bool) {
+	resp := yamlsrc.Encode(m.Response)
+	if m.responsePending {
+		resp = yamlsrc.PendingNode(m.responseHint)
+	}
+	return &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{
+		{Kind: yaml.ScalarNode, Tag: "!!str", Value: "misconception"}, yamlsrc.Encode(m.Misconception),
+		{Kind: yaml.ScalarNode, Tag: "!!str", Value: "response"}, resp,
+	}}, true
 }
 
 // Metadata describes the lesson as a whole.
@@ -49,6 +132,11 @@ type Metadata struct {
 	Vocabulary      yamlsrc.Field[[]Term]   `yaml:"vocabulary"`
 	Prerequisites   yamlsrc.Field[[]string] `yaml:"prerequisites"`
 	Standards       yamlsrc.Field[[]string] `yaml:"standards"`
+
+	KeyLearningPoints yamlsrc.Field[[]string]        `yaml:"key_learning_points"`
+	Misconceptions    yamlsrc.Field[[]Misconception] `yaml:"misconceptions"`
+	// Materials is what the teacher needs in the room.
+	Materials yamlsrc.Field[[]string] `yaml:"materials"`
 }
 
 // Slide is one placement in the lesson: its own fields and its whiteboard.
@@ -61,10 +149,12 @@ type Slide struct {
 	Section         yamlsrc.Field[string] `yaml:"section"`
 	DurationMinutes yamlsrc.Field[int]    `yaml:"duration_minutes"`
 	Notes           yamlsrc.Field[string] `yaml:"notes"`
-	// Props binds whiteboard properties to templates over lesson and slide
+	// Props binds children's properties to templates over lesson and slide
 	// values, e.g. heading: "{{ .lesson.title }}".
-	Props      map[string]string `yaml:"props,omitempty"`
-	Whiteboard WhiteboardRef     `yaml:"whiteboard"`
+	Props map[string]string `yaml:"props,omitempty"`
+	// Children are the slide's children, one field per registered kind
+	// (whiteboard:, quiz:, ...).
+	Children Children `yaml:",rest"`
 
 	authored  bool
 	filled    int            // placeholders: slides generated for it
@@ -72,8 +162,8 @@ type Slide struct {
 	compiled  map[string]tpl // parsed props templates
 }
 
-// Plan is the lesson's whole state (minus whiteboards, which live in child
-// sessions).
+// Plan is the lesson's whole state (minus its slides' children, which live
+// in child sessions).
 type Plan struct {
 	Src *yaml.Node `yaml:"-"`
 
@@ -90,63 +180,27 @@ type Plan struct {
 	byID      map[string]*Slide
 	nextPH    int
 	metaEpoch int
-	// boardLoader builds the child session for a slide's whiteboard; the
-	// Document sets it, as only it knows the file system.
-	boardLoader func(s *Slide) func() (*session.Session, error)
+	// kinds are the child kinds a slide may place, in generation order,
+	// and bindable the properties each lets props bind (from the registry).
+	kinds    []string
+	bindable map[string][]string
+	// loader builds the session of a slide's child; the document sets it,
+	// as only it knows the file system.
+	loader Loader
 }
 
-// WhiteboardRef is how a slide places its whiteboard: inline, in its own
-// file, or pending with a hint. Absent means the slide has no whiteboard.
-type WhiteboardRef struct {
-	Inline  *yaml.Node
-	File    string
-	Pending bool
-	Hint    string
-	// fileNode is the {file: …} mapping's value node, for error positions.
-	fileNode *yaml.Node
-}
+// Loader returns how to create the session of the child ref placed on
+// slide id; it runs at most once per child, when the child is first needed.
+type Loader func(id string, ref ChildRef) func() (*session.Session, error)
 
-// Present reports whether the slide places a whiteboard at all.
-func (w WhiteboardRef) Present() bool { return w.Inline != nil || w.File != "" || w.Pending }
+// SetLoader says how the plan's children are loaded. Call it before the
+// plan is handed to a session.
+func (p *Plan) SetLoader(l Loader) { p.loader = l }
 
-func (w *WhiteboardRef) DecodeNode(n *yaml.Node, r *yamlsrc.Reporter, path string) {
-	if hint, ok := yamlsrc.Pending(n); ok {
-		*w = WhiteboardRef{Pending: true, Hint: hint}
-		return
-	}
-	if n.Kind != yaml.MappingNode {
-		r.At(n, "%s must be a whiteboard mapping, {file: path}, or !pending \"hint\"", path)
-		return
-	}
-	if len(n.Content) == 2 && n.Content[0].Value == "file" {
-		v := n.Content[1]
-		if v.Kind != yaml.ScalarNode || v.Value == "" {
-			r.At(v, "%s.file must be a path relative to the lesson file", path)
-			return
-		}
-		if !filepath.IsLocal(v.Value) { // not absolute, not escaping with ..
-			r.At(v, "%s.file %q must stay inside the lesson's folder (a relative path without ..)", path, v.Value)
-			return
-		}
-		*w = WhiteboardRef{File: v.Value, fileNode: v}
-		return
-	}
-	*w = WhiteboardRef{Inline: n}
-}
-
-func (w WhiteboardRef) EncodeNode() (*yaml.Node, bool) {
-	switch {
-	case w.Pending:
-		return yamlsrc.PendingNode(w.Hint), true
-	case w.File != "":
-		return &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{
-			{Kind: yaml.ScalarNode, Tag: "!!str", Value: "file"},
-			{Kind: yaml.ScalarNode, Tag: "!!str", Value: w.File},
-		}}, true
-	case w.Inline != nil:
-		return w.Inline, true
-	}
-	return nil, false
+// NewPlan returns an empty plan whose slides may place children of kinds,
+// binding the properties bindable lists by kind.
+func NewPlan(kinds []string, bindable map[string][]string) *Plan {
+	return &Plan{Protect: true, bindCache: newBindingCache(), kinds: kinds, bindable: bindable}
 }
 
 var idPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]*$`)
@@ -217,14 +271,22 @@ func (p *Plan) index() {
 	}
 }
 
-// Placements lists every slide with a whiteboard; see session.Parent.
+// Placements lists every child of every slide, kind by kind in generation
+// order; see session.Parent.
 func (p *Plan) Placements() []session.Placement {
 	var ps []session.Placement
+	if p.loader == nil {
+		return nil
+	}
 	for _, s := range p.slides() {
-		if s.IsPlaceholder || !s.Whiteboard.Present() || p.boardLoader == nil {
+		if s.IsPlaceholder {
 			continue
 		}
-		ps = append(ps, session.Placement{ID: s.ID, Load: p.boardLoader(s)})
+		for _, kind := range p.kinds {
+			if ref, ok := s.Children.Get(kind); ok {
+				ps = append(ps, session.Placement{ID: s.ID, Kind: kind, Load: p.loader(s.ID, ref)})
+			}
+		}
 	}
 	return ps
 }
@@ -248,9 +310,22 @@ func (p *Plan) Pending() []session.Pending {
 		{"vocabulary", m.Vocabulary.Pending, m.Vocabulary.Hint},
 		{"prerequisites", m.Prerequisites.Pending, m.Prerequisites.Hint},
 		{"standards", m.Standards.Pending, m.Standards.Hint},
+		{"key_learning_points", m.KeyLearningPoints.Pending, m.KeyLearningPoints.Hint},
+		{"misconceptions", m.Misconceptions.Pending, m.Misconceptions.Hint},
+		{"materials", m.Materials.Pending, m.Materials.Hint},
 	} {
 		if f.pending {
 			ps = append(ps, session.Pending{Level: session.LevelMetadata, Path: "metadata." + f.name, Hint: f.hint})
+		}
+	}
+	for i, c := range m.Misconceptions.Value {
+		if c.responsePending {
+			ps = append(ps, session.Pending{Level: session.LevelMetadata, Path: fmt.Sprintf("metadata.misconceptions[%d].response", i), Hint: c.responseHint})
+		}
+	}
+	for _, t := range m.Vocabulary.Value {
+		if t.definitionPending {
+			ps = append(ps, session.Pending{Level: session.LevelMetadata, Path: fmt.Sprintf("metadata.vocabulary[%s].definition", t.Term), Hint: t.definitionHint})
 		}
 	}
 	if p.Slides.Pending {
@@ -279,4 +354,95 @@ func (p *Plan) Pending() []session.Pending {
 		}
 	}
 	return ps
+}
+
+// IsBare reports whether the author listed the term without a definition.
+func (t Term) IsBare() bool { return t.bare }
+
+// PendingDefinition reports whether the definition is still to be written,
+// and the author's hint for it.
+func (t Term) PendingDefinition() (hint string, pending bool) {
+	return t.definitionHint, t.definitionPending
+}
+
+// termShapes names the two ways to write a vocabulary item, for errors.
+const termShapes = "a bare term (- chlorophyll) or a term with its definition ({term: stoma, definition: a tiny pore in a leaf}, definition may be !pending)"
+
+func (t *Term) DecodeNode(n *yaml.Node, r *yamlsrc.Reporter, path string) {
+	if _, pending := yamlsrc.Pending(n); pending {
+		r.At(n, "%s cannot be pending on its own; write %s, or mark the whole vocabulary pending", path, termShapes)
+		return
+	}
+	switch n.Kind {
+	case yaml.ScalarNode:
+		if strings.TrimSpace(n.Value) == "" {
+			r.At(n, "%s is empty; write %s", path, termShapes)
+			return
+		}
+		*t = Term{Term: n.Value, bare: true}
+		return
+	case yaml.MappingNode:
+	default:
+		r.At(n, "%s must be %s, not a list", path, termShapes)
+		return
+	}
+	*t = Term{noDefinition: true}
+	ok := true
+	seen := map[string]*yaml.Node{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if first, dup := seen[k.Value]; dup {
+			r.At(k, "duplicate key %q in %s (first at line %d); keep one", k.Value, path, first.Line)
+			ok = false
+			continue
+		}
+		seen[k.Value] = k
+		switch k.Value {
+		case "term":
+			if v.Kind != yaml.ScalarNode || strings.TrimSpace(v.Value) == "" || v.Tag == yamlsrc.PendingTag {
+				r.At(v, "%s.term must be the word or phrase itself (only a definition may be pending)", path)
+				ok = false
+				continue
+			}
+			t.Term = v.Value
+		case "definition":
+			t.noDefinition = false
+			if hint, pending := yamlsrc.Pending(v); pending {
+				t.definitionPending, t.definitionHint = true, hint
+				continue
+			}
+			if v.Kind != yaml.ScalarNode {
+				r.At(v, "%s.definition must be text", path)
+				ok = false
+				continue
+			}
+			t.Definition = v.Value
+		default:
+			r.At(k, "unknown key %q in %s; write %s", k.Value, path, termShapes)
+			ok = false
+		}
+	}
+	if t.Term == "" && ok {
+		r.At(n, "%s is missing the required key \"term\"; write %s", path, termShapes)
+	}
+}
+
+func (t Term) EncodeNode() (*yaml.Node, bool) {
+	if t.bare {
+		return yamlsrc.Encode(t.Term), true
+	}
+	n := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{
+		{Kind: yaml.ScalarNode, Tag: "!!str", Value: "term"}, yamlsrc.Encode(t.Term),
+	}}
+	var def *yaml.Node
+	switch {
+	case t.definitionPending:
+		def = yamlsrc.PendingNode(t.definitionHint)
+	case t.Definition != "" || !t.noDefinition:
+		def = yamlsrc.Encode(t.Definition)
+	}
+	if def != nil {
+		n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: "definition"}, def)
+	}
+	return n, true
 }

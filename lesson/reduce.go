@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/lessongen/lessongen/internal/rule"
 	"github.com/lessongen/lessongen/internal/yamlsrc"
 	"github.com/lessongen/lessongen/session"
 )
@@ -57,31 +58,34 @@ func (p *Plan) Reduce(rc *session.Context, in session.Intent) (func(), error) {
 	case SetLanguage:
 		return setText(p, rc, &p.Metadata.Language, "language", in.Language)
 	case SetDuration:
-		if in.Minutes < 5 || in.Minutes > 600 {
-			return nil, session.Reject(session.KindInvalidArgs, "minutes", "a lesson lasts between 5 and 600 minutes", "%d minutes is out of range", in.Minutes)
+		if r := lessonMinutes(); !r.In(float64(in.Minutes)) {
+			return nil, session.Reject(session.KindInvalidArgs, "minutes", "a lesson lasts "+r.Range()+" minutes", "%d minutes is out of range", in.Minutes)
 		}
 		return setField(p, rc, &p.Metadata.DurationMinutes, "duration_minutes", in.Minutes)
 	case SetObjectives:
-		items, err := cleanList("objectives", in.Objectives, 8)
+		items, err := cleanList("objectives", in.Objectives, rule.Of[SetObjectives]("objectives"))
 		if err != nil {
 			return nil, err
 		}
 		return setField(p, rc, &p.Metadata.Objectives, "objectives", items)
 	case SetPrerequisites:
-		items, err := cleanList("prerequisites", in.Prerequisites, 10)
+		items, err := cleanList("prerequisites", in.Prerequisites, rule.Of[SetPrerequisites]("prerequisites"))
 		if err != nil {
 			return nil, err
 		}
 		return setField(p, rc, &p.Metadata.Prerequisites, "prerequisites", items)
 	case SetStandards:
-		items, err := cleanList("standards", in.Standards, 10)
+		items, err := cleanList("standards", in.Standards, rule.Of[SetStandards]("standards"))
 		if err != nil {
 			return nil, err
 		}
 		return setField(p, rc, &p.Metadata.Standards, "standards", items)
 	case SetVocabulary:
-		if len(in.Terms) == 0 || len(in.Terms) > 20 {
-			return nil, session.Reject(session.KindInvalidArgs, "terms", "give between 1 and 20 terms", "%d terms", len(in.Terms))
+		if v := p.Metadata.Vocabulary; p.Protect && v.Set && !p.generated["vocabulary"] && len(undefined(v.Value)) > 0 {
+			return nil, session.Reject(session.KindPrecondition, "terms", "the author listed the terms; write each pending definition with define_term ("+awaiting(v.Value)+")", "vocabulary is already set")
+		}
+		if r := rule.Of[SetVocabulary]("terms"); len(in.Terms) == 0 || !r.Count(len(in.Terms)) {
+			return nil, session.Reject(session.KindInvalidArgs, "terms", "give "+r.Items()+" terms", "%d terms", len(in.Terms))
 		}
 		terms := make([]Term, len(in.Terms))
 		for i, t := range in.Terms {
@@ -91,6 +95,37 @@ func (p *Plan) Reduce(rc *session.Context, in session.Intent) (func(), error) {
 			}
 		}
 		return setField(p, rc, &p.Metadata.Vocabulary, "vocabulary", terms)
+	case SetKeyLearningPoints:
+		items, err := cleanList("points", in.Points, rule.Of[SetKeyLearningPoints]("points"))
+		if err != nil {
+			return nil, err
+		}
+		return setField(p, rc, &p.Metadata.KeyLearningPoints, "key_learning_points", items)
+	case SetMaterials:
+		items, err := cleanList("materials", in.Materials, rule.Of[SetMaterials]("materials"))
+		if err != nil {
+			return nil, err
+		}
+		return setField(p, rc, &p.Metadata.Materials, "materials", items)
+	case SetMisconceptions:
+		if mc := p.Metadata.Misconceptions; p.Protect && mc.Set && !p.generated["misconceptions"] && len(unanswered(mc.Value)) > 0 {
+			return nil, session.Reject(session.KindPrecondition, "misconceptions", "the author listed the misconceptions; write each pending response with respond_to_misconception ("+awaitingResponse(mc.Value)+")", "misconceptions are already set")
+		}
+		if r := rule.Of[SetMisconceptions]("misconceptions"); len(in.Misconceptions) == 0 || !r.Count(len(in.Misconceptions)) {
+			return nil, session.Reject(session.KindInvalidArgs, "misconceptions", "give "+r.Items()+" misconceptions", "%d misconceptions", len(in.Misconceptions))
+		}
+		items := make([]Misconception, len(in.Misconceptions))
+		for i, c := range in.Misconceptions {
+			items[i] = Misconception{Misconception: strings.TrimSpace(c.Misconception), Response: strings.TrimSpace(c.Response)}
+			if items[i].Misconception == "" || items[i].Response == "" {
+				return nil, session.Reject(session.KindInvalidArgs, fmt.Sprintf("misconceptions[%d]", i), "every misconception needs the mistaken idea and the teacher's response", "misconception %d is incomplete", i)
+			}
+		}
+		return setField(p, rc, &p.Metadata.Misconceptions, "misconceptions", items)
+	case DefineTerm:
+		return p.defineTerm(rc, in)
+	case RespondToMisconception:
+		return p.respond(rc, in)
 	case AddSlide:
 		return p.addSlide(rc, in)
 	case UpdateSlide:
@@ -104,7 +139,7 @@ func (p *Plan) Reduce(rc *session.Context, in session.Intent) (func(), error) {
 		if !ok {
 			return nil, p.notFound("id", in.ID)
 		}
-		compiled, err := compileProps(in.Props)
+		compiled, err := compileProps(in.Props, p.kinds, p.bindable)
 		if err != nil {
 			return nil, session.Reject(session.KindInvalidArgs, "props", "props bind heading or layout to Go templates such as {{ .lesson.title }}", "%v", err)
 		}
@@ -154,15 +189,128 @@ func setField[T any](p *Plan, rc *session.Context, f *yamlsrc.Field[T], name str
 	return func() { *f, p.generated[name] = old, wasGenerated }, nil
 }
 
-func cleanList(name string, items []string, most int) ([]string, error) {
+// defineTerm fills one pending definition, leaving every other term (and
+// so every byte the author wrote) as it was.
+func (p *Plan) defineTerm(rc *session.Context, in DefineTerm) (func(), error) {
+	v := &p.Metadata.Vocabulary
+	if !v.Set {
+		return nil, session.Reject(session.KindPrecondition, "term", "the vocabulary has no list yet; use set_vocabulary", "no vocabulary to define %q in", in.Term)
+	}
+	name := strings.TrimSpace(in.Term)
+	named := func(t Term) bool { return strings.EqualFold(strings.TrimSpace(t.Term), name) }
+	// A term listed twice is defined where a definition is wanted.
+	i := slices.IndexFunc(v.Value, func(t Term) bool { return named(t) && (t.definitionPending || t.defined) })
+	if i < 0 {
+		i = slices.IndexFunc(v.Value, named)
+	}
+	if i < 0 {
+		return nil, session.Reject(session.KindNotFound, "term", awaiting(v.Value), "no term %q in the vocabulary", in.Term)
+	}
+	t := v.Value[i]
+	if p.Protect && !t.definitionPending && !t.defined {
+		hint := "the author wrote its definition; leave it"
+		if t.bare || t.noDefinition {
+			hint = "the author listed it without a definition on purpose; leave it"
+		}
+		return nil, session.Reject(session.KindPrecondition, "term", hint+"; "+awaiting(v.Value), "%q needs no definition", t.Term)
+	}
+	def := strings.TrimSpace(in.Definition)
+	if def == "" {
+		return nil, session.Reject(session.KindInvalidArgs, "definition", "give a non-empty value", "definition is empty")
+	}
+	old := v.Value
+	t.Definition, t.definitionPending, t.definitionHint, t.defined = def, false, "", true
+	v.Value = slices.Clone(old)
+	v.Value[i] = t
+	rc.Report(Set{Field: fmt.Sprintf("vocabulary[%s].definition", t.Term), Value: def})
+	return func() { v.Value = old }, nil
+}
+
+// respond fills one pending response, leaving every other byte as it was.
+func (p *Plan) respond(rc *session.Context, in RespondToMisconception) (func(), error) {
+	mc := &p.Metadata.Misconceptions
+	if !mc.Set {
+		return nil, session.Reject(session.KindPrecondition, "misconception", "the lesson lists no misconceptions yet; use set_misconceptions", "no misconceptions to respond to")
+	}
+	name := sameText(in.Misconception)
+	i := slices.IndexFunc(mc.Value, func(c Misconception) bool {
+		return sameText(c.Misconception) == name && (c.responsePending || c.answered)
+	})
+	if i < 0 {
+		i = slices.IndexFunc(mc.Value, func(c Misconception) bool { return sameText(c.Misconception) == name })
+	}
+	if i < 0 {
+		return nil, session.Reject(session.KindNotFound, "misconception", awaitingResponse(mc.Value), "no misconception %q in the lesson", in.Misconception)
+	}
+	c := mc.Value[i]
+	if p.Protect && !c.responsePending && !c.answered {
+		return nil, session.Reject(session.KindPrecondition, "misconception", "the author wrote its response; leave it; "+awaitingResponse(mc.Value), "%q has a response", c.Misconception)
+	}
+	resp := strings.TrimSpace(in.Response)
+	if resp == "" {
+		return nil, session.Reject(session.KindInvalidArgs, "response", "give a non-empty value", "response is empty")
+	}
+	old := mc.Value
+	c.Response, c.responsePending, c.responseHint, c.answered = resp, false, "", true
+	mc.Value = slices.Clone(old)
+	mc.Value[i] = c
+	rc.Report(Set{Field: fmt.Sprintf("misconceptions[%d].response", i), Value: resp})
+	return func() { mc.Value = old }, nil
+}
+
+// sameText compares sentences as a person would: case, spacing and a
+// final full stop aside.
+func sameText(s string) string {
+	return strings.ToLower(strings.TrimSuffix(strings.Join(strings.Fields(s), " "), "."))
+}
+
+func unanswered(items []Misconception) []string {
+	var out []string
+	for _, c := range items {
+		if c.responsePending {
+			out = append(out, fmt.Sprintf("%q", c.Misconception))
+		}
+	}
+	return out
+}
+
+func awaitingResponse(items []Misconception) string {
+	names := unanswered(items)
+	if len(names) == 0 {
+		return "no response is pending"
+	}
+	return "misconceptions awaiting a response: " + strings.Join(names, ", ")
+}
+
+// undefined lists the terms whose definitions are still to be written.
+func undefined(terms []Term) []string {
+	var names []string
+	for _, t := range terms {
+		if t.definitionPending {
+			names = append(names, t.Term)
+		}
+	}
+	return names
+}
+
+// awaiting says which terms await a definition, as a hint.
+func awaiting(terms []Term) string {
+	names := undefined(terms)
+	if len(names) == 0 {
+		return "no definition is pending"
+	}
+	return "terms awaiting a definition: " + strings.Join(names, ", ")
+}
+
+func cleanList(name string, items []string, r rule.Rule) ([]string, error) {
 	var out []string
 	for _, it := range items {
 		if it = strings.TrimSpace(it); it != "" {
 			out = append(out, it)
 		}
 	}
-	if len(out) == 0 || len(out) > most {
-		return nil, session.Reject(session.KindInvalidArgs, name, fmt.Sprintf("give between 1 and %d non-empty items", most), "%d items", len(out))
+	if len(out) == 0 || !r.Count(len(out)) {
+		return nil, session.Reject(session.KindInvalidArgs, name, "give "+r.Items()+" non-empty items", "%d items", len(out))
 	}
 	return out, nil
 }
@@ -200,8 +348,8 @@ func (p *Plan) addSlide(rc *session.Context, in AddSlide) (func(), error) {
 	if brief == "" {
 		return nil, session.Reject(session.KindInvalidArgs, "whiteboard", "say in a sentence what the whiteboard should show", "whiteboard brief is empty")
 	}
-	if in.DurationMinutes < 1 || in.DurationMinutes > 120 {
-		return nil, session.Reject(session.KindInvalidArgs, "duration_minutes", "a slide takes between 1 and 120 minutes", "%d minutes is out of range", in.DurationMinutes)
+	if r := slideMinutes(); !r.In(float64(in.DurationMinutes)) {
+		return nil, session.Reject(session.KindInvalidArgs, "duration_minutes", "a slide takes "+r.Range()+" minutes", "%d minutes is out of range", in.DurationMinutes)
 	}
 	oldSlides, oldNextPH := p.Slides, p.nextPH
 
@@ -231,7 +379,7 @@ func (p *Plan) addSlide(rc *session.Context, in AddSlide) (func(), error) {
 		Section:         optional(in.Section),
 		DurationMinutes: yamlsrc.Val(in.DurationMinutes),
 		Notes:           optional(in.Notes),
-		Whiteboard:      WhiteboardRef{Pending: true, Hint: brief},
+		Children:        p.briefs(brief, in.Quiz),
 	}
 	p.Slides = yamlsrc.Val(slices.Insert(list, at, s))
 	p.byID[s.ID] = s
@@ -254,6 +402,20 @@ func (p *Plan) addSlide(rc *session.Context, in AddSlide) (func(), error) {
 		}
 		p.Slides.Value = slices.DeleteFunc(p.Slides.Value, func(x *Slide) bool { return x == s })
 	}, nil
+}
+
+// briefs places the new slide's children, pending with their briefs: a
+// whiteboard always, a quiz when asked for, each only if its kind is
+// registered.
+func (p *Plan) briefs(whiteboard, quiz string) Children {
+	var c Children
+	for _, b := range []ChildRef{{Kind: "whiteboard", Hint: whiteboard}, {Kind: "quiz", Hint: strings.TrimSpace(quiz)}} {
+		if b.Hint != "" && slices.Contains(p.kinds, b.Kind) {
+			b.Pending = true
+			c = append(c, b)
+		}
+	}
+	return c
 }
 
 func optional(v string) yamlsrc.Field[string] {
@@ -357,9 +519,9 @@ func (p *Plan) updateSlide(rc *session.Context, in UpdateSlide) (func(), error) 
 			restore()
 			return nil, err
 		}
-		if *in.DurationMinutes < 1 || *in.DurationMinutes > 120 {
+		if r := slideMinutes(); !r.In(float64(*in.DurationMinutes)) {
 			restore()
-			return nil, session.Reject(session.KindInvalidArgs, "duration_minutes", "a slide takes between 1 and 120 minutes", "%d minutes is out of range", *in.DurationMinutes)
+			return nil, session.Reject(session.KindInvalidArgs, "duration_minutes", "a slide takes "+r.Range()+" minutes", "%d minutes is out of range", *in.DurationMinutes)
 		}
 		s.DurationMinutes = yamlsrc.Val(*in.DurationMinutes)
 		fields = append(fields, "duration_minutes")

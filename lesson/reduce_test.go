@@ -2,11 +2,13 @@ package lesson_test
 
 import (
 	"context"
-	"github.com/lessongen/lessongen/internal/clip"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/lessongen/lessongen/compose"
+	"github.com/lessongen/lessongen/internal/clip"
 
 	"github.com/lessongen/lessongen/internal/sessiontest"
 	"github.com/lessongen/lessongen/internal/yamlsrc"
@@ -24,10 +26,6 @@ slides:
   - id: b
     title: B
 `
-
-func practice(title string) lesson.AddSlide {
-	return lesson.AddSlide{Title: title, Section: "Explore", DurationMinutes: 10, Notes: "Work in pairs.", Whiteboard: "three fraction bars"}
-}
 
 func TestIntentsReduce(t *testing.T) {
 	tests := []struct {
@@ -149,8 +147,9 @@ func TestIntentsReduce(t *testing.T) {
 					t.Errorf("slides = %v", ids)
 				}
 				s, _ := p.Slide("practice-one")
+				wb, _ := s.Children.Get("whiteboard")
 				if s.Title.Value != "Practice one" || s.Section.Value != "Explore" || s.DurationMinutes.Value != 10 || s.Notes.Value != "Work in pairs." ||
-					!s.Whiteboard.Pending || s.Whiteboard.Hint != "three fraction bars" {
+					!wb.Pending || wb.Hint != "three fraction bars" {
 					t.Errorf("added %+v", s)
 				}
 				// The new slide goes in before the placeholder, which stays
@@ -304,7 +303,7 @@ func TestIntentsReduce(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var d *lesson.Document
+			var d *compose.Document
 			if tt.src == "" {
 				d = loadFractions(t)
 			} else {

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lessongen/lessongen/compose"
 	"github.com/lessongen/lessongen/internal/fakellm"
-	"github.com/lessongen/lessongen/lesson"
 	"github.com/lessongen/lessongen/llm"
 )
 
@@ -40,7 +40,7 @@ func benchModel(b *testing.B, srv *fakellm.Server) llm.Model {
 // runOnce generates a fresh 16-slide lesson and returns the wall time.
 func runOnce(b *testing.B, model llm.Model, slides, concurrency int) time.Duration {
 	b.StopTimer()
-	doc, err := lesson.Load(writeLesson(b, slides, ""))
+	doc, err := compose.Load(writeLesson(b, slides, ""), testRegistry())
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -103,7 +103,7 @@ func BenchmarkPromptBytes(b *testing.B) {
 			var prompt, body, subagents int
 			for b.Loop() {
 				b.StopTimer()
-				doc, err := lesson.Load(writeLesson(b, slides, ""))
+				doc, err := compose.Load(writeLesson(b, slides, ""), testRegistry())
 				if err != nil {
 					b.Fatal(err)
 				}

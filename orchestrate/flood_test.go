@@ -13,10 +13,11 @@ import (
 	"time"
 
 	"github.com/lessongen/lessongen/agent"
-	"github.com/lessongen/lessongen/bridge"
+	"github.com/lessongen/lessongen/compose"
 	"github.com/lessongen/lessongen/internal/event"
 	"github.com/lessongen/lessongen/lesson"
 	"github.com/lessongen/lessongen/llm"
+	"github.com/lessongen/lessongen/tool"
 )
 
 // flooder is a hostile in-memory model: on the first turn of every
@@ -105,7 +106,7 @@ func (f *flooder) Complete(ctx context.Context, req llm.Request) (llm.Response, 
 
 // floodLesson has complete metadata, one slide with a pending whiteboard,
 // and a pending placeholder for more slides.
-func floodLesson(t testing.TB) *lesson.Document {
+func floodLesson(t testing.TB) *compose.Document {
 	t.Helper()
 	src := "version: 1\nmetadata:\n  title: Flood\n  objectives: [Survive]\nslides:\n" +
 		"  - id: s0\n    title: First\n    whiteboard: !pending \"board\"\n" +
@@ -114,7 +115,7 @@ func floodLesson(t testing.TB) *lesson.Document {
 	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	doc, err := lesson.Load(path)
+	doc, err := compose.Load(path, testRegistry())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,12 +155,12 @@ func peakHeap() (stop func() uint64) {
 
 // envelopes decodes a first turn's tool messages, checking that every call
 // got exactly one, by id, in order.
-func envelopes(t *testing.T, msgs []llm.Message, calls int) []bridge.Envelope {
+func envelopes(t *testing.T, msgs []llm.Message, calls int) []tool.Envelope {
 	t.Helper()
 	if len(msgs) != calls {
 		t.Fatalf("%d tool messages for %d calls", len(msgs), calls)
 	}
-	out := make([]bridge.Envelope, len(msgs))
+	out := make([]tool.Envelope, len(msgs))
 	for i, m := range msgs {
 		if m.ToolCallID != fmt.Sprintf("c%d", i) {
 			t.Fatalf("message %d answers %s", i, m.ToolCallID)
@@ -172,7 +173,7 @@ func envelopes(t *testing.T, msgs []llm.Message, calls int) []bridge.Envelope {
 }
 
 // kind is an envelope's outcome: "ok" or its error kind.
-func kind(e bridge.Envelope) string {
+func kind(e tool.Envelope) string {
 	if e.OK {
 		return "ok"
 	}

@@ -10,8 +10,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/lessongen/lessongen/compose"
 	"github.com/lessongen/lessongen/internal/event"
-	"github.com/lessongen/lessongen/lesson"
 	"github.com/lessongen/lessongen/llm"
 )
 
@@ -48,7 +48,7 @@ func (f *flaky) Complete(ctx context.Context, req llm.Request) (llm.Response, er
 
 // writeHeadings writes a lesson of n slides whose whiteboards lack only a
 // heading: one subagent, one conversation per node.
-func writeHeadings(t *testing.T, n int) *lesson.Document {
+func writeHeadings(t *testing.T, n int) *compose.Document {
 	t.Helper()
 	var b strings.Builder
 	b.WriteString("version: 1\nmetadata:\n  title: Test\nslides:\n")
@@ -59,7 +59,7 @@ func writeHeadings(t *testing.T, n int) *lesson.Document {
 	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	doc, err := lesson.Load(path)
+	doc, err := compose.Load(path, testRegistry())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +141,7 @@ func TestSuccessBetweenFailuresKeepsRunGoing(t *testing.T) {
 func TestFailedLevelSkipsTheNodesNextLevel(t *testing.T) {
 	// A whiteboard whose metadata subagent failed on the provider does not
 	// go on to its node subagent.
-	doc, err := lesson.Load(writeLesson(t, 2, ""))
+	doc, err := compose.Load(writeLesson(t, 2, ""), testRegistry())
 	if err != nil {
 		t.Fatal(err)
 	}

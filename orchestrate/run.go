@@ -11,15 +11,16 @@ import (
 	"github.com/lessongen/lessongen/agent"
 	"github.com/lessongen/lessongen/bridge"
 	"github.com/lessongen/lessongen/internal/event"
-	"github.com/lessongen/lessongen/lesson"
 	"github.com/lessongen/lessongen/llm"
+	"github.com/lessongen/lessongen/modality"
 	"github.com/lessongen/lessongen/session"
 	"github.com/lessongen/lessongen/templates"
-	"github.com/lessongen/lessongen/whiteboard"
 )
 
 // Options configure a run.
 type Options struct {
+	// Bridge holds the registered modalities' tools.
+	Bridge      *bridge.Bridge
 	Model       llm.Model
 	Templates   *templates.Set
 	Form        bridge.Form
@@ -69,12 +70,14 @@ func (r Report) Incomplete() []NodeResult {
 	return out
 }
 
-// runner holds one run's shared state.
+// runner holds one run's shared state; it is the walk's visitor that runs
+// subagents.
 type runner struct {
-	doc  *lesson.Document
+	tree Tree
 	opts Options
 	sem  chan struct{}
 	emit event.Sink
+	wg   sync.WaitGroup
 
 	cancel context.CancelCauseFunc
 	ckpt   *checkpointer
@@ -85,16 +88,19 @@ type runner struct {
 }
 
 // Run fills everything pending in scope: lesson metadata, then the lesson's
-// slides, then every whiteboard concurrently (at most opts.Concurrency
-// subagents in flight across the run). A step that ends with work still
-// pending is reported and its siblings carry on, and so does a step the
-// model provider failed (a timeout, retries used up), unless the failure
-// is one every node would meet or several nodes failed in a row (see
-// ProviderDownError). Run returns an error for what stops the whole run:
-// cancellation, a provider that is down for all, an internal fault, or a
-// checkpoint that cannot be written. Whatever was committed stays in doc
-// for the caller to save.
-func Run(ctx context.Context, doc *lesson.Document, scope Scope, opts Options) (Report, error) {
+// slides, then every slide's children concurrently (at most
+// opts.Concurrency subagents in flight across the run). A step that ends
+// with work still pending is reported and its siblings carry on, and so
+// does a step the model provider failed (a timeout, retries used up),
+// unless the failure is one every node would meet or several nodes failed
+// in a row (see ProviderDownError). Run returns an error for what stops the
+// whole run: cancellation, a provider that is down for all, an internal
+// fault, or a checkpoint that cannot be written. Whatever was committed
+// stays in tree for the caller to save.
+func Run(ctx context.Context, tree Tree, scope Scope, opts Options) (Report, error) {
+	if opts.Bridge == nil {
+		return Report{}, errors.New("orchestrate: no bridge")
+	}
 	if opts.Concurrency < 1 {
 		opts.Concurrency = 1
 	}
@@ -108,53 +114,15 @@ func Run(ctx context.Context, doc *lesson.Document, scope Scope, opts Options) (
 	defer cancel(nil)
 	h := &health{}
 	opts.Model = watchedModel{Model: opts.Model, h: h}
-	r := &runner{doc: doc, opts: opts, sem: make(chan struct{}, opts.Concurrency), emit: opts.Events, cancel: cancel, health: h}
+	r := &runner{tree: tree, opts: opts, sem: make(chan struct{}, opts.Concurrency), emit: opts.Events, cancel: cancel, health: h}
 	if opts.Checkpoint != nil {
 		r.ckpt = newCheckpointer(opts.Checkpoint, opts.Events, func(err error) { cancel(err) })
 		defer r.ckpt.close()
 	}
-
-	var slides []string
-	var lookupErr error
-	doc.View(func(p *lesson.Plan) {
-		if scope.Slide == "" {
-			return
-		}
-		s, err := p.Lookup(scope.Slide)
-		if err != nil {
-			lookupErr = err
-			return
-		}
-		slides = []string{s.ID}
-	})
-	if lookupErr != nil {
-		return Report{}, lookupErr
+	w := &walker{tree: tree, reg: opts.Bridge.Registry(), v: r}
+	if err := w.walk(ctx, scope); err != nil {
+		return Report{}, err
 	}
-	if scope.Slide == "" {
-		r.lessonSteps(ctx)
-		doc.Session().ReconcileChildren()
-		r.checkpoint()
-		if ctx.Err() == nil {
-			doc.View(func(p *lesson.Plan) { slides = p.SlideIDs() })
-		}
-	} else {
-		r.slideStep(ctx, slides[0])
-		r.checkpoint()
-	}
-
-	var wg sync.WaitGroup
-	for _, id := range slides {
-		if ctx.Err() != nil {
-			break
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			r.boardSteps(ctx, id)
-			r.checkpoint()
-		}()
-	}
-	wg.Wait()
 	if r.ckpt != nil {
 		r.ckpt.close()
 	}
@@ -170,85 +138,47 @@ func (r *runner) checkpoint() {
 	}
 }
 
-func (r *runner) lessonSteps(ctx context.Context) {
-	for _, level := range []session.Level{session.LevelMetadata, session.LevelNode} {
-		if ctx.Err() != nil {
-			return
-		}
-		var chain []string
-		r.doc.View(func(p *lesson.Plan) {
-			chain = []string{p.Describe()}
-			if level == session.LevelNode {
-				chain = append(chain, p.Outline())
-			}
-		})
-		if !r.step(ctx, "lesson", "lesson", level, r.doc.Session(), chain, "") {
-			return
-		}
-	}
+// rootDone gives the slides the lesson's node subagent added their slots,
+// and saves.
+func (r *runner) rootDone() {
+	r.tree.Session().ReconcileChildren()
+	r.checkpoint()
 }
 
-// slideStep fills the pending fields of one slide (fill --slide): the
-// lesson's node subagent, focused on that slide.
-func (r *runner) slideStep(ctx context.Context, id string) {
-	var chain []string
-	r.doc.View(func(p *lesson.Plan) { chain = []string{p.Describe(), p.DescribeSlide(id)} })
-	r.step(ctx, "lesson", "lesson", session.LevelNode, r.doc.Session(), chain, id)
+func (r *runner) each(fn func()) {
+	r.wg.Add(1)
+	go func() {
+		defer r.wg.Done()
+		fn()
+		r.checkpoint()
+	}()
 }
 
-func (r *runner) boardSteps(ctx context.Context, id string) {
-	board, err := r.doc.Board(id)
-	if errors.Is(err, session.ErrUnknownChild) {
-		return // a slide without a whiteboard
-	}
-	node := BoardNode(id)
-	if err != nil {
-		r.record(NodeResult{Node: node, Level: "whiteboard", Status: event.StatusFailed, Error: err.Error()})
-		return
-	}
-	r.applyBindings(ctx, id, board)
-	for _, level := range []session.Level{session.LevelMetadata, session.LevelNode} {
-		if ctx.Err() != nil {
-			return
-		}
-		var chain []string
-		r.doc.View(func(p *lesson.Plan) { chain = []string{p.Describe(), p.DescribeSlide(id)} })
-		board.View(func(st session.State) { chain = append(chain, st.(*whiteboard.Board).Describe()) })
-		if !r.step(ctx, node, "whiteboard", level, board, chain, "") {
-			return
-		}
-	}
-}
+func (r *runner) wait() { r.wg.Wait() }
 
-// applyBindings fills whiteboard properties bound by the slide's props
-// before any subagent runs: the child sees plain values.
-func (r *runner) applyBindings(ctx context.Context, id string, board *session.Session) {
+// bind fills the child's properties bound by the slide's props before any
+// subagent runs: the child sees plain values.
+func (r *runner) bind(ctx context.Context, node string, d *modality.Descriptor, sess *session.Session, values map[string]string, err error) {
 	if r.opts.Approval == bridge.ApproveDeny {
 		return // a dry run changes nothing, bindings included
 	}
-	var values map[string]string
-	var err error
-	r.doc.View(func(p *lesson.Plan) { values, err = p.Bindings(id) })
 	if err != nil {
 		// Only a binding to a value that is still pending can fail here
 		// (the rest is checked at load): the model fills the property.
-		r.emit(event.Event{Kind: event.ModelText, Node: BoardNode(id), Text: "binding not applied: " + err.Error()})
+		r.emit(event.Event{Kind: event.ModelText, Node: node, Text: "binding not applied: " + err.Error()})
 	}
 	for _, name := range slices.Sorted(maps.Keys(values)) {
-		_, _ = board.Dispatch(ctx, whiteboard.ApplyBinding{Property: name, Value: values[name]})
+		_, _ = sess.Dispatch(ctx, d.Bind(name, values[name]))
 	}
 }
 
-// closers remove the placeholders a node subagent filled, per modality.
-var closers = map[string]session.Intent{"lesson": lesson.ClosePlaceholders{}, "whiteboard": whiteboard.ClosePlaceholders{}}
-
-// step runs one subagent if its level has anything pending. A node step
-// that ends with nothing pending closes the placeholders it filled (a
-// focused step fills no placeholders). It reports false when the node
-// failed or the run stopped, so the node's next level is not tried.
-func (r *runner) step(ctx context.Context, node, modality string, level session.Level, sess *session.Session, chain []string, focus string) bool {
-	bl := bridge.LevelFor(modality, level)
-	tools, err := bridge.NewToolset(bl, node, sess, r.opts.Form, r.opts.Approval, r.opts.Asker)
+// step runs one subagent. A node step that ends with nothing pending
+// closes the placeholders it filled (a focused step fills none). It reports
+// false when the node failed or the run stopped, so the node's next level
+// is not tried.
+func (r *runner) step(ctx context.Context, st Step, bl modality.Level, d *modality.Descriptor, sess *session.Session, focus string) bool {
+	node, level := st.Node, st.Level
+	tools, err := r.opts.Bridge.NewToolset(bl, node, sess, r.opts.Form, r.opts.Approval, r.opts.Asker)
 	if err != nil {
 		r.fail(node, bl.Name, err)
 		return false
@@ -268,7 +198,7 @@ func (r *runner) step(ctx context.Context, node, modality string, level session.
 		maxNew = 0 // a focused subagent changes its item and adds nothing
 	}
 	prompt, err := r.opts.Templates.Render(bl.Name, templates.Data{
-		Node: node, Level: bl.Name, Context: chain, Pending: items, MaxSteps: r.opts.MaxSteps, Instruction: r.opts.Instruction,
+		Node: node, Level: bl.Name, Context: st.Context, Pending: items, MaxSteps: r.opts.MaxSteps, Instruction: r.opts.Instruction,
 		MaxCalls: agent.MaxCallsPerTurn, MaxNew: maxNew, NewItems: bl.NewItems,
 	})
 	if err != nil {
@@ -308,7 +238,7 @@ func (r *runner) step(ctx context.Context, node, modality string, level session.
 	case len(res.Pending) == 0:
 		nr.Status = event.StatusDone
 		if level == session.LevelNode && focus == "" {
-			_, _ = sess.Dispatch(context.WithoutCancel(ctx), closers[modality])
+			_, _ = sess.Dispatch(context.WithoutCancel(ctx), d.Close)
 		}
 	default:
 		nr.Status = event.StatusPending

@@ -13,10 +13,13 @@ import (
 	"time"
 
 	"github.com/lessongen/lessongen/bridge"
+	"github.com/lessongen/lessongen/compose"
 	"github.com/lessongen/lessongen/internal/event"
 	"github.com/lessongen/lessongen/lesson"
 	"github.com/lessongen/lessongen/llm"
+	"github.com/lessongen/lessongen/modality"
 	"github.com/lessongen/lessongen/templates"
+	"github.com/lessongen/lessongen/whiteboard"
 )
 
 var nodeRE = regexp.MustCompile(`Node: (\S+) \((\S+)\)`)
@@ -110,13 +113,31 @@ func writeLesson(t testing.TB, n int, extra string) string {
 	return path
 }
 
+// testRegistry is the registry lessongen runs with.
+func testRegistry() *modality.Registry {
+	reg, err := modality.New(lesson.Modality(), whiteboard.Modality())
+	if err != nil {
+		panic(err)
+	}
+	return reg
+}
+
 func options(t testing.TB, model llm.Model, concurrency int) Options {
 	t.Helper()
-	tmpl, err := templates.Load("")
+	reg := testRegistry()
+	var levels []templates.Level
+	for _, name := range reg.LevelNames() {
+		levels = append(levels, templates.Level{Name: name})
+	}
+	tmpl, err := templates.Load("", levels)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Options{Model: model, Templates: tmpl, Form: bridge.Strict, Approval: bridge.ApproveAuto, MaxSteps: 6, Concurrency: concurrency}
+	br, err := bridge.New(reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Options{Bridge: br, Model: model, Templates: tmpl, Form: bridge.Strict, Approval: bridge.ApproveAuto, MaxSteps: 6, Concurrency: concurrency}
 }
 
 func TestRunOrder(t *testing.T) {
@@ -124,7 +145,7 @@ func TestRunOrder(t *testing.T) {
 	data, _ := os.ReadFile(path)
 	data = append(data, "  - !pending \"two more\"\n"...)
 	os.WriteFile(path, data, 0o644)
-	doc, err := lesson.Load(path)
+	doc, err := compose.Load(path, testRegistry())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,7 +181,7 @@ func TestRunOrder(t *testing.T) {
 
 func TestRunRespectsConcurrencyLimit(t *testing.T) {
 	for _, limit := range []int{1, 3} {
-		doc, err := lesson.Load(writeLesson(t, 8, ""))
+		doc, err := compose.Load(writeLesson(t, 8, ""), testRegistry())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -187,7 +208,7 @@ func TestRunRespectsConcurrencyLimit(t *testing.T) {
 func TestRunNothingPendingMakesNoRequest(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "done.yaml")
 	os.WriteFile(path, []byte("version: 1\nmetadata:\n  title: Done\nslides:\n  - id: a\n    title: A\n    whiteboard:\n      heading: H\n      elements: []\n"), 0o644)
-	doc, err := lesson.Load(path)
+	doc, err := compose.Load(path, testRegistry())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -199,7 +220,7 @@ func TestRunNothingPendingMakesNoRequest(t *testing.T) {
 }
 
 func TestRunScopeOneSlide(t *testing.T) {
-	doc, err := lesson.Load(writeLesson(t, 3, "  objectives:\n"))
+	doc, err := compose.Load(writeLesson(t, 3, "  objectives:\n"), testRegistry())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,7 +235,7 @@ func TestRunScopeOneSlide(t *testing.T) {
 }
 
 func TestCheckpointAfterNodes(t *testing.T) {
-	doc, err := lesson.Load(writeLesson(t, 4, ""))
+	doc, err := compose.Load(writeLesson(t, 4, ""), testRegistry())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -240,11 +261,11 @@ func TestCheckpointAfterNodes(t *testing.T) {
 		t.Errorf("%d checkpoints for 4 whiteboards (coalesced, at least one)", saves)
 	}
 	// The saved file is the finished lesson.
-	again, err := lesson.Load(doc.Path)
+	again, err := compose.Load(doc.Path, testRegistry())
 	if err != nil {
 		t.Fatal(err)
 	}
-	steps, err := Plan(again, Scope{})
+	steps, err := Plan(again, testRegistry(), Scope{})
 	if err != nil || len(steps) != 0 {
 		t.Errorf("after the run the file still has %d steps (%v)", len(steps), err)
 	}
@@ -260,7 +281,7 @@ func TestCheckpointsWhileBindingsResolve(t *testing.T) {
 	}
 	path := filepath.Join(t.TempDir(), "lesson.yaml")
 	os.WriteFile(path, []byte(b.String()), 0o644)
-	doc, err := lesson.Load(path)
+	doc, err := compose.Load(path, testRegistry())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,6 +16,11 @@ type State interface {
 	// flags) after in was applied or undone. It should touch only what in
 	// could have changed, so dispatch cost does not grow with the document.
 	Recompile(rc *Context, in Intent)
+	// Describe says in a few plain sentences what the state holds: a
+	// subagent's context is the chain of these from the root down.
+	Describe() string
+	// Pending lists what is still to be generated, metadata first.
+	Pending() []Pending
 }
 
 // Warning is a defect that does not block a change, such as two overlapping
@@ -103,8 +108,8 @@ type Session struct {
 	nextID    int
 
 	slotsMu sync.Mutex
-	slots   map[string]*slot
-	order   []string
+	slots   map[Key]*slot
+	order   []Key
 }
 
 // New returns a session named name (used in events) owning state.

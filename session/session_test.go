@@ -65,7 +65,9 @@ func (l *list) Recompile(rc *session.Context, in session.Intent) {
 	rc.Elsewhere(len(l.items)) // as if every item had a defect of its own
 }
 
-func (l *list) String() string { return strings.Join(l.items, ",") }
+func (l *list) String() string             { return strings.Join(l.items, ",") }
+func (l *list) Describe() string           { return "a list: " + l.String() }
+func (l *list) Pending() []session.Pending { return nil }
 
 // recorder collects events.
 type recorder struct {
@@ -489,6 +491,8 @@ func (w *warner) Reduce(rc *session.Context, _ session.Intent) (func(), error) {
 	return nil, nil
 }
 func (w *warner) Recompile(*session.Context, session.Intent) {}
+func (w *warner) Describe() string                           { return "a warner" }
+func (w *warner) Pending() []session.Pending                 { return nil }
 
 // A result lists at most MaxWarnings warnings and counts the rest.
 func TestWarningsPerResultAreBounded(t *testing.T) {

@@ -6,24 +6,38 @@ import (
 	"sync"
 )
 
-// Parent is a State with children, such as a lesson whose slides each own a
-// whiteboard.
+// Parent is a State with children, such as a lesson whose slides each place
+// a whiteboard, a quiz, or both.
 type Parent interface {
 	State
 	// Placements lists the children the state currently places, in order.
 	Placements() []Placement
 }
 
-// Placement declares one child. Load creates its session; it runs at most
-// once per slot, when the child is first needed.
+// Placement declares one child: where it is placed (ID, e.g. a slide id)
+// and its kind (its modality), so one placement can hold one child of each
+// kind. Load creates its session; it runs at most once per slot, when the
+// child is first needed.
 type Placement struct {
 	ID   string
+	Kind string
 	Load func() (*Session, error)
 }
 
+// Key names a child slot: its placement and its kind.
+type Key struct {
+	Placement string
+	Kind      string
+}
+
+func (k Key) String() string { return k.Placement + "/" + k.Kind }
+
+// Key is the slot key of the placement.
+func (p Placement) Key() Key { return Key{Placement: p.ID, Kind: p.Kind} }
+
 // slot holds one child: cold (declared, Load not yet run) or hot (child set).
 type slot struct {
-	id   string
+	key  Key
 	once sync.Mutex
 	load func() (*Session, error)
 	// detached slots belong to placements the parent no longer has; they are
@@ -35,9 +49,9 @@ type slot struct {
 }
 
 // ReconcileChildren creates slots for placements added since the last call
-// and detaches slots whose placement is gone. It returns the ids of the new
+// and detaches slots whose placement is gone. It returns the keys of the new
 // slots, in placement order.
-func (s *Session) ReconcileChildren() []string {
+func (s *Session) ReconcileChildren() []Key {
 	var placements []Placement
 	s.View(func(st State) {
 		if p, ok := st.(Parent); ok {
@@ -48,20 +62,21 @@ func (s *Session) ReconcileChildren() []string {
 	s.slotsMu.Lock()
 	defer s.slotsMu.Unlock()
 	if s.slots == nil {
-		s.slots = map[string]*slot{}
+		s.slots = map[Key]*slot{}
 	}
-	seen := make(map[string]bool, len(placements))
-	var added []string
-	order := make([]string, 0, len(placements))
+	seen := make(map[Key]bool, len(placements))
+	var added []Key
+	order := make([]Key, 0, len(placements))
 	for _, p := range placements {
-		seen[p.ID] = true
-		order = append(order, p.ID)
-		if sl, ok := s.slots[p.ID]; ok {
+		k := p.Key()
+		seen[k] = true
+		order = append(order, k)
+		if sl, ok := s.slots[k]; ok {
 			sl.detached = false
 			continue
 		}
-		s.slots[p.ID] = &slot{id: p.ID, load: p.Load}
-		added = append(added, p.ID)
+		s.slots[k] = &slot{key: k, load: p.Load}
+		added = append(added, k)
 	}
 	for id, sl := range s.slots {
 		if !seen[id] {
@@ -72,15 +87,15 @@ func (s *Session) ReconcileChildren() []string {
 	return added
 }
 
-// Children lists the ids of attached child slots in placement order.
-func (s *Session) Children() []string {
+// Children lists the keys of attached child slots in placement order.
+func (s *Session) Children() []Key {
 	s.slotsMu.Lock()
 	defer s.slotsMu.Unlock()
-	return append([]string(nil), s.order...)
+	return append([]Key(nil), s.order...)
 }
 
 // Hot reports whether the child id is loaded. Unknown ids are not hot.
-func (s *Session) Hot(id string) bool {
+func (s *Session) Hot(id Key) bool {
 	sl := s.slot(id)
 	if sl == nil {
 		return false
@@ -91,7 +106,7 @@ func (s *Session) Hot(id string) bool {
 }
 
 // HotChild returns the child session if it is loaded, without loading it.
-func (s *Session) HotChild(id string) (*Session, bool) {
+func (s *Session) HotChild(id Key) (*Session, bool) {
 	sl := s.slot(id)
 	if sl == nil {
 		return nil, false
@@ -103,10 +118,10 @@ func (s *Session) HotChild(id string) (*Session, bool) {
 
 // WarmChild returns the child session id, loading it first if it is cold.
 // Concurrent callers for the same child share one load.
-func (s *Session) WarmChild(id string) (*Session, error) {
+func (s *Session) WarmChild(id Key) (*Session, error) {
 	sl := s.slot(id)
 	if sl == nil {
-		return nil, fmt.Errorf("%w %q of %s", ErrUnknownChild, id, s.name)
+		return nil, fmt.Errorf("%w %q of %s", ErrUnknownChild, id.String(), s.name)
 	}
 	sl.once.Lock()
 	defer sl.once.Unlock()
@@ -129,7 +144,7 @@ func (s *Session) WarmChild(id string) (*Session, error) {
 // DispatchChild routes in to the child id, warming it if needed. Only the
 // child's session is locked, so children change concurrently and the cost
 // does not depend on how many siblings there are.
-func (s *Session) DispatchChild(ctx context.Context, id string, in Intent) (Result, error) {
+func (s *Session) DispatchChild(ctx context.Context, id Key, in Intent) (Result, error) {
 	child, err := s.WarmChild(id)
 	if err != nil {
 		return Result{}, err
@@ -137,7 +152,7 @@ func (s *Session) DispatchChild(ctx context.Context, id string, in Intent) (Resu
 	return child.Dispatch(ctx, in)
 }
 
-func (s *Session) slot(id string) *slot {
+func (s *Session) slot(id Key) *slot {
 	s.slotsMu.Lock()
 	defer s.slotsMu.Unlock()
 	sl := s.slots[id]

@@ -53,11 +53,13 @@ func (sh *shelf) Reduce(rc *session.Context, in session.Intent) (func(), error) 
 }
 
 func (sh *shelf) Recompile(*session.Context, session.Intent) {}
+func (sh *shelf) Describe() string                           { return "a shelf" }
+func (sh *shelf) Pending() []session.Pending                 { return nil }
 
 func (sh *shelf) Placements() []session.Placement {
 	ps := make([]session.Placement, len(sh.names))
 	for i, name := range sh.names {
-		ps[i] = session.Placement{ID: name, Load: func() (*session.Session, error) {
+		ps[i] = session.Placement{ID: name, Kind: "list", Load: func() (*session.Session, error) {
 			sh.loads[name].Add(1)
 			sh.mu.Lock()
 			defer sh.mu.Unlock()
@@ -82,17 +84,17 @@ func newShelf(t *testing.T, names ...string) (*session.Session, *shelf) {
 
 func TestReconcileCreatesSlotsForNewPlacements(t *testing.T) {
 	s, _ := newShelf(t, "a", "b")
-	if got := s.ReconcileChildren(); !slices.Equal(got, []string{"a", "b"}) {
+	if got := s.ReconcileChildren(); !slices.Equal(got, keys("a", "b")) {
 		t.Errorf("first reconcile added %v, want [a b]", got)
 	}
 	if got := s.ReconcileChildren(); len(got) != 0 {
 		t.Errorf("reconcile without changes added %v", got)
 	}
 	mustDispatch(t, s, Place{"c"})
-	if got := s.ReconcileChildren(); !slices.Equal(got, []string{"c"}) {
+	if got := s.ReconcileChildren(); !slices.Equal(got, keys("c")) {
 		t.Errorf("reconcile after Place added %v, want [c]", got)
 	}
-	if got := s.Children(); !slices.Equal(got, []string{"a", "b", "c"}) {
+	if got := s.Children(); !slices.Equal(got, keys("a", "b", "c")) {
 		t.Errorf("children = %v", got)
 	}
 }
@@ -102,7 +104,7 @@ func TestReconcileOnALeafHasNoChildren(t *testing.T) {
 	if got := s.ReconcileChildren(); len(got) != 0 || len(s.Children()) != 0 {
 		t.Errorf("a leaf state got children %v", got)
 	}
-	if _, err := s.WarmChild("x"); !errors.Is(err, session.ErrUnknownChild) {
+	if _, err := s.WarmChild(k("x")); !errors.Is(err, session.ErrUnknownChild) {
 		t.Errorf("WarmChild on a leaf: %v, want ErrUnknownChild", err)
 	}
 }
@@ -110,29 +112,29 @@ func TestReconcileOnALeafHasNoChildren(t *testing.T) {
 func TestSlotsAreColdUntilWarmed(t *testing.T) {
 	s, sh := newShelf(t, "a", "b")
 	s.ReconcileChildren()
-	if s.Hot("a") {
+	if s.Hot(k("a")) {
 		t.Error("a is hot before anyone asked for it")
 	}
-	if c, ok := s.HotChild("a"); ok || c != nil {
+	if c, ok := s.HotChild(k("a")); ok || c != nil {
 		t.Error("HotChild loaded a cold child")
 	}
 	if sh.loads["a"].Load() != 0 {
 		t.Error("reconcile or Hot ran Load")
 	}
-	c, err := s.WarmChild("a")
+	c, err := s.WarmChild(k("a"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if c.Name() != "shelf/a" {
 		t.Errorf("warmed child is %q", c.Name())
 	}
-	if !s.Hot("a") || s.Hot("b") {
-		t.Errorf("hot: a=%v b=%v, want only a", s.Hot("a"), s.Hot("b"))
+	if !s.Hot(k("a")) || s.Hot(k("b")) {
+		t.Errorf("hot: a=%v b=%v, want only a", s.Hot(k("a")), s.Hot(k("b")))
 	}
-	if again, ok := s.HotChild("a"); !ok || again != c {
+	if again, ok := s.HotChild(k("a")); !ok || again != c {
 		t.Error("HotChild does not return the warmed child")
 	}
-	if s.Hot("nope") {
+	if s.Hot(k("nope")) {
 		t.Error("an unknown child is hot")
 	}
 }
@@ -145,7 +147,7 @@ func TestWarmChildLoadsOnceUnderConcurrentCallers(t *testing.T) {
 	var wg sync.WaitGroup
 	for i := range callers {
 		wg.Go(func() {
-			c, err := s.WarmChild("a")
+			c, err := s.WarmChild(k("a"))
 			if err != nil {
 				t.Error(err)
 			}
@@ -167,13 +169,13 @@ func TestWarmChildRetriesAFailedLoad(t *testing.T) {
 	s, sh := newShelf(t, "a")
 	sh.failLoads["a"] = 1
 	s.ReconcileChildren()
-	if _, err := s.WarmChild("a"); err == nil || errors.Is(err, session.ErrUnknownChild) {
+	if _, err := s.WarmChild(k("a")); err == nil || errors.Is(err, session.ErrUnknownChild) {
 		t.Fatalf("first warm: %v, want the load's error", err)
 	}
-	if s.Hot("a") {
+	if s.Hot(k("a")) {
 		t.Error("a failed load left the child hot")
 	}
-	if _, err := s.WarmChild("a"); err != nil {
+	if _, err := s.WarmChild(k("a")); err != nil {
 		t.Fatalf("second warm: %v", err)
 	}
 	if n := sh.loads["a"].Load(); n != 2 {
@@ -184,30 +186,30 @@ func TestWarmChildRetriesAFailedLoad(t *testing.T) {
 func TestDispatchChildRoutesToThatChildOnly(t *testing.T) {
 	s, _ := newShelf(t, "a", "b")
 	s.ReconcileChildren()
-	res, err := s.DispatchChild(context.Background(), "b", Add{"x"})
+	res, err := s.DispatchChild(context.Background(), k("b"), Add{"x"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if res.Version != 1 {
 		t.Errorf("child result version %d, want 1", res.Version)
 	}
-	b, _ := s.HotChild("b")
+	b, _ := s.HotChild(k("b"))
 	b.View(func(st session.State) {
 		if got := st.(*list).String(); got != "x" {
 			t.Errorf("child b holds %q, want x", got)
 		}
 	})
-	if s.Hot("a") {
+	if s.Hot(k("a")) {
 		t.Error("dispatching to b warmed a")
 	}
 	if s.Version() != 0 {
 		t.Errorf("child dispatch bumped the parent to version %d", s.Version())
 	}
-	if _, err := s.DispatchChild(context.Background(), "zz", Add{"x"}); !errors.Is(err, session.ErrUnknownChild) {
+	if _, err := s.DispatchChild(context.Background(), k("zz"), Add{"x"}); !errors.Is(err, session.ErrUnknownChild) {
 		t.Errorf("dispatch to an unknown child: %v, want ErrUnknownChild", err)
 	}
 	// Rejections come back from the child unchanged.
-	_, err = s.DispatchChild(context.Background(), "a", Add{""})
+	_, err = s.DispatchChild(context.Background(), k("a"), Add{""})
 	if e, ok := session.AsError(err); !ok || e.Kind != session.KindInvalidArgs {
 		t.Errorf("child rejection = %v", err)
 	}
@@ -226,7 +228,7 @@ func TestDispatchChildDoesNotLockParent(t *testing.T) {
 		done <- err
 	}()
 	<-hold.Entered
-	if _, err := s.DispatchChild(context.Background(), "a", Add{"x"}); err != nil {
+	if _, err := s.DispatchChild(context.Background(), k("a"), Add{"x"}); err != nil {
 		t.Fatal(err)
 	}
 	close(hold.Release)
@@ -240,7 +242,7 @@ func TestRemovedPlacementDetachesAndComesBackIntact(t *testing.T) {
 	s.ReconcileChildren()
 	mustChild := func(id string) *session.Session {
 		t.Helper()
-		c, err := s.WarmChild(id)
+		c, err := s.WarmChild(k(id))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -253,16 +255,16 @@ func TestRemovedPlacementDetachesAndComesBackIntact(t *testing.T) {
 	if added := s.ReconcileChildren(); len(added) != 0 {
 		t.Errorf("removing a placement added %v", added)
 	}
-	if got := s.Children(); !slices.Equal(got, []string{"a", "c"}) {
+	if got := s.Children(); !slices.Equal(got, keys("a", "c")) {
 		t.Errorf("children after remove = %v, want [a c]", got)
 	}
-	if _, err := s.WarmChild("b"); !errors.Is(err, session.ErrUnknownChild) {
+	if _, err := s.WarmChild(k("b")); !errors.Is(err, session.ErrUnknownChild) {
 		t.Errorf("WarmChild of a detached slot: %v, want ErrUnknownChild", err)
 	}
-	if _, err := s.DispatchChild(context.Background(), "b", Add{"x"}); !errors.Is(err, session.ErrUnknownChild) {
+	if _, err := s.DispatchChild(context.Background(), k("b"), Add{"x"}); !errors.Is(err, session.ErrUnknownChild) {
 		t.Errorf("DispatchChild to a detached slot: %v, want ErrUnknownChild", err)
 	}
-	if s.Hot("b") {
+	if s.Hot(k("b")) {
 		t.Error("a detached slot reports hot")
 	}
 
@@ -270,7 +272,7 @@ func TestRemovedPlacementDetachesAndComesBackIntact(t *testing.T) {
 	if added := s.ReconcileChildren(); len(added) != 0 {
 		t.Errorf("a returning placement was treated as new: %v", added)
 	}
-	if got := s.Children(); !slices.Equal(got, []string{"a", "b", "c"}) {
+	if got := s.Children(); !slices.Equal(got, keys("a", "b", "c")) {
 		t.Errorf("children after undo = %v, want [a b c] in placement order", got)
 	}
 	back := mustChild("b")
@@ -295,7 +297,55 @@ func TestChildrenFollowPlacementOrder(t *testing.T) {
 	s.ReconcileChildren()
 	sh.names = []string{"c", "a", "b"} // no dispatch is running: safe to edit
 	s.ReconcileChildren()
-	if got := s.Children(); !slices.Equal(got, []string{"c", "a", "b"}) {
+	if got := s.Children(); !slices.Equal(got, keys("c", "a", "b")) {
 		t.Errorf("children = %v, want placement order [c a b]", got)
+	}
+}
+
+// k names the list child a shelf places under name.
+func k(name string) session.Key { return session.Key{Placement: name, Kind: "list"} }
+
+func keys(names ...string) []session.Key {
+	out := make([]session.Key, len(names))
+	for i, n := range names {
+		out[i] = k(n)
+	}
+	return out
+}
+
+// rack places two kinds of child under one name: slots are keyed by
+// placement and kind, so both live side by side.
+type rack struct{ shelf }
+
+func (r *rack) Placements() []session.Placement {
+	var ps []session.Placement
+	for _, name := range r.names {
+		for _, kind := range []string{"list", "note"} {
+			ps = append(ps, session.Placement{ID: name, Kind: kind, Load: func() (*session.Session, error) {
+				return session.New(name+"/"+kind, &list{}), nil
+			}})
+		}
+	}
+	return ps
+}
+
+func TestOnePlacementHoldsOneChildOfEachKind(t *testing.T) {
+	s := session.New("rack", &rack{shelf{names: []string{"a"}}})
+	added := s.ReconcileChildren()
+	want := []session.Key{{Placement: "a", Kind: "list"}, {Placement: "a", Kind: "note"}}
+	if !slices.Equal(added, want) {
+		t.Fatalf("added %v, want %v", added, want)
+	}
+	ctx := context.Background()
+	if _, err := s.DispatchChild(ctx, want[1], Add{"x"}); err != nil {
+		t.Fatal(err)
+	}
+	list, _ := s.WarmChild(want[0])
+	note, _ := s.WarmChild(want[1])
+	if list == note || list.Version() != 0 || note.Version() != 1 {
+		t.Errorf("the two kinds share a child: list v%d, note v%d", list.Version(), note.Version())
+	}
+	if _, err := s.WarmChild(session.Key{Placement: "a", Kind: "quiz"}); !errors.Is(err, session.ErrUnknownChild) {
+		t.Errorf("a kind the placement does not hold: %v", err)
 	}
 }

@@ -17,9 +17,14 @@ import (
 //go:embed *.tmpl
 var embedded embed.FS
 
-// Levels with a template, one file each: LEVEL.tmpl. common.tmpl holds the
-// rules every level shares.
-var Levels = []string{"lesson.metadata", "lesson.node", "whiteboard.metadata", "whiteboard.node"}
+// Level is one subagent level that needs a template, LEVEL.tmpl, named as
+// the modality registry names it. Default is the template's text when none
+// is embedded here (a modality may bring its own); an embedded file wins.
+// common.tmpl holds the rules every level shares.
+type Level struct {
+	Name    string
+	Default string
+}
 
 // Item is one pending spot as a prompt lists it.
 type Item struct {
@@ -55,18 +60,25 @@ type Set struct {
 	byLevel map[string]*template.Template
 }
 
-// Load parses the embedded templates, with any file in dir (if not empty)
-// replacing the embedded one of the same name. A template that does not
+// Load parses a template for every level, with any file in dir (if not
+// empty) replacing the default of the same name. A template that does not
 // parse, or a file in dir that names no level, is an error naming the file.
-func Load(dir string) (*Set, error) {
+func Load(dir string, levels []Level) (*Set, error) {
 	files := map[string]string{}
-	names := append([]string{"common"}, Levels...)
+	names := []string{"common"}
+	for _, l := range levels {
+		names = append(names, l.Name)
+	}
 	for _, name := range names {
 		data, err := embedded.ReadFile(name + ".tmpl")
-		if err != nil {
-			return nil, err
+		switch {
+		case err == nil:
+			files[name] = string(data)
+		case errors.Is(err, fs.ErrNotExist) && defaultOf(levels, name) != "":
+			files[name] = defaultOf(levels, name)
+		default:
+			return nil, fmt.Errorf("templates: no template for level %s: add %s.tmpl", name, name)
 		}
-		files[name] = string(data)
 	}
 	sources := map[string]string{}
 	if dir != "" {
@@ -97,7 +109,8 @@ func Load(dir string) (*Set, error) {
 		return "embedded " + name + ".tmpl"
 	}
 	set := &Set{byLevel: map[string]*template.Template{}}
-	for _, level := range Levels {
+	for _, l := range levels {
+		level := l.Name
 		t := template.New(level).Option("missingkey=error").Funcs(template.FuncMap{
 			"add": func(a, b int) int { return a + b },
 		})
@@ -137,8 +150,11 @@ func (s *Set) Render(level string, d Data) (string, error) {
 	return strings.TrimSpace(b.String()) + "\n", nil
 }
 
-// Names lists the template files, for help text.
-func Names() []string {
-	entries, _ := fs.Glob(embedded, "*.tmpl")
-	return entries
+func defaultOf(levels []Level, name string) string {
+	for _, l := range levels {
+		if l.Name == name {
+			return l.Default
+		}
+	}
+	return ""
 }

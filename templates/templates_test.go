@@ -1,6 +1,7 @@
 package templates
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -8,11 +9,11 @@ import (
 )
 
 func TestEmbeddedTemplatesRenderEveryLevel(t *testing.T) {
-	set, err := Load("")
+	set, err := Load("", embeddedLevels(t))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, level := range Levels {
+	for _, level := range levelNames(t) {
 		out, err := set.Render(level, Data{
 			Node: "slides/light/whiteboard", Level: level,
 			Context:  []string{"A grade 7 lesson.", "Slide 2 of 8."},
@@ -54,7 +55,7 @@ func TestOverrideDirectory(t *testing.T) {
 	dir := t.TempDir()
 	write(t, dir, "whiteboard.node.tmpl", "Draw {{ .Node }}. {{ template \"rules\" . }}")
 	write(t, dir, "notes.txt", "ignored: not a template")
-	set, err := Load(dir)
+	set, err := Load(dir, embeddedLevels(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,12 +78,53 @@ func TestBadOverridesNameTheFile(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
 			write(t, dir, tc.file, tc.text)
-			if _, err := Load(dir); err == nil || !strings.Contains(err.Error(), tc.want) {
+			if _, err := Load(dir, embeddedLevels(t)); err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("got %v, want an error containing %q", err, tc.want)
 			}
 		})
 	}
-	if _, err := Load(filepath.Join(t.TempDir(), "missing")); err == nil {
+	if _, err := Load(filepath.Join(t.TempDir(), "missing"), embeddedLevels(t)); err == nil {
 		t.Error("a missing directory loaded")
+	}
+}
+
+// embeddedLevels are the levels this package has a template for.
+func embeddedLevels(t *testing.T) []Level {
+	t.Helper()
+	var out []Level
+	for _, name := range levelNames(t) {
+		out = append(out, Level{Name: name})
+	}
+	return out
+}
+
+func levelNames(t *testing.T) []string {
+	t.Helper()
+	files, err := fs.Glob(embedded, "*.tmpl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, f := range files {
+		if name := strings.TrimSuffix(f, ".tmpl"); name != "common" {
+			names = append(names, name)
+		}
+	}
+	return names
+}
+
+// A modality that brings its own template needs no file here; one that
+// brings none and has none here is refused at load.
+func TestDefaultTemplates(t *testing.T) {
+	set, err := Load("", []Level{{Name: "poll.node", Default: `{{template "common" .}}Poll {{.Node}}`}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := set.Render("poll.node", Data{Node: "slides/a/poll", Level: "poll.node"})
+	if err != nil || !strings.Contains(out, "Poll slides/a/poll") {
+		t.Errorf("default template: %q %v", out, err)
+	}
+	if _, err := Load("", []Level{{Name: "poll.metadata"}}); err == nil || !strings.Contains(err.Error(), "poll.metadata.tmpl") {
+		t.Errorf("a level without a template: %v", err)
 	}
 }

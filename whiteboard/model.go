@@ -6,7 +6,6 @@ package whiteboard
 import (
 	"fmt"
 	"regexp"
-	"slices"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -22,12 +21,12 @@ const (
 	CapNode     session.Capability = "whiteboard.node"
 )
 
-// Canvas defaults, used when a whiteboard does not say.
+// Canvas defaults, used when a whiteboard does not say. Every range a
+// value must lie in is declared once, on the intent field that sets it (see
+// rules.go).
 const (
 	DefaultWidth  = 1280
 	DefaultHeight = 720
-	// MaxSide bounds every coordinate and size, whatever the canvas.
-	MaxSide = 10000
 	// MaxNewElements is the most elements one subagent may add: about twice
 	// what stays legible on a 1280x720 board, and few enough that checking
 	// every pair for overlaps stays cheap.
@@ -54,13 +53,7 @@ func (k Kind) withArticle() string {
 }
 
 // Kinds lists every element type, in the order documentation shows them.
-var Kinds = []Kind{KindText, KindShape, KindArrow, KindEquation, KindImage}
-
-// Shapes a shape element can take.
-var Shapes = []string{"rect", "ellipse", "line"}
-
-// Aligns a text can take.
-var Aligns = []string{"left", "center", "right"}
+func Kinds() []Kind { return []Kind{KindText, KindShape, KindArrow, KindEquation, KindImage} }
 
 // Canvas is the whiteboard's drawing area.
 type Canvas struct {
@@ -228,8 +221,8 @@ func (b *Board) index() {
 func (b *Board) validate(r *yamlsrc.Reporter, path string) {
 	if c, ok := b.Canvas.Get(); ok {
 		at := keyNode(b.Src, "canvas")
-		if c.Width < 100 || c.Width > MaxSide || c.Height < 100 || c.Height > MaxSide {
-			r.At(at, "%s.canvas must be between 100 and %d pixels on each side, got %dx%d", path, MaxSide, c.Width, c.Height)
+		if !canvasSide().In(float64(c.Width)) || !canvasSide().In(float64(c.Height)) {
+			r.At(at, "%s.canvas must be %s pixels on each side, got %dx%d", path, canvasSide().Range(), c.Width, c.Height)
 		}
 		if c.Background != "" {
 			if err := c.Background.Check(); err != nil {
@@ -276,8 +269,8 @@ func (e *Element) problems(c Canvas) []problem {
 	case KindText:
 		need("text", has(e.Text))
 	case KindShape:
-		if !slices.Contains(Shapes, e.Shape) {
-			ps = append(ps, problem{"shape", fmt.Sprintf("shape must be one of rect, ellipse, line, got %q", e.Shape)})
+		if !shapeRule().Allows(e.Shape) {
+			ps = append(ps, problem{"shape", fmt.Sprintf("shape must be %s, got %q", shapeRule().Options(), e.Shape)})
 		}
 	case KindArrow:
 		need("from", e.From != "")
@@ -288,7 +281,7 @@ func (e *Element) problems(c Canvas) []problem {
 		need("description", has(e.Description))
 		need("alt", has(e.Alt))
 	default:
-		return []problem{{"type", fmt.Sprintf("type must be one of text, shape, arrow, equation, image, got %q", e.Type)}}
+		return []problem{{"type", fmt.Sprintf("type must be one of %s, got %q", kindList(), e.Type)}}
 	}
 	forbid("shape", e.Type != KindShape && e.Shape != "")
 	forbid("from", e.Type != KindArrow && e.From != "")
@@ -300,8 +293,8 @@ func (e *Element) problems(c Canvas) []problem {
 	forbid("label", e.Type != KindArrow && e.Type != KindShape && has(e.Label))
 	if e.Type != KindArrow {
 		// Written as "not inside" so NaN, which compares false, is refused.
-		if !(e.W > 0 && e.H > 0 && e.W <= MaxSide && e.H <= MaxSide) {
-			ps = append(ps, problem{"w", fmt.Sprintf("w and h must be between 1 and %d, got %gx%g", MaxSide, e.W, e.H)})
+		if !sizeRule("w").In(e.W) || !sizeRule("h").In(e.H) {
+			ps = append(ps, problem{"w", fmt.Sprintf("w and h must be %s, got %gx%g", sizeRule("w").Range(), e.W, e.H)})
 		}
 		if !(e.X >= 0 && e.Y >= 0 && e.X <= float64(c.Width) && e.Y <= float64(c.Height)) {
 			ps = append(ps, problem{"x", fmt.Sprintf("x,y (%g,%g) must lie on the %dx%d canvas", e.X, e.Y, c.Width, c.Height)})
@@ -320,11 +313,8 @@ func (e *Element) problems(c Canvas) []problem {
 			}
 		}
 	}
-	if s := e.Style; s != nil && s.Align != "" && !slices.Contains(Aligns, s.Align) {
-		ps = append(ps, problem{"style", fmt.Sprintf("style.align must be left, center or right, got %q", s.Align)})
-	}
-	if s := e.Style; s != nil && s.FontSize != 0 && !(s.FontSize >= 6 && s.FontSize <= 200) {
-		ps = append(ps, problem{"style", fmt.Sprintf("style.font_size must be between 6 and 200, got %g", s.FontSize)})
+	if err := checkLayoutStyle(e.Style); err != nil {
+		ps = append(ps, problem{"style", err.Message})
 	}
 	return ps
 }

@@ -135,7 +135,7 @@ elements:
 		{5, `duplicate element id "ok" (first at line 4)`},
 		{6, `a text element needs "text"`},
 		{7, `type must be one of text, shape, arrow, equation, image, got "blob"`},
-		{8, `shape must be one of rect, ellipse, line, got "star"`},
+		{8, `shape must be rect, ellipse or line, got "star"`},
 		{9, `an equation element has no "text"`},
 		{10, "w and h must be between 1 and 10000, got 0x10"},
 		{11, "x,y (5000,0) must lie on the 50x720 canvas"},

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/lessongen/lessongen/internal/rule"
 	"github.com/lessongen/lessongen/internal/yamlsrc"
 	"github.com/lessongen/lessongen/session"
 )
@@ -135,9 +136,9 @@ func (b *Board) apply(rc *session.Context, in session.Intent) error {
 	case SetLayout:
 		return b.setText(rc, "layout", &b.Layout, in.Layout)
 	case ApplyBinding:
-		f := map[string]*yamlsrc.Field[string]{"heading": &b.Heading, "layout": &b.Layout}[in.Property]
+		f := b.bindable(in.Property)
 		if f == nil {
-			return session.Reject(session.KindInvalidArgs, "property", "bindable: heading, layout", "no bindable property %q", in.Property)
+			return session.Reject(session.KindInvalidArgs, "property", "bindable: "+strings.Join(bindableNames(), ", "), "no bindable property %q", in.Property)
 		}
 		if !f.Set {
 			*f = yamlsrc.Val(in.Value)
@@ -147,8 +148,8 @@ func (b *Board) apply(rc *session.Context, in session.Intent) error {
 		if err := b.writable("canvas", b.Canvas.Set); err != nil {
 			return err
 		}
-		if in.Width < 100 || in.Width > MaxSide || in.Height < 100 || in.Height > MaxSide {
-			return session.Reject(session.KindInvalidArgs, "width", fmt.Sprintf("width and height must be between 100 and %d; the default is %dx%d", MaxSide, DefaultWidth, DefaultHeight),
+		if !canvasSide().In(float64(in.Width)) || !canvasSide().In(float64(in.Height)) {
+			return session.Reject(session.KindInvalidArgs, "width", fmt.Sprintf("width and height must be %s; the default is %dx%d", canvasSide().Range(), DefaultWidth, DefaultHeight),
 				"canvas %dx%d is out of range", in.Width, in.Height)
 		}
 		c := Canvas{Width: in.Width, Height: in.Height, Background: Color(strings.TrimSpace(string(in.Background)))}
@@ -190,8 +191,8 @@ func (b *Board) apply(rc *session.Context, in session.Intent) error {
 		}
 		return b.add(rc, &Element{Type: KindText, Text: yamlsrc.Val(text), Style: in.Style}, in.Box, in.PendingID)
 	case AddShape:
-		if !slices.Contains(Shapes, in.Shape) {
-			return session.Reject(session.KindInvalidArgs, "shape", "use rect, ellipse or line", "unknown shape %q", in.Shape)
+		if !shapeRule().Allows(in.Shape) {
+			return session.Reject(session.KindInvalidArgs, "shape", "use "+shapeRule().Options(), "unknown shape %q", in.Shape)
 		}
 		if err := b.checkBox(in.Box); err != nil {
 			return err
@@ -369,28 +370,41 @@ func (b *Board) checkBox(box Box) error {
 		return session.Reject(session.KindInvalidArgs, "x", fmt.Sprintf("x must be between 0 and %d; the canvas is %d wide", c.Width, c.Width), "x = %g is off the canvas", box.X)
 	case !(box.Y >= 0 && box.Y <= float64(c.Height)):
 		return session.Reject(session.KindInvalidArgs, "y", fmt.Sprintf("y must be between 0 and %d; the canvas is %d high", c.Height, c.Height), "y = %g is off the canvas", box.Y)
-	case !(box.W >= 1 && box.W <= MaxSide):
-		return session.Reject(session.KindInvalidArgs, "w", fmt.Sprintf("w must be between 1 and %d", c.Width), "w = %g is not a usable width", box.W)
-	case !(box.H >= 1 && box.H <= MaxSide):
-		return session.Reject(session.KindInvalidArgs, "h", fmt.Sprintf("h must be between 1 and %d", c.Height), "h = %g is not a usable height", box.H)
+	case !sizeRule("w").In(box.W):
+		return session.Reject(session.KindInvalidArgs, "w", "w must be "+sizeRule("w").Range(), "w = %g is not a usable width", box.W)
+	case !sizeRule("h").In(box.H):
+		return session.Reject(session.KindInvalidArgs, "h", "h must be "+sizeRule("h").Range(), "h = %g is not a usable height", box.H)
 	}
 	return nil
 }
 
+// checkStyle is the dispatch check of a style.
 func checkStyle(s *Style) error {
+	if err := checkLayoutStyle(s); err != nil {
+		return err
+	}
 	if s == nil {
 		return nil
-	}
-	if s.Align != "" && !slices.Contains(Aligns, s.Align) {
-		return session.Reject(session.KindInvalidArgs, "style.align", "use left, center or right", "unknown alignment %q", s.Align)
-	}
-	if s.FontSize != 0 && !(s.FontSize >= 6 && s.FontSize <= 200) {
-		return session.Reject(session.KindInvalidArgs, "style.font_size", "font_size must be between 6 and 200", "font size %g is out of range", s.FontSize)
 	}
 	if err := checkColor("style.color", s.Color); err != nil {
 		return err
 	}
 	return checkColor("style.fill", s.Fill)
+}
+
+// checkLayoutStyle checks a style's alignment and font size, at load and at
+// dispatch, against the ranges Style's tags declare.
+func checkLayoutStyle(s *Style) *session.Error {
+	if s == nil {
+		return nil
+	}
+	if r := rule.Of[Style]("align"); s.Align != "" && !r.Allows(s.Align) {
+		return session.Reject(session.KindInvalidArgs, "style.align", "use "+r.Options(), "style.align must be %s, got %q", r.Options(), s.Align)
+	}
+	if r := rule.Of[Style]("font_size"); s.FontSize != 0 && !r.In(s.FontSize) {
+		return session.Reject(session.KindInvalidArgs, "style.font_size", "font_size must be "+r.Range(), "style.font_size must be %s, got %g", r.Range(), s.FontSize)
+	}
+	return nil
 }
 
 func (b *Board) notFound(path, id string) error {
@@ -461,12 +475,21 @@ func (b *Board) placeholderFor(id string) (*Element, error) {
 	return ph, nil
 }
 
-var idPrefix = map[Kind]string{KindText: "text", KindShape: "shape", KindArrow: "arrow", KindEquation: "eq", KindImage: "img"}
+// idPrefix starts the ids generation gives elements of kind k.
+func idPrefix(k Kind) string {
+	switch k {
+	case KindEquation:
+		return "eq"
+	case KindImage:
+		return "img"
+	}
+	return string(k)
+}
 
 func (b *Board) newID(k Kind) string {
 	for {
 		b.nextID++
-		id := fmt.Sprintf("%s%d", idPrefix[k], b.nextID)
+		id := fmt.Sprintf("%s%d", idPrefix(k), b.nextID)
 		if _, taken := b.byID[id]; !taken {
 			return id
 		}

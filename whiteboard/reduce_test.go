@@ -424,6 +424,17 @@ func TestEmptyBoardNotFoundHint(t *testing.T) {
 	}
 }
 
+// The hint a model reads names the range the check applies, the one the
+// schema declares (it once said "between 1 and 1280" while checking 10000).
+func TestSizeHintNamesTheCheckedRange(t *testing.T) {
+	s, _ := newSession(t, "heading: H\n")
+	_, err := s.Dispatch(context.Background(), whiteboard.AddText{Box: box(10, 10, 20000, 40), Text: "wide"})
+	e, ok := session.AsError(err)
+	if !ok || e.Path != "w" || e.Hint != "w must be between 1 and 10000" {
+		t.Fatalf("got %v", err)
+	}
+}
+
 func TestRejectionsOnALargerCanvasNameItsSize(t *testing.T) {
 	s, _ := newSession(t, "canvas: {width: 1920, height: 1080}\n")
 	_, err := s.Dispatch(context.Background(), whiteboard.AddText{Box: box(1500, 1100, 10, 10), Text: "t"})

@@ -40,6 +40,16 @@ type NodeEncoder interface {
 	EncodeNode() (n *yaml.Node, present bool)
 }
 
+// KeySet takes the keys of a mapping that its struct's fields do not name,
+// such as a slide's children, whose names a registry decides. A field
+// tagged `yaml:",rest"` whose pointer implements it receives them; a key
+// that looks like a misspelt field is still reported as unknown. The keys
+// it holds are encoded after the struct's fields, in the order it gives.
+type KeySet interface {
+	DecodeKey(key, val *yaml.Node)
+	EncodeKeys() []*yaml.Node
+}
+
 type fieldInfo struct {
 	name     string
 	index    int
@@ -50,6 +60,7 @@ type structInfo struct {
 	fields []fieldInfo
 	byName map[string]int
 	src    int // index of the Src field, or -1
+	rest   int // index of the KeySet field, or -1
 }
 
 var structCache sync.Map // reflect.Type → *structInfo
@@ -60,7 +71,7 @@ func infoFor(t reflect.Type) *structInfo {
 	if si, ok := structCache.Load(t); ok {
 		return si.(*structInfo)
 	}
-	si := &structInfo{byName: map[string]int{}, src: -1}
+	si := &structInfo{byName: map[string]int{}, src: -1, rest: -1}
 	for i := range t.NumField() {
 		f := t.Field(i)
 		if !f.IsExported() {
@@ -77,6 +88,10 @@ func infoFor(t reflect.Type) *structInfo {
 			continue // embedded helpers such as Placeholder carry no keys
 		}
 		name, opts, _ := strings.Cut(tag, ",")
+		if _, ok := reflect.New(f.Type).Interface().(KeySet); ok && opts == "rest" {
+			si.rest = i
+			continue
+		}
 		if name == "" {
 			name = strings.ToLower(f.Name)
 		}
@@ -223,6 +238,10 @@ func decodeStruct(n *yaml.Node, v reflect.Value, r *Reporter, path string) {
 		idx, ok := si.byName[name]
 		if !ok {
 			hint, near := didYouMean(name, si)
+			if si.rest >= 0 && near == "" {
+				v.Field(si.rest).Addr().Interface().(KeySet).DecodeKey(key, val)
+				continue
+			}
 			if near != "" {
 				suggested[near] = true
 			}
@@ -410,5 +429,21 @@ func encodeStruct(v reflect.Value) *yaml.Node {
 			n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: f.name}, val)
 		}
 	}
+	if si := infoFor(v.Type()); si.rest >= 0 {
+		n.Content = append(n.Content, v.Field(si.rest).Interface().(interface{ EncodeKeys() []*yaml.Node }).EncodeKeys()...)
+	}
 	return n
+}
+
+// Keys lists the keys the struct type of v names, in field order.
+func Keys(v any) []string {
+	t := reflect.TypeOf(v)
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	var names []string
+	for _, f := range infoFor(t).fields {
+		names = append(names, f.name)
+	}
+	return names
 }

@@ -100,6 +100,11 @@ var (
 )
 
 func (s *Source) syntaxProblem(err error) Problems {
+	if loc := gluedPendingRE.FindIndex(s.text); loc != nil {
+		line := s.lineOf(loc[0])
+		col := utf8.RuneCount(s.text[s.lineStart(line):loc[0]]) + 1
+		return Problems{s.gluedProblem(line, col, string(s.text[loc[0]:loc[1]]))}
+	}
 	msg := strings.TrimPrefix(err.Error(), "yaml: ")
 	line, col := 1, 0
 	if m := yamlLineRE.FindStringSubmatch(err.Error()); m != nil {

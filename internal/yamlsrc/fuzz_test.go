@@ -55,6 +55,8 @@ func FuzzPatch(f *testing.F) {
 	f.Add([]byte("a: 1\nb:\n- x\n- y\n"), uint64(2))
 	f.Add([]byte("k: |\n  a\n  b\nl: [1, 2]\nm: {x: 1}\n"), uint64(3))
 	f.Add([]byte("- - a\n  - b\n- c\n"), uint64(4))
+	f.Add([]byte("v: [a, {term: b, definition: !pending }]\nw: {x: !pending , y: [1, 'two']}\n"), uint64(5))
+	f.Add([]byte("terms:\n  - a   # bare\n  - {term: b, definition: c}\n  - term: d\n    definition: !pending\n"), uint64(6))
 	f.Add([]byte("\ufeffa: 1\r\nb: [x]\r\n"), uint64(5))
 	f.Fuzz(func(t *testing.T, data []byte, seed uint64) {
 		s, err := Parse("f.yaml", data)

@@ -236,6 +236,7 @@ func (p *patcher) node(o, c *yaml.Node, pl place) {
 		p.mapping(o, c, pl)
 	case o.Kind == yaml.SequenceNode && c.Kind == yaml.SequenceNode && p.block(o) && len(c.Content) > 0:
 		p.sequence(o, c, pl)
+	case p.flowPatchable(o, c) && p.flowPatch(o, c):
 	default:
 		p.replace(o, c, pl)
 	}
@@ -248,6 +249,140 @@ func (p *patcher) block(n *yaml.Node) bool {
 	}
 	off := p.s.skipProps(p.s.start(n))
 	return off < len(p.s.text) && p.s.text[off] != '[' && p.s.text[off] != '{'
+}
+
+// flow reports whether n is a non-empty flow collection ([..] or {..}).
+func (p *patcher) flow(n *yaml.Node) bool {
+	if (n.Kind != yaml.MappingNode && n.Kind != yaml.SequenceNode) || len(n.Content) == 0 {
+		return false
+	}
+	off := p.s.skipProps(p.s.start(n))
+	return off < len(p.s.text) && (p.s.text[off] == '[' || p.s.text[off] == '{')
+}
+
+// sameShape reports whether c has o's structure: the same kind, the same
+// number of items, the same keys. Only then can a flow collection be
+// patched value by value.
+func sameShape(o, c *yaml.Node) bool {
+	if o.Kind != c.Kind || len(o.Content) != len(c.Content) {
+		return false
+	}
+	if o.Kind == yaml.MappingNode {
+		keys := map[string]bool{}
+		for i := 0; i+1 < len(c.Content); i += 2 {
+			keys[c.Content[i].Value] = true
+		}
+		for i := 0; i+1 < len(o.Content); i += 2 {
+			if !keys[o.Content[i].Value] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// flowPatchable reports whether flow collection o can become c by
+// rewriting only scalars that changed: c has o's shape all the way down to
+// them. Otherwise the collection is rewritten whole.
+func (p *patcher) flowPatchable(o, c *yaml.Node) bool {
+	if !p.flow(o) || !sameShape(o, c) {
+		return false
+	}
+	ok := true
+	eachChild(o, c, func(oc, cc *yaml.Node) {
+		ok = ok && (Equal(oc, cc) || oc.Kind == yaml.ScalarNode || p.flowPatchable(oc, cc))
+	})
+	return ok
+}
+
+// eachChild calls fn with each of o's values or items and c's counterpart;
+// mappings pair by key (see sameShape).
+func eachChild(o, c *yaml.Node, fn func(oc, cc *yaml.Node)) {
+	if o.Kind == yaml.SequenceNode {
+		for i := range o.Content {
+			fn(o.Content[i], c.Content[i])
+		}
+		return
+	}
+	cv := make(map[string]*yaml.Node, len(c.Content)/2)
+	for i := 0; i+1 < len(c.Content); i += 2 {
+		cv[c.Content[i].Value] = c.Content[i+1]
+	}
+	for i := 0; i+1 < len(o.Content); i += 2 {
+		fn(o.Content[i+1], cv[o.Content[i].Value])
+	}
+}
+
+// flowPatch patches flow collection o into c value by value, keeping the
+// edits only if the collection's new text reads back as c; else it reports
+// false and the caller rewrites the collection whole.
+func (p *patcher) flowPatch(o, c *yaml.Node) bool {
+	sub := &patcher{s: p.s, unit: p.unit}
+	sub.flowChildren(o, c)
+	if sub.err != nil {
+		return false
+	}
+	text, err := applyWithin(p.s.text, p.s.start(o), p.s.End(o), sub.edits)
+	if err != nil {
+		return false
+	}
+	var back yaml.Node
+	if yaml.Unmarshal([]byte(text), &back) != nil || !Equal(&back, c) {
+		return false
+	}
+	p.edits = append(p.edits, sub.edits...)
+	return true
+}
+
+// flowChildren patches a flow collection's changed scalars in place, so a
+// definition filled in `{term: villa, definition: !pending }` leaves the
+// rest of the line as the author wrote it.
+func (p *patcher) flowChildren(o, c *yaml.Node) {
+	eachChild(o, c, func(oc, cc *yaml.Node) {
+		switch {
+		case p.err != nil || Equal(oc, cc):
+		case oc.Kind == yaml.ScalarNode:
+			p.flowReplace(oc, cc)
+		default:
+			p.flowChildren(oc, cc)
+		}
+	})
+}
+
+// flowReplace rewrites o, inside a flow collection, as c written in flow
+// style. A bare !pending's spaces before the next , ] or } go with it.
+func (p *patcher) flowReplace(o, c *yaml.Node) {
+	start, end := p.s.start(o), p.s.End(o)
+	if o.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) == 0 {
+		// A plain scalar in flow style ends at the first , ] } or comment,
+		// which the block-style scan does not know.
+		off := p.s.skipProps(start)
+		if off > start && (off >= len(p.s.text) || strings.IndexByte(",]}\n", p.s.text[off]) >= 0) {
+			off = p.s.propsEnd(start) // a bare tag: the value is empty
+		}
+		stop := off
+		for stop < end && strings.IndexByte(",]}\n", p.s.text[stop]) < 0 && !(p.s.text[stop] == '#' && isSpace(p.s.text[stop-1])) {
+			stop++
+		}
+		end = start + len(strings.TrimRight(string(p.s.text[start:stop]), " \t"))
+	}
+	if _, pending := Pending(o); pending && o.Value == "" {
+		j := end
+		for j < len(p.s.text) && p.s.text[j] == ' ' {
+			j++
+		}
+		if j < len(p.s.text) && strings.IndexByte(",]}", p.s.text[j]) >= 0 {
+			end = j
+		}
+	}
+	out := strings.TrimSuffix(p.render(&yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle, Content: []*yaml.Node{c}}), "\n")
+	inner, ok := strings.CutPrefix(out, "[")
+	inner, ok2 := strings.CutSuffix(inner, "]")
+	if !ok || !ok2 || strings.Contains(inner, "\n") {
+		p.fail("value at line %d does not fit on its line in flow style", o.Line)
+		return
+	}
+	p.edits = append(p.edits, Edit{Start: start, End: end, Text: inner})
 }
 
 // cleanBefore reports whether only spaces precede offset off on its line.
@@ -355,6 +490,10 @@ func (p *patcher) sequence(o, c *yaml.Node, pl place) {
 	for i := range o.Content {
 		bodyStart[i] = p.s.lineStart(p.s.lineOf(dashes[i]))
 		bodyEnd[i] = p.s.nextLineStart(p.s.End(o.Content[i]))
+		if bodyEnd[i] < bodyStart[i] || i > 0 && bodyStart[i] < bodyEnd[i-1] {
+			p.fail("list item at line %d overlaps its neighbour", o.Content[i].Line)
+			return
+		}
 	}
 	lead := func(i int) string {
 		if i == 0 {
@@ -420,9 +559,14 @@ func (p *patcher) sequence(o, c *yaml.Node, pl place) {
 	p.edits = append(p.edits, Edit{Start: start, End: end, Text: text})
 }
 
+// sameKeys reports whether two lists of one length hold the same items in
+// the same order, so each can be patched where it is. An item without a key
+// (a mapping without an id, say a vocabulary term) matches a keyless item
+// of the same kind at its position.
 func sameKeys(a, b []*yaml.Node) bool {
 	for i := range a {
-		if k := itemKey(a[i]); k == "" || k != itemKey(b[i]) {
+		ka, kb := itemKey(a[i]), itemKey(b[i])
+		if ka != kb || ka == "" && deref(a[i]).Kind != deref(b[i]).Kind {
 			return false
 		}
 	}

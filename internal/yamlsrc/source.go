@@ -3,7 +3,9 @@ package yamlsrc
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
+	"regexp"
 	"strings"
 	"unicode/utf8"
 
@@ -54,8 +56,34 @@ func Parse(file string, data []byte) (*Source, error) {
 	if len(doc.Content) == 0 {
 		return nil, Problems{{File: file, Line: 1, Col: 1, Message: "the file holds no YAML content"}}
 	}
+	if n := gluedPending(&doc); n != nil {
+		return nil, Problems{s.gluedProblem(n.Line, n.Column, n.Tag)}
+	}
 	s.Root = doc.Content[0]
 	return s, nil
+}
+
+// In flow style YAML reads `!pending}` or `!pending,` as one tag: the file
+// then fails to parse, or worse, parses with the next value tagged. Both
+// are reported where the marker is, with the fix.
+var gluedPendingRE = regexp.MustCompile(`!pending[,\]}]`)
+
+func gluedPending(n *yaml.Node) *yaml.Node {
+	if len(n.Tag) > len(PendingTag) && strings.HasPrefix(n.Tag, PendingTag) && strings.ContainsAny(n.Tag[len(PendingTag):len(PendingTag)+1], ",]}") {
+		return n
+	}
+	for _, c := range n.Content {
+		if g := gluedPending(c); g != nil {
+			return g
+		}
+	}
+	return nil
+}
+
+func (s *Source) gluedProblem(line, col int, tag string) Problem {
+	glued := tag[:len(PendingTag)+1]
+	return Problem{File: s.File, Line: line, Col: col,
+		Message: fmt.Sprintf("put a space after !pending: YAML reads %q as one tag here (write %q)", glued, PendingTag+" "+glued[len(PendingTag):])}
 }
 
 func lineIndex(data []byte) []int {
@@ -350,6 +378,13 @@ func (s *Source) plainLineEnd(off int) int {
 // collection opening at off, skipping quoted strings and comments.
 func (s *Source) scanFlow(off int) int {
 	depth := 0
+	// A quote opens a quoted scalar only where a scalar starts; inside a
+	// plain one (0"0) it is just a character.
+	atStart := func(i int) bool {
+		for i--; i >= off && (s.text[i] == ' ' || s.text[i] == '\t' || s.text[i] == '\n'); i-- {
+		}
+		return i < off || strings.IndexByte("[{,:", s.text[i]) >= 0
+	}
 	for i := off; i < len(s.text); i++ {
 		switch s.text[i] {
 		case '[', '{':
@@ -360,9 +395,13 @@ func (s *Source) scanFlow(off int) int {
 				return i + 1
 			}
 		case '"':
-			i = s.scanDoubleQuoted(i) - 1
+			if atStart(i) {
+				i = s.scanDoubleQuoted(i) - 1
+			}
 		case '\'':
-			i = s.scanSingleQuoted(i) - 1
+			if atStart(i) {
+				i = s.scanSingleQuoted(i) - 1
+			}
 		case '#':
 			if i > 0 && isSpace(s.text[i-1]) {
 				i = s.lineEnd(i) - 1

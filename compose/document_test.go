@@ -1,4 +1,4 @@
-package lesson_test
+package compose_test
 
 import (
 	"context"
@@ -10,75 +10,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lessongen/lessongen/compose"
 	"github.com/lessongen/lessongen/internal/yamlsrc"
 	"github.com/lessongen/lessongen/lesson"
 	"github.com/lessongen/lessongen/session"
 	"github.com/lessongen/lessongen/whiteboard"
 )
-
-// oddSrc is written the way people really write YAML: four-space indents,
-// flow mappings and lists, every quoting style, comments on every kind of
-// line, blank lines, an alias, a block scalar, no final newline.
-const oddSrc = `---
-# Odd but valid.
-version:    1          # spaces before the value
-
-metadata:
-    title:   'It''s "quoted"'   # single quotes with an escape
-    subject: "biology"
-    grade: 7
-    duration_minutes: 45.0
-    language: en
-    objectives: ["Name the inputs", 'Name the outputs']
-    prerequisites: &pre
-        - cells
-
-
-        - energy   # after two blank lines
-    standards: *pre
-    vocabulary: [{term: leaf, definition: "a plant's food factory"}]
-
-slides:
-    # first
-    -   id: one
-        title: >-
-            A folded
-            title
-        notes: |
-            Line one.
-
-            Line three, after a blank line.
-        whiteboard: {heading: One, elements: [{id: t, type: text, text: "Hi: there", x: 1, y: 1, w: 10, h: 10}]}
-    - {id: two, title: Two, whiteboard: !pending "later"}
-    - id: three
-      title: "Three"   # two-space continuation inside a four-space file
-      whiteboard:
-          canvas: {width: 1280, height: 720}
-          elements:
-          - id: a
-            type: shape
-            shape: rect
-            x: 0
-            y: 0
-            w: 100
-            h: 100   # last line has no newline`
-
-// compactSrc uses compact sequences (dashes at the key's column).
-const compactSrc = `version: 1
-metadata:
-  title: Compact
-  objectives:
-  - one
-  - two
-slides:
-- id: a
-  title: A
-  whiteboard:
-    elements:
-    - {id: x, type: text, text: X, x: 0, y: 0, w: 10, h: 10}
-    - !pending "more"
-- !pending "later slides"
-`
 
 const boardFileSrc = `# A whiteboard in its own file.
 canvas:
@@ -133,7 +70,7 @@ func TestRoundTripUnchanged(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			d, err := lesson.Load(path)
+			d, err := compose.Load(path, testRegistry())
 			if err != nil {
 				t.Fatalf("load: %v", err)
 			}
@@ -207,21 +144,21 @@ func TestSaveChangesOnlyChangedSpots(t *testing.T) {
 	if res := dispatch(t, s, practice("Practice one")); res.Outputs[0].(lesson.SlideAdded).PendingID != "p1" {
 		t.Fatalf("added %+v", res.Outputs)
 	}
-	if added := s.ReconcileChildren(); !slices.Equal(added, []string{"practice-one"}) {
+	if added := s.ReconcileChildren(); !slices.Equal(added, []session.Key{board("practice-one")}) {
 		t.Errorf("reconcile added %v", added)
 	}
 	// An inline board, through the lesson's session.
-	if _, err := s.DispatchChild(ctx, "wrap", whiteboard.AddText{Box: whiteboard.Box{X: 200, Y: 10, W: 300, H: 40}, Text: "Key idea"}); err != nil {
+	if _, err := s.DispatchChild(ctx, board("wrap"), whiteboard.AddText{Box: whiteboard.Box{X: 200, Y: 10, W: 300, H: 40}, Text: "Key idea"}); err != nil {
 		t.Fatal(err)
 	}
 	// A file-backed board, through the document.
-	recap, err := d.Board("recap")
+	recap, err := d.Child("recap", "whiteboard")
 	if err != nil {
 		t.Fatal(err)
 	}
 	dispatch(t, recap, whiteboard.AddText{Box: whiteboard.Box{X: 10, Y: 10, W: 300, H: 40}, Text: "Same denominator, add numerators"})
 	// A board a new slide placed, generated from its pending brief.
-	if _, err := s.DispatchChild(ctx, "practice-one", whiteboard.SetHeading{Heading: "Practice"}); err != nil {
+	if _, err := s.DispatchChild(ctx, board("practice-one"), whiteboard.SetHeading{Heading: "Practice"}); err != nil {
 		t.Fatal(err)
 	}
 
@@ -259,7 +196,7 @@ func TestSaveChangesOnlyChangedSpots(t *testing.T) {
 		t.Errorf("reloaded %v, subject %q", p2.SlideIDs(), p2.Metadata.Subject.Value)
 	}
 	for id, want := range map[string]string{"wrap": "Key idea", "recap": "Same denominator"} {
-		b, err := d2.Board(id)
+		b, err := d2.Child(id, "whiteboard")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -283,10 +220,10 @@ func mapKeys(m map[string]string) func(func(string) bool) {
 
 func TestFileBackedBoardChangeWritesOnlyItsFile(t *testing.T) {
 	d := loadFractions(t)
-	if files := d.BoardFiles(); len(files) != 1 || files[0] != "boards/recap.yaml" {
+	if files := d.ChildFiles(); len(files) != 1 || files[0] != "boards/recap.yaml" {
 		t.Errorf("board files = %v", files)
 	}
-	recap, err := d.Board("recap")
+	recap, err := d.Child("recap", "whiteboard")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -332,7 +269,7 @@ func TestRenderElsewhereCopiesBoardFiles(t *testing.T) {
 	}
 
 	// Hot and changed: the changed board goes to the copy; the originals stay.
-	recap, _ := d.Board("recap")
+	recap, _ := d.Child("recap", "whiteboard")
 	dispatch(t, recap, whiteboard.SetLayout{Layout: "bullets"})
 	if err := d.Save(out); err != nil {
 		t.Fatal(err)
@@ -343,7 +280,7 @@ func TestRenderElsewhereCopiesBoardFiles(t *testing.T) {
 	if data, _ := os.ReadFile(filepath.Join(filepath.Dir(d.Path), "boards", "recap.yaml")); string(data) != recapSrc {
 		t.Errorf("the original board changed:\n%s", data)
 	}
-	copied, err := lesson.Load(out)
+	copied, err := compose.Load(out, testRegistry())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -362,7 +299,7 @@ func TestSaveIsAtomicAndKeepsPermissions(t *testing.T) {
 		}
 	}
 	dispatch(t, d.Session(), lesson.SetSubject{Subject: "math"})
-	recap, _ := d.Board("recap")
+	recap, _ := d.Child("recap", "whiteboard")
 	dispatch(t, recap, whiteboard.SetLayout{Layout: "bullets"})
 	if err := d.Save(""); err != nil {
 		t.Fatal(err)
@@ -442,11 +379,16 @@ func TestLoadErrors(t *testing.T) {
 			[]string{"must stay inside the lesson's folder"}},
 		{"bad inline board", map[string]string{"lesson.yaml": "version: 1\nmetadata:\n  title: T\nslides:\n  - id: a\n    title: A\n    whiteboard:\n      canvas: {width: 5, height: 5}\n"},
 			[]string{"lesson.yaml:8:7: slides[0].whiteboard.canvas must be between 100"}},
+		{"misspelt child and field", map[string]string{"lesson.yaml": "version: 1\nmetadata:\n  title: T\nslides:\n  - id: a\n    titel: A\n    whitebord: !pending\n    colour: red\n"},
+			[]string{`lesson.yaml:6:5: unknown key "titel" in slides[0]; did you mean "title"?`, `lesson.yaml:7:5: unknown key "whitebord" in slides[0]; did you mean "whiteboard"?`,
+				`lesson.yaml:8:5: unknown key "colour" in slides[0]; allowed keys: id, title, section, duration_minutes, notes, props, whiteboard`}},
+		{"durations out of range", map[string]string{"lesson.yaml": "version: 1\nmetadata:\n  title: T\n  duration_minutes: 2\nslides:\n  - id: a\n    title: A\n    duration_minutes: 500\n"},
+			[]string{"lesson.yaml:4:21: metadata.duration_minutes must be between 5 and 600, got 2", "lesson.yaml:8:23: slides[0].duration_minutes must be between 1 and 120, got 500"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := writeFiles(t, tt.files)
-			_, err := lesson.Load(filepath.Join(dir, "lesson.yaml"))
+			_, err := compose.Load(filepath.Join(dir, "lesson.yaml"), testRegistry())
 			var ps yamlsrc.Problems
 			if !errors.As(err, &ps) {
 				t.Fatalf("err = %v, want Problems", err)
@@ -459,7 +401,7 @@ func TestLoadErrors(t *testing.T) {
 			}
 		})
 	}
-	if _, err := lesson.Load(filepath.Join(t.TempDir(), "none.yaml")); err == nil || !strings.Contains(err.Error(), "cannot read the lesson") {
+	if _, err := compose.Load(filepath.Join(t.TempDir(), "none.yaml"), testRegistry()); err == nil || !strings.Contains(err.Error(), "cannot read the lesson") {
 		t.Errorf("missing file: %v", err)
 	}
 }
@@ -483,7 +425,7 @@ func TestBoardFilePaths(t *testing.T) {
 			"..boards/b.yaml": "heading: B\n",
 			"b.yaml":          "heading: B\n",
 		})
-		_, err := lesson.Load(filepath.Join(dir, "lesson.yaml"))
+		_, err := compose.Load(filepath.Join(dir, "lesson.yaml"), testRegistry())
 		if tt.ok && err != nil {
 			t.Errorf("%s: %v", tt.file, err)
 		}
@@ -501,20 +443,20 @@ func TestBadBoardFileIsReportedWhenLoaded(t *testing.T) {
 	if !errors.As(err, &ps) || len(ps) != 1 || ps[0].Line != 3 || ps[0].Col != 3 || !strings.HasSuffix(ps[0].File, "b.yaml") {
 		t.Errorf("err = %v, want the board file's own position", err)
 	}
-	if _, err := d.Board("a"); err == nil {
+	if _, err := d.Child("a", "whiteboard"); err == nil {
 		t.Error("a bad board loaded")
 	}
 }
 
 func TestChildrenAreSlidesWithBoards(t *testing.T) {
 	d := load(t, "version: 1\nmetadata:\n  title: T\nslides:\n  - {id: a, title: A}\n  - {id: b, title: B, whiteboard: !pending \"later\"}\n  - !pending\n")
-	if got := d.Session().Children(); !slices.Equal(got, []string{"b"}) {
+	if got := d.Session().Children(); !slices.Equal(got, []session.Key{board("b")}) {
 		t.Errorf("children = %v, want only the slide with a whiteboard", got)
 	}
-	if _, err := d.Board("a"); !errors.Is(err, session.ErrUnknownChild) {
+	if _, err := d.Child("a", "whiteboard"); !errors.Is(err, session.ErrUnknownChild) {
 		t.Errorf("board of a slide without one: %v", err)
 	}
-	b, err := d.Board("b")
+	b, err := d.Child("b", "whiteboard")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -533,12 +475,12 @@ func TestRemovedSlideBoardComesBack(t *testing.T) {
 	ctx := context.Background()
 	dispatch(t, s, practice("Practice one"))
 	s.ReconcileChildren()
-	if _, err := s.DispatchChild(ctx, "practice-one", whiteboard.SetHeading{Heading: "Kept"}); err != nil {
+	if _, err := s.DispatchChild(ctx, board("practice-one"), whiteboard.SetHeading{Heading: "Kept"}); err != nil {
 		t.Fatal(err)
 	}
 	dispatch(t, s, lesson.RemoveSlide{ID: "practice-one"})
 	s.ReconcileChildren()
-	if _, err := d.Board("practice-one"); !errors.Is(err, session.ErrUnknownChild) {
+	if _, err := d.Child("practice-one", "whiteboard"); !errors.Is(err, session.ErrUnknownChild) {
 		t.Errorf("board of a removed slide: %v", err)
 	}
 	if strings.Contains(rendered(t, d)[d.Path], "Kept") {
@@ -560,7 +502,7 @@ func TestSaveChangesOddFormatting(t *testing.T) {
 	dispatch(t, s, lesson.AddSlide{Title: "Four", DurationMinutes: 3, Whiteboard: "a summary"})
 	s.ReconcileChildren()
 	for _, id := range []string{"one", "three"} {
-		if _, err := s.DispatchChild(ctx, id, whiteboard.AddText{Box: whiteboard.Box{X: 500, Y: 500, W: 10, H: 10}, Text: "new " + id}); err != nil {
+		if _, err := s.DispatchChild(ctx, board(id), whiteboard.AddText{Box: whiteboard.Box{X: 500, Y: 500, W: 10, H: 10}, Text: "new " + id}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -595,7 +537,7 @@ func TestSaveChangesBundledExample(t *testing.T) {
 	orig, _ := os.ReadFile(path)
 	summaryPath := filepath.Join(filepath.Dir(path), "slides", "summary.yaml")
 	origSummary, _ := os.ReadFile(summaryPath)
-	d, err := lesson.Load(path)
+	d, err := compose.Load(path, testRegistry())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -620,7 +562,7 @@ func TestSaveChangesBundledExample(t *testing.T) {
 		{"summary", whiteboard.AddText{Box: whiteboard.Box{X: 40, Y: 200, W: 360, H: 300}, Text: "Inputs: light, water, CO2"}},
 	}
 	for _, st := range steps {
-		if _, err := s.DispatchChild(ctx, st.id, st.in); err != nil {
+		if _, err := s.DispatchChild(ctx, board(st.id), st.in); err != nil {
 			t.Fatalf("%s %T: %v", st.id, st.in, err)
 		}
 	}
@@ -643,7 +585,7 @@ func TestSaveChangesBundledExample(t *testing.T) {
 func TestOutputBesideLessonWithBoardFilesIsRefused(t *testing.T) {
 	d := loadFractions(t)
 	beside := filepath.Join(filepath.Dir(d.Path), "out.yaml")
-	if _, err := d.Render(beside); !errors.Is(err, lesson.ErrSharedOutput) {
+	if _, err := d.Render(beside); !errors.Is(err, compose.ErrSharedOutput) {
 		t.Errorf("render beside: %v", err)
 	}
 	if err := d.CheckOutput(""); err != nil {
@@ -660,8 +602,8 @@ func TestTwoSlidesCannotShareABoardFile(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "b", "x.yaml"), []byte("heading: H\nelements: []\n"), 0o644)
 	path := filepath.Join(dir, "l.yaml")
 	os.WriteFile(path, []byte("version: 1\nmetadata:\n  title: T\nslides:\n  - id: a\n    title: A\n    whiteboard: {file: b/x.yaml}\n  - id: c\n    title: C\n    whiteboard: {file: ./b/x.yaml}\n"), 0o644)
-	_, err := lesson.Load(path)
-	if err == nil || !strings.Contains(err.Error(), "l.yaml:10:24: slides[1].whiteboard.file \"./b/x.yaml\" is already the whiteboard of another slide (line 7)") {
+	_, err := compose.Load(path, testRegistry())
+	if err == nil || !strings.Contains(err.Error(), "l.yaml:10:24: slides[1].whiteboard.file \"./b/x.yaml\" is already used by another child (line 7)") {
 		t.Errorf("got %v", err)
 	}
 }

@@ -1,4 +1,4 @@
-package lesson
+package compose
 
 import (
 	"errors"
@@ -11,52 +11,56 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/lessongen/lessongen/internal/yamlsrc"
+	"github.com/lessongen/lessongen/lesson"
+	"github.com/lessongen/lessongen/modality"
+	"github.com/lessongen/lessongen/session"
 )
 
 // This file holds the rules about which files a document reads and
-// writes: whiteboard files stay inside the lesson's folder once symlinks
+// writes: child files (whiteboards, quizzes) stay inside the lesson's folder once symlinks
 // are followed, and no output of a save may land on an input.
 
-// checkBoardFile checks slide path's whiteboard file at load: it must be a
-// regular file inside the lesson's folder, symlinks followed, and no other
-// slide's. files maps each resolved file to the node that first named it.
-func (d *Document) checkBoardFile(ref WhiteboardRef, r *yamlsrc.Reporter, path string, files map[string]*yaml.Node) {
-	real, err := d.resolveBoard(ref.File)
+// checkChildFile checks a child's file at load (slide path's ref): it
+// must be a regular file inside the lesson's folder, symlinks followed, and
+// no other child's. files maps each resolved file to the node that first
+// named it.
+func (d *Document) checkChildFile(ref lesson.ChildRef, r *yamlsrc.Reporter, path string, files map[string]*yaml.Node) {
+	real, err := d.resolveChild(ref.File, ref.Kind)
 	key := real
 	if err != nil {
 		key = filepath.Clean(ref.File) // best effort, for the duplicate check
 	}
 	if first, dup := files[key]; dup {
-		r.At(ref.fileNode, "%s.whiteboard.file %q is already the whiteboard of another slide (line %d); give each slide its own file", path, ref.File, first.Line)
+		r.At(ref.FileNode, "%s.%s.file %q is already used by another child (line %d); give each child its own file", path, ref.Kind, ref.File, first.Line)
 		return
 	}
-	files[key] = ref.fileNode
-	var bf boardFileError
+	files[key] = ref.FileNode
+	var bf childFileError
 	switch {
 	case err == nil:
 	case errors.Is(err, fs.ErrNotExist):
-		r.At(ref.fileNode, "%s.whiteboard.file %q does not exist (looked for %s); create it, fix the path, or write the whiteboard inline", path, ref.File, d.boardFull(ref.File))
+		r.At(ref.FileNode, "%s.%s.file %q does not exist (looked for %s); create it, fix the path, or write the %s inline", path, ref.Kind, ref.File, d.childFull(ref.File), ref.Kind)
 	case errors.As(err, &bf):
-		r.At(ref.fileNode, "%s.whiteboard.file %q %s", path, ref.File, bf)
+		r.At(ref.FileNode, "%s.%s.file %q %s", path, ref.Kind, ref.File, bf)
 	default:
-		r.At(ref.fileNode, "%s.whiteboard.file %q: %v", path, ref.File, unwrapPath(err))
+		r.At(ref.FileNode, "%s.%s.file %q: %v", path, ref.Kind, ref.File, unwrapPath(err))
 	}
 }
 
-// boardFileError says why a whiteboard file that exists cannot be one.
-type boardFileError string
+// childFileError says why a child's file that exists cannot be one.
+type childFileError string
 
-func (e boardFileError) Error() string { return string(e) }
+func (e childFileError) Error() string { return string(e) }
 
-// boardFull is where whiteboard file rel is, as the lesson names it.
-func (d *Document) boardFull(rel string) string {
+// childFull is where child file rel is, as the lesson names it.
+func (d *Document) childFull(rel string) string {
 	return filepath.Join(filepath.Dir(d.Path), rel)
 }
 
-// resolveBoard returns the real path of whiteboard file rel, every symlink
-// followed, or why it cannot be read as one. Reading goes through this
-// each time, so a link changed after load is caught too.
-func (d *Document) resolveBoard(rel string) (string, error) {
+// resolveChild returns the real path of child file rel (of kind), every
+// symlink followed, or why it cannot be read as one. Reading goes through
+// this each time, so a link changed after load is caught too.
+func (d *Document) resolveChild(rel, kind string) (string, error) {
 	base, err := d.folder()
 	if err != nil {
 		return "", err
@@ -71,14 +75,14 @@ func (d *Document) resolveBoard(rel string) (string, error) {
 	case err != nil:
 		return "", err
 	case fi.IsDir():
-		return "", boardFileError("is a folder; name the whiteboard's .yaml file inside it")
+		return "", childFileError("is a folder; name the " + kind + "'s .yaml file inside it")
 	case !fi.Mode().IsRegular():
-		return "", boardFileError("is not a regular file; name a whiteboard .yaml file")
+		return "", childFileError("is not a regular file; name a " + kind + " .yaml file")
 	case lesson != nil && os.SameFile(fi, lesson):
-		return "", boardFileError("is the lesson file itself; give the whiteboard its own file")
+		return "", childFileError("is the lesson file itself; give the " + kind + " its own file")
 	}
 	if rel, err := filepath.Rel(base, real); err != nil || !filepath.IsLocal(rel) {
-		return "", boardFileError(fmt.Sprintf("leads outside the lesson's folder (a symlink to %s); copy the whiteboard into the folder, or link to a file inside it", real))
+		return "", childFileError(fmt.Sprintf("leads outside the lesson's folder (a symlink to %s); copy the %s into the folder, or link to a file inside it", real, kind))
 	}
 	return real, nil
 }
@@ -105,7 +109,7 @@ func resolveUnder(base, rel string, realDirs map[string]bool) (string, os.FileIn
 		if fi.Mode()&os.ModeSymlink != 0 {
 			real, err := filepath.EvalSymlinks(filepath.Join(base, rel))
 			if err != nil && !errors.Is(err, fs.ErrNotExist) {
-				err = boardFileError("is a symlink that cannot be followed (a loop, or a folder that cannot be read)")
+				err = childFileError("is a symlink that cannot be followed (a loop, or a folder that cannot be read)")
 			}
 			if err != nil {
 				return "", nil, err
@@ -155,33 +159,35 @@ func (d *Document) outPath(out string) string {
 	return out
 }
 
-// Outputs lists every file a save to out may write: each whiteboard
-// file's destination, then the lesson's. out "" means in place.
+// Outputs lists every file a save to out may write: each child file's
+// destination, then the lesson's. out "" means in place.
 func (d *Document) Outputs(out string) []string {
 	out = d.outPath(out)
 	outDir := filepath.Dir(out)
 	var paths []string
-	for _, f := range d.BoardFiles() {
+	for _, f := range d.ChildFiles() {
 		paths = append(paths, filepath.Join(outDir, f))
 	}
 	return append(paths, out)
 }
 
 // SaveTargets lists the files a run's saves to out may write when only
-// the whiteboards of the slides in changing can change (nil: any). In place,
-// the whiteboard file of any other slide is skipped unless the slide has
-// bindings, which may fill it: an unchanged file is never rewritten, so it
-// may even be read-only. Elsewhere every whiteboard file is copied.
+// the children of the slides in changing can change (nil: any). In place,
+// the child files of any other slide are skipped unless the slide has
+// bindings, which may fill them: an unchanged file is never rewritten, so
+// it may even be read-only. Elsewhere every child file is copied.
 func (d *Document) SaveTargets(out string, changing map[string]bool) []string {
 	out = d.outPath(out)
 	if out != d.Path || changing == nil {
 		return d.Outputs(out)
 	}
 	var paths []string
-	d.View(func(p *Plan) {
-		for _, s := range p.slides() {
-			if s.Whiteboard.File != "" && (changing[s.ID] || len(s.Props) > 0) {
-				paths = append(paths, d.boardFull(s.Whiteboard.File))
+	d.View(func(p *lesson.Plan) {
+		for _, s := range p.Slides.Value {
+			for _, ref := range s.Children {
+				if ref.File != "" && (changing[s.ID] || len(s.Props) > 0) {
+					paths = append(paths, d.childFull(ref.File))
+				}
 			}
 		}
 	})
@@ -196,10 +202,12 @@ type fileRole struct {
 
 func (d *Document) inputs() []fileRole {
 	in := []fileRole{{d.Path, "the lesson file"}}
-	d.View(func(p *Plan) {
-		for _, s := range p.slides() {
-			if s.Whiteboard.File != "" {
-				in = append(in, fileRole{d.boardFull(s.Whiteboard.File), fmt.Sprintf("the whiteboard file of slide %q", s.ID)})
+	d.View(func(p *lesson.Plan) {
+		for _, s := range p.Slides.Value {
+			for _, ref := range s.Children {
+				if ref.File != "" {
+					in = append(in, fileRole{d.childFull(ref.File), fmt.Sprintf("the %s file of slide %q", ref.Kind, s.ID)})
+				}
 			}
 		}
 	})
@@ -207,14 +215,14 @@ func (d *Document) inputs() []fileRole {
 }
 
 // ErrSharedOutput means an output path would make a save overwrite one of
-// the input's files (the lesson or a whiteboard file).
+// the input's files (the lesson or a child's file).
 var ErrSharedOutput = errors.New("the output would overwrite the input's whiteboard files")
 
 // CheckOutput refuses an output path whose save would write over any of
 // the document's input files, whatever the spelling: .., symlinks and
 // absolute paths are compared as the files they name. Naming the lesson
 // itself saves in place, which is allowed. A save beside the lesson is
-// refused when whiteboards live in their own files, as those would be
+// refused when children live in their own files, as those would be
 // written over in place; so are two outputs that are one file.
 func (d *Document) CheckOutput(out string) error {
 	out = d.outPath(out)
@@ -232,20 +240,21 @@ func (d *Document) CheckOutput(out string) error {
 	if j, hit := set.find(out); hit {
 		return fmt.Errorf("%w: %s is %s (%s); choose an output path that is not one of the lesson's files", ErrSharedOutput, out, inputs[j].role, inputs[j].path)
 	}
-	files := d.BoardFiles()
+	children := d.fileChildren()
+	files := d.ChildFiles()
 	if len(files) > 0 && sameFile(filepath.Dir(out), filepath.Dir(d.Path)) {
 		return fmt.Errorf("%w (%s): write to another folder, or in place without -o", ErrSharedOutput, strings.Join(files, ", "))
 	}
 	outputs := d.Outputs(out)
 	for i, o := range outputs[:len(files)] {
 		if j, hit := set.find(o); hit {
-			return fmt.Errorf("%w: the copy of whiteboard file %s would go to %s, which is %s (%s); write to another folder", ErrSharedOutput, files[i], o, inputs[j].role, inputs[j].path)
+			return fmt.Errorf("%w: the copy of %s file %s would go to %s, which is %s (%s); write to another folder", ErrSharedOutput, children[i].key.Kind, files[i], o, inputs[j].role, inputs[j].path)
 		}
 	}
 	written := newFileSet()
 	for i, o := range outputs {
 		if j, hit := written.find(o); hit {
-			return fmt.Errorf("the output %s and whiteboard file %s would both be written to %s; choose another output path", out, files[j], o)
+			return fmt.Errorf("the output %s and %s file %s would both be written to %s; choose another output path", out, children[j].key.Kind, files[j], o)
 		}
 		written.add(o, i)
 	}
@@ -355,22 +364,22 @@ func (s *fileSet) find(p string) (int, bool) {
 	return 0, false
 }
 
-// checkBoardTarget refuses to write slide id's whiteboard file in place
-// when it no longer resolves inside the lesson's folder: a link swapped
-// during the run must not steer the write (which follows links) out.
-func (d *Document) checkBoardTarget(id, rel string) error {
-	if _, err := d.resolveBoard(rel); err != nil {
-		return fmt.Errorf("save whiteboard of slide %q: %s %w", id, d.boardFull(rel), err)
+// checkChildTarget refuses to write a child's file in place when it no
+// longer resolves inside the lesson's folder: a link swapped during the
+// run must not steer the write (which follows links) out.
+func (d *Document) checkChildTarget(key session.Key, rel string) error {
+	if _, err := d.resolveChild(rel, key.Kind); err != nil {
+		return fmt.Errorf("save %s of slide %q: %s %w", key.Kind, key.Placement, d.childFull(rel), err)
 	}
 	return nil
 }
 
-// readBoard reads whiteboard file rel through resolveBoard's checks.
-func (d *Document) readBoard(rel string) ([]byte, error) {
-	real, err := d.resolveBoard(rel)
-	var bf boardFileError
+// readChild reads child file rel (of kind) through resolveChild's checks.
+func (d *Document) readChild(rel, kind string) ([]byte, error) {
+	real, err := d.resolveChild(rel, kind)
+	var bf childFileError
 	if errors.As(err, &bf) {
-		return nil, fmt.Errorf("%s %w", d.boardFull(rel), err)
+		return nil, fmt.Errorf("%s %w", d.childFull(rel), err)
 	}
 	if err != nil {
 		return nil, err
@@ -378,10 +387,10 @@ func (d *Document) readBoard(rel string) ([]byte, error) {
 	return os.ReadFile(real)
 }
 
-// checkBoardRoot refuses a whiteboard file whose top level is not a
+// checkChildRoot refuses a child's file (of kind) whose top level is not a
 // mapping without quoting it: a file named by mistake (or on purpose) may
 // hold anything, and its content has no place in an error.
-func checkBoardRoot(root *yaml.Node, r *yamlsrc.Reporter) bool {
+func checkChildRoot(root *yaml.Node, r *yamlsrc.Reporter, desc *modality.Descriptor) bool {
 	if root.Kind == yaml.MappingNode {
 		return true
 	}
@@ -392,6 +401,15 @@ func checkBoardRoot(root *yaml.Node, r *yamlsrc.Reporter) bool {
 	case yaml.AliasNode:
 		kind = "an alias"
 	}
-	r.At(root, "not a whiteboard file: its top level is %s, where a whiteboard is a mapping of canvas, heading, layout and elements", kind)
+	keys := yamlsrc.Keys(desc.Codec.Todo(""))
+	r.At(root, "not a %s file: its top level is %s, where a %s is a mapping of %s", desc.Name, kind, desc.Name, joinAnd(keys))
 	return false
+}
+
+// joinAnd joins "a", "b", "c" as "a, b and c".
+func joinAnd(items []string) string {
+	if len(items) < 2 {
+		return strings.Join(items, "")
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
 }

@@ -1,6 +1,6 @@
 //go:build unix
 
-package lesson
+package compose
 
 import (
 	"os"

@@ -1,4 +1,4 @@
-package lesson_test
+package compose_test
 
 import (
 	"errors"
@@ -7,13 +7,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lessongen/lessongen/compose"
 	"github.com/lessongen/lessongen/lesson"
 	"github.com/lessongen/lessongen/whiteboard"
 )
 
 const twoBoardsSrc = "version: 1\nmetadata:\n  title: T\nslides:\n  - id: a\n    title: A\n    whiteboard: {file: boards/a.yaml}\n  - id: b\n    title: B\n    whiteboard: {file: b.yaml}\n"
 
-func loadTwoBoards(t *testing.T) *lesson.Document {
+func loadTwoBoards(t *testing.T) *compose.Document {
 	t.Helper()
 	return load(t, twoBoardsSrc, "boards/a.yaml", "heading: A\n", "b.yaml", "heading: B\n")
 }
@@ -71,7 +72,7 @@ func TestCheckOutputRefusesACopyOverAnInput(t *testing.T) {
 	d := load(t, "version: 1\nmetadata:\n  title: T\nslides:\n  - id: a\n    title: A\n    whiteboard: {file: x.yaml}\n  - id: b\n    title: B\n    whiteboard: {file: sub/x.yaml}\n",
 		"x.yaml", "heading: A\n", "sub/x.yaml", "heading: B\n")
 	err := d.CheckOutput(filepath.Join(filepath.Dir(d.Path), "sub", "out.yaml"))
-	if !errors.Is(err, lesson.ErrSharedOutput) || !strings.Contains(err.Error(), `the copy of whiteboard file x.yaml would go to`) {
+	if !errors.Is(err, compose.ErrSharedOutput) || !strings.Contains(err.Error(), `the copy of whiteboard file x.yaml would go to`) {
 		t.Errorf("got %v", err)
 	}
 }
@@ -128,7 +129,7 @@ func TestBoardFileLinkedOutAfterLoadIsRefused(t *testing.T) {
 	if err := os.Symlink(secret, board); err != nil {
 		t.Fatal(err)
 	}
-	_, err := d.Board("b")
+	_, err := d.Child("b", "whiteboard")
 	if err == nil || !strings.Contains(err.Error(), "leads outside the lesson's folder") || strings.Contains(err.Error(), "CANARY") {
 		t.Errorf("got %v", err)
 	}
@@ -138,7 +139,7 @@ func TestBoardFileLinkedOutAfterLoadIsRefused(t *testing.T) {
 // not written through: the save fails and the outside file is untouched.
 func TestBoardFileLinkedOutBeforeSaveIsNotWritten(t *testing.T) {
 	d := load(t, "version: 1\nmetadata:\n  title: T\nslides:\n  - id: a\n    title: A\n    whiteboard: {file: b.yaml}\n", "b.yaml", "heading: !pending\n")
-	board, err := d.Board("a")
+	board, err := d.Child("a", "whiteboard")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,7 +170,7 @@ func TestBoardFileLinkedOutBeforeSaveIsNotWritten(t *testing.T) {
 // lesson file was at load.
 func TestRepeatedSavesAreNotMistakenForAliasing(t *testing.T) {
 	d := load(t, "version: 1\nmetadata:\n  title: !pending\nslides:\n  - id: a\n    title: A\n    whiteboard: {file: b.yaml}\n", "b.yaml", "heading: !pending\nlayout: !pending\n")
-	board, err := d.Board("a")
+	board, err := d.Child("a", "whiteboard")
 	if err != nil {
 		t.Fatal(err)
 	}

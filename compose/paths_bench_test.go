@@ -1,4 +1,4 @@
-package lesson_test
+package compose_test
 
 import (
 	"fmt"
@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lessongen/lessongen/lesson"
+	"github.com/lessongen/lessongen/compose"
 )
 
 // Loading checks every whiteboard file: resolved, inside the folder, not
@@ -15,7 +15,7 @@ import (
 func BenchmarkLoadFileBoards(b *testing.B) {
 	path := writeFileBoards(b, 2000)
 	for b.Loop() {
-		if _, err := lesson.Load(path); err != nil {
+		if _, err := compose.Load(path, testRegistry()); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -24,7 +24,7 @@ func BenchmarkLoadFileBoards(b *testing.B) {
 // The full check stats every input and output once (2,000 whiteboard
 // files: ~6,000 stats); Render runs it once per output, not per checkpoint.
 func BenchmarkCheckOutputFileBoards(b *testing.B) {
-	d, err := lesson.Load(writeFileBoards(b, 2000))
+	d, err := compose.Load(writeFileBoards(b, 2000), testRegistry())
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -1,0 +1,415 @@
+// Package compose is a lesson file with its children: loading the lesson
+// (through lesson.Decode) and each slide's children through their kinds'
+// codecs, inline or from their own files and only when first needed; and
+// the one save path, which splices what changed into the original bytes.
+package compose
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/lessongen/lessongen/internal/atomicfile"
+	"github.com/lessongen/lessongen/internal/yamlsrc"
+	"github.com/lessongen/lessongen/lesson"
+	"github.com/lessongen/lessongen/modality"
+	"github.com/lessongen/lessongen/session"
+)
+
+// Document is a loaded lesson file: the lesson's session, its slides'
+// children as child sessions (loaded when first needed), and the sources
+// they came from. The children's kinds come from the registry.
+type Document struct {
+	Path string
+	// Warnings found while loading (layout defects, ignored bindings).
+	Warnings yamlsrc.Problems
+
+	reg  *modality.Registry
+	src  *yamlsrc.Source
+	root *session.Session
+
+	mu     sync.Mutex
+	inline map[session.Key]session.State   // decoded at load, handed to the child session on warm
+	files  map[session.Key]*yamlsrc.Source // file-backed children, once loaded
+	// checkedOut is the last output CheckOutput passed, so checkpoints
+	// do not stat every file again (see paths.go).
+	checkedOut string
+	// base is the lesson's folder as a real path (see folder in paths.go).
+	base string
+	// During Load only: folders seen not to be symlinks, and the lesson
+	// file's info, so checking many whiteboard files stats less.
+	realDirs   map[string]bool
+	lessonInfo fs.FileInfo
+}
+
+// Load reads and checks a lesson file. Any problem found makes it fail with
+// yamlsrc.Problems listing every one, each with file, line and column.
+// Children in their own files are checked for existence now and read when
+// first needed (see Child and LoadAll).
+func Load(path string, reg *modality.Registry) (*Document, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: cannot read the lesson: %w", path, unwrapPath(err))
+	}
+	src, err := yamlsrc.Parse(path, data)
+	if err != nil {
+		return nil, err
+	}
+	r := &yamlsrc.Reporter{File: path}
+	d := &Document{Path: path, reg: reg, src: src, inline: map[session.Key]session.State{}, files: map[session.Key]*yamlsrc.Source{}}
+	d.realDirs = map[string]bool{}
+	d.lessonInfo, _ = os.Stat(path)
+	plan := d.decode(src.Root, r)
+	d.realDirs, d.lessonInfo = nil, nil // later reads and writes look again
+	problems := r.Problems
+	problems.Sort()
+	if problems.Err() != nil {
+		return nil, problems
+	}
+	d.Warnings = problems.Warnings()
+	plan.SetLoader(d.loader)
+	d.root = session.New("lesson", plan)
+	d.root.ReconcileChildren()
+	return d, nil
+}
+
+func (d *Document) decode(n *yaml.Node, r *yamlsrc.Reporter) *lesson.Plan {
+	var kinds []string
+	bindable := map[string][]string{}
+	for _, k := range d.reg.Children() {
+		kinds = append(kinds, k.Name)
+		bindable[k.Name] = k.Bindable
+	}
+	p := lesson.Decode(n, r, kinds, bindable)
+	files := map[string]*yaml.Node{}
+	for i, s := range p.Slides.Value {
+		for _, ref := range s.Children {
+			d.decodeChildRef(s, ref, r, fmt.Sprintf("slides[%d]", i), files)
+		}
+	}
+	return p
+}
+
+func (d *Document) decodeChildRef(s *lesson.Slide, ref lesson.ChildRef, r *yamlsrc.Reporter, path string, files map[string]*yaml.Node) {
+	kind, _ := d.reg.Child(ref.Kind)
+	switch {
+	case ref.Inline != nil:
+		st := kind.Codec.Decode(ref.Inline, r, path+"."+ref.Kind)
+		d.inline[session.Key{Placement: s.ID, Kind: ref.Kind}] = st
+		d.warnShadowedProps(s, kind, st, r, path)
+	case ref.File != "":
+		d.checkChildFile(ref, r, path, files)
+	}
+}
+
+// warnShadowedProps flags bindings that will never apply because the child
+// already has that property written.
+func (d *Document) warnShadowedProps(s *lesson.Slide, kind *modality.Descriptor, st session.State, r *yamlsrc.Reporter, path string) {
+	for _, name := range slices.Sorted(maps.Keys(s.Props)) {
+		if slices.Contains(kind.Bindable, name) && kind.Codec.Written(st, name) {
+			r.WarnAt(mapValue(s.Src, "props"), "%s.props.%s is ignored: the %s already sets %s", path, name, kind.Name, name)
+		}
+	}
+}
+
+// unwrapPath drops the "open FILE:" prefix the caller already names.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// Session is the lesson's session: the one place every change goes through.
+func (d *Document) Session() *session.Session { return d.root }
+
+// View runs fn with the lesson plan under the session's read lock.
+func (d *Document) View(fn func(p *lesson.Plan)) {
+	d.root.View(func(st session.State) { fn(st.(*lesson.Plan)) })
+}
+
+// loader returns how to create the session of slide id's child ref.
+func (d *Document) loader(id string, ref lesson.ChildRef) func() (*session.Session, error) {
+	kind := ref.Kind
+	desc, _ := d.reg.Child(kind)
+	key := session.Key{Placement: id, Kind: kind}
+	return func() (*session.Session, error) {
+		var st session.State
+		switch {
+		case ref.File != "":
+			var err error
+			if st, err = d.loadFile(key, desc, ref.File); err != nil {
+				return nil, err
+			}
+		case ref.Inline != nil:
+			d.mu.Lock()
+			st = d.inline[key]
+			d.mu.Unlock()
+		default:
+			st = desc.Codec.Todo(ref.Hint)
+		}
+		return session.New("slides/"+id+"/"+kind, st), nil
+	}
+}
+
+func (d *Document) loadFile(key session.Key, desc *modality.Descriptor, rel string) (session.State, error) {
+	full := d.childFull(rel)
+	data, err := d.readChild(rel, key.Kind)
+	if err != nil {
+		return nil, fmt.Errorf("%s of slide %q: %w", key.Kind, key.Placement, err)
+	}
+	src, err := yamlsrc.Parse(full, data)
+	if err != nil {
+		return nil, err
+	}
+	r := &yamlsrc.Reporter{File: full}
+	var st session.State
+	if hint, ok := yamlsrc.Pending(src.Root); ok {
+		st = desc.Codec.Todo(hint)
+	} else if checkChildRoot(src.Root, r, desc) {
+		st = desc.Codec.Decode(src.Root, r, key.Kind)
+	}
+	if err := r.Problems.Err(); err != nil {
+		r.Problems.Sort()
+		return nil, r.Problems
+	}
+	d.mu.Lock()
+	d.files[key] = src
+	d.Warnings = append(d.Warnings, r.Problems.Warnings()...)
+	d.mu.Unlock()
+	return st, nil
+}
+
+// Child returns the session of slide id's child of kind, loading it if
+// needed; session.ErrUnknownChild when the slide places none.
+func (d *Document) Child(id, kind string) (*session.Session, error) {
+	return d.root.WarmChild(session.Key{Placement: id, Kind: kind})
+}
+
+// LoadAll loads every whiteboard, collecting every problem in every file.
+func (d *Document) LoadAll() error {
+	var problems yamlsrc.Problems
+	var other []error
+	for _, id := range d.root.Children() {
+		if _, err := d.root.WarmChild(id); err != nil {
+			var ps yamlsrc.Problems
+			if errors.As(err, &ps) {
+				problems = append(problems, ps...)
+			} else {
+				other = append(other, err)
+			}
+		}
+	}
+	if len(other) > 0 {
+		return errors.Join(other...)
+	}
+	if len(problems) > 0 {
+		problems.Sort()
+		return problems
+	}
+	return nil
+}
+
+// OutFile is one file a save writes.
+type OutFile struct {
+	Path string
+	Data []byte
+	// Reformatted is set when the author's layout defeated splicing and the
+	// file was written fresh: the data is whole, comments and layout are not.
+	Reformatted bool
+}
+
+// ChildFiles lists the files of children the lesson names, relative to it.
+func (d *Document) ChildFiles() []string {
+	var files []string
+	for _, c := range d.fileChildren() {
+		files = append(files, c.ref.File)
+	}
+	return files
+}
+
+type fileChild struct {
+	key session.Key
+	ref lesson.ChildRef
+}
+
+// fileChildren lists the children kept in their own files, in order.
+func (d *Document) fileChildren() []fileChild {
+	var out []fileChild
+	d.View(func(p *lesson.Plan) {
+		for _, s := range p.Slides.Value {
+			for _, ref := range s.Children {
+				if ref.File != "" {
+					out = append(out, fileChild{session.Key{Placement: s.ID, Kind: ref.Kind}, ref})
+				}
+			}
+		}
+	})
+	return out
+}
+
+// Render returns the files a save to out would write: children in their
+// own files first, then the lesson. out "" means the lesson's own path.
+// Unchanged files in place are skipped; when out is in another folder, every
+// child file is written there too, so the copy is whole.
+func (d *Document) Render(out string) ([]OutFile, error) {
+	out = d.outPath(out)
+	if err := d.checkOutputOnce(out); err != nil {
+		return nil, err
+	}
+	inDir, outDir := filepath.Dir(d.Path), filepath.Dir(out)
+	moved := filepath.Clean(inDir) != filepath.Clean(outDir)
+
+	var files []OutFile
+	for _, c := range d.fileChildren() {
+		f, err := d.renderFile(c.key, c.ref.File, filepath.Join(outDir, c.ref.File), moved)
+		if err == nil && f != nil && !moved {
+			err = d.checkChildTarget(c.key, c.ref.File)
+		}
+		if err != nil {
+			return nil, err
+		}
+		if f != nil {
+			files = append(files, *f)
+		}
+	}
+	data, reformatted, err := d.lessonBytes()
+	if err != nil {
+		return nil, fmt.Errorf("render %s: %w", out, err)
+	}
+	if moved || !slices.Equal(data, d.src.Data) || filepath.Clean(out) != filepath.Clean(d.Path) {
+		files = append(files, OutFile{Path: out, Data: data, Reformatted: reformatted})
+	}
+	return files, nil
+}
+
+// LessonBytes renders the lesson file alone, inline children included:
+// the original bytes with only the changed spots spliced in.
+func (d *Document) LessonBytes() ([]byte, error) {
+	data, _, err := d.lessonBytes()
+	return data, err
+}
+
+func (d *Document) lessonBytes() (data []byte, reformatted bool, err error) {
+	var tree *yaml.Node
+	var inline [][]session.Key // per slide item, its inline children
+	d.View(func(p *lesson.Plan) {
+		tree = yamlsrc.Encode(*p)
+		for _, s := range p.Slides.Value {
+			var keys []session.Key
+			for _, ref := range s.Children {
+				if ref.File == "" {
+					keys = append(keys, session.Key{Placement: s.ID, Kind: ref.Kind})
+				}
+			}
+			inline = append(inline, keys)
+		}
+	})
+	items := mapValue(tree, "slides")
+	for i, keys := range inline {
+		if items == nil || items.Kind != yaml.SequenceNode || i >= len(items.Content) {
+			continue
+		}
+		for _, key := range keys {
+			child, hot := d.root.HotChild(key)
+			if !hot {
+				continue
+			}
+			setValue(items.Content[i], key.Kind, d.encode(key.Kind, child))
+		}
+	}
+	return patchOrRender(d.src, tree)
+}
+
+// patchOrRender splices tree into src; if the author's layout defeats
+// splicing it renders the file fresh, keeping the data, and says so.
+func patchOrRender(src *yamlsrc.Source, tree *yaml.Node) ([]byte, bool, error) {
+	data, err := src.Patch(tree)
+	if errors.Is(err, yamlsrc.ErrUnsafePatch) {
+		data, err = yamlsrc.Render(tree, 2)
+		return data, true, err
+	}
+	return data, false, err
+}
+
+// encode writes a hot child back as a node, through its kind's codec.
+func (d *Document) encode(kind string, child *session.Session) *yaml.Node {
+	desc, _ := d.reg.Child(kind)
+	var n *yaml.Node
+	child.View(func(st session.State) { n = desc.Codec.Encode(st) })
+	return n
+}
+
+func (d *Document) renderFile(key session.Key, rel, dest string, moved bool) (*OutFile, error) {
+	child, hot := d.root.HotChild(key)
+	if !hot {
+		if !moved {
+			return nil, nil
+		}
+		data, err := os.ReadFile(filepath.Join(filepath.Dir(d.Path), rel))
+		if err != nil {
+			return nil, fmt.Errorf("copy %s of slide %q: %w", key.Kind, key.Placement, err)
+		}
+		return &OutFile{Path: dest, Data: data}, nil
+	}
+	d.mu.Lock()
+	src := d.files[key]
+	d.mu.Unlock()
+	data, reformatted, err := patchOrRender(src, d.encode(key.Kind, child))
+	if err != nil {
+		return nil, fmt.Errorf("render %s: %w", dest, err)
+	}
+	if !moved && slices.Equal(data, src.Data) {
+		return nil, nil
+	}
+	return &OutFile{Path: dest, Data: data, Reformatted: reformatted}, nil
+}
+
+func setValue(m *yaml.Node, key string, v *yaml.Node) {
+	if m == nil || m.Kind != yaml.MappingNode {
+		return
+	}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			m.Content[i+1] = v
+			return
+		}
+	}
+}
+
+// Save writes the document to out ("" = in place), each file atomically,
+// child files before the lesson that refers to them.
+func (d *Document) Save(out string) error {
+	files, err := d.Render(out)
+	if err != nil {
+		return err
+	}
+	for _, f := range files {
+		if err := atomicfile.Write(f.Path, f.Data, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// mapValue returns the value for key in mapping m, or m itself so a problem
+// still has a position.
+func mapValue(m *yaml.Node, key string) *yaml.Node {
+	if m == nil {
+		return nil
+	}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			return m.Content[i+1]
+		}
+	}
+	return m
+}

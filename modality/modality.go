@@ -1,0 +1,222 @@
+// Package modality makes a kind of document node a value: one Descriptor
+// per modality (its name, intents, the capabilities of its levels, how its
+// placeholders close, which properties a parent may bind into it, and for
+// children how they are read and written), gathered in a Registry that cmd
+// builds once and hands down. Bridge, templates, the orchestrator, plan,
+// tools and help text derive from the registry; nothing else names a
+// modality.
+package modality
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/lessongen/lessongen/internal/yamlsrc"
+	"github.com/lessongen/lessongen/session"
+)
+
+// Descriptor is one modality as the rest of the program sees it.
+type Descriptor struct {
+	// Name is the modality's name: the prefix of its levels and templates
+	// ("whiteboard.node") and, for a child, the slide field that places it.
+	Name string
+	// Doc says in a few words what the modality is, for help text.
+	Doc string
+	// Intents is the closed set of operations, one zero value each.
+	Intents []session.Intent
+	// Read is granted to both levels; Metadata and Node to their own.
+	Read, Metadata, Node session.Capability
+	// MaxNew bounds the items (named by NewItems, e.g. "elements") that
+	// the node level's intents marked Adds may create in one subagent.
+	MaxNew   int
+	NewItems string
+	// Close removes the placeholders a node subagent filled; the
+	// orchestrator dispatches it when that subagent ends with nothing
+	// pending.
+	Close session.Intent
+	// Bindable lists the properties a parent may bind into the modality
+	// (a slide's props), and Bind the intent that fills one.
+	Bindable []string
+	Bind     func(property, value string) session.Intent
+	// Prompts holds default task prompt templates by level, for a modality
+	// whose templates are not embedded in the templates package.
+	Prompts map[session.Level]string
+	// Codec reads and writes a child modality; the root has none.
+	Codec *Codec
+}
+
+// Codec is how a child modality is read from and written to its YAML node.
+type Codec struct {
+	// Decode reads a child, reporting every problem to r under path.
+	Decode func(n *yaml.Node, r *yamlsrc.Reporter, path string) session.State
+	// Todo is a child that is pending as a whole, with the author's hint.
+	Todo func(hint string) session.State
+	// Encode writes the child back as a node.
+	Encode func(st session.State) *yaml.Node
+	// Written reports whether property is already written in the child, so
+	// a binding to it would be ignored.
+	Written func(st session.State, property string) bool
+}
+
+// NewCodec builds a Codec from a modality's own typed functions, so the one
+// type assertion lives here and not in every caller.
+func NewCodec[T session.State](
+	decode func(n *yaml.Node, r *yamlsrc.Reporter, path string) T,
+	todo func(hint string) T,
+	encode func(T) *yaml.Node,
+	written func(T, string) bool,
+) *Codec {
+	return &Codec{
+		Decode:  func(n *yaml.Node, r *yamlsrc.Reporter, path string) session.State { return decode(n, r, path) },
+		Todo:    func(hint string) session.State { return todo(hint) },
+		Encode:  func(st session.State) *yaml.Node { return encode(st.(T)) },
+		Written: func(st session.State, p string) bool { return written != nil && written(st.(T), p) },
+	}
+}
+
+// Parts are a node's levels in orchestration order: metadata, then node.
+func Parts() []session.Level { return []session.Level{session.LevelMetadata, session.LevelNode} }
+
+// Level is one kind of subagent: a modality's metadata or node, with the
+// capabilities it is granted.
+type Level struct {
+	Name     string
+	Modality string
+	// Part is the part of the node the level fills.
+	Part  session.Level
+	Grant []session.Capability
+	// MaxNew bounds the items (named by NewItems) that intents marked Adds
+	// may create in one subagent; 0 means the level creates none.
+	MaxNew   int
+	NewItems string
+}
+
+// Allows reports whether the level holds capability c.
+func (l Level) Allows(c session.Capability) bool { return slices.Contains(l.Grant, c) }
+
+// Levels returns the descriptor's two levels, metadata first.
+func (d *Descriptor) Levels() []Level {
+	return []Level{
+		{Name: d.Name + "." + string(session.LevelMetadata), Modality: d.Name, Part: session.LevelMetadata, Grant: []session.Capability{d.Read, d.Metadata}},
+		{Name: d.Name + "." + string(session.LevelNode), Modality: d.Name, Part: session.LevelNode, Grant: []session.Capability{d.Read, d.Node}, MaxNew: d.MaxNew, NewItems: d.NewItems},
+	}
+}
+
+// Level returns the descriptor's level for part.
+func (d *Descriptor) Level(part session.Level) Level {
+	for _, l := range d.Levels() {
+		if l.Part == part {
+			return l
+		}
+	}
+	panic("modality: no part " + string(part))
+}
+
+// Registry is every modality of a run: one root (the lesson) and the child
+// kinds a slide may place, in the order they are generated. It does not
+// change after New.
+type Registry struct {
+	root     *Descriptor
+	children []*Descriptor
+}
+
+// New checks the descriptors and builds a registry.
+func New(root Descriptor, children ...Descriptor) (*Registry, error) {
+	r := &Registry{root: &root}
+	seen := map[string]bool{}
+	for i, d := range append([]Descriptor{root}, children...) {
+		if err := d.check(i > 0); err != nil {
+			return nil, err
+		}
+		if seen[d.Name] {
+			return nil, fmt.Errorf("modality %q is registered twice", d.Name)
+		}
+		seen[d.Name] = true
+		if i > 0 {
+			r.children = append(r.children, &d)
+		}
+	}
+	return r, nil
+}
+
+func (d *Descriptor) check(child bool) error {
+	switch {
+	case d.Name == "":
+		return fmt.Errorf("a modality has no name")
+	case len(d.Intents) == 0:
+		return fmt.Errorf("modality %s: no intents", d.Name)
+	case d.Read == "" || d.Metadata == "" || d.Node == "":
+		return fmt.Errorf("modality %s: capabilities for read, metadata and node are required", d.Name)
+	case d.Close == nil:
+		return fmt.Errorf("modality %s: no intent closes its placeholders", d.Name)
+	case child && d.Codec == nil:
+		return fmt.Errorf("modality %s: a child needs a codec", d.Name)
+	case len(d.Bindable) > 0 && d.Bind == nil:
+		return fmt.Errorf("modality %s: bindable properties but no Bind", d.Name)
+	}
+	return nil
+}
+
+// Root is the parent modality, the lesson.
+func (r *Registry) Root() *Descriptor { return r.root }
+
+// Children are the child kinds a slide may place, in generation order.
+func (r *Registry) Children() []*Descriptor { return slices.Clone(r.children) }
+
+// All is the root, then the children.
+func (r *Registry) All() []*Descriptor { return append([]*Descriptor{r.root}, r.children...) }
+
+// Lookup returns the modality named name.
+func (r *Registry) Lookup(name string) (*Descriptor, bool) {
+	for _, d := range r.All() {
+		if d.Name == name {
+			return d, true
+		}
+	}
+	return nil, false
+}
+
+// Child returns the child kind named name.
+func (r *Registry) Child(name string) (*Descriptor, bool) {
+	for _, d := range r.children {
+		if d.Name == name {
+			return d, true
+		}
+	}
+	return nil, false
+}
+
+// Levels lists every subagent level, in orchestration order.
+func (r *Registry) Levels() []Level {
+	var out []Level
+	for _, d := range r.All() {
+		out = append(out, d.Levels()...)
+	}
+	return out
+}
+
+// LevelNames lists the level names, for help text and templates.
+func (r *Registry) LevelNames() []string {
+	var out []string
+	for _, l := range r.Levels() {
+		out = append(out, l.Name)
+	}
+	return out
+}
+
+// Level returns the level named name ("whiteboard.node").
+func (r *Registry) Level(name string) (Level, bool) {
+	for _, l := range r.Levels() {
+		if l.Name == name {
+			return l, true
+		}
+	}
+	return Level{}, false
+}
+
+// ErrBindingPending means a binding reads a value that is still pending; it
+// resolves once that value has been generated.
+var ErrBindingPending = errors.New("binding reads a value that is still pending")

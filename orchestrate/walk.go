@@ -1,0 +1,219 @@
+package orchestrate
+
+import (
+	"context"
+	"errors"
+	"maps"
+	"slices"
+
+	"github.com/lessongen/lessongen/bridge"
+	"github.com/lessongen/lessongen/modality"
+	"github.com/lessongen/lessongen/session"
+)
+
+// Tree is the document the walk runs over: the root's session, its slides,
+// and each slide's children by kind. compose.Document implements it.
+type Tree interface {
+	Session() *session.Session
+	Slides() []string
+	Lookup(ref string) (id string, err error)
+	Outline() string
+	DescribeSlide(id string) string
+	Bindings(id string) (map[string]string, error)
+	// Child returns the child of a kind placed on slide id, loading it if
+	// needed; session.ErrUnknownChild when the slide places none.
+	Child(id, kind string) (*session.Session, error)
+}
+
+// Scope says where generation starts: the whole lesson, or one slide.
+type Scope struct {
+	// Slide, when set, limits the walk to that slide (an id or a 1-based
+	// position) and its children.
+	Slide string
+}
+
+// ChildNode names a child node: "slides/<id>/<kind>".
+func ChildNode(slideID, kind string) string { return "slides/" + slideID + "/" + kind }
+
+// visitor is what plan and run do differently at the spots the one walk
+// reaches; everything else (order, pending gates, describe chains,
+// bindings) is the walk's.
+type visitor interface {
+	// step handles one level of one node that has work pending; false
+	// means the node failed or the run stopped, so its next level is not
+	// tried.
+	step(ctx context.Context, st Step, level modality.Level, d *modality.Descriptor, sess *session.Session, focus string) bool
+	// bind fills a child's bound properties before its steps (plan: only
+	// notes them, as the walk already took them off the pending list).
+	bind(ctx context.Context, node string, d *modality.Descriptor, sess *session.Session, values map[string]string, err error)
+	// rootDone runs after the root's steps, before its slides are read
+	// (run: reconcile the children the node subagent placed, and save).
+	rootDone()
+	// fail records a child that cannot be loaded.
+	fail(node, level string, err error)
+	// each runs fn for one slide (run: concurrently; plan: in order), and
+	// wait waits for them.
+	each(fn func())
+	wait()
+}
+
+// walker walks one tree for one visitor.
+type walker struct {
+	tree Tree
+	reg  *modality.Registry
+	v    visitor
+}
+
+// walk visits, in order: the root's metadata and node levels (or, for one
+// slide, the root's node level focused on it), then every slide's children
+// by registered kind, each metadata before node.
+func (w *walker) walk(ctx context.Context, scope Scope) error {
+	root := w.reg.Root()
+	var slides []string
+	if scope.Slide != "" {
+		id, err := w.tree.Lookup(scope.Slide)
+		if err != nil {
+			return err
+		}
+		base := Step{Node: root.Name, Slide: id, Note: "focused on slide " + id + ": only its own fields change"}
+		w.level(ctx, base, root, w.tree.Session(), session.LevelNode, id, nil,
+			func() []string { return []string{w.describe(w.tree.Session()), w.tree.DescribeSlide(id)} })
+		w.v.rootDone()
+		slides = []string{id}
+	} else {
+		for _, part := range modality.Parts() {
+			if ctx.Err() != nil {
+				return nil
+			}
+			ok := w.level(ctx, Step{Node: root.Name}, root, w.tree.Session(), part, "", nil, func() []string {
+				chain := []string{w.describe(w.tree.Session())}
+				if part == session.LevelNode {
+					chain = append(chain, w.tree.Outline())
+				}
+				return chain
+			})
+			if !ok {
+				break
+			}
+		}
+		w.v.rootDone()
+		if ctx.Err() != nil {
+			return nil
+		}
+		slides = w.tree.Slides()
+	}
+	for _, id := range slides {
+		if ctx.Err() != nil {
+			break
+		}
+		w.v.each(func() { w.children(ctx, id) })
+	}
+	w.v.wait()
+	return nil
+}
+
+// children visits the children a slide places, kind by kind. Each child's
+// describe chain ends with its siblings' descriptions, then its own, so a
+// quiz knows what its slide's whiteboard shows and the other way round.
+func (w *walker) children(ctx context.Context, id string) {
+	type child struct {
+		d    *modality.Descriptor
+		sess *session.Session
+	}
+	var kids []child
+	for _, d := range w.reg.Children() {
+		sess, err := w.tree.Child(id, d.Name)
+		if errors.Is(err, session.ErrUnknownChild) {
+			continue
+		}
+		if err != nil {
+			w.v.fail(ChildNode(id, d.Name), d.Name, err)
+			continue
+		}
+		kids = append(kids, child{d, sess})
+	}
+	for _, k := range kids {
+		d, sess := k.d, k.sess
+		node := ChildNode(id, d.Name)
+		values, bindErr := w.tree.Bindings(id)
+		values = only(values, d.Bindable)
+		w.v.bind(ctx, node, d, sess, values, bindErr)
+		note := ""
+		if errors.Is(bindErr, modality.ErrBindingPending) {
+			note = "props bindings resolve after the lesson's metadata is generated"
+		}
+		for _, part := range modality.Parts() {
+			if ctx.Err() != nil {
+				return
+			}
+			var bound map[string]string
+			if part == session.LevelMetadata {
+				bound = values
+			}
+			ok := w.level(ctx, Step{Node: node, Slide: id, Note: note}, d, sess, part, "", bound, func() []string {
+				chain := []string{w.describe(w.tree.Session()), w.tree.DescribeSlide(id)}
+				for _, sib := range kids {
+					if sib.sess != sess {
+						chain = append(chain, "Beside it on this slide: "+w.describe(sib.sess))
+					}
+				}
+				return append(chain, w.describe(sess))
+			})
+			if !ok {
+				break
+			}
+		}
+	}
+}
+
+// level hands one level of one node to the visitor if anything is pending
+// there, and reports whether the node may go on to its next level.
+// Properties bound by the parent are not the subagent's to fill.
+// base names the node (and its slide, and a note); chain builds the
+// describe chain when the step is taken.
+func (w *walker) level(ctx context.Context, base Step, d *modality.Descriptor, sess *session.Session, part session.Level, focus string, bound map[string]string, chain func() []string) bool {
+	lv := d.Level(part)
+	ps := bridge.PendingAt(sess, lv, focus)
+	var applied map[string]string
+	for name, v := range bound {
+		if rest, ok := without(ps, name); ok {
+			ps = rest
+			if applied == nil {
+				applied = map[string]string{}
+			}
+			applied[name] = v
+		}
+	}
+	if len(ps) == 0 {
+		return true
+	}
+	st := base
+	st.Level, st.Pending, st.Bindings, st.Context = part, ps, applied, chain()
+	return w.v.step(ctx, st, lv, d, sess, focus)
+}
+
+func (w *walker) describe(sess *session.Session) (s string) {
+	sess.View(func(st session.State) { s = st.Describe() })
+	return s
+}
+
+// only keeps the values of the named properties.
+func only(values map[string]string, names []string) map[string]string {
+	out := map[string]string{}
+	for _, name := range slices.Sorted(maps.Keys(values)) {
+		if slices.Contains(names, name) {
+			out[name] = values[name]
+		}
+	}
+	return out
+}
+
+// without removes the metadata item for a bound property.
+func without(ps []session.Pending, name string) ([]session.Pending, bool) {
+	for i, p := range ps {
+		if p.Path == name {
+			return append(ps[:i:i], ps[i+1:]...), true
+		}
+	}
+	return ps, false
+}

@@ -1,0 +1,33 @@
+package quiz
+
+import (
+	"gopkg.in/yaml.v3"
+
+	"github.com/lessongen/lessongen/modality"
+	"github.com/lessongen/lessongen/session"
+)
+
+// MaxNewQuestions is the most questions one subagent may add: a quiz is a
+// few minutes of a lesson, and a long test is several quizzes.
+const MaxNewQuestions = 20
+
+// Modality describes the quiz for the registry: everything the rest of
+// lessongen needs to place, generate, load and save one.
+func Modality() modality.Descriptor {
+	return modality.Descriptor{
+		Name:     "quiz",
+		Doc:      "questions with answers, distractors and feedback",
+		Intents:  Intents(),
+		Read:     CapRead,
+		Metadata: CapMetadata,
+		Node:     CapNode,
+		MaxNew:   MaxNewQuestions,
+		NewItems: "questions",
+		Close:    ClosePlaceholders{},
+		Bindable: Bindable(),
+		Bind:     func(p, v string) session.Intent { return ApplyBinding{Property: p, Value: v} },
+		Codec: modality.NewCodec(Decode, Todo,
+			func(q *Quiz) *yaml.Node { n, _ := q.EncodeNode(); return n },
+			(*Quiz).PropertySet),
+	}
+}

@@ -1,0 +1,225 @@
+// Package quiz is the Quiz modality: multiple-choice questions with answers,
+// distractors and feedback that belong to one slide. It knows nothing of
+// models or tools; every change is an intent reduced by Quiz.
+package quiz
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/lessongen/lessongen/internal/yamlsrc"
+	"github.com/lessongen/lessongen/session"
+)
+
+// Capabilities a quiz subagent can be granted.
+const (
+	CapRead     session.Capability = "quiz.read"
+	CapMetadata session.Capability = "quiz.metadata"
+	CapNode     session.Capability = "quiz.node"
+)
+
+// Question is one multiple-choice question.
+type Question struct {
+	yamlsrc.Placeholder
+	Src *yaml.Node `yaml:"-"`
+
+	ID          string                  `yaml:"id"`
+	Prompt      yamlsrc.Field[string]   `yaml:"prompt,required"`
+	Answers     yamlsrc.Field[[]string] `yaml:"answers,required"`
+	Distractors yamlsrc.Field[[]string] `yaml:"distractors"`
+	Feedback    yamlsrc.Field[string]   `yaml:"feedback"`
+
+	// authored questions came from the file; generation may fill their
+	// pending fields but not otherwise change them.
+	authored bool
+	// filled counts the questions generated for a placeholder.
+	filled int
+	// filledFor names the placeholder a generated question fills.
+	filledFor string
+}
+
+// options lists the question's options, answers first, as the rules and
+// intents see them.
+func (q *Question) options() []Option {
+	var opts []Option
+	for _, a := range q.Answers.Value {
+		opts = append(opts, Option{Text: a, Correct: true})
+	}
+	for _, d := range q.Distractors.Value {
+		opts = append(opts, Option{Text: d})
+	}
+	return opts
+}
+
+// distractorsKnown: an absent distractor list is a written empty one.
+func (q *Question) distractorsKnown() bool { return !q.Distractors.Pending }
+
+// Quiz is a quiz's whole state.
+type Quiz struct {
+	Src *yaml.Node `yaml:"-"`
+
+	Kind         yamlsrc.Field[string]      `yaml:"kind"`
+	Instructions yamlsrc.Field[string]      `yaml:"instructions"`
+	Questions    yamlsrc.Field[[]*Question] `yaml:"questions"`
+
+	// hint is the author's hint for a quiz given whole as pending.
+	hint  string
+	whole bool
+	// Protect keeps authored questions as written (on by default).
+	Protect bool `yaml:"-"`
+
+	// generated names the metadata fields this session's generation set.
+	generated map[string]bool
+	byID      map[string]*Question
+	nextID    int
+	nextPH    int
+}
+
+var idPattern = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]*$`)
+
+// Todo returns a quiz that is pending as a whole, with the author's hint:
+// its kind, instructions and questions are all to be generated.
+func Todo(hint string) *Quiz {
+	q := &Quiz{
+		Kind:         yamlsrc.Todo[string](""),
+		Instructions: yamlsrc.Todo[string](""),
+		Questions:    yamlsrc.Todo[[]*Question](hint),
+		hint:         hint,
+		whole:        true,
+		Protect:      true,
+	}
+	q.index()
+	return q
+}
+
+// Decode reads a quiz from its node, reporting every problem to r.
+func Decode(n *yaml.Node, r *yamlsrc.Reporter, path string) *Quiz {
+	q := &Quiz{Protect: true}
+	yamlsrc.Decode(n, q, r, path)
+	q.Src = n
+	for _, qu := range q.questions() {
+		qu.authored = !qu.IsPlaceholder
+	}
+	q.validate(r, path)
+	q.index()
+	return q
+}
+
+// Hint is the author's hint for the quiz as a whole, if it had one.
+func (q *Quiz) Hint() string { return q.hint }
+
+func (q *Quiz) questions() []*Question { return q.Questions.Value }
+
+// Question returns the question with id, if any.
+func (q *Quiz) Question(id string) (*Question, bool) {
+	qu, ok := q.byID[id]
+	return qu, ok
+}
+
+// index rebuilds the id map and numbers placeholders.
+func (q *Quiz) index() {
+	q.byID = map[string]*Question{}
+	q.nextPH = 0
+	for _, qu := range q.questions() {
+		if qu.IsPlaceholder {
+			q.nextPH++
+			if qu.PlaceholderID == "" {
+				qu.PlaceholderID = fmt.Sprintf("p%d", q.nextPH)
+			}
+			continue
+		}
+		q.byID[qu.ID] = qu
+	}
+}
+
+func (q *Quiz) validate(r *yamlsrc.Reporter, path string) {
+	if k, ok := q.Kind.Get(); ok && !slices.Contains(Kinds(), k) {
+		r.At(valueNode(q.Src, "kind"), "%s.kind must be one of %s, got %q", path, listWords(Kinds()), k)
+	}
+	seen := map[string]*yaml.Node{}
+	for i, qu := range q.questions() {
+		if qu.IsPlaceholder || qu.Src == nil {
+			continue
+		}
+		qp := fmt.Sprintf("%s.questions[%d]", path, i)
+		idNode := valueNode(qu.Src, "id")
+		if !idPattern.MatchString(qu.ID) {
+			r.At(idNode, "%s.id %q must start with a letter and use only letters, digits, - and _", qp, qu.ID)
+		} else if first, dup := seen[qu.ID]; dup {
+			r.At(idNode, "duplicate question id %q (first at line %d); ids must be unique in a quiz", qu.ID, first.Line)
+		} else {
+			seen[qu.ID] = idNode
+		}
+		if !qu.Answers.Set && !qu.Answers.Pending {
+			continue // the codec has reported the missing key
+		}
+		nAnswers := len(qu.Answers.Value)
+		for _, p := range checkOptions(qu.options(), qu.Answers.Set, qu.distractorsKnown()) {
+			at := qu.Src
+			switch {
+			case p.index < 0:
+			case p.index < nAnswers:
+				at = item(qu.Src, "answers", p.index)
+			default:
+				at = item(qu.Src, "distractors", p.index-nAnswers)
+			}
+			r.At(at, "%s (%s): %s; %s", qp, qu.ID, p.msg, p.hint)
+		}
+	}
+}
+
+// valueNode returns the value for key in mapping m, or m itself so a problem
+// still has a position.
+func valueNode(m *yaml.Node, key string) *yaml.Node {
+	if m == nil {
+		return nil
+	}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			return m.Content[i+1]
+		}
+	}
+	return m
+}
+
+// item returns item i of the list under key in m, or the nearest node that
+// exists.
+func item(m *yaml.Node, key string, i int) *yaml.Node {
+	l := valueNode(m, key)
+	if l != m && l.Kind == yaml.SequenceNode && i < len(l.Content) {
+		return l.Content[i]
+	}
+	return l
+}
+
+// EncodeNode writes the quiz as YAML nodes. A quiz that was pending as a
+// whole and has not been touched stays one `!pending "hint"` marker.
+func (q *Quiz) EncodeNode() (*yaml.Node, bool) {
+	if q.untouched() {
+		return yamlsrc.PendingNode(q.hint), true
+	}
+	return yamlsrc.Encode(*q), true
+}
+
+func (q *Quiz) untouched() bool {
+	return q.whole && q.Kind.Pending && q.Instructions.Pending &&
+		q.Questions.Pending && q.Questions.Hint == q.hint
+}
+
+// listWords is "a, b or c".
+func listWords(ws []string) string {
+	if len(ws) < 2 {
+		return fmt.Sprint(ws)
+	}
+	out := ""
+	for i, w := range ws[:len(ws)-1] {
+		if i > 0 {
+			out += ", "
+		}
+		out += w
+	}
+	return out + " or " + ws[len(ws)-1]
+}

@@ -1,0 +1,411 @@
+package quiz
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/lessongen/lessongen/internal/yamlsrc"
+	"github.com/lessongen/lessongen/session"
+)
+
+// Reports: what a reduce tells whoever dispatched the intent.
+type (
+	Added struct {
+		ID        string `json:"added"`
+		Position  int    `json:"position"`
+		PendingID string `json:"placed_at,omitempty"`
+	}
+	Changed struct {
+		ID     string   `json:"changed"`
+		Fields []string `json:"fields"`
+	}
+	Moved struct {
+		ID       string `json:"moved"`
+		Position int    `json:"position"`
+	}
+	Removed struct {
+		ID string `json:"removed"`
+	}
+	Set struct {
+		Field string `json:"set"`
+		Value any    `json:"value"`
+	}
+	Closed struct {
+		Placeholders []string `json:"closed"`
+	}
+)
+
+// snapshot is a copy of everything a reduce may change. Quizzes are small,
+// so copying one costs little and makes every undo exact; the cost is per
+// quiz, never per lesson.
+type snapshot struct {
+	generated    map[string]bool
+	kind         yamlsrc.Field[string]
+	instructions yamlsrc.Field[string]
+	questions    yamlsrc.Field[[]*Question]
+	nextID       int
+}
+
+func (q *Quiz) snapshot() snapshot {
+	qs := q.Questions
+	if q.Questions.Value != nil {
+		qs.Value = make([]*Question, len(q.Questions.Value))
+		for i, qu := range q.Questions.Value {
+			c := *qu
+			qs.Value[i] = &c
+		}
+	}
+	return snapshot{maps.Clone(q.generated), q.Kind, q.Instructions, qs, q.nextID}
+}
+
+func (q *Quiz) restore(s snapshot) {
+	q.generated, q.Kind, q.Instructions, q.Questions, q.nextID = s.generated, s.kind, s.instructions, s.questions, s.nextID
+	q.index()
+}
+
+// Reduce applies one intent. See session.State.
+func (q *Quiz) Reduce(rc *session.Context, in session.Intent) (func(), error) {
+	switch in.(type) {
+	case DescribeQuiz:
+		rc.Report(q.Describe())
+		return nil, nil
+	case ListPending:
+		rc.Report(q.Pending())
+		return nil, nil
+	}
+	snap := q.snapshot()
+	if err := q.apply(rc, in); err != nil {
+		q.restore(snap)
+		return nil, err
+	}
+	return func() { q.restore(snap) }, nil
+}
+
+// Recompile re-derives the question index. A quiz has no derived state a
+// model must be warned about: every rule is checked before a change commits.
+func (q *Quiz) Recompile(*session.Context, session.Intent) { q.index() }
+
+func (q *Quiz) apply(rc *session.Context, in session.Intent) error {
+	switch in := in.(type) {
+	case SetKind:
+		if !slices.Contains(Kinds(), in.Kind) {
+			return session.Reject(session.KindInvalidArgs, "kind", "use "+listWords(Kinds()), "unknown quiz kind %q", in.Kind)
+		}
+		return q.setText(rc, "kind", &q.Kind, in.Kind)
+	case SetInstructions:
+		return q.setText(rc, "instructions", &q.Instructions, in.Instructions)
+	case ApplyBinding:
+		f := q.bindable(in.Property)
+		if f == nil {
+			return session.Reject(session.KindInvalidArgs, "property", "bindable: "+strings.Join(Bindable(), ", "), "no bindable property %q", in.Property)
+		}
+		if in.Property == "kind" && !slices.Contains(Kinds(), in.Value) {
+			return session.Reject(session.KindInvalidArgs, "value", "a quiz's kind is "+listWords(Kinds()), "unknown quiz kind %q", in.Value)
+		}
+		if !f.Set {
+			*f = yamlsrc.Val(in.Value)
+			rc.Report(Set{in.Property, in.Value})
+		}
+	case AddQuestion:
+		return q.add(rc, in)
+	case UpdateQuestion:
+		return q.update(rc, in)
+	case RemoveQuestion:
+		qu, err := q.editable(in.ID)
+		if err != nil {
+			return err
+		}
+		q.Questions.Value = slices.DeleteFunc(q.Questions.Value, func(x *Question) bool { return x == qu })
+		// The placeholder it filled is owed a question again.
+		for _, ph := range q.Questions.Value {
+			if ph.IsPlaceholder && qu.filledFor != "" && ph.PlaceholderID == qu.filledFor {
+				ph.filled--
+			}
+		}
+		rc.Report(Removed{in.ID})
+	case MoveQuestion:
+		qu, err := q.editable(in.ID)
+		if err != nil {
+			return err
+		}
+		_, count := q.position(qu.ID)
+		if in.Position < 1 || in.Position > count {
+			return session.Reject(session.KindInvalidArgs, "position", fmt.Sprintf("position must be between 1 and %d", count), "position %d is out of range", in.Position)
+		}
+		list := slices.DeleteFunc(q.Questions.Value, func(x *Question) bool { return x == qu })
+		q.Questions.Value = slices.Insert(list, q.offsetOf(list, in.Position), qu)
+		rc.Report(Moved{qu.ID, in.Position})
+	case ClosePlaceholders:
+		var closed []string
+		q.Questions.Value = slices.DeleteFunc(q.Questions.Value, func(qu *Question) bool {
+			if qu.IsPlaceholder && qu.filled > 0 {
+				closed = append(closed, qu.PlaceholderID)
+				return true
+			}
+			return false
+		})
+		rc.Report(Closed{closed})
+	default:
+		return session.Reject(session.KindInvalidArgs, "", "", "a quiz cannot apply %T", in)
+	}
+	return nil
+}
+
+// Bindable lists the properties a slide's props may bind into a quiz.
+func Bindable() []string { return []string{"kind", "instructions"} }
+
+func (q *Quiz) bindable(property string) *yamlsrc.Field[string] {
+	switch property {
+	case "kind":
+		return &q.Kind
+	case "instructions":
+		return &q.Instructions
+	}
+	return nil
+}
+
+// PropertySet reports whether a bindable property already has a value, so
+// a binding to it would be ignored (the parent warns about that at load).
+func (q *Quiz) PropertySet(property string) bool {
+	f := q.bindable(property)
+	return f != nil && f.Set
+}
+
+// setText sets a metadata field. What the author (or a binding) wrote stays;
+// what generation set in this session may be set again.
+func (q *Quiz) setText(rc *session.Context, name string, f *yamlsrc.Field[string], value string) error {
+	if q.Protect && f.Set && !q.generated[name] {
+		return session.Reject(session.KindPrecondition, name, "it was written by the author or bound from the slide's props; leave it as it is", "%s is already set", name)
+	}
+	v, err := nonEmpty(name, value)
+	if err != nil {
+		return err
+	}
+	*f = yamlsrc.Val(v)
+	if q.generated == nil {
+		q.generated = map[string]bool{}
+	}
+	q.generated[name] = true
+	rc.Report(Set{name, v})
+	return nil
+}
+
+func nonEmpty(path, v string) (string, error) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return "", session.Reject(session.KindInvalidArgs, path, "give a non-empty value", "%s is empty", path)
+	}
+	return v, nil
+}
+
+// checkChoices applies the question rules to options a model gave.
+func checkChoices(opts []Option) error {
+	if ps := checkOptions(opts, true, true); len(ps) > 0 {
+		p := ps[0]
+		path := "options"
+		if p.index >= 0 {
+			path = fmt.Sprintf("options[%d]", p.index)
+		}
+		return session.Reject(session.KindInvalidArgs, path, p.hint, "%s", p.msg)
+	}
+	return nil
+}
+
+// split turns options into the answer and distractor lists the file holds,
+// trimmed.
+func split(opts []Option) (answers, distractors []string) {
+	distractors = []string{}
+	for _, o := range opts {
+		if o.Correct {
+			answers = append(answers, strings.TrimSpace(o.Text))
+		} else {
+			distractors = append(distractors, strings.TrimSpace(o.Text))
+		}
+	}
+	return answers, distractors
+}
+
+func (q *Quiz) notFound(path, id string) error {
+	ids := slices.Sorted(maps.Keys(q.byID))
+	hint := "the quiz has no questions yet"
+	if len(ids) > 0 {
+		hint = "question ids: " + strings.Join(ids, ", ")
+	}
+	return session.Reject(session.KindNotFound, path, hint, "no question %q", id)
+}
+
+// editable returns question id if generation may change it as a whole.
+func (q *Quiz) editable(id string) (*Question, error) {
+	qu, ok := q.byID[id]
+	if !ok {
+		return nil, q.notFound("id", id)
+	}
+	if qu.authored && q.Protect {
+		return nil, session.Reject(session.KindPrecondition, "id", "the author's questions stay as written; add new questions around them", "question %q was written by the author", id)
+	}
+	return qu, nil
+}
+
+// position is a question's 1-based position among real questions, and
+// their count.
+func (q *Quiz) position(id string) (pos, count int) {
+	for _, qu := range q.questions() {
+		if qu.IsPlaceholder {
+			continue
+		}
+		count++
+		if qu.ID == id {
+			pos = count
+		}
+	}
+	return pos, count
+}
+
+// offsetOf converts a 1-based position among real questions into an index
+// in list, which may also hold placeholders.
+func (q *Quiz) offsetOf(list []*Question, pos int) int {
+	n := 0
+	for i, qu := range list {
+		if qu.IsPlaceholder {
+			continue
+		}
+		n++
+		if n == pos {
+			return i
+		}
+	}
+	return len(list)
+}
+
+func (q *Quiz) add(rc *session.Context, in AddQuestion) error {
+	prompt, err := nonEmpty("prompt", in.Prompt)
+	if err != nil {
+		return err
+	}
+	if err := checkChoices(in.Options); err != nil {
+		return err
+	}
+	// A whole pending question list first becomes a list holding one
+	// placeholder, so partial work and the remaining hint can both be saved.
+	if q.Questions.Pending {
+		ph := &Question{Placeholder: yamlsrc.Placeholder{IsPlaceholder: true, Hint: q.Questions.Hint}}
+		q.Questions = yamlsrc.Val([]*Question{ph})
+		q.index()
+	}
+	ph, missing, hint := yamlsrc.PickPlaceholder(q.questions(), in.PendingID)
+	if missing {
+		return session.Reject(session.KindNotFound, "pending_id", hint, "no placeholder %q", in.PendingID)
+	}
+	answers, distractors := split(in.Options)
+	qu := &Question{ID: q.newID(), Prompt: yamlsrc.Val(prompt), Answers: yamlsrc.Val(answers), Distractors: yamlsrc.Val(distractors)}
+	if f := strings.TrimSpace(in.Feedback); f != "" {
+		qu.Feedback = yamlsrc.Val(f)
+	}
+	list := q.questions()
+	at := len(list)
+	if ph != nil {
+		at = slices.Index(list, ph)
+		ph.filled++
+		qu.filledFor = ph.PlaceholderID
+	}
+	q.Questions = yamlsrc.Val(slices.Insert(list, at, qu))
+	q.byID[qu.ID] = qu
+	rep := Added{ID: qu.ID}
+	rep.Position, _ = q.position(qu.ID)
+	if ph != nil {
+		rep.PendingID = ph.PlaceholderID
+	}
+	rc.Report(rep)
+	return nil
+}
+
+func (q *Quiz) newID() string {
+	for {
+		q.nextID++
+		id := fmt.Sprintf("q%d", q.nextID)
+		if _, taken := q.byID[id]; !taken {
+			return id
+		}
+	}
+}
+
+func (q *Quiz) update(rc *session.Context, in UpdateQuestion) error {
+	qu, ok := q.byID[in.ID]
+	if !ok {
+		return q.notFound("id", in.ID)
+	}
+	protected := func(name string, set bool) error {
+		if qu.authored && q.Protect && set {
+			return session.Reject(session.KindPrecondition, name, "only the author's pending fields can be filled", "%s of question %q was written by the author", name, qu.ID)
+		}
+		return nil
+	}
+	var fields []string
+	for _, c := range []struct {
+		name  string
+		value *string
+		field *yamlsrc.Field[string]
+	}{{"prompt", in.Prompt, &qu.Prompt}, {"feedback", in.Feedback, &qu.Feedback}} {
+		if c.value == nil {
+			continue
+		}
+		if err := protected(c.name, c.field.Set); err != nil {
+			return err
+		}
+		v, err := nonEmpty(c.name, *c.value)
+		if err != nil {
+			return err
+		}
+		*c.field = yamlsrc.Val(v)
+		fields = append(fields, c.name)
+	}
+	if in.Options != nil {
+		if err := checkChoices(in.Options); err != nil {
+			return err
+		}
+		answers, distractors := split(in.Options)
+		// An author's list stays as written: the options must repeat it, so
+		// only the pending list changes.
+		if qu.authored && q.Protect {
+			for _, l := range []struct {
+				name, as string
+				field    *yamlsrc.Field[[]string]
+				given    []string
+			}{{"answers", "correct", &qu.Answers, answers}, {"distractors", "not correct", &qu.Distractors, distractors}} {
+				if !l.field.Pending && !slices.Equal(l.field.Value, l.given) && len(l.field.Value)+len(l.given) > 0 {
+					return session.Reject(session.KindPrecondition, "options",
+						fmt.Sprintf("repeat the author's %s unchanged (%s) as options marked %s, and write only what is pending", l.name, quoteAll(l.field.Value), l.as),
+						"%s of question %q were written by the author", l.name, qu.ID)
+				}
+			}
+		}
+		if !qu.Answers.Set || !slices.Equal(qu.Answers.Value, answers) {
+			qu.Answers = yamlsrc.Val(answers)
+			fields = append(fields, "answers")
+		}
+		if !qu.Distractors.Set || !slices.Equal(qu.Distractors.Value, distractors) {
+			if len(distractors) > 0 || qu.Distractors.Set || qu.Distractors.Pending {
+				qu.Distractors = yamlsrc.Val(distractors)
+				fields = append(fields, "distractors")
+			}
+		}
+	}
+	if len(fields) == 0 {
+		return session.Reject(session.KindInvalidArgs, "", "set at least one of prompt, options, feedback, with something new", "nothing to change")
+	}
+	rc.Report(Changed{qu.ID, fields})
+	return nil
+}
+
+func quoteAll(items []string) string {
+	if len(items) == 0 {
+		return "none"
+	}
+	out := make([]string, len(items))
+	for i, it := range items {
+		out[i] = fmt.Sprintf("%q", it)
+	}
+	return strings.Join(out, ", ")
+}

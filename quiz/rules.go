@@ -1,0 +1,97 @@
+package quiz
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/lessongen/lessongen/internal/rule"
+)
+
+// The quiz's limits are written once, as tags on the intents a model calls
+// (Choices.Options, SetKind.Kind). The bridge turns those tags into the
+// tool schema; the functions here read the same tags (internal/rule), so the file check,
+// the dispatch check and what a model is told cannot drift apart.
+
+// Kinds lists the kinds a quiz may have, in the order documentation shows them.
+func Kinds() []string { return rule.Of[SetKind]("kind").Enum }
+
+// OptionLimits are the fewest and most options a question may have,
+// answers and distractors together.
+func OptionLimits() (least, most int) {
+	r := rule.Of[Choices]("options")
+	return *r.MinItems, *r.MaxItems
+}
+
+// optionProblem is one broken rule about a question's options: the option
+// it concerns (an index into the options checked, or -1 for the question as
+// a whole), what is wrong, and how to put it right.
+type optionProblem struct {
+	index     int
+	msg, hint string
+}
+
+// checkOptions applies a question's rules to its options, answers marked
+// Correct. A list still pending is not known: rules that need it wait until
+// it is written. Load and dispatch both call this, so they agree.
+func checkOptions(opts []Option, answersKnown, distractorsKnown bool) []optionProblem {
+	var ps []optionProblem
+	least, most := OptionLimits()
+	answers := 0
+	first := map[string]int{}
+	for i, o := range opts {
+		text := strings.TrimSpace(o.Text)
+		if text == "" {
+			ps = append(ps, optionProblem{i, fmt.Sprintf("%s is empty", oneOf(o)), "write the option or remove it"})
+			continue
+		}
+		if o.Correct {
+			answers++
+		}
+		key := strings.ToLower(text)
+		j, seen := first[key]
+		switch {
+		case !seen:
+			first[key] = i
+		case opts[j].Correct == o.Correct:
+			ps = append(ps, optionProblem{i, fmt.Sprintf("%q is listed twice in %s", text, listOf(o)), "keep one"})
+		default:
+			ps = append(ps, optionProblem{i, fmt.Sprintf("%q is both an answer and a distractor", text), "an option is either right or wrong; keep it in one list"})
+		}
+	}
+	switch n := len(opts); {
+	case n > most:
+		ps = append(ps, optionProblem{-1, "the question has " + plural(n, "option"), fmt.Sprintf("a question has %d to %d options, answers and distractors together; remove some", least, most)})
+	case n < least && answersKnown && distractorsKnown:
+		more := "add distractors"
+		if answers == 0 {
+			more = "add options, at least one of them correct"
+		}
+		ps = append(ps, optionProblem{-1, "the question has " + plural(n, "option"), fmt.Sprintf("a question has %d to %d options, answers and distractors together; %s", least, most, more)})
+	case !answersKnown && n+1 > most:
+		ps = append(ps, optionProblem{-1, fmt.Sprintf("the question has %s and its answers are still to come", plural(n, "distractor")), fmt.Sprintf("a question has %d to %d options, answers and distractors together; leave room for an answer", least, most)})
+	case answersKnown && answers == 0:
+		ps = append(ps, optionProblem{-1, "the question has no answer", "give at least one correct answer"})
+	}
+	return ps
+}
+
+func listOf(o Option) string {
+	if o.Correct {
+		return "answers"
+	}
+	return "distractors"
+}
+
+func oneOf(o Option) string {
+	if o.Correct {
+		return "an answer"
+	}
+	return "a distractor"
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}

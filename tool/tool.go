@@ -1,0 +1,62 @@
+// Package tool holds what a subagent and the bridge exchange: tool
+// definitions as a model receives them and the one envelope every tool
+// result takes. It knows no modality, so the agent loop depends on none.
+package tool
+
+import (
+	"encoding/json"
+
+	"github.com/lessongen/lessongen/session"
+)
+
+// Def is one tool definition as a model receives it.
+type Def struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Parameters  json.RawMessage `json:"parameters"`
+	Strict      bool            `json:"strict,omitempty"`
+}
+
+// MaxArgsBytes is the most a tool call's arguments may hold. Every intent's
+// values together are a few kilobytes at most (a slide's notes, a list of
+// terms); a call past this is a runaway, and refusing it keeps it out of
+// the document and, as the agent shortens it in the history, out of every
+// later request.
+const MaxArgsBytes = 64_000
+
+// Envelope is the one JSON shape every tool result takes, success or not.
+type Envelope struct {
+	OK bool `json:"ok"`
+	// DryRun is set when the change was checked but not committed
+	// (--approve deny).
+	DryRun bool `json:"dry_run,omitempty"`
+	// Result is what was committed (ids created, fields set) or, for
+	// read-only tools, what was read.
+	Result []any  `json:"result,omitempty"`
+	Error  *Error `json:"error,omitempty"`
+	// Warnings are the defects the call caused or that concern what it
+	// touched; WarningsElsewhere counts the others, which a describe tool
+	// lists.
+	Warnings          []session.Warning `json:"warnings,omitempty"`
+	WarningsElsewhere int               `json:"warnings_elsewhere,omitempty"`
+	// Pending is what is still to be generated at this node and level: the
+	// first MaxPendingShown items, PendingMore counting the rest (the
+	// list_pending tool lists them all).
+	Pending     []session.Pending `json:"pending"`
+	PendingMore int               `json:"pending_more,omitempty"`
+	// StepsLeft is the model turns left in the budget; the agent loop sets it.
+	StepsLeft *int `json:"steps_left,omitempty"`
+}
+
+// Error is a tool call that could not be carried out, in the words a model
+// can act on. It goes back to the model; it never ends the run.
+type Error struct {
+	Kind    session.ErrorKind `json:"kind"`
+	Path    string            `json:"path,omitempty"`
+	Message string            `json:"message"`
+	Hint    string            `json:"hint,omitempty"`
+}
+
+func (e *Error) Error() string {
+	return (&session.Error{Kind: e.Kind, Path: e.Path, Message: e.Message, Hint: e.Hint}).Error()
+}

@@ -1,0 +1,42 @@
+package whiteboard
+
+import (
+	"maps"
+	"slices"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/lessongen/lessongen/internal/yamlsrc"
+	"github.com/lessongen/lessongen/modality"
+	"github.com/lessongen/lessongen/session"
+)
+
+// Modality describes the whiteboard for the registry.
+func Modality() modality.Descriptor {
+	return modality.Descriptor{
+		Name:     "whiteboard",
+		Doc:      "a canvas of positioned elements",
+		Intents:  Intents(),
+		Read:     CapRead,
+		Metadata: CapMetadata,
+		Node:     CapNode,
+		MaxNew:   MaxNewElements,
+		NewItems: "elements",
+		Close:    ClosePlaceholders{},
+		Bindable: bindableNames(),
+		Bind:     func(p, v string) session.Intent { return ApplyBinding{Property: p, Value: v} },
+		Codec: modality.NewCodec(Decode, Todo,
+			func(b *Board) *yaml.Node { n, _ := b.EncodeNode(); return n },
+			func(b *Board, p string) bool { f := b.bindable(p); return f != nil && f.Set }),
+	}
+}
+
+// bindables are the fields a slide's props may bind, by property name:
+// the one list of them.
+func (b *Board) bindables() map[string]*yamlsrc.Field[string] {
+	return map[string]*yamlsrc.Field[string]{"heading": &b.Heading, "layout": &b.Layout}
+}
+
+func (b *Board) bindable(name string) *yamlsrc.Field[string] { return b.bindables()[name] }
+
+func bindableNames() []string { return slices.Sorted(maps.Keys(new(Board).bindables())) }
