@@ -38,7 +38,8 @@ In the page, the arrow keys move between pages, N shows or hides the notes
 and P shows one page at a time; printing gives one slide per page.
 
 --format md writes Marp Markdown instead (one slide per ---, notes as
-presenter comments). The output defaults to FILE with .html (or .md); -o -
+presenter comments; whiteboards are inline SVG, so convert it with
+marp --html). The output defaults to FILE with .html (or .md); -o -
 writes to stdout. An output that is one of the lesson's files is refused.`,
 		Example: "  lessongen render examples/photosynthesis/lesson.yaml -o lesson.html\n  lessongen render lesson.yaml --format md -o lesson.md",
 		Args:    exactArgs(1),

@@ -137,8 +137,9 @@ func Markdown(w io.Writer, doc *compose.Document, reg *modality.Registry) error 
 		return err
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "---\nmarp: true\ntitle: %q\npaginate: true\nstyle: |\n  section { font-family: '%s', sans-serif; }\n  svg.whiteboard { width: 100%%; height: auto; max-height: 70vh; }\n  .pending { color: #7a4a00; background: #fff8e6; border: 2px dashed #b7791f; }\n---\n\n",
-		d.title, textfit.FontFamily)
+	// Marp draws inline HTML (the SVG) only when asked: marp --html.
+	fmt.Fprintf(&b, "---\n# whiteboards are inline SVG: convert with marp --html\nmarp: true\ntitle: %q\npaginate: true\nstyle: |\n%s  section { font-family: '%s', sans-serif; }\n  svg.whiteboard { width: 100%%; height: auto; max-height: 70vh; }\n  .pending { color: #7a4a00; background: #fff8e6; border: 2px dashed #b7791f; }\n---\n\n",
+		d.title, indent(textfit.FontFaceCSS(), "  "), textfit.FontFamily)
 	b.WriteString(markdownBlock(d.overview))
 	for _, s := range d.slides {
 		b.WriteString("\n---\n\n")
@@ -186,4 +187,9 @@ func stripTags(s string) string {
 		}
 	}
 	return strings.Join(strings.Fields(html.UnescapeString(b.String())), " ")
+}
+
+// indent prefixes every line of s.
+func indent(s, prefix string) string {
+	return prefix + strings.ReplaceAll(strings.TrimSuffix(s, "\n"), "\n", "\n"+prefix) + "\n"
 }

@@ -52,11 +52,11 @@ func renderHTML(t testing.TB, path string) []byte {
 
 // fontFaces are the embedded fonts: 400 kB of base64 that textfit's own
 // tests cover, left out of the golden file.
-var fontFaces = regexp.MustCompile(`(?m)^@font-face\{.*\}$`)
+var fontFaces = regexp.MustCompile(`(?m)^( *)@font-face\{.*\}$`)
 
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	got = fontFaces.ReplaceAll(got, []byte("@font-face{/* embedded font */}"))
+	got = fontFaces.ReplaceAll(got, []byte("${1}@font-face{/* embedded font */}"))
 	path := filepath.Join("testdata", name)
 	if *update {
 		if err := os.WriteFile(path, got, 0o644); err != nil {
