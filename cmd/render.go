@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -72,7 +73,8 @@ func runRender(opts *renderOptions) error {
 		return &silentError{code: ExitUsage, err: fmt.Errorf("%s is invalid; nothing rendered", opts.file)}
 	}
 	if err != nil {
-		return err
+		// The lesson or a child file cannot be read: the input's problem.
+		return &usageError{err}
 	}
 	// Layout warnings do not stop a render: seeing the defect is the point.
 	printProblems(opts.io, doc.Warnings)
@@ -85,6 +87,9 @@ func runRender(opts *renderOptions) error {
 		// "-": nothing is saved, so only the lesson's own files are refused.
 		if err := doc.CheckSideFile(out, "-"); err != nil {
 			return usagef("-o %v", err)
+		}
+		if fi, err := os.Stat(out); err == nil && fi.IsDir() {
+			return usagef("-o %s is a folder; name the output file, e.g. %s", out, filepath.Join(out, "lesson."+opts.format))
 		}
 	}
 	var buf bytes.Buffer

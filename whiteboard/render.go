@@ -41,10 +41,17 @@ func Render(b *Board, bound map[string]string) modality.Rendered {
 		drawPlaceholder(&s, textfit.Box{X: 20, Y: 20, W: float64(c.Width) - 40, H: float64(c.Height) - 40}, "elements", b.Elements.Hint)
 	}
 	// Shapes and boxes first, arrows over them, so an arrow's label is not
-	// hidden under the box it points at.
+	// hidden under the box it points at. A pending element with no box of
+	// its own goes in the free band at the foot of the canvas, or, when
+	// elements are there, under the canvas, so it hides nothing.
+	var below []*Element
 	for _, e := range b.elements() {
 		if e.IsPlaceholder {
-			drawPlaceholder(&s, placeholderBox(e, c), "element", e.Hint)
+			if box, ok := b.placeholderBox(e, c); ok {
+				drawPlaceholder(&s, box, "element", e.Hint)
+			} else {
+				below = append(below, e)
+			}
 			continue
 		}
 		if e.Type != KindArrow {
@@ -57,6 +64,9 @@ func Render(b *Board, bound map[string]string) modality.Rendered {
 		}
 	}
 	s.WriteString("</svg>\n")
+	for _, e := range below {
+		fmt.Fprintf(&s, "<div class=\"pending\">%s</div>\n", pendingLabel("element", e.Hint))
+	}
 	return modality.Rendered{Body: s.String()}
 }
 
@@ -64,13 +74,23 @@ func Render(b *Board, bound map[string]string) modality.Rendered {
 // line's (context-stroke).
 const svgDefs = `<defs><marker id="wb-head" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="8" markerHeight="8" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="context-stroke"/></marker></defs>` + "\n"
 
-// placeholderBox is where a pending element is drawn: its own box when it
-// has one, else a band across the lower part of the canvas.
-func placeholderBox(e *Element, c Canvas) textfit.Box {
+// placeholderBox is where a pending element is drawn on the canvas: its
+// own box when it has one, else a band across the foot of the canvas if no
+// element is there; false when it has no room.
+func (b *Board) placeholderBox(e *Element, c Canvas) (textfit.Box, bool) {
 	if e.W > 0 && e.H > 0 {
-		return e.box()
+		return e.box(), true
 	}
-	return textfit.Box{X: 40, Y: float64(c.Height) * 0.6, W: float64(c.Width) - 80, H: float64(c.Height)*0.4 - 40}
+	band := textfit.Box{X: 40, Y: float64(c.Height) * 0.6, W: float64(c.Width) - 80, H: float64(c.Height)*0.4 - 40}
+	for _, o := range b.elements() {
+		if o.IsPlaceholder || o.Type == KindArrow {
+			continue
+		}
+		if o.X < band.X+band.W && band.X < o.X+o.W && o.Y < band.Y+band.H && band.Y < o.Y+o.H {
+			return textfit.Box{}, false
+		}
+	}
+	return band, true
 }
 
 func (e *Element) box() textfit.Box { return textfit.Box{X: e.X, Y: e.Y, W: e.W, H: e.H} }
