@@ -130,6 +130,11 @@ func runGenerate(ctx context.Context, opts *generateOptions) error {
 	if toStdout && len(doc.BoardFiles()) > 0 {
 		return usagef("-o - writes one file, but this lesson keeps whiteboards in their own files; use -o PATH")
 	}
+	release, err := lockRun(doc, opts.out, opts.io.ErrOut)
+	if err != nil {
+		return err
+	}
+	defer release()
 	dryRun := approval == bridge.ApproveDeny
 	if len(steps) == 0 {
 		fmt.Fprintf(opts.io.ErrOut, "%s: nothing to do; nothing is pending.\n", opts.file)
