@@ -12,7 +12,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lessongen/lessongen/bridge"
-	"github.com/lessongen/lessongen/internal/atomicfile"
 	"github.com/lessongen/lessongen/internal/event"
 	"github.com/lessongen/lessongen/internal/yamlsrc"
 	"github.com/lessongen/lessongen/lesson"
@@ -135,13 +134,14 @@ func runGenerate(ctx context.Context, opts *generateOptions) error {
 		return err
 	}
 	defer release()
+	saver := lesson.NewSaver(doc)
 	dryRun := approval == bridge.ApproveDeny
 	if len(steps) == 0 {
 		fmt.Fprintf(opts.io.ErrOut, "%s: nothing to do; nothing is pending.\n", opts.file)
 		if dryRun {
 			return nil
 		}
-		return finalSave(doc, opts, nil)
+		return finalSave(doc, saver, opts, nil)
 	}
 
 	model, err := newModel(cfg)
@@ -165,7 +165,7 @@ func runGenerate(ctx context.Context, opts *generateOptions) error {
 
 	var checkpoint func() ([]string, error)
 	if !toStdout && !dryRun {
-		checkpoint = func() ([]string, error) { return save(doc, opts.out, opts.io) }
+		checkpoint = func() ([]string, error) { return save(saver, opts.out, opts.io) }
 	}
 	sink(event.Event{Kind: event.RunStart, Text: fmt.Sprintf("%s: %s", opts.file, plural(len(steps), "subagent"))})
 	report, runErr := orchestrate.Run(ctx, doc, scope, orchestrate.Options{
@@ -177,11 +177,16 @@ func runGenerate(ctx context.Context, opts *generateOptions) error {
 	if dryRun {
 		fmt.Fprintln(opts.io.ErrOut, "dry run (--approve deny): nothing was written")
 	} else {
-		saveErr = finalSave(doc, opts, sink)
+		saveErr = finalSave(doc, saver, opts, sink)
 	}
 	sink(event.Event{Kind: event.RunEnd, Status: runStatus(report, runErr)})
 	progress.Close()
 	printSummary(opts.io.ErrOut, report, time.Since(start))
+	for _, p := range saver.Merged() {
+		fmt.Fprintf(opts.io.ErrOut, "lessongen: note: %s was edited during the run; it holds your edits and this run's changes\n", p)
+	}
+	conflicts := saver.Conflicts()
+	printConflicts(opts.io.ErrOut, conflicts)
 
 	switch {
 	case saveErr != nil:
@@ -192,6 +197,8 @@ func runGenerate(ctx context.Context, opts *generateOptions) error {
 		return explainProvider(runErr, cfg)
 	case len(report.Incomplete()) > 0:
 		return &silentError{code: ExitPartial, err: ErrPartial}
+	case len(conflicts) > 0:
+		return &silentError{code: ExitPartial, err: ErrConflict}
 	}
 	return nil
 }
@@ -217,28 +224,33 @@ func loadLesson(path string) (*lesson.Document, error) {
 	return doc, err
 }
 
-// save writes every changed file atomically and returns their paths.
-func save(doc *lesson.Document, out string, streams *IOStreams) ([]string, error) {
-	files, err := doc.Render(out)
-	if err != nil {
-		return nil, err
-	}
+// save writes every changed file atomically, keeping edits the author saved
+// during the run (see lesson.Saver), and returns the paths it wrote.
+func save(saver *lesson.Saver, out string, streams *IOStreams) ([]string, error) {
+	files, err := saver.Save(out)
 	var paths []string
 	for _, f := range files {
 		if f.Reformatted {
 			fmt.Fprintf(streams.ErrOut, "lessongen: warning: %s could not be changed in place; it was written fresh, with all its data but without its comments and layout\n", f.Path)
 		}
-		if err := atomicfile.Write(f.Path, f.Data, 0o644); err != nil {
-			return paths, err
-		}
 		paths = append(paths, f.Path)
 	}
-	return paths, nil
+	return paths, err
+}
+
+// printConflicts names every file whose author's edit could not be merged.
+func printConflicts(w io.Writer, conflicts []lesson.FileConflict) {
+	for _, c := range conflicts {
+		fmt.Fprintf(w, "lessongen: conflict: %s\n", c)
+	}
+	if len(conflicts) > 0 {
+		fmt.Fprintf(w, "  compare the two, keep what you want in the original, and delete the %s file(s)\n", lesson.ConflictSuffix)
+	}
 }
 
 // finalSave writes the result: to the output file(s), or the lesson to
 // stdout for -o -.
-func finalSave(doc *lesson.Document, opts *generateOptions, sink event.Sink) error {
+func finalSave(doc *lesson.Document, saver *lesson.Saver, opts *generateOptions, sink event.Sink) error {
 	if opts.out == "-" {
 		data, err := doc.LessonBytes()
 		if err != nil {
@@ -247,7 +259,7 @@ func finalSave(doc *lesson.Document, opts *generateOptions, sink event.Sink) err
 		_, err = opts.io.Out.Write(data)
 		return err
 	}
-	paths, err := save(doc, opts.out, opts.io)
+	paths, err := save(saver, opts.out, opts.io)
 	if err != nil {
 		return fmt.Errorf("save: %w", err)
 	}

@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -125,6 +126,12 @@ func Acquire(paths []string, self Holder) (*Set, []Stale, error) {
 func acquire(file, lp string, self Holder) (*os.File, *Holder, error) {
 	for range 10 {
 		f, err := os.OpenFile(lp, os.O_RDWR|os.O_CREATE, 0o644)
+		if errors.Is(err, fs.ErrNotExist) {
+			// An output folder the run will create anyway (-o new/out.yaml).
+			if err = os.MkdirAll(filepath.Dir(lp), 0o755); err == nil {
+				f, err = os.OpenFile(lp, os.O_RDWR|os.O_CREATE, 0o644)
+			}
+		}
 		if err != nil {
 			return nil, nil, fmt.Errorf("lock %s: %w", file, err)
 		}

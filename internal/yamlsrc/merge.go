@@ -45,8 +45,8 @@ type merger struct {
 	conflicts []Conflict
 }
 
-// merge merges one spot; a nil node is an absent one. at is the nearest
-// node of theirs, for the conflict's line.
+// merge merges one spot; a nil node is an absent one. at is where the spot
+// is in theirs (its key, for a mapping value), for the conflict's line.
 func (m *merger) merge(path string, b, o, t, at *yaml.Node) *yaml.Node {
 	switch {
 	case Equal(o, b):
@@ -66,9 +66,6 @@ func (m *merger) merge(path string, b, o, t, at *yaml.Node) *yaml.Node {
 				return out
 			}
 		}
-	}
-	if t != nil {
-		at = t
 	}
 	line := 0
 	if at != nil {
@@ -90,7 +87,7 @@ func (m *merger) mapping(path string, b, o, t *yaml.Node) *yaml.Node {
 	for i := 0; i+1 < len(t.Content); i += 2 {
 		k := t.Content[i].Value
 		seen[k] = true
-		if v := m.merge(keyPath(path, k), bv[k], ov[k], t.Content[i+1], t.Content[i+1]); v != nil {
+		if v := m.merge(keyPath(path, k), bv[k], ov[k], t.Content[i+1], t.Content[i]); v != nil {
 			out.Content = append(out.Content, t.Content[i], v)
 		}
 	}
