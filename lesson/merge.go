@@ -149,8 +149,8 @@ func (s *Saver) write(f OutFile, isLesson bool) (*OutFile, error) {
 	if bl.conflict != nil {
 		return s.writeCopy(f, bl.conflict)
 	}
-	// Re-read just before writing and retry if the author saved meanwhile,
-	// so the window for an unseen edit is the rename itself.
+	// An author who saves while this runs makes the check before the rename
+	// fail; then read and merge again.
 	for range 3 {
 		disk, err := os.ReadFile(f.Path)
 		if errors.Is(err, fs.ErrNotExist) {
@@ -160,38 +160,49 @@ func (s *Saver) write(f OutFile, isLesson bool) (*OutFile, error) {
 			return nil, fmt.Errorf("check %s before writing: %w", f.Path, err)
 		}
 		sum := sha256.Sum256(disk)
-		if sum == bl.sum && !bl.merged {
-			if err := atomicfile.Write(f.Path, f.Data, 0o644); err != nil {
+		data, reformatted := f.Data, f.Reformatted
+		edited := sum != bl.sum || bl.merged
+		if edited {
+			var clash string
+			data, clash, err = merge(f.Path, bl.ours, f.Data, disk, isLesson)
+			reformatted = false
+			switch {
+			case err != nil:
 				return nil, err
+			case clash != "":
+				return s.conflict(f, bl, clash)
+			case bytes.Equal(data, disk):
+				// Already holds the result (an earlier write merged it).
+				bl.sum, bl.ours, bl.merged = sum, f.Data, true
+				return &OutFile{Path: f.Path, Data: disk}, nil
 			}
-			bl.sum, bl.ours = sha256.Sum256(f.Data), f.Data
-			return &f, nil
 		}
-		data, reformatted, clash, err := merge(f.Path, bl.ours, f.Data, disk, isLesson)
+		err = atomicfile.WriteIf(f.Path, data, 0o644, func() error { return unchanged(f.Path, sum) })
+		if errors.Is(err, errChanged) {
+			continue
+		}
 		if err != nil {
 			return nil, err
 		}
-		if clash != "" {
-			return s.conflict(f, bl, clash)
-		}
-		if bytes.Equal(data, disk) {
-			// Already holds the result (an earlier write merged it).
-			bl.sum, bl.ours, bl.merged = sum, f.Data, true
-			return &OutFile{Path: f.Path, Data: disk}, nil
-		}
-		if now, err := os.ReadFile(f.Path); err != nil || sha256.Sum256(now) != sum {
-			continue
-		}
-		if err := atomicfile.Write(f.Path, data, 0o644); err != nil {
-			return nil, err
-		}
-		if !bl.merged {
+		if edited && !bl.merged {
 			s.merged = append(s.merged, f.Path)
 		}
-		bl.sum, bl.ours, bl.merged = sha256.Sum256(data), f.Data, true
+		bl.sum, bl.ours, bl.merged = sha256.Sum256(data), f.Data, edited
 		return &OutFile{Path: f.Path, Data: data, Reformatted: reformatted}, nil
 	}
 	return s.conflict(f, bl, "kept changing while this run tried to merge it")
+}
+
+var errChanged = errors.New("changed on disk meanwhile")
+
+// unchanged fails with errChanged unless path still holds the content
+// whose hash is sum.
+func unchanged(path string, sum [sha256.Size]byte) error {
+	disk, err := os.ReadFile(path)
+	if err != nil || sha256.Sum256(disk) != sum {
+		return errChanged
+	}
+	return nil
 }
 
 // conflict records that f's author edit cannot be merged and writes the
@@ -212,18 +223,18 @@ func (s *Saver) writeCopy(f OutFile, c *FileConflict) (*OutFile, error) {
 // merge merges the author's version on disk (theirs) with the run's
 // rendering (ours), both descended from base, the run's rendering at its
 // last write. clash says why they cannot be merged; data is then nil.
-func merge(path string, base, ours, theirs []byte, isLesson bool) (data []byte, reformatted bool, clash string, err error) {
+func merge(path string, base, ours, theirs []byte, isLesson bool) (data []byte, clash string, err error) {
 	b, err := yamlsrc.Parse(path, base)
 	if err != nil {
-		return nil, false, "", fmt.Errorf("merge %s: the run's last version: %w", path, err)
+		return nil, "", fmt.Errorf("merge %s: the run's last version: %w", path, err)
 	}
 	o, err := yamlsrc.Parse(path, ours)
 	if err != nil {
-		return nil, false, "", fmt.Errorf("merge %s: the run's version: %w", path, err)
+		return nil, "", fmt.Errorf("merge %s: the run's version: %w", path, err)
 	}
 	t, err := yamlsrc.Parse(path, theirs)
 	if err != nil {
-		return nil, false, "was changed during the run and is not valid YAML now: " + firstLine(err), nil
+		return nil, "was changed during the run and is not valid YAML now: " + firstLine(err), nil
 	}
 	tree, conflicts := yamlsrc.Merge3(b.Root, o.Root, t.Root)
 	if len(conflicts) > 0 {
@@ -234,16 +245,21 @@ func merge(path string, base, ours, theirs []byte, isLesson bool) (data []byte, 
 				spots[i] += fmt.Sprintf(" (line %d)", c.Line)
 			}
 		}
-		return nil, false, "was changed both by you and by this run at " + strings.Join(spots, ", "), nil
+		return nil, "was changed both by you and by this run at " + strings.Join(spots, ", "), nil
 	}
-	data, reformatted, err = patchOrRender(t, tree)
+	// Rendering the file fresh would drop the author's comments and layout:
+	// better to leave their file alone.
+	data, err = t.Patch(tree)
+	if errors.Is(err, yamlsrc.ErrUnsafePatch) {
+		return nil, "could not be merged without rewriting its layout and comments", nil
+	}
 	if err != nil {
-		return nil, false, "", fmt.Errorf("merge %s: %w", path, err)
+		return nil, "", fmt.Errorf("merge %s: %w", path, err)
 	}
 	if err := checkMerged(path, data, isLesson); err != nil {
-		return nil, false, "could not be merged into a valid file: " + firstLine(err), nil
+		return nil, "could not be merged into a valid file: " + firstLine(err), nil
 	}
-	return data, reformatted, "", nil
+	return data, "", nil
 }
 
 // checkMerged loads merged bytes as a lesson or a whiteboard file would be
