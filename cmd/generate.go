@@ -43,12 +43,18 @@ After each node finishes, the file is saved, so a killed run loses at most
 the nodes in flight and a rerun does only what is still pending. The first
 Ctrl-C stops at the next safe point and saves; a second stops at once.
 
+Edits you save to the lesson or its whiteboard files during the run are
+merged with the run's changes; where both changed one spot, your file is
+kept and the run's version is saved beside it as FILE.lessongen-conflict.
+Only one generate or fill runs on a lesson (and its files) at a time.
+
 The model is any OpenAI-compatible server: set the API key in
 LESSONGEN_API_KEY or OPENAI_API_KEY (or api_key in the config file), and
 for a local server its --base-url (e.g. http://localhost:11434/v1).
 
-Exit codes: 0 done, 1 provider or internal failure, 2 invalid input,
-3 some nodes still pending or failed (the rest is saved), 130 interrupted.`,
+Exit codes: 0 done, 1 provider or internal failure, 2 invalid input or
+the lesson is locked by another run, 3 some nodes still pending or failed
+or an edit conflicts (the rest is saved), 130 interrupted.`,
 		Example: `  export OPENAI_API_KEY=...
   lessongen generate examples/photosynthesis/lesson.yaml -o /tmp/photosynthesis.yaml
   lessongen generate lesson.yaml --base-url http://localhost:11434/v1 --model llama3.1 --tool-schema compatible
