@@ -11,25 +11,33 @@ import (
 )
 
 // lockRun takes the run's advisory lock on every file it may write — the
-// lesson, its whiteboard files, and the same under -o — so a second
-// generate or fill on any of them stops before its first model request. A
-// lock left by a killed run is taken over with a note on errOut.
+// lesson and its whiteboard files, or their copies under -o — and, where
+// it can, on the input it only reads, so a second generate or fill on any
+// of them stops before its first model request (exit 2). A lock left by a
+// killed run is taken over with a note on errOut.
 func lockRun(doc *lesson.Document, out string, errOut io.Writer) (release func(), err error) {
-	paths := []string{doc.Path}
 	boards := doc.BoardFiles()
-	for _, f := range boards {
-		paths = append(paths, filepath.Join(filepath.Dir(doc.Path), f))
-	}
-	if out != "" && out != "-" {
-		paths = append(paths, out)
+	files := func(lessonPath string) []string {
+		paths := []string{lessonPath}
 		for _, f := range boards {
-			paths = append(paths, filepath.Join(filepath.Dir(out), f))
+			paths = append(paths, filepath.Join(filepath.Dir(lessonPath), f))
 		}
+		return paths
 	}
-	set, stale, err := lock.Acquire(paths, lock.Self())
+	var write, read []string
+	switch out {
+	case "":
+		write = files(doc.Path)
+	case "-": // stdout: nothing is written
+		read = files(doc.Path)
+	default:
+		write, read = files(out), files(doc.Path)
+	}
+	set, stale, err := lock.Acquire(write, read, lock.Self())
 	var held *lock.HeldError
+	var lerr *lock.Error
 	switch {
-	case errors.As(err, &held):
+	case errors.As(err, &held), errors.As(err, &lerr):
 		return nil, &usageError{err}
 	case err != nil:
 		return nil, err

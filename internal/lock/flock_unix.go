@@ -24,3 +24,5 @@ func tryLock(f *os.File) (bool, error) {
 		return false, err
 	}
 }
+
+func readOnlyFS(err error) bool { return errors.Is(err, syscall.EROFS) }

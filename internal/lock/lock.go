@@ -94,20 +94,28 @@ func resolve(path string) string {
 	return abs
 }
 
-// Acquire locks every file in paths for self, without waiting: if another
-// run holds any of them it releases what it took and returns a *HeldError.
-// It reports the lock files it took over from runs that died holding them.
-func Acquire(paths []string, self Holder) (*Set, []Stale, error) {
+// Acquire locks every file in write, and every file in read that it can,
+// for self, without waiting: if another run holds any of them it releases
+// what it took and returns a *HeldError. A file in read is one the run
+// only reads (the input of generate -o elsewhere): locking it keeps a second
+// run from paying for the same work, but a folder the run cannot write to
+// (a read-only checkout) is no reason to refuse, so it is skipped there.
+// Acquire reports the lock files it took over from runs that died holding
+// them.
+func Acquire(write, read []string, self Holder) (*Set, []Stale, error) {
 	s := &Set{}
 	var stale []Stale
 	seen := map[string]bool{}
-	for _, p := range paths {
+	for i, p := range slices.Concat(write, read) {
 		lp := Path(p)
 		if seen[lp] {
 			continue
 		}
 		seen[lp] = true
 		f, left, err := acquire(p, lp, self)
+		if i >= len(write) && cannotWrite(err) {
+			continue
+		}
 		if err != nil {
 			s.Release()
 			return nil, nil, err
@@ -133,7 +141,7 @@ func acquire(file, lp string, self Holder) (*os.File, *Holder, error) {
 			}
 		}
 		if err != nil {
-			return nil, nil, fmt.Errorf("lock %s: %w", file, err)
+			return nil, nil, &Error{File: file, Lock: lp, Err: unwrapPath(err)}
 		}
 		ok, err := tryLock(f)
 		if err != nil {
@@ -167,6 +175,28 @@ func sameFile(f *os.File, path string) bool {
 	a, err1 := f.Stat()
 	b, err2 := os.Stat(path)
 	return err1 == nil && err2 == nil && os.SameFile(a, b)
+}
+
+// Error means a lock file could not be created or written: the run could
+// not write its results there either.
+type Error struct {
+	File string
+	Lock string
+	Err  error
+}
+
+func (e *Error) Error() string {
+	return fmt.Sprintf("cannot lock %s: cannot create %s: %v; lessongen writes its results and a lock file there, so it needs write access to that folder", e.File, e.Lock, e.Err)
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
 
 var errNoHolder = errors.New("no holder recorded")
@@ -213,4 +243,9 @@ func (s *Set) Release() {
 		f.Close() // closing drops the flock
 	}
 	s.files = nil
+}
+
+// cannotWrite reports whether err says the folder is not writable.
+func cannotWrite(err error) bool {
+	return errors.Is(err, fs.ErrPermission) || readOnlyFS(err)
 }

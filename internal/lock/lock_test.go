@@ -27,11 +27,11 @@ func TestSecondAcquireIsRefusedAndNamesHolder(t *testing.T) {
 	lesson := filepath.Join(dir, "lesson.yaml")
 	write(t, lesson, "x")
 	first := Holder{PID: 4242, Host: "build-7", Started: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
-	s, stale, err := Acquire([]string{lesson}, first)
+	s, stale, err := Acquire([]string{lesson}, nil, first)
 	if err != nil || len(stale) != 0 {
 		t.Fatalf("first acquire: %v %v", stale, err)
 	}
-	_, _, err = Acquire([]string{lesson}, Self())
+	_, _, err = Acquire([]string{lesson}, nil, Self())
 	var held *HeldError
 	if !errors.As(err, &held) {
 		t.Fatalf("second acquire: got %v, want a HeldError", err)
@@ -48,7 +48,7 @@ func TestSecondAcquireIsRefusedAndNamesHolder(t *testing.T) {
 	if _, err := os.Stat(Path(lesson)); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("lock file left after release: %v", err)
 	}
-	s2, _, err := Acquire([]string{lesson}, Self())
+	s2, _, err := Acquire([]string{lesson}, nil, Self())
 	if err != nil {
 		t.Fatalf("acquire after release: %v", err)
 	}
@@ -63,20 +63,20 @@ func TestOtherSpellingOfAFileSharesItsLock(t *testing.T) {
 	if err := os.Symlink(filepath.Join(dir, "slides"), filepath.Join(dir, "alias")); err != nil {
 		t.Fatal(err)
 	}
-	s, _, err := Acquire([]string{filepath.Join(dir, "a.yaml"), board}, Self())
+	s, _, err := Acquire([]string{filepath.Join(dir, "a.yaml"), board}, nil, Self())
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Release()
 	for _, other := range []string{filepath.Join(dir, "alias", "b1.yaml"), filepath.Join(dir, "slides", "..", "slides", "b1.yaml")} {
-		_, _, err := Acquire([]string{filepath.Join(dir, "b.yaml"), other}, Self())
+		_, _, err := Acquire([]string{filepath.Join(dir, "b.yaml"), other}, nil, Self())
 		var held *HeldError
 		if !errors.As(err, &held) {
 			t.Errorf("%s: got %v, want a HeldError", other, err)
 		}
 	}
 	// The refused run released the lock it had taken on b.yaml.
-	s2, _, err := Acquire([]string{filepath.Join(dir, "b.yaml")}, Self())
+	s2, _, err := Acquire([]string{filepath.Join(dir, "b.yaml")}, nil, Self())
 	if err != nil {
 		t.Fatalf("b.yaml stayed locked after a refused acquire: %v", err)
 	}
@@ -93,7 +93,7 @@ func TestStaleLockIsReportedAndTakenOver(t *testing.T) {
 	data, _ := json.Marshal(dead)
 	write(t, Path(lesson), string(data))
 	self := Self()
-	s, stale, err := Acquire([]string{lesson}, self)
+	s, stale, err := Acquire([]string{lesson}, nil, self)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,5 +119,32 @@ func TestLockPathIsHiddenBesideTheFile(t *testing.T) {
 	}
 	if got != want {
 		t.Errorf("Path = %s, want %s", got, want)
+	}
+}
+
+// A file the run only reads, in a folder it cannot write to, is no reason
+// to refuse; a file it writes there is, with the folder named.
+func TestReadOnlyFolder(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root writes to read-only folders")
+	}
+	dir := t.TempDir()
+	ro := filepath.Join(dir, "ro")
+	lesson := filepath.Join(ro, "lesson.yaml")
+	write(t, lesson, "x")
+	if err := os.Chmod(ro, 0o555); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Chmod(ro, 0o755)
+	out := filepath.Join(dir, "out", "lesson.yaml")
+	s, _, err := Acquire([]string{out}, []string{lesson}, Self())
+	if err != nil {
+		t.Fatalf("read-only input: %v", err)
+	}
+	s.Release()
+	_, _, err = Acquire([]string{lesson}, nil, Self())
+	var lerr *Error
+	if !errors.As(err, &lerr) || !strings.Contains(err.Error(), "needs write access") {
+		t.Errorf("read-only output: got %v, want a lock.Error", err)
 	}
 }
