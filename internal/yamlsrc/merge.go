@@ -60,7 +60,9 @@ func (m *merger) merge(path string, b, o, t, at *yaml.Node) *yaml.Node {
 	if b != nil && o != nil && t != nil && b.Kind == o.Kind && o.Kind == t.Kind && !isPending(b) && !isPending(o) && !isPending(t) {
 		switch b.Kind {
 		case yaml.MappingNode:
-			return m.mapping(path, b, o, t)
+			if !dupKeys(b) && !dupKeys(o) && !dupKeys(t) {
+				return m.mapping(path, b, o, t)
+			}
 		case yaml.SequenceNode:
 			if out, ok := m.sequence(path, b, o, t); ok {
 				return out
@@ -226,6 +228,19 @@ func index(keys []string) map[string]int {
 		m[k] = i
 	}
 	return m
+}
+
+// dupKeys reports whether mapping n has a key twice (the loader refuses
+// that; a merge cannot tell which one is meant).
+func dupKeys(n *yaml.Node) bool {
+	seen := make(map[string]bool, len(n.Content)/2)
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if seen[n.Content[i].Value] {
+			return true
+		}
+		seen[n.Content[i].Value] = true
+	}
+	return false
 }
 
 func pairs(n *yaml.Node) map[string]*yaml.Node {
