@@ -21,6 +21,9 @@ import (
 type mathSegment struct {
 	text  string
 	level int
+	// arrow is a long arrow (+1 right, -1 left) drawn as a line with the
+	// segment's text small over it, instead of the text.
+	arrow int
 }
 
 var latexSymbols = map[string]string{
@@ -42,11 +45,11 @@ func latexSegments(src string) []mathSegment {
 		if t == "" {
 			return
 		}
-		if k := len(out) - 1; k >= 0 && out[k].level == level {
+		if k := len(out) - 1; k >= 0 && out[k].level == level && out[k].arrow == 0 {
 			out[k].text += t
 			return
 		}
-		out = append(out, mathSegment{t, level})
+		out = append(out, mathSegment{text: t, level: level})
 	}
 	rs := []rune(src)
 	// group reads a {…} group or a single character at i.
@@ -108,11 +111,12 @@ func latexSegments(src string) []mathSegment {
 			switch name {
 			case "xrightarrow", "xleftarrow":
 				g, k := group(j)
-				arrow := "→"
+				// A long arrow, as wide as its label, with the label over it.
+				dir := 1
 				if name == "xleftarrow" {
-					arrow = "←"
+					dir = -1
 				}
-				add(" —"+g+""+arrow+" ", 0)
+				out = append(out, mathSegment{text: g, arrow: dir})
 				j = k
 			case "frac":
 				a, k := group(j)
@@ -170,11 +174,7 @@ func equationSVG(src string, box textfit.Box, style textfit.Style, color string)
 	width := func(size float64) float64 {
 		w := 0.0
 		for _, s := range segs {
-			st := textfit.Style{FontSize: size, Bold: style.Bold}
-			if s.level != 0 {
-				st.FontSize = size * 0.7
-			}
-			w += textfit.Measure(s.text, st).Width
+			w += segWidth(s, size, style.Bold)
 		}
 		return w
 	}
@@ -188,7 +188,20 @@ func equationSVG(src string, box textfit.Box, style textfit.Style, color string)
 	fmt.Fprintf(&b, "<text class=\"equation\" font-family=\"'%s'\" font-size=\"%s\" fill=\"%s\" text-rendering=\"geometricPrecision\"><title>%s</title>",
 		textfit.FontFamily, n(size), html.EscapeString(color), html.EscapeString(src))
 	cx := x
+	var arrows strings.Builder
 	for _, s := range segs {
+		w := segWidth(s, size, style.Bold)
+		if s.arrow != 0 {
+			fmt.Fprintf(&b, "<tspan x=\"%s\" y=\"%s\" font-size=\"%s\" text-anchor=\"middle\">%s</tspan>", n(cx+w/2), n(y-size*0.55), n(size*0.5), html.EscapeString(s.text))
+			x1, x2, marker := cx+size*0.25, cx+w-size*0.25, "marker-end"
+			if s.arrow < 0 {
+				marker = "marker-start"
+			}
+			fmt.Fprintf(&arrows, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"%s\" stroke-width=\"%s\" %s=\"url(#wb-head)\"/>",
+				n(x1), n(y-size*0.32), n(x2), n(y-size*0.32), html.EscapeString(color), n(max(size/16, 1.5)), marker)
+			cx += w
+			continue
+		}
 		st := textfit.Style{FontSize: size, Bold: style.Bold}
 		dy := 0.0
 		switch s.level {
@@ -198,8 +211,23 @@ func equationSVG(src string, box textfit.Box, style textfit.Style, color string)
 			st.FontSize, dy = size*0.7, -size*0.4
 		}
 		fmt.Fprintf(&b, "<tspan x=\"%s\" y=\"%s\" font-size=\"%s\">%s</tspan>", n(cx), n(y+dy), n(st.FontSize), html.EscapeString(s.text))
-		cx += textfit.Measure(s.text, st).Width
+		cx += w
 	}
 	b.WriteString("</text>")
+	b.WriteString(arrows.String())
 	return b.String()
+}
+
+// segWidth is how wide a segment is drawn at font size size: its text, or
+// for a long arrow its label's width plus room for the head, at least 1.5 em.
+func segWidth(s mathSegment, size float64, bold bool) float64 {
+	st := textfit.Style{FontSize: size, Bold: bold}
+	switch {
+	case s.arrow != 0:
+		st.FontSize = size * 0.5
+		return max(textfit.Measure(s.text, st).Width+size, size*1.5)
+	case s.level != 0:
+		st.FontSize = size * 0.7
+	}
+	return textfit.Measure(s.text, st).Width
 }

@@ -16,7 +16,8 @@ func TestLatexSegments(t *testing.T) {
 		{`C_6H_{12}O_6`, `C|_6|H|_12|O|_6`},
 		{`\frac{a+b}{2}`, `(a+b)/2`},
 		{`a \times b \to c`, `a × b → c`},
-		{`x \xrightarrow{heat} y`, `x  —heat→  y`},
+		{`x \xrightarrow{heat} y`, `x |→heat| y`},
+		{`x \xleftarrow{cool} y`, `x |←cool| y`},
 		{`\alpha^{\beta}`, `α|^β`},
 		{`\unknown x`, `\unknown x`},
 		{`x_`, `x`},
@@ -31,6 +32,9 @@ func TestLatexSegments(t *testing.T) {
 				parts = append(parts, "^"+s.text)
 			default:
 				parts = append(parts, s.text)
+			}
+			if s.arrow != 0 {
+				parts[len(parts)-1] = map[int]string{1: "→", -1: "←"}[s.arrow] + s.text
 			}
 		}
 		if got := strings.Join(parts, "|"); got != c.want {
