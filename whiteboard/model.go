@@ -10,6 +10,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/lessongen/lessongen/internal/suggest"
 	"github.com/lessongen/lessongen/internal/yamlsrc"
 	"github.com/lessongen/lessongen/session"
 )
@@ -270,7 +271,8 @@ func (e *Element) problems(c Canvas) []problem {
 		need("text", has(e.Text))
 	case KindShape:
 		if !shapeRule().Allows(e.Shape) {
-			ps = append(ps, problem{"shape", fmt.Sprintf("shape must be %s, got %q", shapeRule().Options(), e.Shape)})
+			ps = append(ps, problem{"shape", fmt.Sprintf("shape must be %s, got %q%s", shapeRule().Options(), e.Shape,
+				suggest.DidYouMean(e.Shape, shapeRule().Enum, shapeSynonyms))})
 		}
 	case KindArrow:
 		need("from", e.From != "")
