@@ -280,8 +280,9 @@ func (e *Element) problems(c Canvas) []problem {
 	case KindEquation:
 		need("latex", has(e.Latex))
 	case KindImage:
-		need("description", has(e.Description))
-		need("alt", has(e.Alt))
+		// Either says what the image shows; the other is taken from it
+		// (imageText), so an author writes one and loses nothing.
+		need("description or alt", has(e.Description) || has(e.Alt))
 	default:
 		return []problem{{"type", fmt.Sprintf("type must be one of %s, got %q", kindList(), e.Type)}}
 	}
@@ -379,4 +380,17 @@ func (b *Board) EncodeNode() (*yaml.Node, bool) {
 func (b *Board) untouched() bool {
 	return b.whole && !b.Canvas.Set && b.Heading.Pending && b.Layout.Pending &&
 		b.Elements.Pending && b.Elements.Hint == b.hint
+}
+
+// imageText is an image's description and alt text, each standing in for
+// the other when only one is written.
+func (e *Element) imageText() (description, alt yamlsrc.Field[string]) {
+	description, alt = e.Description, e.Alt
+	if !description.Set && !description.Pending {
+		description = alt
+	}
+	if !alt.Set && !alt.Pending {
+		alt = description
+	}
+	return description, alt
 }
