@@ -165,12 +165,25 @@ func Decode(n *yaml.Node, r *yamlsrc.Reporter, path string) *Board {
 	b.validate(r, path)
 	b.index()
 	b.recompute()
+	// An arrow may name an element a pending placeholder is to add; with
+	// nothing left to generate, a missing end is the author's error.
+	open := b.Elements.Pending
+	for _, e := range b.elements() {
+		open = open || e.IsPlaceholder
+	}
 	for _, d := range b.defects {
 		at := b.Src
 		if id, ok := strings.CutPrefix(d.Path, "elements["); ok {
 			if e, found := b.byID[strings.TrimSuffix(id, "]")]; found && e.Src != nil {
 				at = e.Src
 			}
+		}
+		if d.dangling && !open {
+			r.At(at, "%s: %s; point it at an element of this whiteboard", path, d.Message)
+			continue
+		}
+		if d.Path == "heading" {
+			at = keyNode(b.Src, "heading")
 		}
 		r.WarnAt(at, "%s: %s", path, d.Message)
 	}
