@@ -140,8 +140,8 @@ func (b *Board) apply(rc *session.Context, in session.Intent) error {
 		if f == nil {
 			return session.Reject(session.KindInvalidArgs, "property", "bindable: "+strings.Join(bindableNames(), ", "), "no bindable property %q", in.Property)
 		}
-		if !f.Set {
-			*f = yamlsrc.Val(in.Value)
+		if !f.Set || b.unbound[in.Property] != nil {
+			b.bind(in.Property, f, in.Value)
 			rc.Report(Set{in.Property, in.Value})
 		}
 	case SetCanvas:
@@ -329,6 +329,24 @@ func (b *Board) writable(name string, set bool) error {
 		return session.Reject(session.KindPrecondition, name, "it was written by the author or bound from the slide's props; leave it as it is", "%s is already set", name)
 	}
 	return nil
+}
+
+// bind sets a bound property, keeping what the file had so the binding,
+// not its value, is what is saved: it is resolved again at every load.
+func (b *Board) bind(name string, f *yamlsrc.Field[string], value string) {
+	if b.unbound == nil {
+		b.unbound = map[string]*yamlsrc.Field[string]{}
+	}
+	if b.unbound[name] == nil {
+		orig := *f
+		if b.whole && orig.Pending && orig.Hint == "" {
+			// Pending only because the whole board was: nothing the
+			// author wrote, and the binding fills it at every load.
+			orig = yamlsrc.Field[string]{}
+		}
+		b.unbound[name] = &orig
+	}
+	*f = yamlsrc.Val(value)
 }
 
 func (b *Board) markGenerated(name string) {
