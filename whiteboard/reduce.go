@@ -152,6 +152,10 @@ func (b *Board) apply(rc *session.Context, in session.Intent) error {
 			return session.Reject(session.KindInvalidArgs, "width", fmt.Sprintf("width and height must be %s; the default is %dx%d", canvasSide().Range(), DefaultWidth, DefaultHeight),
 				"canvas %dx%d is out of range", in.Width, in.Height)
 		}
+		if w, h := b.extent(); float64(in.Width) < w || float64(in.Height) < h {
+			return session.Reject(session.KindPrecondition, "width", fmt.Sprintf("the elements already on the board need at least %gx%g; keep the canvas at least that big", w, h),
+				"canvas %dx%d is smaller than the elements on it", in.Width, in.Height)
+		}
 		c := Canvas{Width: in.Width, Height: in.Height, Background: Color(strings.TrimSpace(string(in.Background)))}
 		if err := checkColor("background", c.Background); err != nil {
 			return err
@@ -320,6 +324,17 @@ func (b *Board) apply(rc *session.Context, in session.Intent) error {
 		return session.Reject(session.KindInvalidArgs, "", "", "a whiteboard cannot apply %T", in)
 	}
 	return nil
+}
+
+// extent is how far right and down the board's elements reach: a canvas
+// smaller than that would cut them off.
+func (b *Board) extent() (w, h float64) {
+	for _, e := range b.elements() {
+		if !e.IsPlaceholder && e.Type != KindArrow {
+			w, h = max(w, e.X+e.W), max(h, e.Y+e.H)
+		}
+	}
+	return w, h
 }
 
 // writable refuses to overwrite metadata the author (or a binding) wrote;

@@ -601,3 +601,19 @@ func TestBindingsAreNotFrozen(t *testing.T) {
 		t.Errorf("author's heading lost: %q\n%s", b.Heading.Value, out)
 	}
 }
+
+// A model cannot shrink a canvas below what its elements need, nor change
+// one the author sized.
+func TestCanvasPreconditions(t *testing.T) {
+	s, _ := newSession(t, "canvas: !pending\nelements:\n  - {id: a, type: text, text: A, x: 600, y: 300, w: 200, h: 40}\n")
+	_, err := s.Dispatch(context.Background(), whiteboard.SetCanvas{Width: 174, Height: 145})
+	if e, ok := session.AsError(err); !ok || e.Kind != session.KindPrecondition || !strings.Contains(e.Hint, "at least 800x340") {
+		t.Errorf("shrinking below the elements: err = %v, want a precondition naming 800x340", err)
+	}
+	dispatch(t, s, whiteboard.SetCanvas{Width: 800, Height: 340})
+	s, _ = newSession(t, "canvas: {width: 1024, height: 768}\nelements: []\n")
+	_, err = s.Dispatch(context.Background(), whiteboard.SetCanvas{Width: 1280, Height: 720})
+	if e, ok := session.AsError(err); !ok || e.Kind != session.KindPrecondition {
+		t.Errorf("changing the author's canvas: err = %v, want a precondition", err)
+	}
+}
