@@ -203,7 +203,7 @@ func (r *runner) step(ctx context.Context, st Step, bl modality.Level, d *modali
 	}
 	prompt, err := r.opts.Templates.Render(bl.Name, templates.Data{
 		Node: node, Level: bl.Name, Context: st.Context, Pending: items, MaxSteps: r.opts.MaxSteps, Instruction: r.opts.Instruction,
-		MaxCalls: agent.MaxCallsPerTurn, MaxNew: maxNew, NewItems: bl.NewItems,
+		MaxCalls: agent.MaxCallsPerTurn, MaxNew: maxNew, NewItems: bl.NewItems, Geometry: brief(sess),
 	})
 	if err != nil {
 		r.fail(node, bl.Name, err)
@@ -269,6 +269,18 @@ func (r *runner) step(ctx context.Context, st Step, bl modality.Level, d *modali
 	r.mu.Unlock()
 	r.record(nr)
 	return err == nil
+}
+
+// briefed is a state that states its geometry as numbers (a whiteboard).
+type briefed interface{ Brief() string }
+
+func brief(sess *session.Session) (s string) {
+	sess.View(func(st session.State) {
+		if b, ok := st.(briefed); ok {
+			s = b.Brief()
+		}
+	})
+	return s
 }
 
 // defectsError names how many defects a node was left with; the summary

@@ -1,7 +1,10 @@
 package whiteboard
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/lessongen/lessongen/internal/textfit"
 )
@@ -103,4 +106,62 @@ func (g Geometry) headingDefect(heading string) string {
 		return "the heading does not fit the heading band: " + v.Hint
 	}
 	return ""
+}
+
+// minFreeBand is the smallest free strip worth naming to a model: one line
+// of body text with room around it.
+const minFreeBand = 40.0
+
+// Brief states the canvas's geometry as numbers for a model's prompt:
+// canvas size, heading band, margins, free regions left by the elements
+// already drawn, and the font sizes that read well.
+func (b *Board) Brief() string {
+	g := b.Geometry()
+	var s strings.Builder
+	fmt.Fprintf(&s, "Geometry (px, from the top-left corner): the canvas is %gx%g; keep elements inside x %g–%g, y %g–%g (margins %g). ",
+		g.Width, g.Height, g.Margin, g.Width-g.Margin, g.ContentTop, g.Height-g.Margin, g.Margin)
+	fmt.Fprintf(&s, "The heading is drawn in the band x %g–%g, y %g–%g at font size %g bold: keep other elements below y %g. ",
+		g.Heading.X, g.Heading.X+g.Heading.W, g.Heading.Y, g.Heading.Y+g.Heading.H, g.HeadingFontSize, g.ContentTop)
+	fmt.Fprintf(&s, "Font sizes that read well: %g for body text (one line is %g tall), never below %g. ",
+		g.BodyFontSize, g.BodyFontSize*textfit.LineHeight, g.MinFontSize)
+	bands := g.freeBands(b.elements())
+	switch {
+	case len(bands) == 0:
+		s.WriteString("No full-width strip is free: place new elements beside existing ones without overlapping them.")
+	default:
+		s.WriteString("Free full-width strips:")
+		for i, band := range bands {
+			if i > 0 {
+				s.WriteString(",")
+			}
+			fmt.Fprintf(&s, " y %g–%g", band[0], band[1])
+		}
+		s.WriteString(".")
+	}
+	return s.String()
+}
+
+// freeBands lists the horizontal strips of the content area that no
+// element touches, at least minFreeBand tall.
+func (g Geometry) freeBands(els []*Element) [][2]float64 {
+	type span struct{ top, bottom float64 }
+	var taken []span
+	for _, e := range els {
+		if !e.IsPlaceholder && e.Type != KindArrow {
+			taken = append(taken, span{e.Y, e.Y + e.H})
+		}
+	}
+	slices.SortFunc(taken, func(a, b span) int { return cmp.Compare(a.top, b.top) })
+	var out [][2]float64
+	at, end := g.ContentTop, g.Height-g.Margin
+	for _, t := range taken {
+		if t.top-at >= minFreeBand && t.top <= end {
+			out = append(out, [2]float64{at, t.top})
+		}
+		at = max(at, t.bottom)
+	}
+	if end-at >= minFreeBand {
+		out = append(out, [2]float64{at, end})
+	}
+	return out
 }
