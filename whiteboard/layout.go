@@ -23,9 +23,9 @@ const (
 	headingFontSize = 40.0
 	// margin is the free border around the canvas's content.
 	margin = 40.0
-	// headingTop and headingHeight place the band the heading occupies, at
-	// the top of the canvas, between the side margins.
-	headingTop    = 16.0
+	// headingHeight is the band the heading occupies: one line at
+	// headingFontSize, as wide as the canvas between its margins. Render
+	// draws it above the canvas, so it takes none of the canvas's space.
 	headingHeight = 64.0
 )
 
@@ -33,11 +33,11 @@ const (
 type Geometry struct {
 	Width, Height   float64
 	Margin          float64
-	Heading         textfit.Box // the band the heading occupies
+	Heading         textfit.Box // the band the heading occupies, above the canvas
 	HeadingFontSize float64
 	BodyFontSize    float64
 	MinFontSize     float64 // smaller text does not read at this canvas size
-	ContentTop      float64 // below the heading band
+	ContentTop      float64
 	ContentWidth    float64
 	ContentHeight   float64
 	scale           float64
@@ -50,12 +50,12 @@ func (b *Board) Geometry() Geometry {
 	g := Geometry{
 		Width: float64(c.Width), Height: float64(c.Height), scale: s,
 		Margin:          margin * s,
-		Heading:         textfit.Box{X: margin * s, Y: headingTop * s, W: float64(c.Width) - 2*margin*s, H: headingHeight * s},
+		Heading:         textfit.Box{X: margin * s, Y: -headingHeight * s, W: float64(c.Width) - 2*margin*s, H: headingHeight * s},
 		HeadingFontSize: headingFontSize * s,
 		BodyFontSize:    bodyFontSize * s,
 		MinFontSize:     minReadableFontSize * s,
 	}
-	g.ContentTop = g.Heading.Y + g.Heading.H
+	g.ContentTop = g.Margin
 	g.ContentWidth = g.Width - 2*g.Margin
 	g.ContentHeight = g.Height - g.ContentTop - g.Margin
 	return g
@@ -120,8 +120,8 @@ func (b *Board) Brief() string {
 	var s strings.Builder
 	fmt.Fprintf(&s, "Geometry (px, from the top-left corner): the canvas is %gx%g; keep elements inside x %g–%g, y %g–%g (margins %g). ",
 		g.Width, g.Height, g.Margin, g.Width-g.Margin, g.ContentTop, g.Height-g.Margin, g.Margin)
-	fmt.Fprintf(&s, "The heading is drawn in the band x %g–%g, y %g–%g at font size %g bold: keep other elements below y %g. ",
-		g.Heading.X, g.Heading.X+g.Heading.W, g.Heading.Y, g.Heading.Y+g.Heading.H, g.HeadingFontSize, g.ContentTop)
+	fmt.Fprintf(&s, "The heading is drawn above the canvas, in one line %g wide at font size %g bold: keep it short enough for that, and do not repeat it on the canvas. ",
+		g.Heading.W, g.HeadingFontSize)
 	fmt.Fprintf(&s, "Font sizes that read well: %g for body text (one line is %g tall), never below %g. ",
 		g.BodyFontSize, g.BodyFontSize*textfit.LineHeight, g.MinFontSize)
 	bands := g.freeBands(b.elements())

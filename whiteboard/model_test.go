@@ -402,10 +402,10 @@ func TestBriefStatesGeometry(t *testing.T) {
 	b, _ := decode(t, "canvas: {width: 1280, height: 720}\nelements:\n  - {id: a, type: text, text: A, x: 40, y: 200, w: 300, h: 100}\n  - !pending more\n")
 	got := b.Brief()
 	for _, want := range []string{
-		"the canvas is 1280x720; keep elements inside x 40–1240, y 80–680 (margins 40)",
-		"band x 40–1240, y 16–80 at font size 40 bold",
+		"the canvas is 1280x720; keep elements inside x 40–1240, y 40–680 (margins 40)",
+		"above the canvas, in one line 1200 wide at font size 40 bold",
 		"24 for body text (one line is 30 tall), never below 14",
-		"Free full-width strips: y 80–200, y 300–680.",
+		"Free full-width strips: y 40–200, y 300–680.",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("brief lacks %q:\n%s", want, got)
@@ -413,7 +413,7 @@ func TestBriefStatesGeometry(t *testing.T) {
 	}
 	// On a half-size canvas every figure halves.
 	b, _ = decode(t, "canvas: {width: 640, height: 360}\nelements: []\n")
-	if got := b.Brief(); !strings.Contains(got, "never below 7") || !strings.Contains(got, "y 40–340") {
+	if got := b.Brief(); !strings.Contains(got, "never below 7") || !strings.Contains(got, "y 20–340") {
 		t.Errorf("scaled brief: %s", got)
 	}
 }
