@@ -5,6 +5,7 @@ import (
 
 	"github.com/lessongen/lessongen/internal/rule"
 	"github.com/lessongen/lessongen/internal/yamlsrc"
+	"github.com/lessongen/lessongen/session"
 )
 
 // Every range below is declared once, as a struct tag on the intent that
@@ -61,4 +62,13 @@ func (p *Plan) MinutesDefect() string {
 		return fmt.Sprintf("the slides take %d minutes, %d fewer than the lesson's %d; lengthen slides or lower metadata.duration_minutes", sum, total-sum, total)
 	}
 	return ""
+}
+
+// Defects lists the lesson's own defects (its minutes), so a subagent that
+// leaves them is told, as the whiteboard's layout defects are.
+func (p *Plan) Defects() []session.Warning {
+	if msg := p.MinutesDefect(); msg != "" {
+		return []session.Warning{{Path: "metadata.duration_minutes", Message: msg}}
+	}
+	return nil
 }

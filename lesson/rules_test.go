@@ -59,3 +59,17 @@ func TestMinutesAddUp(t *testing.T) {
 		})
 	}
 }
+
+// The minutes are a defect a subagent is told about too.
+func TestMinutesAreADefect(t *testing.T) {
+	src := "version: 1\nmetadata:\n  title: L\n  duration_minutes: 10\nslides:\n  - {id: a, title: T, duration_minutes: 90}\n"
+	s, err := yamlsrc.Parse("lesson.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := Decode(s.Root, &yamlsrc.Reporter{File: "lesson.yaml"}, nil, nil)
+	ds := p.Defects()
+	if len(ds) != 1 || ds[0].Path != "metadata.duration_minutes" || !strings.Contains(ds[0].Message, "80 more than the lesson's 10") {
+		t.Errorf("defects = %+v", ds)
+	}
+}
