@@ -57,8 +57,8 @@ LESSONGEN_API_KEY or OPENAI_API_KEY (or api_key in the config file), and
 for a local server its --base-url (e.g. http://localhost:11434/v1).
 
 Exit codes: 0 done, 1 provider or internal failure, 2 invalid input or
-the lesson is locked by another run, 3 some nodes still pending or failed
-or an edit conflicts (the rest is saved), 130 interrupted.`,
+the lesson is locked by another run, 3 some nodes still pending, failed or
+left defects, or an edit conflicts (the rest is saved), 130 interrupted.`,
 		Example: `  export OPENAI_API_KEY=...
   lessongen generate examples/photosynthesis/lesson.yaml -o /tmp/photosynthesis.yaml
   lessongen generate lesson.yaml --base-url http://localhost:11434/v1 --model llama3.1 --tool-schema compatible
@@ -349,24 +349,34 @@ func openEvents(path string, io *IOStreams, red *redact.Redactor) (event.Sink, f
 }
 
 func printSummary(w io.Writer, r orchestrate.Report, elapsed time.Duration) {
-	var done, pending, failed int
+	var done, pending, failed, defective, defects int
 	for _, n := range r.Nodes {
 		switch n.Status {
 		case event.StatusDone:
 			done++
 		case event.StatusPending:
 			pending++
+		case event.StatusDefects:
+			defective++
 		default:
 			failed++
 		}
+		defects += n.DefectCount
 	}
-	fmt.Fprintf(w, "summary: %d done, %d failed, %d still pending · %s · tokens %d prompt, %d completion, %d cached · %s\n",
-		done, failed, pending, plural(r.Requests, "model request"), r.Tokens.Prompt, r.Tokens.Completion, r.Tokens.Cached, elapsed.Round(time.Millisecond))
+	fmt.Fprintf(w, "summary: %d done, %d failed, %d still pending, %d left with %s · %s · tokens %d prompt, %d completion, %d cached · %s\n",
+		done, failed, pending, defective, plural(defects, "defect"), plural(r.Requests, "model request"), r.Tokens.Prompt, r.Tokens.Completion, r.Tokens.Cached, elapsed.Round(time.Millisecond))
 	for _, n := range r.Incomplete() {
 		// Errors quote servers' answers and models' text.
 		fmt.Fprintf(w, "  %s %s · %s: %s\n", n.Node, n.Level, n.Status, termsafe.String(n.Error))
 		for _, p := range n.Pending {
 			fmt.Fprintf(w, "    still pending: %s\n", termsafe.Line(p.Path))
+		}
+		for _, d := range n.Defects {
+			// Messages quote the model's text.
+			fmt.Fprintf(w, "    defect: %s: %s\n", termsafe.Line(d.Path), termsafe.Line(d.Message))
+		}
+		if more := n.DefectCount - len(n.Defects); more > 0 {
+			fmt.Fprintf(w, "    and %s more\n", plural(more, "defect"))
 		}
 	}
 }
