@@ -15,6 +15,8 @@ type Script struct {
 	Rules []Rule `json:"rules"`
 	// Latency is added to every answer (benchmarks).
 	Latency Duration `json:"latency,omitempty"`
+	// Models are listed by GET /v1/models; none answers 404 there.
+	Models []string `json:"models,omitempty"`
 	// Quirks imitate how real servers refuse requests.
 	Quirks Quirks `json:"quirks,omitempty"`
 }
@@ -34,6 +36,8 @@ type Quirks struct {
 	NoAutoToolChoice bool `json:"no_auto_tool_choice,omitempty"`
 	// RejectStrict refuses tools with a strict field, as older vLLM does.
 	RejectStrict bool `json:"reject_strict,omitempty"`
+	// NoUsage leaves usage out of answers.
+	NoUsage bool `json:"no_usage,omitempty"`
 }
 
 // Rule answers the conversations it matches, turn by turn.

@@ -176,7 +176,7 @@ type (
 		Created int64    `json:"created"`
 		Model   string   `json:"model"`
 		Choices []choice `json:"choices"`
-		Usage   usage    `json:"usage"`
+		Usage   *usage   `json:"usage,omitempty"`
 	}
 	choice struct {
 		Index        int             `json:"index"`
@@ -219,6 +219,11 @@ type reply struct {
 }
 
 func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method == http.MethodGet && r.URL.Path == "/v1/models" {
+		// Not recorded: scenarios count chat requests.
+		s.models(w)
+		return
+	}
 	body, err := io.ReadAll(r.Body)
 	var rep reply
 	if err != nil {
@@ -293,6 +298,28 @@ func (s *Server) decide(r *http.Request, body []byte) reply {
 	rep := s.answer(req, body, turnIdx, turn)
 	rep.hold = turn.Hold
 	return rep
+}
+
+// models lists Script.Models as OpenAI's GET /models does; without any,
+// it answers 404 like servers that do not have the route.
+func (s *Server) models(w http.ResponseWriter) {
+	if len(s.script.Models) == 0 {
+		writeRaw(w, http.StatusNotFound, errorJSON("fakellm: no route for GET /v1/models"))
+		return
+	}
+	type model struct {
+		ID     string `json:"id"`
+		Object string `json:"object"`
+	}
+	list := struct {
+		Object string  `json:"object"`
+		Data   []model `json:"data"`
+	}{Object: "list"}
+	for _, id := range s.script.Models {
+		list.Data = append(list.Data, model{ID: id, Object: "model"})
+	}
+	b, _ := json.Marshal(list)
+	writeRaw(w, http.StatusOK, string(b))
 }
 
 // quirk answers a request the way a server with the script's quirks
@@ -452,14 +479,18 @@ func (s *Server) answer(req chatRequest, body []byte, turnIdx int, t Turn) reply
 	if turnIdx > 0 {
 		u.PromptTokensDetails.CachedTokens = u.PromptTokens / 2
 	}
-	b, err := json.Marshal(completion{
+	cc := completion{
 		ID:      "chatcmpl-fake-" + strconv.Itoa(n),
 		Object:  "chat.completion",
 		Created: time.Now().Unix(),
 		Model:   req.Model,
 		Choices: []choice{{Message: a, Logprobs: json.RawMessage("null"), FinishReason: finish}},
-		Usage:   u,
-	})
+		Usage:   &u,
+	}
+	if s.script.Quirks.NoUsage {
+		cc.Usage = nil
+	}
+	b, err := json.Marshal(cc)
 	if err != nil {
 		return errorReply(http.StatusInternalServerError, "fakellm: "+err.Error())
 	}
