@@ -167,19 +167,31 @@ func classify(err error, res *http.Response, attempt int, key string) *ProviderE
 // what a tool-calling request needs, each with what to change. The texts
 // are the servers' own: llama.cpp's server answers 500 "tools param
 // requires --jinja flag", vLLM 400 "\"auto\" tool choice requires
-// --enable-auto-tool-choice and --tool-call-parser to be set", and older
-// vLLM (pydantic) refuses strict with "Extra inputs are not permitted".
+// --enable-auto-tool-choice and --tool-call-parser to be set".
 var setupFixes = []struct{ marker, fix string }{
 	{"requires --jinja", "llama.cpp: start llama-server with --jinja (and a model whose chat template supports tools)"},
 	{"--enable-auto-tool-choice", "vLLM: start the server with --enable-auto-tool-choice --tool-call-parser NAME (the parser for your model, e.g. hermes, llama3_json, mistral)"},
-	{"extra inputs are not permitted", "this server rejects strict schemas: use --tool-schema compatible"},
+}
+
+// extraFieldFixes: servers validating requests with pydantic (older vLLM)
+// refuse a field they do not know with "Extra inputs are not permitted"
+// and name the field in the error's location.
+var extraFieldFixes = []struct{ field, fix string }{
+	{"parallel_tool_calls", "this server rejects parallel_tool_calls: use --parallel-tool-calls=false"},
+	{"max_completion_tokens", "this server rejects max_completion_tokens: use --token-field max_tokens"},
+	{"strict", "this server rejects strict schemas: use --tool-schema compatible"},
 }
 
 // setupFix returns the fix for a server setup refusal in msg, or "".
 func setupFix(msg string) string {
 	low := strings.ToLower(msg)
-	if strings.Contains(low, "extra inputs are not permitted") && strings.Contains(low, "parallel_tool_calls") {
-		return "this server rejects parallel_tool_calls: use --parallel-tool-calls=false"
+	if strings.Contains(low, "extra inputs are not permitted") {
+		for _, f := range extraFieldFixes {
+			if strings.Contains(low, f.field) {
+				return f.fix
+			}
+		}
+		return ""
 	}
 	for _, f := range setupFixes {
 		if strings.Contains(low, strings.ToLower(f.marker)) {
