@@ -311,6 +311,8 @@ func newModel(cfg *settings) (llm.Model, error) {
 		Temperature: cfg.Temperature, Seed: cfg.Seed, MaxTokens: cfg.MaxTokens,
 		TurnTimeout: cfg.Timeout, AttemptTimeout: cfg.AttemptTimeout, Limiter: llm.NewLimiter(cfg.RPS, max(1, cfg.Concurrency)),
 		MaxRetries: retries(cfg.Retries),
+		TokenField: cfg.TokenField, NoParallelToolCalls: !cfg.ParallelToolCalls,
+		IdleConns: max(1, cfg.Concurrency),
 	})
 }
 

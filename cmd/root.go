@@ -69,6 +69,7 @@ func NewRootCmd(streams *IOStreams, reg *modality.Registry) *cobra.Command {
 		newGenerateCmd(streams, reg),
 		newFillCmd(streams, reg),
 		newRenderCmd(streams, reg),
+		newDoctorCmd(streams),
 	)
 	return root
 }
