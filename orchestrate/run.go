@@ -2,6 +2,8 @@ package orchestrate
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"maps"
@@ -11,6 +13,7 @@ import (
 	"github.com/lessongen/lessongen/agent"
 	"github.com/lessongen/lessongen/bridge"
 	"github.com/lessongen/lessongen/internal/event"
+	"github.com/lessongen/lessongen/internal/history"
 	"github.com/lessongen/lessongen/llm"
 	"github.com/lessongen/lessongen/modality"
 	"github.com/lessongen/lessongen/session"
@@ -37,6 +40,11 @@ type Options struct {
 	// wrote. It runs after each node finishes, coalesced: while one save
 	// runs, further requests fold into one more save. Nil disables it.
 	Checkpoint func() ([]string, error)
+	// StateDir, when set, is where each subagent's conversation is saved
+	// (internal/history) and continued from by a later run.
+	StateDir string
+	// Redact, when set, is applied to everything saved in StateDir.
+	Redact func(string) string
 }
 
 // NodeResult is how one subagent step ended.
@@ -212,7 +220,27 @@ func (r *runner) step(ctx context.Context, st Step, bl modality.Level, d *modali
 		return false
 	}
 	r.emit(event.Event{Kind: event.NodeStart, Node: node, Level: bl.Name})
-	res, err := agent.Run(ctx, r.opts.Model, tools, agent.Task{Node: node, Level: bl.Name, Prompt: prompt, MaxSteps: r.opts.MaxSteps}, r.emit)
+	task := agent.Task{Node: node, Level: bl.Name, Prompt: prompt, MaxSteps: r.opts.MaxSteps}
+	var hist *history.Writer
+	if r.opts.StateDir != "" {
+		hist, err = r.openHistory(&task, sess)
+		if err != nil {
+			<-r.sem
+			r.fail(node, bl.Name, err)
+			r.cancel(err)
+			return false
+		}
+		defer hist.Close()
+		task.Append = hist.Append
+	}
+	res, err := agent.Run(ctx, r.opts.Model, tools, task, r.emit)
+	if hist != nil {
+		// The node's content as this conversation left it: a later run
+		// continues the conversation only while the node still reads so.
+		if herr := hist.SetContentHash(contentHash(sess)); herr != nil && err == nil {
+			err = herr
+		}
+	}
 
 	nr := NodeResult{Node: node, Level: bl.Name, Steps: res.Steps, Pending: res.Pending, PromptBytes: res.PromptBytes}
 	var tooLarge *agent.RequestTooLargeError
@@ -260,6 +288,48 @@ func (r *runner) step(ctx context.Context, st Step, bl modality.Level, d *modali
 	r.mu.Unlock()
 	r.record(nr)
 	return err == nil
+}
+
+// openHistory continues the node's saved conversation when there is one
+// and the node still reads as the conversation left it, else starts a new
+// one. A stale history (the author changed the node since) is replaced,
+// not resumed: the model would reason from content that is gone.
+func (r *runner) openHistory(task *agent.Task, sess *session.Session) (*history.Writer, error) {
+	hash := contentHash(sess)
+	conv, err := history.Load(r.opts.StateDir, task.Node, task.Level)
+	switch {
+	case err == nil && conv.Header.ContentHash == hash:
+		w, err := history.Reopen(r.opts.StateDir, task.Node, task.Level, r.opts.Redact)
+		if err != nil {
+			return nil, err
+		}
+		// The synthetic results of interrupted calls join the file, so
+		// the conversation on disk is the one sent.
+		for _, m := range conv.Messages {
+			if m.Role == llm.RoleTool && slices.Contains(conv.Interrupted, m.ToolCallID) {
+				if err := w.Append(m); err != nil {
+					w.Close()
+					return nil, err
+				}
+			}
+		}
+		task.Prior, task.Committed, task.Continue = conv.Messages, conv.Committed, r.opts.Instruction
+		return w, nil
+	case err == nil:
+		r.emit(event.Event{Kind: event.ModelText, Node: task.Node, Level: task.Level, Text: "saved conversation not continued: the node changed since it was saved"})
+	case !errors.Is(err, history.ErrNone):
+		return nil, err
+	}
+	return history.Create(r.opts.StateDir, history.Header{Node: task.Node, Level: task.Level, ContentHash: hash}, r.opts.Redact)
+}
+
+// contentHash identifies a node's content by its description, which is
+// what its subagent is shown.
+func contentHash(sess *session.Session) string {
+	var s string
+	sess.View(func(st session.State) { s = st.Describe() })
+	sum := sha256.Sum256([]byte(s))
+	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
 func (r *runner) fail(node, level string, err error) {

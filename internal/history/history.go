@@ -61,6 +61,9 @@ type Record struct {
 	// Generated adds item ids to the header's list (appends never rewrite
 	// the header).
 	Generated []string `json:"generated,omitempty"`
+	// ContentHash, when set, replaces the header's: the node's content as
+	// the run that wrote it left it.
+	ContentHash string `json:"content_hash,omitempty"`
 }
 
 type toolCall struct {
@@ -203,6 +206,11 @@ func (w *Writer) line(v any) error {
 	return nil
 }
 
+// SetContentHash records the node's content as the run leaves it.
+func (w *Writer) SetContentHash(hash string) error {
+	return w.line(Record{ContentHash: hash})
+}
+
 // Close closes the file.
 func (w *Writer) Close() error { return w.f.Close() }
 
@@ -267,6 +275,9 @@ func Load(dir, node, level string) (Conversation, error) {
 				break // the torn last line of an interrupted append
 			}
 			return Conversation{}, fmt.Errorf("%s:%d: history record: %w", path, lineNo, err)
+		}
+		if r.ContentHash != "" {
+			c.Header.ContentHash = r.ContentHash
 		}
 		if len(r.Generated) > 0 {
 			c.Header.Generated = append(c.Header.Generated, r.Generated...)
