@@ -34,6 +34,8 @@ type settings struct {
 	Events      string
 	RPS         float64
 	Retries     int
+	// StateDir holds saved conversations; "" means .lessongen beside the lesson.
+	StateDir string
 
 	// AttemptTimeout bounds one HTTP attempt within a turn; 0 = none.
 	AttemptTimeout time.Duration
@@ -44,6 +46,7 @@ type settings struct {
 var settingKeys = []string{
 	"model", "base_url", "api_key", "concurrency", "max_steps", "timeout", "attempt_timeout", "approve",
 	"temperature", "seed", "max_tokens", "tool_schema", "templates", "events", "rps", "retries",
+	"state_dir",
 }
 
 const (
@@ -71,6 +74,7 @@ func addModelFlags(fs *pflag.FlagSet) {
 	fs.String("events", "", "write a JSON Lines event log to this file (- for stderr)")
 	fs.Float64("rps", 0, "requests per second to the model server (default: unlimited; 429s slow everyone down)")
 	fs.Int("retries", 4, "retries of a model turn after 429, 5xx or connection errors, with backoff")
+	fs.String("state-dir", "", "where subagents' conversations are saved and continued from (default: .lessongen beside the lesson; docs/history.md)")
 }
 
 // loadSettings resolves settings with precedence flag > environment >
@@ -110,6 +114,7 @@ func loadSettings(cmd *cobra.Command) (*settings, error) {
 		Events:      v.GetString("events"),
 		RPS:         g.float("rps"),
 		Retries:     g.int("retries"),
+		StateDir:    v.GetString("state_dir"),
 	}
 	if cmd.Flags().Changed("temperature") || os.Getenv("LESSONGEN_TEMPERATURE") != "" || v.InConfig("temperature") {
 		t := g.float("temperature")
