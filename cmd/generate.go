@@ -142,7 +142,7 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 	if err := doc.CheckSideFile(stateDir, opts.out); err != nil {
 		return usagef("--state-dir %v", err)
 	}
-	scope := orchestrate.Scope{Slide: opts.slide}
+	scope := orchestrate.Scope{Slide: opts.slide, Refine: opts.slide != "" && opts.instruction != ""}
 	steps, err := orchestrate.Plan(doc, opts.reg, scope)
 	if err != nil {
 		return &usageError{err}

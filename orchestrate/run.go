@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/lessongen/lessongen/agent"
@@ -194,7 +195,7 @@ func (r *runner) step(ctx context.Context, st Step, bl modality.Level, d *modali
 	tools.Focus = focus
 	tools.Secrets = r.opts.Secrets
 	pending := tools.Pending()
-	if len(pending) == 0 {
+	if len(pending) == 0 && (r.opts.Instruction == "" || len(st.Pending) > 0) {
 		return true
 	}
 	items := make([]templates.Item, len(pending))
@@ -234,13 +235,6 @@ func (r *runner) step(ctx context.Context, st Step, bl modality.Level, d *modali
 		task.Append = hist.Append
 	}
 	res, err := agent.Run(ctx, r.opts.Model, tools, task, r.emit)
-	if hist != nil {
-		// The node's content as this conversation left it: a later run
-		// continues the conversation only while the node still reads so.
-		if herr := hist.SetContentHash(contentHash(sess)); herr != nil && err == nil {
-			err = herr
-		}
-	}
 
 	nr := NodeResult{Node: node, Level: bl.Name, Steps: res.Steps, Pending: res.Pending, PromptBytes: res.PromptBytes}
 	var tooLarge *agent.RequestTooLargeError
@@ -277,6 +271,15 @@ func (r *runner) step(ctx context.Context, st Step, bl modality.Level, d *modali
 			nr.Error = "the model stopped with work still pending, also after a repair turn"
 		default:
 			nr.Error = fmt.Sprintf("the model stopped with work still pending and the step budget (%d) left no repair turn", r.opts.MaxSteps)
+		}
+	}
+	if hist != nil {
+		// The node's content as this conversation left it (closed
+		// placeholders included): a later run continues the conversation
+		// only while the node still reads so.
+		if herr := hist.SetContentHash(contentHash(sess)); herr != nil {
+			nr.Status, nr.Error = event.StatusFailed, herr.Error()
+			r.cancel(herr)
 		}
 	}
 	// Released only now, after a failure that stops the run has cancelled
@@ -324,13 +327,25 @@ func (r *runner) openHistory(task *agent.Task, sess *session.Session) (*history.
 }
 
 // contentHash identifies a node's content by its description, which is
-// what its subagent is shown.
+// what its subagent is shown. The line naming the author's request for a
+// pending node is left out: a filled node keeps it in memory, but the
+// saved file does not, so it would make every reload look changed.
 func contentHash(sess *session.Session) string {
 	var s string
 	sess.View(func(st session.State) { s = st.Describe() })
-	sum := sha256.Sum256([]byte(s))
+	var kept []string
+	for _, line := range strings.Split(s, "\n") {
+		if !strings.HasPrefix(line, authorAsked) {
+			kept = append(kept, line)
+		}
+	}
+	sum := sha256.Sum256([]byte(strings.Join(kept, "\n")))
 	return "sha256:" + hex.EncodeToString(sum[:])
 }
+
+// authorAsked starts the describe line of a pending node's hint
+// (whiteboard and quiz describe.go).
+const authorAsked = "The author asked for: "
 
 func (r *runner) fail(node, level string, err error) {
 	r.record(NodeResult{Node: node, Level: level, Status: event.StatusFailed, Error: err.Error()})
