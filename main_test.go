@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -37,6 +38,7 @@ func TestScripts(t *testing.T) {
 				env.Setenv(k, "")
 			}
 			env.Setenv("XDG_CONFIG_HOME", env.WorkDir+"/.config")
+			env.Values[backgroundKey{}] = map[string]*background{}
 			if err := fakellm.Setup(env); err != nil {
 				return err
 			}
@@ -50,6 +52,10 @@ func TestScripts(t *testing.T) {
 			"urlcreds":  cmdURLCreds,
 			"peakrss":   cmdPeakRSS,
 			"backdate":  cmdBackdate,
+			"bg":        cmdBackground,
+			"bgexits":   cmdBackgroundExits,
+			"bgkill":    cmdBackgroundKill,
+			"replace":   cmdReplace,
 		},
 		Condition: func(cond string) (bool, error) {
 			if cond == "root" { // permission bits do not stop root
@@ -246,4 +252,135 @@ func pendingLine(line string) bool {
 	key, value, ok := strings.Cut(t, ":")
 	value, _, _ = strings.Cut(value, "#")
 	return ok && !strings.Contains(key, " ") && strings.TrimSpace(value) == ""
+}
+
+// background is a program started by bg and not yet waited for by bgexits.
+type background struct {
+	cmd            *exec.Cmd
+	stdout, stderr *strings.Builder
+}
+
+type backgroundKey struct{}
+
+// backgrounds returns the script's running programs by name.
+func backgrounds(ts *testscript.TestScript) map[string]*background {
+	m, _ := ts.Value(backgroundKey{}).(map[string]*background)
+	return m
+}
+
+var backgroundMu sync.Mutex
+
+// cmdBackground starts a program and carries on, so the script can act
+// while it runs (edit its files, start a second run); bgexits waits for it:
+//
+//	bg first lessongen generate lesson.yaml
+func cmdBackground(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: bg NAME program [args...]")
+	}
+	path, err := exec.LookPath(args[1])
+	if err != nil {
+		ts.Fatalf("bg: %v", err)
+	}
+	c := exec.Command(path, args[2:]...)
+	c.Dir = ts.MkAbs(".")
+	for _, k := range []string{"PATH", "HOME", "TMPDIR", "XDG_CONFIG_HOME", "LESSONGEN_BASE_URL", "LESSONGEN_API_KEY"} {
+		c.Env = append(c.Env, k+"="+ts.Getenv(k))
+	}
+	b := &background{cmd: c, stdout: &strings.Builder{}, stderr: &strings.Builder{}}
+	c.Stdout, c.Stderr = b.stdout, b.stderr
+	if err := c.Start(); err != nil {
+		ts.Fatalf("bg: %v", err)
+	}
+	ts.Defer(func() {
+		if c.ProcessState == nil {
+			c.Process.Kill()
+			c.Wait()
+		}
+	})
+	backgroundMu.Lock()
+	defer backgroundMu.Unlock()
+	m := backgrounds(ts)
+	if m == nil {
+		ts.Fatalf("bg: no slot for background programs (see TestScripts Setup)")
+	}
+	m[args[0]] = b
+}
+
+// cmdBackgroundExits waits for a program started by bg, writes its output to
+// NAME.stdout and NAME.stderr, and checks its exact exit code:
+//
+//	bgexits first 3
+func cmdBackgroundExits(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: bgexits NAME CODE")
+	}
+	want, err := strconv.Atoi(args[1])
+	if err != nil {
+		ts.Fatalf("bgexits: bad code %q", args[1])
+	}
+	backgroundMu.Lock()
+	b := backgrounds(ts)[args[0]]
+	backgroundMu.Unlock()
+	if b == nil {
+		ts.Fatalf("bgexits: no program %q started by bg", args[0])
+	}
+	done := make(chan error, 1)
+	go func() { done <- b.cmd.Wait() }()
+	select {
+	case err = <-done:
+	case <-time.After(30 * time.Second):
+		b.cmd.Process.Kill()
+		ts.Fatalf("bgexits: %s still running after 30s\n%s", args[0], b.stderr.String())
+	}
+	got := 0
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		got = exit.ExitCode()
+	} else if err != nil {
+		ts.Fatalf("bgexits: %v", err)
+	}
+	ts.Check(os.WriteFile(ts.MkAbs(args[0]+".stdout"), []byte(b.stdout.String()), 0o644))
+	ts.Check(os.WriteFile(ts.MkAbs(args[0]+".stderr"), []byte(b.stderr.String()), 0o644))
+	if got != want {
+		ts.Fatalf("%s: exit code %d, want %d\n%s", args[0], got, want, b.stderr.String())
+	}
+}
+
+// cmdReplace edits a file in place as an author would in an editor:
+// replaces the one occurrence of OLD with NEW (\n in either is a newline),
+// and fails unless OLD occurs exactly once.
+//
+//	replace lesson.yaml 'title: Old' 'title: New'
+func cmdReplace(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 3 {
+		ts.Fatalf("usage: replace FILE OLD NEW")
+	}
+	path := ts.MkAbs(args[0])
+	data, err := os.ReadFile(path)
+	ts.Check(err)
+	old := strings.ReplaceAll(args[1], `\n`, "\n")
+	repl := strings.ReplaceAll(args[2], `\n`, "\n")
+	if n := strings.Count(string(data), old); n != 1 {
+		ts.Fatalf("replace: %q occurs %d times in %s, want once:\n%s", old, n, args[0], data)
+	}
+	ts.Check(os.WriteFile(path, []byte(strings.Replace(string(data), old, repl, 1)), 0o644))
+}
+
+// cmdBackgroundKill kills a program started by bg with SIGKILL, as a crash
+// or an OOM killer would, and waits for it to be gone:
+//
+//	bgkill first
+func cmdBackgroundKill(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: bgkill NAME")
+	}
+	backgroundMu.Lock()
+	b := backgrounds(ts)[args[0]]
+	backgroundMu.Unlock()
+	if b == nil {
+		ts.Fatalf("bgkill: no program %q started by bg", args[0])
+	}
+	ts.Check(b.cmd.Process.Kill())
+	b.cmd.Wait()
 }

@@ -21,6 +21,10 @@ const (
 // ErrPartial means generation finished with nodes still pending or failed.
 var ErrPartial = errors.New("some nodes are still pending")
 
+// ErrConflict means an author's edit made during the run could not be
+// merged: the author's file was kept and the run's version saved beside it.
+var ErrConflict = errors.New("an edit made during the run conflicts with the run's changes")
+
 // ErrInterrupted means the run was stopped by SIGINT or SIGTERM.
 var ErrInterrupted = errors.New("interrupted")
 

@@ -14,7 +14,6 @@ import (
 
 	"github.com/lessongen/lessongen/bridge"
 	"github.com/lessongen/lessongen/compose"
-	"github.com/lessongen/lessongen/internal/atomicfile"
 	"github.com/lessongen/lessongen/internal/event"
 	"github.com/lessongen/lessongen/internal/redact"
 	"github.com/lessongen/lessongen/internal/termsafe"
@@ -49,12 +48,18 @@ After each node finishes, the file is saved, so a killed run loses at most
 the nodes in flight and a rerun does only what is still pending. The first
 Ctrl-C stops at the next safe point and saves; a second stops at once.
 
+Edits you save to the lesson or its whiteboard files during the run are
+merged with the run's changes; where both changed one spot, your file is
+kept and the run's version is saved beside it as FILE.lessongen-conflict.
+Only one generate or fill runs on a lesson (and its files) at a time.
+
 The model is any OpenAI-compatible server: set the API key in
 LESSONGEN_API_KEY or OPENAI_API_KEY (or api_key in the config file), and
 for a local server its --base-url (e.g. http://localhost:11434/v1).
 
-Exit codes: 0 done, 1 provider or internal failure, 2 invalid input,
-3 some nodes still pending or failed (the rest is saved), 130 interrupted.`,
+Exit codes: 0 done, 1 provider or internal failure, 2 invalid input or
+the lesson is locked by another run, 3 some nodes still pending or failed
+or an edit conflicts (the rest is saved), 130 interrupted.`,
 		Example: `  export OPENAI_API_KEY=...
   lessongen generate examples/photosynthesis/lesson.yaml -o /tmp/photosynthesis.yaml
   lessongen generate lesson.yaml --base-url http://localhost:11434/v1 --model llama3.1 --tool-schema compatible
@@ -152,17 +157,25 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 		return usagef("-o - writes one file, but this lesson keeps children in their own files; use -o PATH")
 	}
 	dryRun := approval == bridge.ApproveDeny
+	// Writability first: it names an unwritable target plainly, where the
+	// lock would only fail to create its file beside it.
+	if len(steps) > 0 && !toStdout && !dryRun {
+		if err := prepareSave(doc, opts, steps); err != nil {
+			return err
+		}
+	}
+	release, err := lockRun(doc, opts.out, opts.io.ErrOut)
+	if err != nil {
+		return err
+	}
+	defer release()
+	saver := compose.NewSaver(doc)
 	if len(steps) == 0 {
 		fmt.Fprintf(opts.io.ErrOut, "%s: nothing to do; nothing is pending.\n", opts.file)
 		if dryRun {
 			return nil
 		}
-		return finalSave(doc, opts, nil)
-	}
-	if !toStdout && !dryRun {
-		if err := prepareSave(doc, opts, steps); err != nil {
-			return err
-		}
+		return finalSave(doc, saver, opts, nil)
 	}
 
 	br, err := bridge.New(opts.reg)
@@ -190,7 +203,7 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 
 	var checkpoint func() ([]string, error)
 	if !toStdout && !dryRun {
-		checkpoint = func() ([]string, error) { return save(doc, opts.out, opts.io) }
+		checkpoint = func() ([]string, error) { return save(saver, opts.out, opts.io) }
 	}
 	sink(event.Event{Kind: event.RunStart, Text: fmt.Sprintf("%s: %s", opts.file, plural(len(steps), "subagent"))})
 	report, runErr := orchestrate.Run(ctx, doc, scope, orchestrate.Options{
@@ -203,11 +216,16 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 	if dryRun {
 		fmt.Fprintln(opts.io.ErrOut, "dry run (--approve deny): nothing was written")
 	} else {
-		saveErr = finalSave(doc, opts, sink)
+		saveErr = finalSave(doc, saver, opts, sink)
 	}
 	sink(event.Event{Kind: event.RunEnd, Status: runStatus(report, runErr)})
 	progress.Close()
 	printSummary(opts.io.ErrOut, report, time.Since(start))
+	for _, p := range saver.Merged() {
+		fmt.Fprintf(opts.io.ErrOut, "lessongen: note: %s was edited during the run; it holds your edits and this run's changes\n", p)
+	}
+	conflicts := saver.Conflicts()
+	printConflicts(opts.io.ErrOut, conflicts)
 
 	switch {
 	case saveErr != nil:
@@ -218,6 +236,8 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 		return explainProvider(runErr, cfg)
 	case len(report.Incomplete()) > 0:
 		return &silentError{code: ExitPartial, err: ErrPartial}
+	case len(conflicts) > 0:
+		return &silentError{code: ExitPartial, err: ErrConflict}
 	}
 	return nil
 }
@@ -252,28 +272,33 @@ func loadLesson(path string, reg *modality.Registry) (*compose.Document, error) 
 	return doc, err
 }
 
-// save writes every changed file atomically and returns their paths.
-func save(doc *compose.Document, out string, streams *IOStreams) ([]string, error) {
-	files, err := doc.Render(out)
-	if err != nil {
-		return nil, err
-	}
+// save writes every changed file atomically, keeping edits the author saved
+// during the run (see compose.Saver), and returns the paths it wrote.
+func save(saver *compose.Saver, out string, streams *IOStreams) ([]string, error) {
+	files, err := saver.Save(out)
 	var paths []string
 	for _, f := range files {
 		if f.Reformatted {
 			fmt.Fprintf(streams.ErrOut, "lessongen: warning: %s could not be changed in place; it was written fresh, with all its data but without its comments and layout\n", f.Path)
 		}
-		if err := atomicfile.Write(f.Path, f.Data, 0o644); err != nil {
-			return paths, err
-		}
 		paths = append(paths, f.Path)
 	}
-	return paths, nil
+	return paths, err
+}
+
+// printConflicts names every file whose author's edit could not be merged.
+func printConflicts(w io.Writer, conflicts []compose.FileConflict) {
+	for _, c := range conflicts {
+		fmt.Fprintf(w, "lessongen: conflict: %s\n", c)
+	}
+	if len(conflicts) > 0 {
+		fmt.Fprintf(w, "  compare the two, keep what you want in the original, and delete the %s file(s)\n", compose.ConflictSuffix)
+	}
 }
 
 // finalSave writes the result: to the output file(s), or the lesson to
 // stdout for -o -.
-func finalSave(doc *compose.Document, opts *generateOptions, sink event.Sink) error {
+func finalSave(doc *compose.Document, saver *compose.Saver, opts *generateOptions, sink event.Sink) error {
 	if opts.out == "-" {
 		data, err := doc.LessonBytes()
 		if err != nil {
@@ -282,7 +307,7 @@ func finalSave(doc *compose.Document, opts *generateOptions, sink event.Sink) er
 		_, err = opts.io.Out.Write(data)
 		return err
 	}
-	paths, err := save(doc, opts.out, opts.io)
+	paths, err := save(saver, opts.out, opts.io)
 	if err != nil {
 		return fmt.Errorf("save: %w", err)
 	}

@@ -54,7 +54,7 @@ type Document struct {
 // Children in their own files are checked for existence now and read when
 // first needed (see Child and LoadAll).
 func Load(path string, reg *modality.Registry) (*Document, error) {
-	data, err := os.ReadFile(path)
+	data, err := readFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("%s: cannot read the lesson: %w", path, unwrapPath(err))
 	}

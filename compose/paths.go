@@ -384,7 +384,11 @@ func (d *Document) readChild(rel, kind string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return os.ReadFile(real)
+	data, err := readFile(real)
+	if err != nil {
+		return nil, fmt.Errorf("%s %w", d.childFull(rel), unwrapPath(err))
+	}
+	return data, nil
 }
 
 // checkChildRoot refuses a child's file (of kind) whose top level is not a

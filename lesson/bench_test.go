@@ -151,3 +151,42 @@ func BenchmarkLoadSave2000(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkSaverCheckpoint2000 measures one checkpoint of a 2,000-slide
+// lesson with one change: on a file nobody touched (hash, write), and on a
+// file the author edited meanwhile (hash, three-way merge, splice into the
+// author's bytes, load-check, write).
+func BenchmarkSaverCheckpoint2000(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "lesson.yaml")
+	data := []byte(benchLesson(2000))
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	d, err := compose.Load(path, testRegistry())
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := d.Session().Dispatch(context.Background(), lesson.UpdateSlide{ID: "s1000", Notes: ptr("Changed.")}); err != nil {
+		b.Fatal(err)
+	}
+	edited := []byte(strings.Replace(string(data), "    title: Slide 10\n", "    title: Slide ten   # the author, mid-run\n", 1))
+	for _, c := range []struct {
+		name   string
+		onDisk []byte
+	}{{"unedited", data}, {"edited", edited}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				if err := os.WriteFile(path, c.onDisk, 0o644); err != nil {
+					b.Fatal(err)
+				}
+				s := compose.NewSaver(d)
+				files, err := s.Save("")
+				if err != nil || len(files) != 1 || len(s.Conflicts()) != 0 {
+					b.Fatalf("save: %v, %v, conflicts %v", files, err, s.Conflicts())
+				}
+			}
+		})
+	}
+}

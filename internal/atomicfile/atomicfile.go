@@ -13,7 +13,16 @@ import (
 // (and, where the system allows, its owner and group) if it exists; a new
 // file gets perm. When path is a symlink, the file it
 // points to is replaced and the link stays a link.
-func Write(path string, data []byte, perm os.FileMode) (err error) {
+func Write(path string, data []byte, perm os.FileMode) error {
+	return WriteIf(path, data, perm, nil)
+}
+
+// WriteIf is Write with a last check: once the new content is safely on
+// disk beside path, check runs just before the rename, and an error from it
+// cancels the write (the temporary file is removed, path is untouched). A
+// caller that must not overwrite someone else's change checks there, so the
+// window for an unseen change is the rename itself, not the whole write.
+func WriteIf(path string, data []byte, perm os.FileMode, check func() error) (err error) {
 	target, err := Resolve(path)
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
@@ -50,6 +59,11 @@ func Write(path string, data []byte, perm os.FileMode) (err error) {
 	}
 	if err = tmp.Close(); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if check != nil {
+		if err = check(); err != nil {
+			return err
+		}
 	}
 	if err = os.Rename(tmp.Name(), target); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)

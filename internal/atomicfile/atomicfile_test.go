@@ -1,6 +1,7 @@
 package atomicfile
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
@@ -75,5 +76,29 @@ func TestFailedWriteLeavesNothing(t *testing.T) {
 	}
 	if names := entries(t, target); len(names) != 1 || names[0] != "inside" {
 		t.Errorf("target changed: %v", names)
+	}
+}
+
+func TestWriteIfCheckFailsLeavesFileAlone(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "a.yaml")
+	if err := os.WriteFile(path, []byte("old\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stop := errors.New("changed meanwhile")
+	if err := WriteIf(path, []byte("new\n"), 0o644, func() error { return stop }); !errors.Is(err, stop) {
+		t.Fatalf("WriteIf = %v, want the check's error", err)
+	}
+	if data, _ := os.ReadFile(path); string(data) != "old\n" {
+		t.Errorf("file = %q, want it untouched", data)
+	}
+	if names := entries(t, dir); len(names) != 1 {
+		t.Errorf("left behind: %v", names)
+	}
+	if err := WriteIf(path, []byte("new\n"), 0o644, func() error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if data, _ := os.ReadFile(path); string(data) != "new\n" {
+		t.Errorf("file = %q after a passing check", data)
 	}
 }

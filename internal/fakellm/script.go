@@ -51,6 +51,10 @@ type Turn struct {
 	Times int `json:"times,omitempty"`
 	// Hang never answers, until the client gives up or the server closes.
 	Hang bool `json:"hang,omitempty"`
+	// Hold keeps the answer back until the test releases the server
+	// (Server.Release, `fakellm release`), then answers normally: a run
+	// paused mid-way, for a test to act (edit a file, start a second run).
+	Hold bool `json:"hold,omitempty"`
 
 	// Quirks of compatible servers, applied to the normal answer.
 
@@ -159,6 +163,8 @@ func (s Script) validate() error {
 				return fmt.Errorf("%s: status %d is not an error status", where, t.Status)
 			case t.Status != 0 && t.Hang:
 				return fmt.Errorf("%s: status and hang are exclusive", where)
+			case t.Hold && t.Hang:
+				return fmt.Errorf("%s: hold and hang are exclusive", where)
 			case t.Times < -1:
 				return fmt.Errorf("%s: times must be -1 (forever) or more", where)
 			}

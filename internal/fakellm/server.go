@@ -37,6 +37,9 @@ type Server struct {
 	srv     *httptest.Server
 	closing chan struct{}
 	once    sync.Once
+	// released ends every Hold; see Release.
+	released    chan struct{}
+	releaseOnce sync.Once
 
 	mu       sync.Mutex
 	requests []Recorded
@@ -74,6 +77,7 @@ func StartServer(s Script) (*Server, error) {
 	fs := &Server{
 		script:   s,
 		closing:  make(chan struct{}),
+		released: make(chan struct{}),
 		arrived:  make(chan struct{}),
 		failures: make(map[failureKey]int),
 	}
@@ -95,6 +99,11 @@ func (s *Server) Close() {
 		s.srv.CloseClientConnections()
 		s.srv.Close()
 	})
+}
+
+// Release lets every held answer (Turn.Hold) go, now and from now on.
+func (s *Server) Release() {
+	s.releaseOnce.Do(func() { close(s.released) })
 }
 
 // Requests returns every request received so far, in arrival order.
@@ -185,6 +194,7 @@ type reply struct {
 	body       string
 	retryAfter string
 	hang       bool
+	hold       bool
 }
 
 func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
@@ -204,6 +214,9 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if rep.hang {
 		s.pause(r.Context(), -1)
+		abort()
+	}
+	if rep.hold && !s.hold(r.Context()) {
 		abort()
 	}
 	if rep.retryAfter != "" {
@@ -252,7 +265,21 @@ func (s *Server) decide(r *http.Request, body []byte) reply {
 		}
 		return rep
 	}
-	return s.answer(req, body, turnIdx, turn)
+	rep := s.answer(req, body, turnIdx, turn)
+	rep.hold = turn.Hold
+	return rep
+}
+
+// hold waits for Release unless the client hangs up or the server closes;
+// it reports whether it was released.
+func (s *Server) hold(ctx context.Context) bool {
+	select {
+	case <-s.released:
+		return true
+	case <-ctx.Done():
+	case <-s.closing:
+	}
+	return false
 }
 
 func errorReply(status int, msg string) reply {

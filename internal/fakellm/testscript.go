@@ -40,12 +40,13 @@ func Setup(env *testscript.Env) error {
 //	                          (with !, unless the count differs)
 //	fakellm wait N            block until at least N requests arrived (10s cap)
 //	fakellm dump FILE         write every request body, one JSON per line
+//	fakellm release           let held answers ("hold": true) go
 //
 // A second start replaces the first server. The server closes when the
 // script ends.
 func Cmd(ts *testscript.TestScript, neg bool, args []string) {
-	if len(args) != 2 {
-		ts.Fatalf("usage: fakellm start SCRIPTFILE | requests N | wait N | dump FILE")
+	if len(args) != 2 && (len(args) != 1 || args[0] != "release") {
+		ts.Fatalf("usage: fakellm start SCRIPTFILE | requests N | wait N | dump FILE | release")
 	}
 	h, _ := ts.Value(holderKey{}).(*holder)
 	if h == nil {
@@ -86,6 +87,9 @@ func Cmd(ts *testscript.TestScript, neg bool, args []string) {
 		ctx, cancel := context.WithTimeout(context.Background(), waitCap)
 		defer cancel()
 		ts.Check(h.srv.WaitForRequests(ctx, atoi(ts, args[1])))
+
+	case "release":
+		h.srv.Release()
 
 	case "dump":
 		var buf bytes.Buffer

@@ -1,0 +1,170 @@
+package compose_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/lessongen/lessongen/compose"
+	"github.com/lessongen/lessongen/internal/lessontest"
+	"github.com/lessongen/lessongen/lesson"
+	"github.com/lessongen/lessongen/whiteboard"
+)
+
+func read(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// edit changes a file on disk as the author would, mid-run.
+func edit(t *testing.T, path, old, new string) string {
+	t.Helper()
+	s := read(t, path)
+	if strings.Count(s, old) != 1 {
+		t.Fatalf("%q not once in %s:\n%s", old, path, s)
+	}
+	s = strings.Replace(s, old, new, 1)
+	if err := os.WriteFile(path, []byte(s), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func mustSave(t *testing.T, s *compose.Saver) []compose.OutFile {
+	t.Helper()
+	files, err := s.Save("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
+// Without edits on disk a Saver writes what Render renders.
+func TestSaverWithoutEditsWritesTheRender(t *testing.T) {
+	d := loadFractions(t)
+	s := compose.NewSaver(d)
+	dispatch(t, d.Session(), lesson.SetSubject{Subject: "math"})
+	want, err := d.LessonBytes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustSave(t, s)
+	dispatch(t, d.Session(), lesson.SetGrade{Grade: "4"})
+	mustSave(t, s)
+	want, _ = d.LessonBytes()
+	if got := read(t, d.Path); got != string(want) {
+		t.Errorf("saved:\n%s\nwant:\n%s", got, want)
+	}
+	if c := s.Conflicts(); len(c) != 0 || len(s.Merged()) != 0 {
+		t.Errorf("conflicts %v, merged %v", c, s.Merged())
+	}
+}
+
+// An edit after a checkpoint survives that checkpoint and every later one.
+func TestSaverKeepsAnEditAcrossLaterCheckpoints(t *testing.T) {
+	d := loadFractions(t)
+	s := compose.NewSaver(d)
+	dispatch(t, d.Session(), lesson.SetSubject{Subject: "math"})
+	mustSave(t, s)
+	edit(t, d.Path, "  title: Adding fractions\n", "  title: Adding fractions with like denominators   # renamed\n")
+	dispatch(t, d.Session(), lesson.SetGrade{Grade: "4"})
+	mustSave(t, s)
+	dispatch(t, d.Session(), lesson.SetLanguage{Language: "en"})
+	mustSave(t, s)
+	mustSave(t, s)
+	got := read(t, d.Path)
+	for _, want := range []string{"title: Adding fractions with like denominators   # renamed\n", "subject: math", "grade: \"4\"", "language: en"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("saved file lacks %q:\n%s", want, got)
+		}
+	}
+	if m := s.Merged(); len(m) != 1 || m[0] != d.Path {
+		t.Errorf("merged = %v", m)
+	}
+	if _, err := compose.Load(d.Path, lessontest.Registry()); err != nil {
+		t.Errorf("merged file does not load: %v", err)
+	}
+}
+
+func TestSaverWhitespaceEditKeepsAuthorBytes(t *testing.T) {
+	d := loadFractions(t)
+	s := compose.NewSaver(d)
+	edited := edit(t, d.Path, "version: 1\n", "version: 1\n\n\n")
+	dispatch(t, d.Session(), lesson.SetSubject{Subject: "math"})
+	mustSave(t, s)
+	got := read(t, d.Path)
+	if want := strings.Replace(edited, "  subject: !pending\n", "  subject: math\n", 1); got != want {
+		t.Errorf("saved:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+func TestSaverConflicts(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		change func(t *testing.T, path string)
+		reason string
+	}{
+		{"same spot", func(t *testing.T, path string) { edit(t, path, "  subject: !pending\n", "  subject: arithmetic\n") }, "changed both by you and by this run at metadata.subject (line 6)"},
+		{"deleted", func(t *testing.T, path string) { os.Remove(path) }, "was deleted during the run"},
+		{"half-typed", func(t *testing.T, path string) { edit(t, path, "version: 1\n", "version: [1\n") }, "is not valid YAML now"},
+		{"invalid result", func(t *testing.T, path string) { edit(t, path, "  - id: wrap\n", "  - id: intro\n") }, "could not be merged into a valid file: "},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := loadFractions(t)
+			s := compose.NewSaver(d)
+			tc.change(t, d.Path)
+			var before string
+			if b, err := os.ReadFile(d.Path); err == nil {
+				before = string(b)
+			}
+			dispatch(t, d.Session(), lesson.SetSubject{Subject: "math"})
+			files := mustSave(t, s)
+			dispatch(t, d.Session(), lesson.SetGrade{Grade: "4"})
+			mustSave(t, s)
+
+			var after string
+			if b, err := os.ReadFile(d.Path); err == nil {
+				after = string(b)
+			}
+			if after != before {
+				t.Errorf("the author's file changed:\n%s\nwant:\n%s", after, before)
+			}
+			c := s.Conflicts()
+			if len(c) != 1 || c[0].Path != d.Path || c[0].RunCopy != d.Path+compose.ConflictSuffix || !strings.Contains(c[0].Reason, tc.reason) {
+				t.Fatalf("conflicts = %+v, want one for %s: %s", c, d.Path, tc.reason)
+			}
+			if len(files) != 1 || files[0].Path != c[0].RunCopy {
+				t.Errorf("wrote %v, want only the run's copy", files)
+			}
+			run := read(t, c[0].RunCopy)
+			if !strings.Contains(run, "subject: math") || !strings.Contains(run, "grade: \"4\"") {
+				t.Errorf("the run's copy lacks its later changes:\n%s", run)
+			}
+		})
+	}
+}
+
+func TestSaverMergesAWhiteboardFile(t *testing.T) {
+	d := loadFractions(t)
+	s := compose.NewSaver(d)
+	recap, err := d.Child("recap", "whiteboard")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(filepath.Dir(d.Path), "boards", "recap.yaml")
+	edit(t, path, "heading: What we learned\n", "heading: What we learned today  # the author, mid-run\n")
+	dispatch(t, recap, whiteboard.SetLayout{Layout: "three bullets"})
+	files := mustSave(t, s)
+	if len(files) != 1 || files[0].Path != path {
+		t.Fatalf("wrote %v", files)
+	}
+	got := read(t, path)
+	if !strings.Contains(got, "heading: What we learned today  # the author, mid-run\n") || !strings.Contains(got, "layout: three bullets") {
+		t.Errorf("board file:\n%s", got)
+	}
+}

@@ -1,0 +1,5 @@
+//go:build !unix
+
+package compose
+
+const nonBlock = 0
