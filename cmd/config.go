@@ -35,6 +35,8 @@ type settings struct {
 	Events      string
 	RPS         float64
 	Retries     int
+	// StateDir holds saved conversations; "" means .lessongen beside the lesson.
+	StateDir string
 
 	// AttemptTimeout bounds one HTTP attempt within a turn; 0 = none.
 	AttemptTimeout time.Duration
@@ -51,6 +53,7 @@ var settingKeys = []string{
 	"model", "base_url", "api_key", "concurrency", "max_steps", "timeout", "attempt_timeout", "approve",
 	"temperature", "seed", "max_tokens", "tool_schema", "templates", "events", "rps", "retries",
 	"parallel_tool_calls", "token_field",
+	"state_dir",
 }
 
 const (
@@ -80,6 +83,7 @@ func addModelFlags(fs *pflag.FlagSet) {
 	fs.Int("retries", 4, "retries of a model turn after 429, 5xx or connection errors, with backoff")
 	fs.Bool("parallel-tool-calls", true, "send parallel_tool_calls: true with tools (false for a server that rejects the field)")
 	fs.String("token-field", "auto", "field for --max-tokens: auto (max_completion_tokens for OpenAI and Azure hosts, max_tokens elsewhere), max_tokens or max_completion_tokens")
+	fs.String("state-dir", "", "where subagents' conversations are saved and continued from (default: .lessongen beside the lesson; docs/history.md)")
 }
 
 // loadSettings resolves settings with precedence flag > environment >
@@ -120,6 +124,7 @@ func loadSettings(cmd *cobra.Command) (*settings, error) {
 		RPS:         g.float("rps"),
 		Retries:     g.int("retries"),
 		TokenField:  v.GetString("token_field"),
+		StateDir:    v.GetString("state_dir"),
 	}
 	s.ParallelToolCalls = g.bool("parallel_tool_calls")
 	if cmd.Flags().Changed("temperature") || os.Getenv("LESSONGEN_TEMPERATURE") != "" || v.InConfig("temperature") {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -139,7 +140,14 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 	if err := checkPaths(doc, opts, cfg.Events); err != nil {
 		return err
 	}
-	scope := orchestrate.Scope{Slide: opts.slide}
+	stateDir := cfg.StateDir
+	if stateDir == "" {
+		stateDir = filepath.Join(filepath.Dir(opts.file), ".lessongen")
+	}
+	if err := doc.CheckSideFile(stateDir, opts.out); err != nil {
+		return usagef("--state-dir %v", err)
+	}
+	scope := orchestrate.Scope{Slide: opts.slide, Refine: opts.slide != "" && opts.instruction != ""}
 	steps, err := orchestrate.Plan(doc, opts.reg, scope)
 	if err != nil {
 		return &usageError{err}
@@ -202,6 +210,7 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 		Bridge: br, Model: model, Templates: tmpl, Form: form, Approval: approval, Asker: asker,
 		MaxSteps: cfg.MaxSteps, Concurrency: cfg.Concurrency, Instruction: opts.instruction,
 		Events: sink, Checkpoint: checkpoint, Secrets: red,
+		StateDir: historyDir(stateDir, toStdout || dryRun), Redact: red.String,
 	})
 	var saveErr error
 	if dryRun {
@@ -231,6 +240,15 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 		return &silentError{code: ExitPartial, err: ErrConflict}
 	}
 	return nil
+}
+
+// historyDir is where the run saves conversations: nowhere for a dry run
+// or a run to stdout, which leave no files behind.
+func historyDir(dir string, noFiles bool) string {
+	if noFiles {
+		return ""
+	}
+	return dir
 }
 
 func runStatus(r orchestrate.Report, err error) string {
