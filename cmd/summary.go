@@ -71,8 +71,10 @@ func summarizeRun(r orchestrate.Report, runErr error, elapsed time.Duration, fil
 
 // printSummary writes the summary line and what is left to do.
 func printSummary(w io.Writer, s runSummary) {
-	fmt.Fprintf(w, "summary: %d done, %d pending, %d failed, %d interrupted (of %s) · %s · tokens %d prompt, %d completion, %d cached · %s\n",
-		s.Done, s.Pending, s.Failed, s.Interrupted, plural(s.Steps, "step"), plural(s.Requests, "model request"),
+	// "still pending" counts steps, as the other counts do; the spots left
+	// are counted on their own line below.
+	fmt.Fprintf(w, "summary: %d done, %d failed, %d still pending, %d interrupted (of %s) · %s · tokens %d prompt, %d completion, %d cached · %s\n",
+		s.Done, s.Failed, s.Pending, s.Interrupted, plural(s.Steps, "step"), plural(s.Requests, "model request"),
 		s.Tokens.Prompt, s.Tokens.Completion, s.Tokens.Cached, s.elapsed.Round(time.Millisecond))
 	for _, n := range s.Incomplete {
 		// Errors quote servers' answers and models' text.
