@@ -188,7 +188,8 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 		if dryRun {
 			return nil
 		}
-		_, err := finalSave(doc, saver, opts, nil)
+		paths, err := finalSave(doc, saver, opts, nil)
+		printWrote(opts, paths)
 		return err
 	}
 
@@ -240,7 +241,9 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 		written, saveErr = finalSave(doc, saver, opts, sink)
 	}
 	sink(event.Event{Kind: event.RunEnd, Status: runStatus(report, runErr)})
+	// After the live frame is closed, so the lines are not drawn over.
 	progress.Close()
+	printWrote(opts, written)
 	if dryRun {
 		saveErr = printDryRun(doc, opts)
 	}
@@ -270,6 +273,17 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 		return &silentError{code: ExitPartial, err: ErrConflict}
 	}
 	return nil
+}
+
+// printWrote names the files written, on stdout. With --json, stdout is
+// the summary alone (the files are in it).
+func printWrote(opts *generateOptions, paths []string) {
+	if opts.json {
+		return
+	}
+	for _, p := range paths {
+		fmt.Fprintf(opts.io.Out, "wrote %s\n", p)
+	}
 }
 
 // isInterrupt tells a run stopped by the person (Ctrl-C, SIGTERM, or "q"
@@ -340,12 +354,6 @@ func finalSave(doc *compose.Document, saver *compose.Saver, opts *generateOption
 	}
 	if sink != nil && len(paths) > 0 {
 		sink(event.Event{Kind: event.Checkpoint, Files: paths})
-	}
-	if !opts.json {
-		// With --json, stdout is the summary alone; the files are in it.
-		for _, p := range paths {
-			fmt.Fprintf(opts.io.Out, "wrote %s\n", p)
-		}
 	}
 	return paths, nil
 }

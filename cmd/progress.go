@@ -27,6 +27,7 @@ type progress struct {
 	total  int
 	drawn  int // lines of the frame on screen, erased before the next one
 	paused bool
+	held   []string // lines printed while paused, shown on Resume
 	tick   int
 	stop   chan struct{}
 	done   chan struct{}
@@ -149,13 +150,6 @@ func (p *progress) Sink(e event.Event) {
 			return
 		}
 		p.line("[%s] %s", key, msg)
-	case event.Checkpoint:
-		if !p.live {
-			return
-		}
-		for _, f := range e.Files {
-			p.above("saved %s", termsafe.Line(f))
-		}
 	}
 }
 
@@ -177,8 +171,14 @@ func (p *progress) line(format string, args ...any) {
 // above prints a line above the live frame: the frame is erased, the line
 // printed, and the frame drawn again below it.
 func (p *progress) above(format string, args ...any) {
+	text := termsafe.String(fmt.Sprintf(format, args...))
+	if p.paused {
+		// A question is on screen: nothing may be printed after it.
+		p.held = append(p.held, text)
+		return
+	}
 	p.erase()
-	fmt.Fprintln(p.w, termsafe.String(fmt.Sprintf(format, args...)))
+	fmt.Fprintln(p.w, text)
 	p.draw(false)
 }
 
@@ -285,6 +285,10 @@ func (p *progress) Resume() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.paused = false
+	for _, l := range p.held {
+		fmt.Fprintln(p.w, l)
+	}
+	p.held = nil
 	p.draw(false)
 }
 
@@ -299,5 +303,9 @@ func (p *progress) Close() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.paused = false
+	for _, l := range p.held {
+		fmt.Fprintln(p.w, l)
+	}
+	p.held = nil
 	p.draw(true)
 }
