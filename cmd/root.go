@@ -68,6 +68,7 @@ func NewRootCmd(streams *IOStreams, reg *modality.Registry) *cobra.Command {
 		newToolsCmd(streams, reg),
 		newGenerateCmd(streams, reg),
 		newFillCmd(streams, reg),
+		newRenderCmd(streams, reg),
 	)
 	return root
 }

@@ -15,5 +15,6 @@ func Modality() modality.Descriptor {
 		MaxNew:   MaxNewSlides,
 		NewItems: "slides",
 		Close:    ClosePlaceholders{},
+		Render:   modality.NewRender(Render),
 	}
 }

@@ -46,6 +46,23 @@ type Descriptor struct {
 	Prompts map[session.Level]string
 	// Codec reads and writes a child modality; the root has none.
 	Codec *Codec
+	// Render draws a child for `lessongen render`: an HTML fragment for
+	// the slide and one for the speaker notes (e.g. a quiz's answer key),
+	// with bound the values a slide's props bind into it. Nil: the child
+	// is not drawn.
+	Render func(st session.State, bound map[string]string) Rendered
+}
+
+// Rendered is a child drawn as HTML fragments, already escaped.
+type Rendered struct {
+	// Body goes on the slide; Notes with the speaker notes.
+	Body, Notes string
+}
+
+// NewRender builds a Render hook from a modality's own typed function, so
+// the one type assertion lives here.
+func NewRender[T session.State](fn func(T, map[string]string) Rendered) func(session.State, map[string]string) Rendered {
+	return func(st session.State, bound map[string]string) Rendered { return fn(st.(T), bound) }
 }
 
 // Codec is how a child modality is read from and written to its YAML node.

@@ -29,5 +29,6 @@ func Modality() modality.Descriptor {
 		Codec: modality.NewCodec(Decode, Todo,
 			func(q *Quiz) *yaml.Node { n, _ := q.EncodeNode(); return n },
 			(*Quiz).PropertySet),
+		Render: modality.NewRender(Render),
 	}
 }

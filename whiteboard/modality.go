@@ -28,6 +28,7 @@ func Modality() modality.Descriptor {
 		Codec: modality.NewCodec(Decode, Todo,
 			func(b *Board) *yaml.Node { n, _ := b.EncodeNode(); return n },
 			func(b *Board, p string) bool { f := b.bindable(p); return f != nil && f.Set }),
+		Render: modality.NewRender(Render),
 	}
 }
 

@@ -1,0 +1,108 @@
+package cmd
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/lessongen/lessongen/compose"
+	"github.com/lessongen/lessongen/internal/atomicfile"
+	"github.com/lessongen/lessongen/internal/yamlsrc"
+	"github.com/lessongen/lessongen/modality"
+	"github.com/lessongen/lessongen/render"
+)
+
+type renderOptions struct {
+	io     *IOStreams
+	reg    *modality.Registry
+	file   string
+	out    string
+	format string
+}
+
+func newRenderCmd(streams *IOStreams, reg *modality.Registry) *cobra.Command {
+	opts := &renderOptions{io: streams, reg: reg}
+	cmd := &cobra.Command{
+		Use:   "render FILE",
+		Short: "Draw a lesson as one self-contained HTML page (or Marp Markdown)",
+		Long: `Draw a lesson as one HTML file that needs no network to view: an overview
+page, then one page per slide with its whiteboard, quiz and speaker notes.
+Pending spots are drawn as dashed placeholders with their hints, so a lesson
+can be looked at before generation.
+
+In the page, the arrow keys move between pages, N shows or hides the notes
+and P shows one page at a time; printing gives one slide per page.
+
+--format md writes Marp Markdown instead (one slide per ---, notes as
+presenter comments; whiteboards are inline SVG, so convert it with
+marp --html). The output defaults to FILE with .html (or .md); -o -
+writes to stdout. An output that is one of the lesson's files is refused.`,
+		Example: "  lessongen render examples/photosynthesis/lesson.yaml -o lesson.html\n  lessongen render lesson.yaml --format md -o lesson.md",
+		Args:    exactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.file = args[0]
+			return runRender(opts)
+		},
+	}
+	cmd.Flags().StringVarP(&opts.out, "output", "o", "", "output file (default: FILE with .html or .md; - for stdout)")
+	cmd.Flags().StringVar(&opts.format, "format", "html", "html or md (Marp Markdown)")
+	return cmd
+}
+
+func runRender(opts *renderOptions) error {
+	write := render.HTML
+	switch opts.format {
+	case "html":
+	case "md":
+		write = render.Markdown
+	default:
+		return usagef("--format must be html or md, got %q", opts.format)
+	}
+	doc, err := compose.Load(opts.file, opts.reg)
+	if err == nil {
+		err = doc.LoadAll()
+	}
+	var problems yamlsrc.Problems
+	if errors.As(err, &problems) {
+		printProblems(opts.io, problems)
+		return &silentError{code: ExitUsage, err: fmt.Errorf("%s is invalid; nothing rendered", opts.file)}
+	}
+	if err != nil {
+		// The lesson or a child file cannot be read: the input's problem.
+		return &usageError{err}
+	}
+	// Layout warnings do not stop a render: seeing the defect is the point.
+	printProblems(opts.io, doc.Warnings)
+	out := opts.out
+	if out == "" {
+		out = strings.TrimSuffix(opts.file, filepath.Ext(opts.file)) + "." + opts.format
+	}
+	if out != "-" {
+		out = filepath.Clean(out)
+		// "-": nothing is saved, so only the lesson's own files are refused.
+		if err := doc.CheckSideFile(out, "-"); err != nil {
+			return usagef("-o %v", err)
+		}
+		if fi, err := os.Stat(out); err == nil && fi.IsDir() {
+			return usagef("-o %s is a folder; name the output file, e.g. %s", out, filepath.Join(out, "lesson."+opts.format))
+		}
+	}
+	var buf bytes.Buffer
+	if err := write(&buf, doc, opts.reg); err != nil {
+		return err
+	}
+	if out == "-" {
+		_, err := opts.io.Out.Write(buf.Bytes())
+		return err
+	}
+	if err := atomicfile.Write(out, buf.Bytes(), 0o644); err != nil {
+		return fmt.Errorf("write %s: %w", out, err)
+	}
+	fmt.Fprintf(opts.io.ErrOut, "lessongen: wrote %s\n", out)
+	return nil
+}

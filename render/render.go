@@ -1,0 +1,195 @@
+// Package render draws a loaded lesson as one self-contained HTML page (or
+// Marp Markdown) for `lessongen render`. It names no child modality: each
+// child draws itself through its descriptor's Render hook; this package
+// lays out the pages, the navigation script and the print stylesheet.
+package render
+
+import (
+	_ "embed"
+	"errors"
+	"fmt"
+	"html"
+	"io"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/lessongen/lessongen/compose"
+	"github.com/lessongen/lessongen/internal/textfit"
+	"github.com/lessongen/lessongen/lesson"
+	"github.com/lessongen/lessongen/modality"
+	"github.com/lessongen/lessongen/session"
+)
+
+//go:embed page.css
+var pageCSS string
+
+//go:embed page.js
+var pageJS string
+
+// slide is one page of the lesson, its children already drawn.
+type slide struct {
+	id          string
+	head, notes string
+	children    []modality.Rendered
+}
+
+// deck is the lesson drawn: the overview and the slides.
+type deck struct {
+	title    string
+	overview string
+	slides   []slide
+}
+
+// build draws every part of doc through its modality's Render hook.
+func build(doc *compose.Document, reg *modality.Registry) (*deck, error) {
+	d := &deck{}
+	var pages []lesson.Page
+	var bound = map[string]map[string]string{}
+	doc.View(func(p *lesson.Plan) {
+		d.title = p.Title()
+		d.overview = reg.Root().Render(p, nil).Body
+		pages = p.Pages()
+		for _, pg := range pages {
+			if pg.ID != "" {
+				// A binding that cannot be evaluated yet (it names a
+				// pending value) is simply not applied.
+				b, _ := p.Bindings(pg.ID)
+				bound[pg.ID] = b
+			}
+		}
+	})
+	for _, pg := range pages {
+		s := slide{id: pg.ID, head: pg.Head, notes: pg.Notes}
+		for _, kind := range reg.Children() {
+			if pg.ID == "" || kind.Render == nil {
+				continue
+			}
+			child, err := doc.Child(pg.ID, kind.Name)
+			if errors.Is(err, session.ErrUnknownChild) {
+				continue
+			}
+			if err != nil {
+				return nil, err
+			}
+			props := map[string]string{}
+			for _, name := range slices.Sorted(maps.Keys(bound[pg.ID])) {
+				if slices.Contains(kind.Bindable, name) {
+					props[name] = bound[pg.ID][name]
+				}
+			}
+			child.View(func(st session.State) { s.children = append(s.children, kind.Render(st, props)) })
+		}
+		d.slides = append(d.slides, s)
+	}
+	return d, nil
+}
+
+// HTML writes doc as one self-contained HTML page: fonts, styles and
+// script inline, nothing fetched at view time.
+func HTML(w io.Writer, doc *compose.Document, reg *modality.Registry) error {
+	d, err := build(doc, reg)
+	if err != nil {
+		return err
+	}
+	var b strings.Builder
+	title := d.title
+	if title == "" {
+		title = "Lesson"
+	}
+	fmt.Fprintf(&b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<meta name=\"generator\" content=\"lessongen render\">\n<title>%s</title>\n", html.EscapeString(title))
+	b.WriteString("<style>\n")
+	b.WriteString(textfit.FontFaceCSS())
+	fmt.Fprintf(&b, ":root{--font:'%s',sans-serif}\n", textfit.FontFamily)
+	b.WriteString(pageCSS)
+	b.WriteString("</style>\n</head>\n<body>\n<main id=\"deck\">\n")
+	fmt.Fprintf(&b, "<section class=\"page overview\" id=\"overview\" data-page=\"0\">\n%s</section>\n", d.overview)
+	for i, s := range d.slides {
+		id := fmt.Sprintf("placeholder-%d", i+1)
+		if s.id != "" {
+			id = "slide-" + s.id
+		}
+		fmt.Fprintf(&b, "<section class=\"page slide\" id=\"%s\" data-page=\"%d\">\n<header>%s</header>\n<div class=\"children\">\n", html.EscapeString(id), i+1, s.head)
+		notes := s.notes
+		for _, c := range s.children {
+			b.WriteString(c.Body)
+			notes += c.Notes
+		}
+		b.WriteString("</div>\n")
+		if notes != "" {
+			fmt.Fprintf(&b, "<aside class=\"notes\"><h3>Notes</h3>\n%s</aside>\n", notes)
+		}
+		fmt.Fprintf(&b, "<footer>%d / %d</footer>\n</section>\n", i+1, len(d.slides))
+	}
+	b.WriteString("</main>\n<script>\n")
+	b.WriteString(pageJS)
+	b.WriteString("</script>\n</body>\n</html>\n")
+	_, err = io.WriteString(w, b.String())
+	return err
+}
+
+// Markdown writes doc as Marp Markdown: front matter with marp: true, one
+// slide per ---, each whiteboard as inline SVG, notes as presenter
+// comments.
+func Markdown(w io.Writer, doc *compose.Document, reg *modality.Registry) error {
+	d, err := build(doc, reg)
+	if err != nil {
+		return err
+	}
+	var b strings.Builder
+	// Marp draws inline HTML (the SVG) only when asked: marp --html.
+	fmt.Fprintf(&b, "---\n# whiteboards are inline SVG: convert with marp --html\nmarp: true\ntitle: %q\npaginate: true\nstyle: |\n%s  section { font-family: '%s', sans-serif; }\n  svg.whiteboard { width: 100%%; height: auto; max-height: 70vh; }\n  .pending { color: #7a4a00; background: #fff8e6; border: 2px dashed #b7791f; }\n---\n\n",
+		d.title, indent(textfit.FontFaceCSS(), "  "), textfit.FontFamily)
+	b.WriteString(markdownBlock(d.overview))
+	for _, s := range d.slides {
+		b.WriteString("\n---\n\n")
+		b.WriteString(markdownBlock(s.head))
+		notes := s.notes
+		for _, c := range s.children {
+			b.WriteString(markdownBlock(c.Body))
+			notes += c.Notes
+		}
+		if notes != "" {
+			// Presenter comments end at the first "-->": keep one inside
+			// the notes from closing it early.
+			fmt.Fprintf(&b, "<!--\n%s\n-->\n", strings.ReplaceAll(stripTags(notes), "-->", "-- >"))
+		}
+	}
+	_, err = io.WriteString(w, b.String())
+	return err
+}
+
+// markdownBlock keeps an HTML fragment as one Markdown HTML block: blank
+// lines would end it, so none are left inside.
+func markdownBlock(s string) string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		if strings.TrimSpace(l) != "" {
+			out = append(out, l)
+		}
+	}
+	return "<div>\n" + strings.Join(out, "\n") + "\n</div>\n\n"
+}
+
+// stripTags turns an HTML fragment into plain text for a comment.
+func stripTags(s string) string {
+	var b strings.Builder
+	in := false
+	for _, r := range s {
+		switch {
+		case r == '<':
+			in = true
+		case r == '>':
+			in = false
+			b.WriteByte(' ')
+		case !in:
+			b.WriteRune(r)
+		}
+	}
+	return strings.Join(strings.Fields(html.UnescapeString(b.String())), " ")
+}
+
+// indent prefixes every line of s.
+func indent(s, prefix string) string {
+	return prefix + strings.ReplaceAll(strings.TrimSuffix(s, "\n"), "\n", "\n"+prefix) + "\n"
+}
