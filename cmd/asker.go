@@ -59,7 +59,7 @@ func (a *terminalAsker) Ask(ctx context.Context, p bridge.Proposal) (bool, error
 	w := a.io.ErrOut
 	// The preview is the model's text: shown with control characters and
 	// bidi overrides made visible, so it reads as what would be committed.
-	fmt.Fprintf(w, "\n%s wants to %s %s\n", termsafe.Line(p.Node), termsafe.Line(p.Tool), termsafe.Line(p.Args))
+	fmt.Fprintf(w, "\n%s wants to %s %s\n", nodeLabel(p.Node, ""), termsafe.Line(p.Tool), termsafe.Line(p.Args))
 	for _, out := range p.Preview.Outputs {
 		data, _ := json.Marshal(out)
 		fmt.Fprintf(w, "  would commit: %s\n", termsafe.Line(string(data)))
