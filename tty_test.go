@@ -122,7 +122,7 @@ func TestApproveAskOnTerminal(t *testing.T) {
 		t.Errorf("final frame has %d finished rows, want 2", rows)
 	}
 	text := strings.Join(final, "\n")
-	for _, want := range []string{"2/2 finished", "summary: 2 done, 0 failed, 0 still pending, 0 interrupted", "wrote lesson.yaml"} {
+	for _, want := range []string{"2/2 finished", "summary: 2 done, 0 failed, 0 still pending, 0 left with 0 defects, 0 interrupted", "wrote lesson.yaml"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("screen lacks %q", want)
 		}

@@ -23,6 +23,9 @@ type Tools interface {
 	ReadOnly(name string) bool
 	Call(ctx context.Context, name, args string) (tool.Envelope, error)
 	Pending() []session.Pending
+	// Defects lists the defects (e.g. overlapping elements) the subagent
+	// introduced that remain.
+	Defects() []session.Warning
 }
 
 // Task is one subagent's job.
@@ -54,6 +57,8 @@ type Result struct {
 	Tokens   event.Tokens
 	// Pending is what is still pending at the node's level after the run.
 	Pending []session.Pending
+	// Defects are the defects the subagent introduced that remain.
+	Defects []session.Warning
 	// Repaired is set when the repair turn was used.
 	Repaired bool
 	// PromptBytes counts the bytes of message text sent, over all turns.
@@ -195,13 +200,14 @@ func Run(ctx context.Context, model llm.Model, tools Tools, task Task, emit even
 		msgs = append(msgs, llm.Message{Role: assistant.Role, Content: assistant.Content, ToolCalls: historyCalls(assistant.ToolCalls)})
 
 		if len(assistant.ToolCalls) == 0 {
-			pending := tools.Pending()
-			if len(pending) == 0 || res.Repaired || res.Steps >= task.MaxSteps {
+			pending, defects := tools.Pending(), tools.Defects()
+			if len(pending)+len(defects) == 0 || res.Repaired || res.Steps >= task.MaxSteps {
 				return finish(res, msgs, tools, StopDone), nil
 			}
-			// One bounded repair turn naming exactly what is missing.
+			// One bounded repair turn naming exactly what is missing or
+			// wrong.
 			res.Repaired = true
-			msgs = append(msgs, llm.Message{Role: llm.RoleUser, Content: repairPrompt(pending, task.MaxSteps-res.Steps)})
+			msgs = append(msgs, llm.Message{Role: llm.RoleUser, Content: repairPrompt(pending, defects, task.MaxSteps-res.Steps)})
 			continue
 		}
 		results, err := runCalls(ctx, tools, assistant.ToolCalls, task, res.Steps, emit)
@@ -235,13 +241,15 @@ func historyCalls(calls []llm.ToolCall) []llm.ToolCall {
 }
 
 func finish(res Result, msgs []llm.Message, tools Tools, stop Stop) Result {
-	res.Stop, res.Messages, res.Pending = stop, msgs, tools.Pending()
+	res.Stop, res.Messages, res.Pending, res.Defects = stop, msgs, tools.Pending(), tools.Defects()
 	return res
 }
 
-func repairPrompt(pending []session.Pending, stepsLeft int) string {
+func repairPrompt(pending []session.Pending, defects []session.Warning, stepsLeft int) string {
 	var b strings.Builder
-	b.WriteString("You stopped, but these are still pending:\n")
+	if len(pending) > 0 {
+		b.WriteString("You stopped, but these are still pending:\n")
+	}
 	for _, p := range pending {
 		b.WriteString("- " + p.Path)
 		if p.ID != "" {
@@ -252,7 +260,25 @@ func repairPrompt(pending []session.Pending, stepsLeft int) string {
 		}
 		b.WriteString("\n")
 	}
-	fmt.Fprintf(&b, "Fill them now with the tools (%d turns left), then reply with no tool calls.", stepsLeft)
+	if len(defects) > 0 {
+		b.WriteString("You stopped, but your changes left these defects:\n")
+		for i, d := range defects {
+			if i == session.MaxWarnings {
+				// As in tool results: the prompt stays bounded.
+				fmt.Fprintf(&b, "- and %d more\n", len(defects)-i)
+				break
+			}
+			fmt.Fprintf(&b, "- %s: %s\n", d.Path, d.Message)
+		}
+	}
+	switch {
+	case len(defects) == 0:
+		fmt.Fprintf(&b, "Fill them now with the tools (%d turns left), then reply with no tool calls.", stepsLeft)
+	case len(pending) == 0:
+		fmt.Fprintf(&b, "Fix each now with the tools (%d turns left), then reply with no tool calls.", stepsLeft)
+	default:
+		fmt.Fprintf(&b, "Fill and fix them now with the tools (%d turns left), then reply with no tool calls.", stepsLeft)
+	}
 	return b.String()
 }
 

@@ -59,8 +59,8 @@ LESSONGEN_API_KEY or OPENAI_API_KEY (or api_key in the config file), and
 for a local server its --base-url (e.g. http://localhost:11434/v1).
 
 Exit codes: 0 done, 1 provider or internal failure, 2 invalid input or
-the lesson is locked by another run, 3 some nodes still pending or failed
-or an edit conflicts (the rest is saved), 130 interrupted (Ctrl-C, or
+the lesson is locked by another run, 3 some nodes still pending, failed or
+left defects, or an edit conflicts (the rest is saved), 130 interrupted (Ctrl-C, or
 "q" at an --approve ask question).
 
 --dry-run calls the model (it costs a full run) and applies every change

@@ -239,6 +239,8 @@ func (p *progress) mark(r *progressRow, final bool) string {
 		return "…"
 	case event.StatusInterrupted:
 		return "■"
+	case event.StatusDefects:
+		return "!"
 	}
 	return "✗"
 }
@@ -252,7 +254,7 @@ func (p *progress) paint(state, s string) string {
 	switch state {
 	case event.StatusDone:
 		code = "32"
-	case event.StatusPending, event.StatusInterrupted:
+	case event.StatusPending, event.StatusInterrupted, event.StatusDefects:
 		code = "33"
 	case event.StatusFailed:
 		code = "31"

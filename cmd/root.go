@@ -36,7 +36,7 @@ Exit codes:
   0    done
   1    failure: the model provider or an internal error
   2    bad usage or invalid input; nothing written
-  3    finished, but some nodes are still pending or failed (partial result saved)
+  3    finished, but some nodes are still pending, failed or left defects (partial result saved)
   130  interrupted; committed work saved
 
 Configuration, highest precedence first: command-line flags, environment

@@ -24,6 +24,10 @@ type runSummary struct {
 	Pending     int    `json:"pending"`
 	Failed      int    `json:"failed"`
 	Interrupted int    `json:"interrupted"`
+	// WithDefects counts steps that ended with defects they introduced;
+	// Defects counts those defects.
+	WithDefects int `json:"with_defects"`
+	Defects     int `json:"defects"`
 	// PendingSpots counts the spots still pending across unfinished steps.
 	PendingSpots int                      `json:"pending_spots"`
 	Requests     int                      `json:"model_requests"`
@@ -51,17 +55,20 @@ func summarizeRun(r orchestrate.Report, runErr error, elapsed time.Duration, fil
 			s.Pending++
 		case event.StatusInterrupted:
 			s.Interrupted++
+		case event.StatusDefects:
+			s.WithDefects++
 		default:
 			s.Failed++
 		}
 		s.PendingSpots += len(n.Pending)
+		s.Defects += n.DefectCount
 	}
 	switch {
 	case s.Interrupted > 0 || isInterrupt(runErr):
 		s.Status = event.StatusInterrupted
 	case runErr != nil || s.Failed > 0:
 		s.Status = event.StatusFailed
-	case s.Pending > 0:
+	case s.Pending > 0 || s.WithDefects > 0:
 		s.Status = "partial"
 	default:
 		s.Status = event.StatusDone
@@ -73,14 +80,21 @@ func summarizeRun(r orchestrate.Report, runErr error, elapsed time.Duration, fil
 func printSummary(w io.Writer, s runSummary) {
 	// "still pending" counts steps, as the other counts do; the spots left
 	// are counted on their own line below.
-	fmt.Fprintf(w, "summary: %d done, %d failed, %d still pending, %d interrupted (of %s) · %s · tokens %d prompt, %d completion, %d cached · %s\n",
-		s.Done, s.Failed, s.Pending, s.Interrupted, plural(s.Steps, "step"), plural(s.Requests, "model request"),
+	fmt.Fprintf(w, "summary: %d done, %d failed, %d still pending, %d left with %s, %d interrupted (of %s) · %s · tokens %d prompt, %d completion, %d cached · %s\n",
+		s.Done, s.Failed, s.Pending, s.WithDefects, plural(s.Defects, "defect"), s.Interrupted, plural(s.Steps, "step"), plural(s.Requests, "model request"),
 		s.Tokens.Prompt, s.Tokens.Completion, s.Tokens.Cached, s.elapsed.Round(time.Millisecond))
 	for _, n := range s.Incomplete {
 		// Errors quote servers' answers and models' text.
 		fmt.Fprintf(w, "  %s · %s: %s\n", nodeLabel(n.Node, n.Level), n.Status, termsafe.String(n.Error))
 		for _, p := range n.Pending {
 			fmt.Fprintf(w, "    still pending: %s\n", termsafe.Line(p.Path))
+		}
+		for _, d := range n.Defects {
+			// Messages quote the model's text.
+			fmt.Fprintf(w, "    defect: %s: %s\n", termsafe.Line(d.Path), termsafe.Line(d.Message))
+		}
+		if more := n.DefectCount - len(n.Defects); more > 0 {
+			fmt.Fprintf(w, "    and %s more\n", plural(more, "defect"))
 		}
 	}
 	if s.PendingSpots > 0 {

@@ -47,7 +47,11 @@ type NodeResult struct {
 	Status  string            `json:"status"`
 	Error   string            `json:"error,omitempty"`
 	Pending []session.Pending `json:"pending,omitempty"`
-	Steps   int               `json:"steps"`
+	// Defects are those the subagent introduced and left (the first
+	// session.MaxWarnings; DefectCount counts them all).
+	Defects     []session.Warning `json:"defects,omitempty"`
+	DefectCount int               `json:"defect_count,omitempty"`
+	Steps       int               `json:"steps"`
 	// PromptBytes is the message text sent over the step's turns.
 	PromptBytes int `json:"prompt_bytes"`
 }
@@ -199,7 +203,7 @@ func (r *runner) step(ctx context.Context, st Step, bl modality.Level, d *modali
 	}
 	prompt, err := r.opts.Templates.Render(bl.Name, templates.Data{
 		Node: node, Level: bl.Name, Context: st.Context, Pending: items, MaxSteps: r.opts.MaxSteps, Instruction: r.opts.Instruction,
-		MaxCalls: agent.MaxCallsPerTurn, MaxNew: maxNew, NewItems: bl.NewItems,
+		MaxCalls: agent.MaxCallsPerTurn, MaxNew: maxNew, NewItems: bl.NewItems, Geometry: brief(sess),
 	})
 	if err != nil {
 		r.fail(node, bl.Name, err)
@@ -214,7 +218,7 @@ func (r *runner) step(ctx context.Context, st Step, bl modality.Level, d *modali
 	r.emit(event.Event{Kind: event.NodeStart, Node: node, Level: bl.Name})
 	res, err := agent.Run(ctx, r.opts.Model, tools, agent.Task{Node: node, Level: bl.Name, Prompt: prompt, MaxSteps: r.opts.MaxSteps}, r.emit)
 
-	nr := NodeResult{Node: node, Level: bl.Name, Steps: res.Steps, Pending: res.Pending, PromptBytes: res.PromptBytes}
+	nr := NodeResult{Node: node, Level: bl.Name, Steps: res.Steps, Pending: res.Pending, Defects: res.Defects[:min(len(res.Defects), session.MaxWarnings)], DefectCount: len(res.Defects), PromptBytes: res.PromptBytes}
 	var tooLarge *agent.RequestTooLargeError
 	switch {
 	case err != nil && ctx.Err() != nil:
@@ -237,6 +241,11 @@ func (r *runner) step(ctx context.Context, st Step, bl modality.Level, d *modali
 		r.cancel(err)
 	case len(res.Pending) == 0:
 		nr.Status = event.StatusDone
+		if len(res.Defects) > 0 {
+			// Filled, but not clean: not "done".
+			nr.Status = event.StatusDefects
+			nr.Error = defectsError(res.Defects, res.Repaired)
+		}
 		if level == session.LevelNode && focus == "" {
 			_, _ = sess.Dispatch(context.WithoutCancel(ctx), d.Close)
 		}
@@ -260,6 +269,28 @@ func (r *runner) step(ctx context.Context, st Step, bl modality.Level, d *modali
 	r.mu.Unlock()
 	r.record(nr)
 	return err == nil
+}
+
+// briefed is a state that states its geometry as numbers (a whiteboard).
+type briefed interface{ Brief() string }
+
+func brief(sess *session.Session) (s string) {
+	sess.View(func(st session.State) {
+		if b, ok := st.(briefed); ok {
+			s = b.Brief()
+		}
+	})
+	return s
+}
+
+// defectsError names how many defects a node was left with; the summary
+// lists each.
+func defectsError(ds []session.Warning, repaired bool) string {
+	msg := fmt.Sprintf("the model left %d defect(s) it introduced", len(ds))
+	if repaired {
+		msg += ", also after a repair turn"
+	}
+	return msg
 }
 
 func (r *runner) fail(node, level string, err error) {
