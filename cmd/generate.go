@@ -16,7 +16,6 @@ import (
 	"github.com/lessongen/lessongen/compose"
 	"github.com/lessongen/lessongen/internal/event"
 	"github.com/lessongen/lessongen/internal/redact"
-	"github.com/lessongen/lessongen/internal/termsafe"
 	"github.com/lessongen/lessongen/internal/yamlsrc"
 	"github.com/lessongen/lessongen/llm"
 	"github.com/lessongen/lessongen/modality"
@@ -32,6 +31,9 @@ type generateOptions struct {
 	out         string
 	slide       string
 	instruction string
+	dryRun      bool
+	quiet       bool
+	json        bool
 }
 
 func newGenerateCmd(streams *IOStreams, reg *modality.Registry) *cobra.Command {
@@ -59,11 +61,18 @@ for a local server its --base-url (e.g. http://localhost:11434/v1).
 
 Exit codes: 0 done, 1 provider or internal failure, 2 invalid input or
 the lesson is locked by another run, 3 some nodes still pending, failed or
-left defects, or an edit conflicts (the rest is saved), 130 interrupted.`,
+left defects, or an edit conflicts (the rest is saved), 130 interrupted (Ctrl-C, or
+"q" at an --approve ask question).
+
+--dry-run calls the model (it costs a full run) and applies every change
+to a scratch copy of the lesson, then prints the unified diff the run
+would make to each file; nothing is written. 'lessongen plan' is the free
+preview of what would be asked.`,
 		Example: `  export OPENAI_API_KEY=...
   lessongen generate examples/photosynthesis/lesson.yaml -o /tmp/photosynthesis.yaml
   lessongen generate lesson.yaml --base-url http://localhost:11434/v1 --model llama3.1 --tool-schema compatible
-  lessongen generate lesson.yaml --approve deny --events run.jsonl`,
+  lessongen generate lesson.yaml --dry-run
+  lessongen generate lesson.yaml --quiet --json > summary.json`,
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.cmd, opts.file = cmd, args[0]
@@ -103,6 +112,9 @@ works as in 'lessongen generate'.`,
 func addGenerateFlags(cmd *cobra.Command, opts *generateOptions) {
 	cmd.Flags().StringVarP(&opts.out, "output", "o", "", "write the result here instead of back to FILE (- for stdout)")
 	cmd.Flags().StringVar(&opts.instruction, "instruction", "", "an extra request passed to every subagent")
+	cmd.Flags().BoolVar(&opts.dryRun, "dry-run", false, "call the model, but print the diff the run would make instead of writing (plan is the free preview)")
+	cmd.Flags().BoolVar(&opts.quiet, "quiet", false, "print only errors and the summary")
+	cmd.Flags().BoolVar(&opts.json, "json", false, "print the summary as one JSON object on stdout")
 	addModelFlags(cmd.Flags())
 }
 
@@ -156,7 +168,16 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 	if toStdout && len(doc.ChildFiles()) > 0 {
 		return usagef("-o - writes one file, but this lesson keeps children in their own files; use -o PATH")
 	}
-	dryRun := approval == bridge.ApproveDeny
+	dryRun := opts.dryRun
+	if approval == bridge.ApproveDeny {
+		// The old dry run spent a model run and showed nothing; --dry-run
+		// shows the diff.
+		fmt.Fprintln(opts.io.ErrOut, "lessongen: note: --approve deny is deprecated; it now means --dry-run (calls the model, prints the diff, writes nothing)")
+		dryRun, approval = true, bridge.ApproveAuto
+	}
+	if dryRun && toStdout {
+		return usagef("--dry-run prints a diff and writes nothing; drop -o -")
+	}
 	// Writability first: it names an unwritable target plainly, where the
 	// lock would only fail to create its file beside it.
 	if len(steps) > 0 && !toStdout && !dryRun {
@@ -175,7 +196,9 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 		if dryRun {
 			return nil
 		}
-		return finalSave(doc, saver, opts, nil)
+		paths, err := finalSave(doc, saver, opts, nil)
+		printWrote(opts, paths)
+		return err
 	}
 
 	br, err := bridge.New(opts.reg)
@@ -186,12 +209,8 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 	if err != nil {
 		return err
 	}
-	var asker bridge.Asker
-	if approval == bridge.ApproveAsk {
-		if !opts.io.InTTY {
-			return usagef("--approve ask needs a terminal on stdin to ask; use auto or deny in scripts and CI")
-		}
-		asker = newTerminalAsker(opts.io)
+	if approval == bridge.ApproveAsk && !opts.io.InTTY {
+		return usagef("--approve ask needs a terminal on stdin to ask; use auto or --dry-run in scripts and CI")
 	}
 	sink, closeEvents, err := openEvents(cfg.Events, opts.io, red)
 	if err != nil {
@@ -199,6 +218,19 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 	}
 	defer closeEvents()
 	progress := newProgress(opts.io)
+	progress.SetTotal(len(steps))
+	if opts.quiet {
+		progress.Quiet()
+	}
+	// "q" at a question stops the run as Ctrl-C does: at a safe point, saved.
+	ctx, quit := context.WithCancelCause(ctx)
+	defer quit(nil)
+	var asker bridge.Asker
+	if approval == bridge.ApproveAsk {
+		a := newTerminalAsker(opts.io)
+		a.display, a.quit = progress, func() { quit(ErrInterrupted) }
+		asker = a
+	}
 	sink = event.Redacted(event.Tee(sink, progress.Sink), red.String)
 
 	var checkpoint func() ([]string, error)
@@ -213,14 +245,24 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 		StateDir: historyDir(stateDir, toStdout || dryRun), Redact: red.String,
 	})
 	var saveErr error
-	if dryRun {
-		fmt.Fprintln(opts.io.ErrOut, "dry run (--approve deny): nothing was written")
-	} else {
-		saveErr = finalSave(doc, saver, opts, sink)
+	var written []string
+	if !dryRun {
+		written, saveErr = finalSave(doc, saver, opts, sink)
 	}
 	sink(event.Event{Kind: event.RunEnd, Status: runStatus(report, runErr)})
+	// After the live frame is closed, so the lines are not drawn over.
 	progress.Close()
-	printSummary(opts.io.ErrOut, report, time.Since(start))
+	printWrote(opts, written)
+	if dryRun {
+		saveErr = printDryRun(doc, opts)
+	}
+	sum := summarizeRun(report, runErr, time.Since(start), written)
+	printSummary(opts.io.ErrOut, sum)
+	if opts.json {
+		if err := writeSummaryJSON(opts.io.Out, sum); err != nil && saveErr == nil {
+			saveErr = err
+		}
+	}
 	for _, p := range saver.Merged() {
 		fmt.Fprintf(opts.io.ErrOut, "lessongen: note: %s was edited during the run; it holds your edits and this run's changes\n", p)
 	}
@@ -230,7 +272,7 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 	switch {
 	case saveErr != nil:
 		return saveErr
-	case errors.Is(runErr, ErrInterrupted) || errors.Is(runErr, context.Canceled):
+	case isInterrupt(runErr):
 		return &silentError{code: ExitInterrupted, err: ErrInterrupted}
 	case runErr != nil:
 		return explainProvider(runErr, cfg)
@@ -249,6 +291,23 @@ func historyDir(dir string, noFiles bool) string {
 		return ""
 	}
 	return dir
+}
+
+// printWrote names the files written, on stdout. With --json, stdout is
+// the summary alone (the files are in it).
+func printWrote(opts *generateOptions, paths []string) {
+	if opts.json {
+		return
+	}
+	for _, p := range paths {
+		fmt.Fprintf(opts.io.Out, "wrote %s\n", p)
+	}
+}
+
+// isInterrupt tells a run stopped by the person (Ctrl-C, SIGTERM, or "q"
+// at a question) from one that failed.
+func isInterrupt(err error) bool {
+	return errors.Is(err, ErrInterrupted) || errors.Is(err, context.Canceled)
 }
 
 func runStatus(r orchestrate.Report, err error) string {
@@ -298,26 +357,23 @@ func printConflicts(w io.Writer, conflicts []compose.FileConflict) {
 
 // finalSave writes the result: to the output file(s), or the lesson to
 // stdout for -o -.
-func finalSave(doc *compose.Document, saver *compose.Saver, opts *generateOptions, sink event.Sink) error {
+func finalSave(doc *compose.Document, saver *compose.Saver, opts *generateOptions, sink event.Sink) ([]string, error) {
 	if opts.out == "-" {
 		data, err := doc.LessonBytes()
 		if err != nil {
-			return err
+			return nil, err
 		}
 		_, err = opts.io.Out.Write(data)
-		return err
+		return nil, err
 	}
 	paths, err := save(saver, opts.out, opts.io)
 	if err != nil {
-		return fmt.Errorf("save: %w", err)
+		return paths, fmt.Errorf("save: %w", err)
 	}
 	if sink != nil && len(paths) > 0 {
 		sink(event.Event{Kind: event.Checkpoint, Files: paths})
 	}
-	for _, p := range paths {
-		fmt.Fprintf(opts.io.Out, "wrote %s\n", p)
-	}
-	return nil
+	return paths, nil
 }
 
 func newModel(cfg *settings) (llm.Model, error) {
@@ -366,39 +422,6 @@ func openEvents(path string, io *IOStreams, red *redact.Redactor) (event.Sink, f
 	}
 	w := red.Writer(f)
 	return event.JSONLines(w, time.Now), func() { w.Flush(); f.Close() }, nil
-}
-
-func printSummary(w io.Writer, r orchestrate.Report, elapsed time.Duration) {
-	var done, pending, failed, defective, defects int
-	for _, n := range r.Nodes {
-		switch n.Status {
-		case event.StatusDone:
-			done++
-		case event.StatusPending:
-			pending++
-		case event.StatusDefects:
-			defective++
-		default:
-			failed++
-		}
-		defects += n.DefectCount
-	}
-	fmt.Fprintf(w, "summary: %d done, %d failed, %d still pending, %d left with %s · %s · tokens %d prompt, %d completion, %d cached · %s\n",
-		done, failed, pending, defective, plural(defects, "defect"), plural(r.Requests, "model request"), r.Tokens.Prompt, r.Tokens.Completion, r.Tokens.Cached, elapsed.Round(time.Millisecond))
-	for _, n := range r.Incomplete() {
-		// Errors quote servers' answers and models' text.
-		fmt.Fprintf(w, "  %s %s · %s: %s\n", n.Node, n.Level, n.Status, termsafe.String(n.Error))
-		for _, p := range n.Pending {
-			fmt.Fprintf(w, "    still pending: %s\n", termsafe.Line(p.Path))
-		}
-		for _, d := range n.Defects {
-			// Messages quote the model's text.
-			fmt.Fprintf(w, "    defect: %s: %s\n", termsafe.Line(d.Path), termsafe.Line(d.Message))
-		}
-		if more := n.DefectCount - len(n.Defects); more > 0 {
-			fmt.Fprintf(w, "    and %s more\n", plural(more, "defect"))
-		}
-	}
 }
 
 // retries maps the setting (0 = none) onto llm.Config (0 = default, <0 = none).
