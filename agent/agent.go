@@ -3,6 +3,7 @@
 package agent
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -23,6 +24,9 @@ type Tools interface {
 	ReadOnly(name string) bool
 	Call(ctx context.Context, name, args string) (tool.Envelope, error)
 	Pending() []session.Pending
+	// Defects lists the defects (e.g. overlapping elements) the subagent
+	// introduced that remain.
+	Defects() []session.Warning
 }
 
 // Task is one subagent's job.
@@ -34,6 +38,20 @@ type Task struct {
 	Prompt string
 	// MaxSteps is the budget of model turns, the repair turn included.
 	MaxSteps int
+
+	// Prior, when set, is an earlier conversation of this node to continue
+	// (well-formed: every call has its result); it is sent instead of
+	// Prompt and the kickoff, followed by Continue as the new user turn.
+	Prior    []llm.Message
+	Continue string
+	// Committed holds the ids of calls already applied in an earlier run:
+	// a call with such an id is answered without running it again.
+	Committed map[string]bool
+	// Append, when set, is given each message as it joins the
+	// conversation, before what follows it runs: an assistant turn before
+	// its tools, each tool result when it commits. It may be called from
+	// several goroutines at once. An error ends the subagent.
+	Append func(llm.Message) error
 }
 
 // Stop says why a subagent ended.
@@ -54,6 +72,8 @@ type Result struct {
 	Tokens   event.Tokens
 	// Pending is what is still pending at the node's level after the run.
 	Pending []session.Pending
+	// Defects are the defects the subagent introduced that remain.
+	Defects []session.Warning
 	// Repaired is set when the repair turn was used.
 	Repaired bool
 	// PromptBytes counts the bytes of message text sent, over all turns.
@@ -160,9 +180,25 @@ func Run(ctx context.Context, model llm.Model, tools Tools, task Task, emit even
 		emit = event.Discard
 	}
 	res := Result{}
-	msgs := []llm.Message{
-		{Role: llm.RoleSystem, Content: task.Prompt},
-		{Role: llm.RoleUser, Content: kickoff},
+	save := task.Append
+	if save == nil {
+		save = func(llm.Message) error { return nil }
+	}
+	var msgs, fresh []llm.Message
+	if len(task.Prior) > 0 {
+		msgs = slices.Clone(task.Prior)
+		fresh = []llm.Message{{Role: llm.RoleUser, Content: cmp.Or(task.Continue, kickoff)}}
+	} else {
+		fresh = []llm.Message{{Role: llm.RoleSystem, Content: task.Prompt}, {Role: llm.RoleUser, Content: kickoff}}
+		if task.Continue != "" {
+			fresh = append(fresh, llm.Message{Role: llm.RoleUser, Content: task.Continue})
+		}
+	}
+	for _, m := range fresh {
+		if err := save(m); err != nil {
+			return finish(res, msgs, tools, StopFailed), err
+		}
+		msgs = append(msgs, m)
 	}
 	defs := toLLMTools(tools.Tools())
 	for res.Steps < task.MaxSteps {
@@ -192,22 +228,36 @@ func Run(ctx context.Context, model llm.Model, tools Tools, task Task, emit even
 			emit(event.Event{Kind: event.ModelText, Node: task.Node, Level: task.Level, Step: res.Steps, Text: clip.String(text, tool.MaxArgsBytes)})
 		}
 		assistant := llm.Message{Role: llm.RoleAssistant, Content: resp.Message.Content, ToolCalls: resp.Message.ToolCalls}
-		msgs = append(msgs, llm.Message{Role: assistant.Role, Content: assistant.Content, ToolCalls: historyCalls(assistant.ToolCalls)})
+		kept := llm.Message{Role: assistant.Role, Content: assistant.Content, ToolCalls: historyCalls(assistant.ToolCalls)}
+		// Write-ahead: the turn is saved before any of its tools runs.
+		if err := save(kept); err != nil {
+			return finish(res, msgs, tools, StopFailed), err
+		}
+		msgs = append(msgs, kept)
 
 		if len(assistant.ToolCalls) == 0 {
-			pending := tools.Pending()
-			if len(pending) == 0 || res.Repaired || res.Steps >= task.MaxSteps {
+			pending, defects := tools.Pending(), tools.Defects()
+			if len(pending)+len(defects) == 0 || res.Repaired || res.Steps >= task.MaxSteps {
 				return finish(res, msgs, tools, StopDone), nil
 			}
-			// One bounded repair turn naming exactly what is missing.
+			// One bounded repair turn naming exactly what is missing or
+			// wrong.
 			res.Repaired = true
-			msgs = append(msgs, llm.Message{Role: llm.RoleUser, Content: repairPrompt(pending, task.MaxSteps-res.Steps)})
+			repair := llm.Message{Role: llm.RoleUser, Content: repairPrompt(pending, defects, task.MaxSteps-res.Steps)}
+			if err := save(repair); err != nil {
+				return finish(res, msgs, tools, StopFailed), err
+			}
+			msgs = append(msgs, repair)
 			continue
 		}
-		results, err := runCalls(ctx, tools, assistant.ToolCalls, task, res.Steps, emit)
+		results, err := runCalls(ctx, tools, assistant.ToolCalls, task, res.Steps, emit, save)
 		msgs = append(msgs, results...)
 		if err != nil {
-			return finish(res, msgs, tools, StopCanceled), err
+			stop := StopCanceled
+			if ctx.Err() == nil {
+				stop = StopFailed
+			}
+			return finish(res, msgs, tools, stop), err
 		}
 	}
 	return finish(res, msgs, tools, StopBudget), nil
@@ -235,13 +285,15 @@ func historyCalls(calls []llm.ToolCall) []llm.ToolCall {
 }
 
 func finish(res Result, msgs []llm.Message, tools Tools, stop Stop) Result {
-	res.Stop, res.Messages, res.Pending = stop, msgs, tools.Pending()
+	res.Stop, res.Messages, res.Pending, res.Defects = stop, msgs, tools.Pending(), tools.Defects()
 	return res
 }
 
-func repairPrompt(pending []session.Pending, stepsLeft int) string {
+func repairPrompt(pending []session.Pending, defects []session.Warning, stepsLeft int) string {
 	var b strings.Builder
-	b.WriteString("You stopped, but these are still pending:\n")
+	if len(pending) > 0 {
+		b.WriteString("You stopped, but these are still pending:\n")
+	}
 	for _, p := range pending {
 		b.WriteString("- " + p.Path)
 		if p.ID != "" {
@@ -252,7 +304,25 @@ func repairPrompt(pending []session.Pending, stepsLeft int) string {
 		}
 		b.WriteString("\n")
 	}
-	fmt.Fprintf(&b, "Fill them now with the tools (%d turns left), then reply with no tool calls.", stepsLeft)
+	if len(defects) > 0 {
+		b.WriteString("You stopped, but your changes left these defects:\n")
+		for i, d := range defects {
+			if i == session.MaxWarnings {
+				// As in tool results: the prompt stays bounded.
+				fmt.Fprintf(&b, "- and %d more\n", len(defects)-i)
+				break
+			}
+			fmt.Fprintf(&b, "- %s: %s\n", d.Path, d.Message)
+		}
+	}
+	switch {
+	case len(defects) == 0:
+		fmt.Fprintf(&b, "Fill them now with the tools (%d turns left), then reply with no tool calls.", stepsLeft)
+	case len(pending) == 0:
+		fmt.Fprintf(&b, "Fix each now with the tools (%d turns left), then reply with no tool calls.", stepsLeft)
+	default:
+		fmt.Fprintf(&b, "Fill and fix them now with the tools (%d turns left), then reply with no tool calls.", stepsLeft)
+	}
 	return b.String()
 }
 
@@ -268,13 +338,18 @@ func toLLMTools(tools []tool.Def) []llm.Tool {
 // order given. Consecutive read-only calls run in parallel; each mutation
 // runs alone, after everything before it, so the model's order holds.
 // Calls past MaxCallsPerTurn are not run and get a limit envelope.
-func runCalls(ctx context.Context, tools Tools, calls []llm.ToolCall, task Task, step int, emit event.Sink) ([]llm.Message, error) {
+func runCalls(ctx context.Context, tools Tools, calls []llm.ToolCall, task Task, step int, emit event.Sink, save func(llm.Message) error) ([]llm.Message, error) {
 	out := make([]llm.Message, len(calls))
 	n := min(len(calls), MaxCallsPerTurn)
 	stepsLeft := task.MaxSteps - step
 	run := func(i int) error {
 		c := calls[i]
 		emit(event.Event{Kind: event.ToolCall, Node: task.Node, Level: task.Level, Step: step, Tool: c.Name, CallID: c.ID, Args: clip.String(c.Arguments, tool.MaxArgsBytes)})
+		if task.Committed[c.ID] {
+			// The call id is the idempotency key: an earlier run applied it.
+			out[i] = llm.Message{Role: llm.RoleTool, ToolCallID: c.ID, Content: notRun(session.KindPrecondition, "not run again: call "+c.ID+" was already applied in an earlier run")}
+			return save(out[i])
+		}
 		env, err := tools.Call(ctx, c.Name, c.Arguments)
 		if err != nil {
 			return err
@@ -287,7 +362,7 @@ func runCalls(ctx context.Context, tools Tools, calls []llm.ToolCall, task Task,
 		ok := env.OK
 		emit(event.Event{Kind: event.ToolResult, Node: task.Node, Level: task.Level, Step: step, Tool: c.Name, CallID: c.ID, OK: &ok, Result: data})
 		out[i] = llm.Message{Role: llm.RoleTool, ToolCallID: c.ID, Content: string(data)}
-		return nil
+		return save(out[i])
 	}
 	for i := 0; i < n; {
 		if !tools.ReadOnly(calls[i].Name) {
@@ -326,6 +401,9 @@ func runCalls(ctx context.Context, tools Tools, calls []llm.ToolCall, task Task,
 			emit(event.Event{Kind: event.ToolCall, Node: task.Node, Level: task.Level, Step: step, Tool: c.Name, CallID: c.ID, Args: clip.String(c.Arguments, tool.MaxArgsBytes)})
 			emit(event.Event{Kind: event.ToolResult, Node: task.Node, Level: task.Level, Step: step, Tool: c.Name, CallID: c.ID, OK: &ok, Result: json.RawMessage(limited)})
 			out[i] = llm.Message{Role: llm.RoleTool, ToolCallID: c.ID, Content: limited}
+			if err := save(out[i]); err != nil {
+				return filled(out, calls), err
+			}
 		}
 	}
 	return out, nil

@@ -56,6 +56,7 @@ type fakeTools struct {
 	arrived  chan struct{}
 	release  chan struct{}
 	pending  int // items left; each "write" call fills one
+	defects  int // defects left; each "fix" call fixes one
 }
 
 func newFakeTools(together, pending int) *fakeTools {
@@ -93,7 +94,20 @@ func (f *fakeTools) Call(ctx context.Context, name, args string) (tool.Envelope,
 	if name == "write" && f.pending > 0 {
 		f.pending--
 	}
+	if name == "fix" && f.defects > 0 {
+		f.defects--
+	}
 	return tool.Envelope{OK: true, Result: []any{args}}, nil
+}
+
+func (f *fakeTools) Defects() []session.Warning {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var ds []session.Warning
+	for i := range f.defects {
+		ds = append(ds, session.Warning{Path: fmt.Sprintf("elements[e%d]", i), Message: fmt.Sprintf("e%d overlaps x", i)})
+	}
+	return ds
 }
 
 func (f *fakeTools) Pending() []session.Pending {
@@ -210,6 +224,36 @@ func TestRepairTurnNamesWhatIsMissing(t *testing.T) {
 	}
 	if !strings.Contains(repair, "- item0: \"h\"") || !strings.Contains(repair, "4 turns left") {
 		t.Errorf("repair prompt %q", repair)
+	}
+}
+
+// A subagent that stops with defects it introduced gets the repair turn,
+// naming each; those it leaves are in the result.
+func TestRepairTurnNamesDefects(t *testing.T) {
+	for _, fixes := range []int{2, 1} {
+		tools := newFakeTools(1, 0)
+		tools.defects = 2
+		var turn []llm.ToolCall
+		for i := range fixes {
+			turn = append(turn, call(fmt.Sprint(i), "fix", fmt.Sprint(i)))
+		}
+		model := &scriptedModel{turns: [][]llm.ToolCall{nil, turn}}
+		res, err := Run(context.Background(), model, tools, Task{Prompt: "p", MaxSteps: 6}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !res.Repaired || res.Stop != StopDone || len(res.Defects) != 2-fixes {
+			t.Errorf("%d fixes: result %+v", fixes, res)
+		}
+		var repair string
+		for _, m := range model.seen[1].Messages {
+			if m.Role == llm.RoleUser && strings.Contains(m.Content, "defects") {
+				repair = m.Content
+			}
+		}
+		if !strings.Contains(repair, "- elements[e0]: e0 overlaps x\n- elements[e1]: e1 overlaps x") || !strings.Contains(repair, "Fix each now") || strings.Contains(repair, "pending") {
+			t.Errorf("repair prompt %q", repair)
+		}
 	}
 }
 

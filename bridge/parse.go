@@ -51,7 +51,7 @@ func (c *Catalog) Parse(name, args string) (session.Intent, *tool.Error) {
 	dec.UseNumber()
 	if err := dec.Decode(&v); err != nil {
 		return nil, callErr(session.KindInvalidArgs, "", "send one JSON object with "+paramList(e.compat),
-			"the arguments are not valid JSON: %v", jsonErr(err, raw))
+			"the arguments are not valid JSON: %v; they were: %s", jsonErr(err, raw), clip.String(raw, sentArgsClip))
 	}
 	if dec.More() {
 		return nil, callErr(session.KindInvalidArgs, "", "send exactly one JSON object", "the arguments hold more than one JSON value")
@@ -155,6 +155,11 @@ func jsonErr(err error, raw string) string {
 }
 
 var errUnexpectedEOF = errors.New("unexpected EOF")
+
+// sentArgsClip bounds the quote of unparsable arguments in an error: the
+// history repeats them as {} (servers such as Ollama refuse anything else),
+// so this quote is what the model sees of what it sent.
+const sentArgsClip = 300
 
 func jsonKind(v any) string {
 	switch v.(type) {

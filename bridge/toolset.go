@@ -71,6 +71,37 @@ type Toolset struct {
 	// added counts the items this subagent created (see Level.MaxNew).
 	// Mutations run one at a time, so a plain counter does.
 	added int
+	// before holds the defects the node had when the subagent started:
+	// only those it introduces are its to fix.
+	before map[session.Warning]bool
+}
+
+// defective is a state that knows its layout defects (a whiteboard).
+type defective interface {
+	Defects() []session.Warning
+}
+
+// defectsOf lists sess's current defects, none for a state without them.
+func defectsOf(sess *session.Session) []session.Warning {
+	var ds []session.Warning
+	sess.View(func(st session.State) {
+		if d, ok := st.(defective); ok {
+			ds = d.Defects()
+		}
+	})
+	return ds
+}
+
+// Defects lists the defects this subagent introduced that remain: those
+// not there when it started.
+func (t *Toolset) Defects() []session.Warning {
+	var out []session.Warning
+	for _, d := range defectsOf(t.sess) {
+		if !t.before[d] {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // NewToolset binds the level's tools to a session.
@@ -82,7 +113,11 @@ func (b *Bridge) NewToolset(level modality.Level, node string, sess *session.Ses
 	if approval == ApproveAsk && asker == nil {
 		return nil, ErrNoTerminal
 	}
-	return &Toolset{Level: level, Node: node, Form: form, Approval: approval, Asker: asker, catalog: c, sess: sess}, nil
+	before := map[session.Warning]bool{}
+	for _, d := range defectsOf(sess) {
+		before[d] = true
+	}
+	return &Toolset{Level: level, Node: node, Form: form, Approval: approval, Asker: asker, catalog: c, sess: sess, before: before}, nil
 }
 
 // Tools returns the tool definitions offered to the model.

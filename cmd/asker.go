@@ -19,6 +19,13 @@ type terminalAsker struct {
 	io     *IOStreams
 	lines  chan string // answers, read in the background so Ctrl-C is not stuck behind a read
 	always bool
+	// display is paused while a question is on screen; quit stops the run
+	// at its next safe point (the answer "q").
+	display interface {
+		Pause()
+		Resume()
+	}
+	quit func()
 }
 
 func newTerminalAsker(streams *IOStreams) *terminalAsker {
@@ -45,10 +52,14 @@ func (a *terminalAsker) Ask(ctx context.Context, p bridge.Proposal) (bool, error
 	if a.always {
 		return true, nil
 	}
+	if a.display != nil {
+		a.display.Pause()
+		defer a.display.Resume()
+	}
 	w := a.io.ErrOut
 	// The preview is the model's text: shown with control characters and
 	// bidi overrides made visible, so it reads as what would be committed.
-	fmt.Fprintf(w, "\n%s wants to %s %s\n", termsafe.Line(p.Node), termsafe.Line(p.Tool), termsafe.Line(p.Args))
+	fmt.Fprintf(w, "\n%s wants to %s %s\n", nodeLabel(p.Node, ""), termsafe.Line(p.Tool), termsafe.Line(p.Args))
 	for _, out := range p.Preview.Outputs {
 		data, _ := json.Marshal(out)
 		fmt.Fprintf(w, "  would commit: %s\n", termsafe.Line(string(data)))
@@ -57,7 +68,7 @@ func (a *terminalAsker) Ask(ctx context.Context, p bridge.Proposal) (bool, error
 		fmt.Fprintf(w, "  warning: %s\n", termsafe.Line(warn.Message))
 	}
 	for {
-		fmt.Fprint(w, "apply? [y]es / [n]o / [a]lways: ")
+		fmt.Fprint(w, "apply? [y]es / [n]o / [a]lways / [q]uit and save: ")
 		var line string
 		select {
 		case <-ctx.Done():
@@ -76,6 +87,14 @@ func (a *terminalAsker) Ask(ctx context.Context, p bridge.Proposal) (bool, error
 		case "a", "always":
 			a.always = true
 			return true, nil
+		case "q", "quit":
+			if a.quit == nil {
+				break
+			}
+			fmt.Fprintln(w, "stopping: what is done so far is saved")
+			a.quit()
+			return false, ErrInterrupted
 		}
+		fmt.Fprintln(w, "answer y (apply), n (refuse), a (apply this and all later changes) or q (stop the run and save)")
 	}
 }

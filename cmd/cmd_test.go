@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lessongen/lessongen/bridge"
 	"github.com/lessongen/lessongen/internal/event"
@@ -141,7 +142,37 @@ func TestLiveProgressDrawsNodes(t *testing.T) {
 	p.Sink(event.Event{Kind: event.ToolCall, Node: "slides/a/whiteboard", Level: "whiteboard.node", Step: 1, Tool: "add_text"})
 	p.Sink(event.Event{Kind: event.NodeEnd, Node: "slides/a/whiteboard", Level: "whiteboard.node", Status: "done", Step: 2})
 	p.Close()
-	if !strings.Contains(buf.String(), "slides/a/whiteboard whiteboard.node") || !strings.Contains(buf.String(), "done in 2 steps") {
-		t.Errorf("live view: %q", buf.String())
+	out := buf.String()
+	if !strings.Contains(out, `slide "a" · whiteboard · node`) || !strings.Contains(out, "done") || !strings.Contains(out, "1/1 finished") {
+		t.Errorf("live view: %q", out)
+	}
+	if strings.Contains(out, "\x1b[3") {
+		t.Errorf("colour without Color: %q", out)
+	}
+}
+
+// A question pauses the frame: the frame is erased, nothing is drawn while
+// the question is on screen, and the frame comes back below the answer.
+func TestLiveProgressPauses(t *testing.T) {
+	var buf bytes.Buffer
+	p := newProgress(&IOStreams{ErrOut: &buf, ErrTTY: true, Color: true})
+	p.Sink(event.Event{Kind: event.NodeStart, Node: "slides/a/whiteboard", Level: "whiteboard.node"})
+	p.Resume() // draws
+	p.Pause()
+	erased := buf.Len()
+	if !strings.HasSuffix(buf.String(), "\x1b[2A\r\x1b[J") {
+		t.Fatalf("pause did not erase the frame: %q", buf.String())
+	}
+	p.Sink(event.Event{Kind: event.ToolCall, Node: "slides/a/whiteboard", Level: "whiteboard.node", Step: 1, Tool: "add_text"})
+	time.Sleep(3 * frameInterval)
+	if buf.Len() != erased {
+		t.Fatalf("drawn while paused: %q", buf.String()[erased:])
+	}
+	p.Resume()
+	p.Sink(event.Event{Kind: event.NodeEnd, Node: "slides/a/whiteboard", Level: "whiteboard.node", Status: "failed", Step: 2})
+	p.Close()
+	out := buf.String()[erased:]
+	if !strings.Contains(out, "step 1 · add_text") || !strings.Contains(out, "\x1b[31m✗") {
+		t.Errorf("after resume: %q", out)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/viper"
 
 	"github.com/lessongen/lessongen/internal/suggest"
+	"github.com/lessongen/lessongen/llm"
 )
 
 // settings are the resolved configuration of one generation run.
@@ -34,9 +35,16 @@ type settings struct {
 	Events      string
 	RPS         float64
 	Retries     int
+	// StateDir holds saved conversations; "" means .lessongen beside the lesson.
+	StateDir string
 
 	// AttemptTimeout bounds one HTTP attempt within a turn; 0 = none.
 	AttemptTimeout time.Duration
+	// ParallelToolCalls sends parallel_tool_calls: true with tools.
+	ParallelToolCalls bool
+	// TokenField is where max_tokens goes: auto, max_tokens or
+	// max_completion_tokens.
+	TokenField string
 }
 
 // Setting keys: the config file's names; flags use dashes, environment
@@ -44,6 +52,8 @@ type settings struct {
 var settingKeys = []string{
 	"model", "base_url", "api_key", "concurrency", "max_steps", "timeout", "attempt_timeout", "approve",
 	"temperature", "seed", "max_tokens", "tool_schema", "templates", "events", "rps", "retries",
+	"parallel_tool_calls", "token_field",
+	"state_dir",
 }
 
 const (
@@ -77,6 +87,9 @@ func addModelFlags(dst *pflag.FlagSet) {
 	fs.String("events", "", "write a JSON Lines event log to this file (- for stderr)")
 	fs.Float64("rps", 0, "requests per second to the model server (default: unlimited; 429s slow everyone down)")
 	fs.Int("retries", 4, "retries of a model turn after 429, 5xx or connection errors, with backoff")
+	fs.Bool("parallel-tool-calls", true, "send parallel_tool_calls: true with tools (false for a server that rejects the field)")
+	fs.String("token-field", "auto", "field for --max-tokens: auto (max_completion_tokens for OpenAI and Azure hosts, max_tokens elsewhere), max_tokens or max_completion_tokens")
+	fs.String("state-dir", "", "where subagents' conversations are saved and continued from (default: .lessongen beside the lesson; docs/history.md)")
 }
 
 // envNote names the environment variables a flag's setting is read from,
@@ -126,7 +139,10 @@ func loadSettings(cmd *cobra.Command) (*settings, error) {
 		Events:      v.GetString("events"),
 		RPS:         g.float("rps"),
 		Retries:     g.int("retries"),
+		TokenField:  v.GetString("token_field"),
+		StateDir:    v.GetString("state_dir"),
 	}
+	s.ParallelToolCalls = g.bool("parallel_tool_calls")
 	if cmd.Flags().Changed("temperature") || os.Getenv("LESSONGEN_TEMPERATURE") != "" || v.InConfig("temperature") {
 		t := g.float("temperature")
 		s.Temperature = &t
@@ -173,6 +189,8 @@ func (s *settings) check() error {
 		return usagef("--rps must not be negative")
 	case s.Retries < 0:
 		return usagef("--retries must not be negative")
+	case !slices.Contains([]string{"", llm.TokenFieldAuto, llm.TokenFieldMaxTokens, llm.TokenFieldMaxCompletionTokens}, s.TokenField):
+		return usagef("--token-field must be auto, max_tokens or max_completion_tokens, got %q", s.TokenField)
 	}
 	return nil
 }
@@ -269,4 +287,12 @@ func (g *getter) duration(key string) time.Duration {
 		g.fail(key, "a duration such as 90s or 2m")
 	}
 	return d
+}
+
+func (g *getter) bool(key string) bool {
+	b, err := cast.ToBoolE(g.v.Get(key))
+	if err != nil {
+		g.fail(key, "true or false")
+	}
+	return b
 }

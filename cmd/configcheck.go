@@ -33,6 +33,7 @@ var settingKinds = map[string]string{
 	"retries": "a whole number", "seed": "a whole number",
 	"temperature": "a number", "rps": "a number",
 	"timeout": "a duration such as 90s or 2m", "attempt_timeout": "a duration such as 90s or 2m",
+	"parallel_tool_calls": "true or false",
 }
 
 // secretSettings are never quoted in a message.
@@ -80,6 +81,8 @@ func checkSettingType(path, key string, value any) error {
 		_, err = cast.ToFloat64E(value)
 	case "a duration such as 90s or 2m":
 		_, err = cast.ToDurationE(value)
+	case "true or false":
+		_, err = cast.ToBoolE(value)
 	default:
 		_, err = cast.ToStringE(value)
 	}

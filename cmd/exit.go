@@ -14,7 +14,7 @@ const (
 	ExitOK          = 0   // done
 	ExitFailure     = 1   // provider or internal failure
 	ExitUsage       = 2   // bad flags or invalid input; nothing written
-	ExitPartial     = 3   // finished, but some nodes are still pending or failed; partial result saved
+	ExitPartial     = 3   // finished, but some nodes are still pending, failed or left defects; partial result saved
 	ExitInterrupted = 130 // stopped by a signal; committed work saved
 )
 

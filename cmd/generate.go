@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -15,7 +16,6 @@ import (
 	"github.com/lessongen/lessongen/compose"
 	"github.com/lessongen/lessongen/internal/event"
 	"github.com/lessongen/lessongen/internal/redact"
-	"github.com/lessongen/lessongen/internal/termsafe"
 	"github.com/lessongen/lessongen/internal/yamlsrc"
 	"github.com/lessongen/lessongen/lesson"
 	"github.com/lessongen/lessongen/llm"
@@ -32,6 +32,9 @@ type generateOptions struct {
 	out         string
 	slide       string
 	instruction string
+	dryRun      bool
+	quiet       bool
+	json        bool
 }
 
 func newGenerateCmd(streams *IOStreams, reg *modality.Registry) *cobra.Command {
@@ -58,12 +61,19 @@ LESSONGEN_API_KEY or OPENAI_API_KEY (or api_key in the config file), and
 for a local server its --base-url (e.g. http://localhost:11434/v1).
 
 Exit codes: 0 done, 1 provider or internal failure, 2 invalid input or
-the lesson is locked by another run, 3 some nodes still pending or failed
-or an edit conflicts (the rest is saved), 130 interrupted.`,
+the lesson is locked by another run, 3 some nodes still pending, failed or
+left defects, or an edit conflicts (the rest is saved), 130 interrupted (Ctrl-C, or
+"q" at an --approve ask question).
+
+--dry-run calls the model (it costs a full run) and applies every change
+to a scratch copy of the lesson, then prints the unified diff the run
+would make to each file; nothing is written. 'lessongen plan' is the free
+preview of what would be asked.`,
 		Example: `  export OPENAI_API_KEY=...
   lessongen generate examples/photosynthesis/lesson.yaml -o /tmp/photosynthesis.yaml
   lessongen generate lesson.yaml --base-url http://localhost:11434/v1 --model llama3.1 --tool-schema compatible
-  lessongen generate lesson.yaml --approve deny --events run.jsonl`,
+  lessongen generate lesson.yaml --dry-run
+  lessongen generate lesson.yaml --quiet --json > summary.json`,
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.cmd, opts.file = cmd, args[0]
@@ -104,6 +114,9 @@ works as in 'lessongen generate'.`,
 func addGenerateFlags(cmd *cobra.Command, opts *generateOptions) {
 	cmd.Flags().StringVarP(&opts.out, "output", "o", "", "write the result here instead of back to FILE (- for stdout)")
 	cmd.Flags().StringVar(&opts.instruction, "instruction", "", "an extra request passed to every subagent")
+	cmd.Flags().BoolVar(&opts.dryRun, "dry-run", false, "call the model, but print the diff the run would make instead of writing (plan is the free preview)")
+	cmd.Flags().BoolVar(&opts.quiet, "quiet", false, "print only errors and the summary")
+	cmd.Flags().BoolVar(&opts.json, "json", false, "print the summary as one JSON object on stdout")
 	addModelFlags(cmd.Flags())
 	completeModelFlags(cmd)
 }
@@ -142,7 +155,14 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 	if err := checkPaths(doc, opts, cfg.Events); err != nil {
 		return err
 	}
-	scope := orchestrate.Scope{Slide: opts.slide}
+	stateDir := cfg.StateDir
+	if stateDir == "" {
+		stateDir = filepath.Join(filepath.Dir(opts.file), ".lessongen")
+	}
+	if err := doc.CheckSideFile(stateDir, opts.out); err != nil {
+		return usagef("--state-dir %v", err)
+	}
+	scope := orchestrate.Scope{Slide: opts.slide, Refine: opts.slide != "" && opts.instruction != ""}
 	steps, err := orchestrate.Plan(doc, opts.reg, scope)
 	if err != nil {
 		return &usageError{err}
@@ -151,7 +171,16 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 	if toStdout && !lessonOnly(doc, steps) {
 		return usagef("-o - writes one file, but this run may change children kept in their own files; use -o PATH")
 	}
-	dryRun := approval == bridge.ApproveDeny
+	dryRun := opts.dryRun
+	if approval == bridge.ApproveDeny {
+		// The old dry run spent a model run and showed nothing; --dry-run
+		// shows the diff.
+		fmt.Fprintln(opts.io.ErrOut, "lessongen: note: --approve deny is deprecated; it now means --dry-run (calls the model, prints the diff, writes nothing)")
+		dryRun, approval = true, bridge.ApproveAuto
+	}
+	if dryRun && toStdout {
+		return usagef("--dry-run prints a diff and writes nothing; drop -o -")
+	}
 	// Writability first: it names an unwritable target plainly, where the
 	// lock would only fail to create its file beside it.
 	if len(steps) > 0 && !toStdout && !dryRun {
@@ -170,7 +199,9 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 		if dryRun {
 			return nil
 		}
-		return finalSave(doc, saver, opts, nil)
+		paths, err := finalSave(doc, saver, opts, nil)
+		printWrote(opts, paths)
+		return err
 	}
 
 	br, err := bridge.New(opts.reg)
@@ -181,12 +212,8 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 	if err != nil {
 		return err
 	}
-	var asker bridge.Asker
-	if approval == bridge.ApproveAsk {
-		if !opts.io.InTTY {
-			return usagef("--approve ask needs a terminal on stdin to ask; use auto or deny in scripts and CI")
-		}
-		asker = newTerminalAsker(opts.io)
+	if approval == bridge.ApproveAsk && !opts.io.InTTY {
+		return usagef("--approve ask needs a terminal on stdin to ask; use auto or --dry-run in scripts and CI")
 	}
 	sink, closeEvents, err := openEvents(cfg.Events, opts.io, red)
 	if err != nil {
@@ -194,6 +221,19 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 	}
 	defer closeEvents()
 	progress := newProgress(opts.io)
+	progress.SetTotal(len(steps))
+	if opts.quiet {
+		progress.Quiet()
+	}
+	// "q" at a question stops the run as Ctrl-C does: at a safe point, saved.
+	ctx, quit := context.WithCancelCause(ctx)
+	defer quit(nil)
+	var asker bridge.Asker
+	if approval == bridge.ApproveAsk {
+		a := newTerminalAsker(opts.io)
+		a.display, a.quit = progress, func() { quit(ErrInterrupted) }
+		asker = a
+	}
 	sink = event.Redacted(event.Tee(sink, progress.Sink), red.String)
 
 	var checkpoint func() ([]string, error)
@@ -205,16 +245,27 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 		Bridge: br, Model: model, Templates: tmpl, Form: form, Approval: approval, Asker: asker,
 		MaxSteps: cfg.MaxSteps, Concurrency: cfg.Concurrency, Instruction: opts.instruction,
 		Events: sink, Checkpoint: checkpoint, Secrets: red,
+		StateDir: historyDir(stateDir, toStdout || dryRun), Redact: red.String,
 	})
 	var saveErr error
-	if dryRun {
-		fmt.Fprintln(opts.io.ErrOut, "dry run (--approve deny): nothing was written")
-	} else {
-		saveErr = finalSave(doc, saver, opts, sink)
+	var written []string
+	if !dryRun {
+		written, saveErr = finalSave(doc, saver, opts, sink)
 	}
 	sink(event.Event{Kind: event.RunEnd, Status: runStatus(report, runErr)})
+	// After the live frame is closed, so the lines are not drawn over.
 	progress.Close()
-	printSummary(opts.io.ErrOut, report, time.Since(start))
+	printWrote(opts, written)
+	if dryRun {
+		saveErr = printDryRun(doc, opts)
+	}
+	sum := summarizeRun(report, runErr, time.Since(start), written)
+	printSummary(opts.io.ErrOut, sum)
+	if opts.json {
+		if err := writeSummaryJSON(opts.io.Out, sum); err != nil && saveErr == nil {
+			saveErr = err
+		}
+	}
 	for _, p := range saver.Merged() {
 		fmt.Fprintf(opts.io.ErrOut, "lessongen: note: %s was edited during the run; it holds your edits and this run's changes\n", p)
 	}
@@ -224,7 +275,7 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 	switch {
 	case saveErr != nil:
 		return saveErr
-	case errors.Is(runErr, ErrInterrupted) || errors.Is(runErr, context.Canceled):
+	case isInterrupt(runErr):
 		return &silentError{code: ExitInterrupted, err: ErrInterrupted}
 	case runErr != nil:
 		return explainProvider(runErr, cfg)
@@ -234,6 +285,32 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 		return &silentError{code: ExitPartial, err: ErrConflict}
 	}
 	return nil
+}
+
+// historyDir is where the run saves conversations: nowhere for a dry run
+// or a run to stdout, which leave no files behind.
+func historyDir(dir string, noFiles bool) string {
+	if noFiles {
+		return ""
+	}
+	return dir
+}
+
+// printWrote names the files written, on stdout. With --json, stdout is
+// the summary alone (the files are in it).
+func printWrote(opts *generateOptions, paths []string) {
+	if opts.json {
+		return
+	}
+	for _, p := range paths {
+		fmt.Fprintf(opts.io.Out, "wrote %s\n", p)
+	}
+}
+
+// isInterrupt tells a run stopped by the person (Ctrl-C, SIGTERM, or "q"
+// at a question) from one that failed.
+func isInterrupt(err error) bool {
+	return errors.Is(err, ErrInterrupted) || errors.Is(err, context.Canceled)
 }
 
 func runStatus(r orchestrate.Report, err error) string {
@@ -309,26 +386,23 @@ func lessonOnly(doc *compose.Document, steps []orchestrate.Step) bool {
 
 // finalSave writes the result: to the output file(s), or the lesson to
 // stdout for -o -.
-func finalSave(doc *compose.Document, saver *compose.Saver, opts *generateOptions, sink event.Sink) error {
+func finalSave(doc *compose.Document, saver *compose.Saver, opts *generateOptions, sink event.Sink) ([]string, error) {
 	if opts.out == "-" {
 		data, err := doc.LessonBytes()
 		if err != nil {
-			return err
+			return nil, err
 		}
 		_, err = opts.io.Out.Write(data)
-		return err
+		return nil, err
 	}
 	paths, err := save(saver, opts.out, opts.io)
 	if err != nil {
-		return fmt.Errorf("save: %w", err)
+		return paths, fmt.Errorf("save: %w", err)
 	}
 	if sink != nil && len(paths) > 0 {
 		sink(event.Event{Kind: event.Checkpoint, Files: paths})
 	}
-	for _, p := range paths {
-		fmt.Fprintf(opts.io.Out, "wrote %s\n", p)
-	}
-	return nil
+	return paths, nil
 }
 
 func newModel(cfg *settings) (llm.Model, error) {
@@ -341,6 +415,8 @@ func newModel(cfg *settings) (llm.Model, error) {
 		Temperature: cfg.Temperature, Seed: cfg.Seed, MaxTokens: cfg.MaxTokens,
 		TurnTimeout: cfg.Timeout, AttemptTimeout: cfg.AttemptTimeout, Limiter: llm.NewLimiter(cfg.RPS, max(1, cfg.Concurrency)),
 		MaxRetries: retries(cfg.Retries),
+		TokenField: cfg.TokenField, NoParallelToolCalls: !cfg.ParallelToolCalls,
+		IdleConns: max(1, cfg.Concurrency),
 	})
 }
 
@@ -376,29 +452,6 @@ func openEvents(path string, io *IOStreams, red *redact.Redactor) (event.Sink, f
 	}
 	w := red.Writer(f)
 	return event.JSONLines(w, time.Now), func() { w.Flush(); f.Close() }, nil
-}
-
-func printSummary(w io.Writer, r orchestrate.Report, elapsed time.Duration) {
-	var done, pending, failed int
-	for _, n := range r.Nodes {
-		switch n.Status {
-		case event.StatusDone:
-			done++
-		case event.StatusPending:
-			pending++
-		default:
-			failed++
-		}
-	}
-	fmt.Fprintf(w, "summary: %d done, %d failed, %d still pending · %s · tokens %d prompt, %d completion, %d cached · %s\n",
-		done, failed, pending, plural(r.Requests, "model request"), r.Tokens.Prompt, r.Tokens.Completion, r.Tokens.Cached, elapsed.Round(time.Millisecond))
-	for _, n := range r.Incomplete() {
-		// Errors quote servers' answers and models' text.
-		fmt.Fprintf(w, "  %s %s · %s: %s\n", n.Node, n.Level, n.Status, termsafe.String(n.Error))
-		for _, p := range n.Pending {
-			fmt.Fprintf(w, "    still pending: %s\n", termsafe.Line(p.Path))
-		}
-	}
 }
 
 // retries maps the setting (0 = none) onto llm.Config (0 = default, <0 = none).

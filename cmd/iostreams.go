@@ -17,13 +17,28 @@ type IOStreams struct {
 	// approval prompt needs the first, live progress the second.
 	InTTY  bool
 	ErrTTY bool
+	// ErrWidth is the terminal's width in columns (0 when unknown), read
+	// from stderr's own descriptor: ErrOut may be a wrapping writer.
+	ErrWidth func() int
+	// Color tells whether stderr may be coloured (a terminal, NO_COLOR unset).
+	Color bool
 }
 
 // System returns the process's own streams.
 func System() *IOStreams {
+	errTTY := term.IsTerminal(int(os.Stderr.Fd()))
 	return &IOStreams{
 		In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr,
 		InTTY:  term.IsTerminal(int(os.Stdin.Fd())),
-		ErrTTY: term.IsTerminal(int(os.Stderr.Fd())),
+		ErrTTY: errTTY,
+		ErrWidth: func() int {
+			w, _, err := term.GetSize(int(os.Stderr.Fd()))
+			if err != nil {
+				return 0
+			}
+			return w
+		},
+		// https://no-color.org: any non-empty value turns colour off.
+		Color: errTTY && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb",
 	}
 }

@@ -3,46 +3,110 @@ package cmd
 import (
 	"fmt"
 	"io"
+	"strings"
 	"sync"
-	"sync/atomic"
-
-	"github.com/vbauerster/mpb/v8"
-	"github.com/vbauerster/mpb/v8/decor"
+	"time"
 
 	"github.com/lessongen/lessongen/internal/event"
 	"github.com/lessongen/lessongen/internal/termsafe"
 )
 
-// progress shows a run on stderr: a live line per node on a terminal
-// (through mpb, which handles redrawing and terminal width), plain lines
-// otherwise, so logs stay readable in CI.
+// progress shows a run on stderr: on a terminal, a live frame with one row
+// per node step, redrawn in place; otherwise one plain line per event, so
+// logs stay readable in CI. A question to the person pauses the frame
+// (Pause/Resume) so it is never drawn over.
 type progress struct {
-	mu    sync.Mutex
-	w     io.Writer
-	live  *mpb.Progress
-	bars  map[string]*nodeBar
-	steps map[string]int
+	mu     sync.Mutex
+	w      io.Writer
+	live   bool
+	color  bool
+	quiet  bool
+	width  func() int
+	rows   []*progressRow
+	byKey  map[string]*progressRow
+	total  int
+	drawn  int // lines of the frame on screen, erased before the next one
+	paused bool
+	held   []string // lines printed while paused, shown on Resume
+	tick   int
+	stop   chan struct{}
+	done   chan struct{}
+	now    func() time.Time
 }
 
-type nodeBar struct {
-	bar *mpb.Bar
-	// status is read by mpb's render goroutine, so it is atomic.
-	status atomic.Pointer[string]
+type progressRow struct {
+	label  string
+	state  string // working, done, pending, failed, interrupted
+	detail string
+	start  time.Time
+	end    time.Time
 }
 
-func (nb *nodeBar) set(format string, args ...any) {
-	s := termsafe.Line(fmt.Sprintf(format, args...))
-	nb.status.Store(&s)
-}
+// frameInterval is how often the live frame is redrawn.
+const frameInterval = 120 * time.Millisecond
+
+var spinner = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
 
 func newProgress(streams *IOStreams) *progress {
-	p := &progress{w: streams.ErrOut, bars: map[string]*nodeBar{}, steps: map[string]int{}}
-	if streams.ErrTTY {
-		// Auto refresh: mpb would skip drawing to a writer it cannot tell is a
-		// terminal; ErrTTY already said it is.
-		p.live = mpb.New(mpb.WithOutput(streams.ErrOut), mpb.WithAutoRefresh())
+	p := &progress{w: streams.ErrOut, byKey: map[string]*progressRow{}, width: streams.ErrWidth, now: time.Now,
+		live: streams.ErrTTY, color: streams.ErrTTY && streams.Color}
+	if p.width == nil {
+		p.width = func() int { return 0 }
+	}
+	if p.live {
+		p.stop, p.done = make(chan struct{}), make(chan struct{})
+		go p.loop()
 	}
 	return p
+}
+
+// SetTotal sets the number of node steps planned, for the "3/8" counter.
+func (p *progress) SetTotal(n int) {
+	p.mu.Lock()
+	p.total = n
+	p.mu.Unlock()
+}
+
+// Quiet hides progress; errors and the summary are printed elsewhere.
+func (p *progress) Quiet() {
+	p.mu.Lock()
+	p.quiet = true
+	p.mu.Unlock()
+}
+
+func (p *progress) loop() {
+	defer close(p.done)
+	t := time.NewTicker(frameInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-p.stop:
+			return
+		case <-t.C:
+			p.mu.Lock()
+			p.tick++
+			p.draw(false)
+			p.mu.Unlock()
+		}
+	}
+}
+
+// nodeLabel names a node as a person would: `slide "light" · whiteboard ·
+// metadata`, not `slides/light/whiteboard whiteboard.metadata`.
+func nodeLabel(node, level string) string {
+	var parts []string
+	segs := strings.Split(node, "/")
+	switch {
+	case len(segs) >= 2 && segs[0] == "slides":
+		parts = append(parts, fmt.Sprintf("slide %q", segs[1]))
+		parts = append(parts, segs[2:]...)
+	default:
+		parts = append(parts, node)
+	}
+	if _, step, ok := strings.Cut(level, "."); ok {
+		parts = append(parts, step)
+	}
+	return termsafe.Line(strings.Join(parts, " · "))
 }
 
 // Sink receives the run's events.
@@ -50,60 +114,200 @@ func (p *progress) Sink(e event.Event) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	key := e.Node + " " + e.Level
+	if p.quiet {
+		return
+	}
 	switch e.Kind {
 	case event.RunStart:
 		p.line("lessongen: %s", e.Text)
 	case event.NodeStart:
-		p.steps[key] = 0
-		if p.live != nil {
-			nb := &nodeBar{}
-			nb.set("working")
-			nb.bar = p.live.New(0, mpb.SpinnerStyle(), mpb.BarWidth(3),
-				mpb.PrependDecorators(decor.Name(termsafe.Line(key), decor.WCSyncSpaceR)),
-				mpb.AppendDecorators(decor.Any(func(decor.Statistics) string { return *nb.status.Load() })))
-			p.bars[key] = nb
-			return
+		r := &progressRow{label: nodeLabel(e.Node, e.Level), state: "working", start: p.now()}
+		if old := p.byKey[key]; old != nil {
+			*old = *r // a retried step keeps its row
+		} else {
+			p.byKey[key] = r
+			p.rows = append(p.rows, r)
 		}
-		p.line("[%s] started", key)
+		if !p.live {
+			p.line("[%s] started", key)
+		}
 	case event.Usage:
-		p.steps[key] = e.Step
-		if nb := p.bars[key]; nb != nil {
-			nb.set("step %d", e.Step)
-			nb.bar.Increment()
+		if r := p.byKey[key]; r != nil {
+			r.detail = fmt.Sprintf("step %d", e.Step)
 		}
 	case event.ToolCall:
-		if nb := p.bars[key]; nb != nil {
-			nb.set("step %d · %s", e.Step, e.Tool)
+		if r := p.byKey[key]; r != nil {
+			r.detail = termsafe.Line(fmt.Sprintf("step %d · %s", e.Step, e.Tool))
 		}
 	case event.NodeEnd:
 		msg := fmt.Sprintf("%s in %s", e.Status, plural(e.Step, "step"))
 		if e.Error != "" {
 			msg += ": " + e.Error
 		}
-		if nb := p.bars[key]; nb != nil {
-			nb.set("%s", msg)
-			nb.bar.SetTotal(-1, true)
+		if r := p.byKey[key]; r != nil && p.live {
+			r.state, r.end = e.Status, p.now()
+			r.detail = termsafe.Line(fmt.Sprintf("%s%s", plural(e.Step, "step"), errSuffix(e.Error)))
 			return
 		}
 		p.line("[%s] %s", key, msg)
 	}
 }
 
+func errSuffix(s string) string {
+	if s == "" {
+		return ""
+	}
+	return ": " + s
+}
+
 func (p *progress) line(format string, args ...any) {
+	if p.live {
+		p.above(format, args...)
+		return
+	}
 	fmt.Fprintln(p.w, termsafe.String(fmt.Sprintf(format, args...)))
 }
 
-// Close finishes the live view so the summary prints below it.
-func (p *progress) Close() {
-	p.mu.Lock()
-	live := p.live
-	for _, nb := range p.bars {
-		if !nb.bar.Completed() {
-			nb.bar.Abort(false)
+// above prints a line above the live frame: the frame is erased, the line
+// printed, and the frame drawn again below it.
+func (p *progress) above(format string, args ...any) {
+	text := termsafe.String(fmt.Sprintf(format, args...))
+	if p.paused {
+		// A question is on screen: nothing may be printed after it.
+		p.held = append(p.held, text)
+		return
+	}
+	p.erase()
+	fmt.Fprintln(p.w, text)
+	p.draw(false)
+}
+
+func (p *progress) erase() {
+	if p.drawn > 0 {
+		// Cursor up over the frame, then clear to the end of the screen.
+		fmt.Fprintf(p.w, "\x1b[%dA\r\x1b[J", p.drawn)
+		p.drawn = 0
+	}
+}
+
+// draw replaces the frame on screen with the current one. Each row is cut
+// to the terminal's width so no row wraps (a wrapped row would throw off
+// the line count that erase relies on).
+func (p *progress) draw(final bool) {
+	if !p.live || p.paused || p.quiet || len(p.rows) == 0 {
+		return
+	}
+	var b strings.Builder
+	if p.drawn > 0 {
+		fmt.Fprintf(&b, "\x1b[%dA\r\x1b[J", p.drawn)
+	}
+	width := p.width()
+	labelW := 0
+	finished := 0
+	for _, r := range p.rows {
+		labelW = max(labelW, len([]rune(r.label)))
+		if r.state != "working" {
+			finished++
 		}
 	}
-	p.mu.Unlock()
-	if live != nil {
-		live.Wait()
+	now := p.now()
+	for _, r := range p.rows {
+		mark, state := p.mark(r, final), r.state
+		end := r.end
+		if end.IsZero() {
+			end = now
+		}
+		row := fmt.Sprintf("%s %-*s  %-11s %6s  %s", mark, labelW, r.label, state, end.Sub(r.start).Round(100*time.Millisecond), r.detail)
+		b.WriteString(p.paint(r.state, fit(row, width)) + "\n")
 	}
+	total := max(p.total, len(p.rows))
+	b.WriteString(fit(fmt.Sprintf("%d/%d finished", finished, total), width) + "\n")
+	p.drawn = len(p.rows) + 1
+	_, _ = io.WriteString(p.w, b.String())
+}
+
+func (p *progress) mark(r *progressRow, final bool) string {
+	switch r.state {
+	case "working":
+		if final {
+			return "-"
+		}
+		return spinner[p.tick%len(spinner)]
+	case event.StatusDone:
+		return "✓"
+	case event.StatusPending:
+		return "…"
+	case event.StatusInterrupted:
+		return "■"
+	case event.StatusDefects:
+		return "!"
+	}
+	return "✗"
+}
+
+// paint colours a row by its state on a colour terminal.
+func (p *progress) paint(state, s string) string {
+	if !p.color {
+		return s
+	}
+	code := ""
+	switch state {
+	case event.StatusDone:
+		code = "32"
+	case event.StatusPending, event.StatusInterrupted, event.StatusDefects:
+		code = "33"
+	case event.StatusFailed:
+		code = "31"
+	default:
+		return s
+	}
+	return "\x1b[" + code + "m" + s + "\x1b[0m"
+}
+
+// fit cuts s to width runes (0 = unknown: no cut).
+func fit(s string, width int) string {
+	r := []rune(s)
+	if width <= 1 || len(r) < width {
+		return s
+	}
+	return string(r[:width-2]) + "…"
+}
+
+// Pause erases the live frame so a question can be printed on its own
+// lines; Resume draws the frame again below the question and its answer.
+func (p *progress) Pause() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.erase()
+	p.paused = true
+}
+
+// Resume ends a Pause.
+func (p *progress) Resume() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.paused = false
+	for _, l := range p.held {
+		fmt.Fprintln(p.w, l)
+	}
+	p.held = nil
+	p.draw(false)
+}
+
+// Close draws the final frame, with no spinner left turning, so the
+// summary prints below it.
+func (p *progress) Close() {
+	if !p.live {
+		return
+	}
+	close(p.stop)
+	<-p.done
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.paused = false
+	for _, l := range p.held {
+		fmt.Fprintln(p.w, l)
+	}
+	p.held = nil
+	p.draw(true)
 }

@@ -36,7 +36,7 @@ Exit codes:
   0    done
   1    failure: the model provider or an internal error
   2    bad usage or invalid input; nothing written
-  3    finished, but some nodes are still pending or failed (partial result saved)
+  3    finished, but some nodes are still pending, failed or left defects (partial result saved)
   130  interrupted; committed work saved
 
 Configuration, highest precedence first: command-line flags, environment
@@ -76,6 +76,7 @@ func NewRootCmd(streams *IOStreams, reg *modality.Registry) *cobra.Command {
 		newGenerateCmd(streams, reg),
 		newFillCmd(streams, reg),
 		newRenderCmd(streams, reg),
+		newDoctorCmd(streams),
 		newVersionCmd(streams),
 	)
 	return root

@@ -40,7 +40,7 @@ func TestAskerPreviewIsEscaped(t *testing.T) {
 // The summary quotes node errors (servers' and models' words) safely.
 func TestSummaryIsEscaped(t *testing.T) {
 	var buf bytes.Buffer
-	printSummary(&buf, orchestrate.Report{Nodes: []orchestrate.NodeResult{{Node: "lesson", Level: "lesson.node", Status: "failed", Error: "server said " + hostile}}}, time.Second)
+	printSummary(&buf, summarizeRun(orchestrate.Report{Nodes: []orchestrate.NodeResult{{Node: "lesson", Level: "lesson.node", Status: "failed", Error: "server said " + hostile}}}, nil, time.Second, nil))
 	if strings.ContainsAny(buf.String(), "\x1b\x07\u202e") || !strings.Contains(buf.String(), `server said \x1b]0;pwned`) {
 		t.Errorf("summary: %q", buf.String())
 	}

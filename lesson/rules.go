@@ -5,6 +5,7 @@ import (
 
 	"github.com/lessongen/lessongen/internal/rule"
 	"github.com/lessongen/lessongen/internal/yamlsrc"
+	"github.com/lessongen/lessongen/session"
 )
 
 // Every range below is declared once, as a struct tag on the intent that
@@ -30,4 +31,44 @@ func (p *Plan) check(r *yamlsrc.Reporter) {
 			r.At(valueNode(s.Src, "duration_minutes"), "%s.duration_minutes must be %s, got %d", fmt.Sprintf("slides[%d]", i), slideMinutes().Range(), d)
 		}
 	}
+	if msg := p.MinutesDefect(); msg != "" {
+		r.WarnAt(valueNode(p.Metadata.Src, "duration_minutes"), "metadata.duration_minutes: %s", msg)
+	}
+}
+
+// MinutesDefect says how far the slides' minutes are from the lesson's
+// duration, "" when they agree or cannot be judged yet. While slides or
+// their minutes are still pending, only minutes already over the duration
+// are a defect: generation can add slides but not take minutes back.
+func (p *Plan) MinutesDefect() string {
+	total, ok := p.Metadata.DurationMinutes.Get()
+	if !ok {
+		return ""
+	}
+	sum, open := 0, p.Slides.Pending
+	for _, s := range p.slides() {
+		if s.IsPlaceholder {
+			open = true
+			continue
+		}
+		d, set := s.DurationMinutes.Get()
+		open = open || !set
+		sum += d
+	}
+	switch {
+	case sum > total:
+		return fmt.Sprintf("the slides take %d minutes, %d more than the lesson's %d; shorten slides or raise metadata.duration_minutes", sum, sum-total, total)
+	case sum < total && !open:
+		return fmt.Sprintf("the slides take %d minutes, %d fewer than the lesson's %d; lengthen slides or lower metadata.duration_minutes", sum, total-sum, total)
+	}
+	return ""
+}
+
+// Defects lists the lesson's own defects (its minutes), so a subagent that
+// leaves them is told, as the whiteboard's layout defects are.
+func (p *Plan) Defects() []session.Warning {
+	if msg := p.MinutesDefect(); msg != "" {
+		return []session.Warning{{Path: "metadata.duration_minutes", Message: msg}}
+	}
+	return nil
 }

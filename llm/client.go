@@ -39,6 +39,17 @@ type Config struct {
 	Seed        *int64
 	// MaxTokens caps the answer length; 0 leaves it to the server.
 	MaxTokens int64
+	// TokenField names the field MaxTokens is sent in: TokenFieldAuto ("",
+	// the default), TokenFieldMaxTokens or TokenFieldMaxCompletionTokens.
+	TokenField string
+	// NoParallelToolCalls leaves parallel_tool_calls out of requests with
+	// tools, for a server that rejects the field; otherwise it is sent
+	// true, since llama.cpp's server defaults it to false.
+	NoParallelToolCalls bool
+	// IdleConns is the number of idle connections kept per host when New
+	// makes the HTTP client (at least the run's concurrency, so requests
+	// reuse connections instead of dialling anew); 0 means 16.
+	IdleConns int
 	// TurnTimeout bounds one Complete call, retries and rate-limit waits
 	// included; 0 means no bound beyond the caller's context.
 	TurnTimeout time.Duration
@@ -70,6 +81,7 @@ type Client struct {
 	seed       *int64
 	maxTokens  int64
 	completion bool // send max_completion_tokens rather than max_tokens
+	parallel   bool // send parallel_tool_calls: true with tools
 	timeout    time.Duration
 	attempt    time.Duration // per-attempt timeout; 0 = none
 	maxRetries int
@@ -93,9 +105,13 @@ func New(cfg Config) (*Client, error) {
 		// url.Parse errors quote the input, which could hold credentials.
 		return nil, fmt.Errorf("llm: base URL %q is not an http(s) URL", redact(base, cfg.APIKey))
 	}
+	completion, err := completionField(cfg.TokenField, u.Hostname())
+	if err != nil {
+		return nil, err
+	}
 	hc := cfg.HTTPClient
 	if hc == nil {
-		hc = &http.Client{}
+		hc = newHTTPClient(cfg.IdleConns)
 	}
 	clock := cfg.Clock
 	if clock == nil {
@@ -130,7 +146,8 @@ func New(cfg Config) (*Client, error) {
 		temp:       cfg.Temperature,
 		seed:       cfg.Seed,
 		maxTokens:  cfg.MaxTokens,
-		completion: strings.EqualFold(u.Hostname(), "api.openai.com"),
+		completion: completion,
+		parallel:   !cfg.NoParallelToolCalls,
 		timeout:    cfg.TurnTimeout,
 		attempt:    max(cfg.AttemptTimeout, 0),
 		maxRetries: maxRetries,
@@ -272,6 +289,9 @@ func (c *Client) params(req Request) (openai.ChatCompletionNewParams, error) {
 		}
 		p.Tools = append(p.Tools, tp)
 	}
+	if len(p.Tools) > 0 && c.parallel {
+		p.ParallelToolCalls = openai.Bool(true)
+	}
 	if c.temp != nil {
 		p.Temperature = openai.Float(*c.temp)
 	}
@@ -317,7 +337,7 @@ func messageParam(m Message) (openai.ChatCompletionMessageParamUnion, error) {
 					ID: tc.ID,
 					Function: openai.ChatCompletionMessageFunctionToolCallFunctionParam{
 						Name:      tc.Name,
-						Arguments: tc.Arguments,
+						Arguments: historyArguments(tc.Arguments),
 					},
 				},
 			})

@@ -134,12 +134,13 @@ func TestRequestWireFormat(t *testing.T) {
 		"temperature": 0.25,
 		"seed": 7,
 		"max_tokens": 300,
+		"parallel_tool_calls": true,
 		"messages": [
 			{"role": "system", "content": "sys"},
 			{"role": "user", "content": "task"},
 			{"role": "assistant", "tool_calls": [
 				{"id": "call_a", "type": "function", "function": {"name": "add_text", "arguments": "{\"text\":\"hi\"}"}},
-				{"id": "call_b", "type": "function", "function": {"name": "list", "arguments": ""}}
+				{"id": "call_b", "type": "function", "function": {"name": "list", "arguments": "{}"}}
 			]},
 			{"role": "tool", "tool_call_id": "call_a", "content": "{\"ok\":true}"},
 			{"role": "tool", "tool_call_id": "call_b", "content": "[]"}
@@ -158,11 +159,17 @@ func TestRequestWireFormat(t *testing.T) {
 }
 
 func TestMaxTokensFieldByHost(t *testing.T) {
-	for _, tt := range []struct{ base, field, other string }{
-		{"https://api.openai.com/v1", "max_completion_tokens", "max_tokens"},
-		{"http://localhost:11434/v1", "max_tokens", "max_completion_tokens"},
+	for _, tt := range []struct{ base, setting, field, other string }{
+		{"https://api.openai.com/v1", "", "max_completion_tokens", "max_tokens"},
+		{"https://API.OpenAI.com./v1", "auto", "max_completion_tokens", "max_tokens"},
+		{"https://eu.api.openai.com/v1", "auto", "max_completion_tokens", "max_tokens"},
+		{"https://mine.openai.azure.com/openai/v1", "auto", "max_completion_tokens", "max_tokens"},
+		{"http://localhost:11434/v1", "auto", "max_tokens", "max_completion_tokens"},
+		{"https://openai.com.evil.example/v1", "auto", "max_tokens", "max_completion_tokens"},
+		{"https://api.openai.com/v1", "max_tokens", "max_tokens", "max_completion_tokens"},
+		{"http://localhost:8000/v1", "max_completion_tokens", "max_completion_tokens", "max_tokens"},
 	} {
-		c := newClient(t, Config{BaseURL: tt.base, MaxTokens: 10})
+		c := newClient(t, Config{BaseURL: tt.base, MaxTokens: 10, TokenField: tt.setting})
 		p, err := c.params(userReq("x"))
 		if err != nil {
 			t.Fatal(err)

@@ -29,6 +29,10 @@ var (
 	// ErrBadResponse means the server answered 2xx with something that is not
 	// a chat completion, which usually is a base URL pointing elsewhere.
 	ErrBadResponse = errors.New("model server answered with something that is not a chat completion (check the base URL)")
+	// ErrServerSetup means the server refuses the request as configured
+	// (tool calling not enabled, strict schemas unknown): no retry helps,
+	// and ProviderError.Fix says what to change.
+	ErrServerSetup = errors.New("model server is not set up for this request")
 )
 
 // ProviderError is a failed model turn: an HTTP error status, a connection
@@ -45,6 +49,8 @@ type ProviderError struct {
 	Retryable bool
 	// Attempts is the number of HTTP attempts made for the turn.
 	Attempts int
+	// Fix says what to change when the server named a setting it lacks.
+	Fix string
 
 	kind error // one of the sentinels above, or nil
 }
@@ -70,6 +76,9 @@ func (e *ProviderError) Error() string {
 	if e.Attempts > 1 {
 		fmt.Fprintf(&b, " (after %d attempts)", e.Attempts)
 	}
+	if e.Fix != "" {
+		b.WriteString("\nfix: " + e.Fix)
+	}
 	return b.String()
 }
 
@@ -84,7 +93,8 @@ func (e *ProviderError) Unwrap() error { return e.kind }
 // prompt) concerns one request, and another may well succeed.
 func Systemic(err error) bool {
 	return errors.Is(err, ErrAuth) || errors.Is(err, ErrNotFound) ||
-		errors.Is(err, ErrUnreachable) || errors.Is(err, ErrBadResponse)
+		errors.Is(err, ErrUnreachable) || errors.Is(err, ErrBadResponse) ||
+		errors.Is(err, ErrServerSetup)
 }
 
 // maxMessageLen bounds how much of an error body ends up in a message, since
@@ -144,10 +154,51 @@ func classify(err error, res *http.Response, attempt int, key string) *ProviderE
 		case http.StatusNotFound:
 			pe.kind = ErrNotFound
 		}
+		if fix := setupFix(pe.Message); fix != "" {
+			pe.Fix, pe.Retryable, pe.kind = fix, false, ErrServerSetup
+		}
 	}
 	pe.Message = truncate(redact(strings.TrimSpace(pe.Message), key), maxMessageLen)
 	pe.Code = redact(pe.Code, key)
 	return pe
+}
+
+// setupFixes are the refusals a server makes when it was started without
+// what a tool-calling request needs, each with what to change. The texts
+// are the servers' own: llama.cpp's server answers 500 "tools param
+// requires --jinja flag", vLLM 400 "\"auto\" tool choice requires
+// --enable-auto-tool-choice and --tool-call-parser to be set".
+var setupFixes = []struct{ marker, fix string }{
+	{"requires --jinja", "llama.cpp: start llama-server with --jinja (and a model whose chat template supports tools)"},
+	{"--enable-auto-tool-choice", "vLLM: start the server with --enable-auto-tool-choice --tool-call-parser NAME (the parser for your model, e.g. hermes, llama3_json, mistral)"},
+}
+
+// extraFieldFixes: servers validating requests with pydantic (older vLLM)
+// refuse a field they do not know with "Extra inputs are not permitted"
+// and name the field in the error's location.
+var extraFieldFixes = []struct{ field, fix string }{
+	{"parallel_tool_calls", "this server rejects parallel_tool_calls: use --parallel-tool-calls=false"},
+	{"max_completion_tokens", "this server rejects max_completion_tokens: use --token-field max_tokens"},
+	{"strict", "this server rejects strict schemas: use --tool-schema compatible"},
+}
+
+// setupFix returns the fix for a server setup refusal in msg, or "".
+func setupFix(msg string) string {
+	low := strings.ToLower(msg)
+	if strings.Contains(low, "extra inputs are not permitted") {
+		for _, f := range extraFieldFixes {
+			if strings.Contains(low, f.field) {
+				return f.fix
+			}
+		}
+		return ""
+	}
+	for _, f := range setupFixes {
+		if strings.Contains(low, strings.ToLower(f.marker)) {
+			return f.fix
+		}
+	}
+	return ""
 }
 
 // retryableStatus follows the OpenAI SDKs: 408, 409, 429 and 5xx are

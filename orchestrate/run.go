@@ -2,15 +2,19 @@ package orchestrate
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/lessongen/lessongen/agent"
 	"github.com/lessongen/lessongen/bridge"
 	"github.com/lessongen/lessongen/internal/event"
+	"github.com/lessongen/lessongen/internal/history"
 	"github.com/lessongen/lessongen/llm"
 	"github.com/lessongen/lessongen/modality"
 	"github.com/lessongen/lessongen/session"
@@ -37,6 +41,11 @@ type Options struct {
 	// wrote. It runs after each node finishes, coalesced: while one save
 	// runs, further requests fold into one more save. Nil disables it.
 	Checkpoint func() ([]string, error)
+	// StateDir, when set, is where each subagent's conversation is saved
+	// (internal/history) and continued from by a later run.
+	StateDir string
+	// Redact, when set, is applied to everything saved in StateDir.
+	Redact func(string) string
 }
 
 // NodeResult is how one subagent step ended.
@@ -47,7 +56,11 @@ type NodeResult struct {
 	Status  string            `json:"status"`
 	Error   string            `json:"error,omitempty"`
 	Pending []session.Pending `json:"pending,omitempty"`
-	Steps   int               `json:"steps"`
+	// Defects are those the subagent introduced and left (the first
+	// session.MaxWarnings; DefectCount counts them all).
+	Defects     []session.Warning `json:"defects,omitempty"`
+	DefectCount int               `json:"defect_count,omitempty"`
+	Steps       int               `json:"steps"`
 	// PromptBytes is the message text sent over the step's turns.
 	PromptBytes int `json:"prompt_bytes"`
 }
@@ -186,7 +199,7 @@ func (r *runner) step(ctx context.Context, st Step, bl modality.Level, d *modali
 	tools.Focus = focus
 	tools.Secrets = r.opts.Secrets
 	pending := tools.Pending()
-	if len(pending) == 0 {
+	if len(pending) == 0 && (r.opts.Instruction == "" || len(st.Pending) > 0) {
 		return true
 	}
 	items := make([]templates.Item, len(pending))
@@ -199,7 +212,7 @@ func (r *runner) step(ctx context.Context, st Step, bl modality.Level, d *modali
 	}
 	prompt, err := r.opts.Templates.Render(bl.Name, templates.Data{
 		Node: node, Level: bl.Name, Context: st.Context, Pending: items, MaxSteps: r.opts.MaxSteps, Instruction: r.opts.Instruction,
-		MaxCalls: agent.MaxCallsPerTurn, MaxNew: maxNew, NewItems: bl.NewItems,
+		MaxCalls: agent.MaxCallsPerTurn, MaxNew: maxNew, NewItems: bl.NewItems, Geometry: brief(sess),
 	})
 	if err != nil {
 		r.fail(node, bl.Name, err)
@@ -212,9 +225,22 @@ func (r *runner) step(ctx context.Context, st Step, bl modality.Level, d *modali
 		return false
 	}
 	r.emit(event.Event{Kind: event.NodeStart, Node: node, Level: bl.Name})
-	res, err := agent.Run(ctx, r.opts.Model, tools, agent.Task{Node: node, Level: bl.Name, Prompt: prompt, MaxSteps: r.opts.MaxSteps}, r.emit)
+	task := agent.Task{Node: node, Level: bl.Name, Prompt: prompt, MaxSteps: r.opts.MaxSteps}
+	var hist *history.Writer
+	if r.opts.StateDir != "" {
+		hist, err = r.openHistory(&task, sess)
+		if err != nil {
+			<-r.sem
+			r.fail(node, bl.Name, err)
+			r.cancel(err)
+			return false
+		}
+		defer hist.Close()
+		task.Append = hist.Append
+	}
+	res, err := agent.Run(ctx, r.opts.Model, tools, task, r.emit)
 
-	nr := NodeResult{Node: node, Level: bl.Name, Steps: res.Steps, Pending: res.Pending, PromptBytes: res.PromptBytes}
+	nr := NodeResult{Node: node, Level: bl.Name, Steps: res.Steps, Pending: res.Pending, Defects: res.Defects[:min(len(res.Defects), session.MaxWarnings)], DefectCount: len(res.Defects), PromptBytes: res.PromptBytes}
 	var tooLarge *agent.RequestTooLargeError
 	switch {
 	case err != nil && ctx.Err() != nil:
@@ -237,6 +263,11 @@ func (r *runner) step(ctx context.Context, st Step, bl modality.Level, d *modali
 		r.cancel(err)
 	case len(res.Pending) == 0:
 		nr.Status = event.StatusDone
+		if len(res.Defects) > 0 {
+			// Filled, but not clean: not "done".
+			nr.Status = event.StatusDefects
+			nr.Error = defectsError(res.Defects, res.Repaired)
+		}
 		if level == session.LevelNode && focus == "" {
 			_, _ = sess.Dispatch(context.WithoutCancel(ctx), d.Close)
 		}
@@ -251,6 +282,15 @@ func (r *runner) step(ctx context.Context, st Step, bl modality.Level, d *modali
 			nr.Error = fmt.Sprintf("the model stopped with work still pending and the step budget (%d) left no repair turn", r.opts.MaxSteps)
 		}
 	}
+	if hist != nil {
+		// The node's content as this conversation left it (closed
+		// placeholders included): a later run continues the conversation
+		// only while the node still reads so.
+		if herr := hist.SetContentHash(contentHash(sess)); herr != nil {
+			nr.Status, nr.Error = event.StatusFailed, herr.Error()
+			r.cancel(herr)
+		}
+	}
 	// Released only now, after a failure that stops the run has cancelled
 	// it, so no waiting node starts a request in between.
 	<-r.sem
@@ -261,6 +301,82 @@ func (r *runner) step(ctx context.Context, st Step, bl modality.Level, d *modali
 	r.record(nr)
 	return err == nil
 }
+
+// briefed is a state that states its geometry as numbers (a whiteboard).
+type briefed interface{ Brief() string }
+
+func brief(sess *session.Session) (s string) {
+	sess.View(func(st session.State) {
+		if b, ok := st.(briefed); ok {
+			s = b.Brief()
+		}
+	})
+	return s
+}
+
+// defectsError names how many defects a node was left with; the summary
+// lists each.
+func defectsError(ds []session.Warning, repaired bool) string {
+	msg := fmt.Sprintf("the model left %d defect(s) it introduced", len(ds))
+	if repaired {
+		msg += ", also after a repair turn"
+	}
+	return msg
+}
+
+// openHistory continues the node's saved conversation when there is one
+// and the node still reads as the conversation left it, else starts a new
+// one. A stale history (the author changed the node since) is replaced,
+// not resumed: the model would reason from content that is gone.
+func (r *runner) openHistory(task *agent.Task, sess *session.Session) (*history.Writer, error) {
+	hash := contentHash(sess)
+	conv, err := history.Load(r.opts.StateDir, task.Node, task.Level)
+	switch {
+	case err == nil && conv.Header.ContentHash == hash:
+		w, err := history.Reopen(r.opts.StateDir, task.Node, task.Level, r.opts.Redact)
+		if err != nil {
+			return nil, err
+		}
+		// The synthetic results of interrupted calls join the file, so
+		// the conversation on disk is the one sent.
+		for _, m := range conv.Messages {
+			if m.Role == llm.RoleTool && slices.Contains(conv.Interrupted, m.ToolCallID) {
+				if err := w.Append(m); err != nil {
+					w.Close()
+					return nil, err
+				}
+			}
+		}
+		task.Prior, task.Committed, task.Continue = conv.Messages, conv.Committed, r.opts.Instruction
+		return w, nil
+	case err == nil:
+		r.emit(event.Event{Kind: event.ModelText, Node: task.Node, Level: task.Level, Text: "saved conversation not continued: the node changed since it was saved"})
+	case !errors.Is(err, history.ErrNone):
+		return nil, err
+	}
+	return history.Create(r.opts.StateDir, history.Header{Node: task.Node, Level: task.Level, ContentHash: hash}, r.opts.Redact)
+}
+
+// contentHash identifies a node's content by its description, which is
+// what its subagent is shown. The line naming the author's request for a
+// pending node is left out: a filled node keeps it in memory, but the
+// saved file does not, so it would make every reload look changed.
+func contentHash(sess *session.Session) string {
+	var s string
+	sess.View(func(st session.State) { s = st.Describe() })
+	var kept []string
+	for _, line := range strings.Split(s, "\n") {
+		if !strings.HasPrefix(line, authorAsked) {
+			kept = append(kept, line)
+		}
+	}
+	sum := sha256.Sum256([]byte(strings.Join(kept, "\n")))
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// authorAsked starts the describe line of a pending node's hint
+// (whiteboard and quiz describe.go).
+const authorAsked = "The author asked for: "
 
 func (r *runner) fail(node, level string, err error) {
 	r.record(NodeResult{Node: node, Level: level, Status: event.StatusFailed, Error: err.Error()})

@@ -30,6 +30,10 @@ type Scope struct {
 	// Slide, when set, limits the walk to that slide (an id or a 1-based
 	// position) and its children.
 	Slide string
+	// Refine reopens the slide's children's node level even when nothing
+	// is pending there (fill --slide --instruction): each node subagent
+	// continues its saved conversation with the instruction.
+	Refine bool
 }
 
 // ChildNode names a child node: "slides/<id>/<kind>".
@@ -59,9 +63,10 @@ type visitor interface {
 
 // walker walks one tree for one visitor.
 type walker struct {
-	tree Tree
-	reg  *modality.Registry
-	v    visitor
+	tree   Tree
+	reg    *modality.Registry
+	v      visitor
+	refine bool
 }
 
 // walk visits, in order: the root's metadata and node levels (or, for one
@@ -69,6 +74,7 @@ type walker struct {
 // by registered kind, each metadata before node.
 func (w *walker) walk(ctx context.Context, scope Scope) error {
 	root := w.reg.Root()
+	w.refine = scope.Refine && scope.Slide != ""
 	var slides []string
 	if scope.Slide != "" {
 		id, err := w.tree.Lookup(scope.Slide)
@@ -184,7 +190,8 @@ func (w *walker) level(ctx context.Context, base Step, d *modality.Descriptor, s
 			applied[name] = v
 		}
 	}
-	if len(ps) == 0 {
+	reopened := w.refine && part == session.LevelNode && focus == "" && base.Slide != ""
+	if len(ps) == 0 && !reopened {
 		return true
 	}
 	st := base

@@ -73,9 +73,12 @@ type Quiz struct {
 
 	// generated names the metadata fields this session's generation set.
 	generated map[string]bool
-	byID      map[string]*Question
-	nextID    int
-	nextPH    int
+	// unbound holds, by property, what the file had before a binding set
+	// it: that is what is saved.
+	unbound map[string]*yamlsrc.Field[string]
+	byID    map[string]*Question
+	nextID  int
+	nextPH  int
 }
 
 var idPattern = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]*$`)
@@ -198,10 +201,14 @@ func item(m *yaml.Node, key string, i int) *yaml.Node {
 // EncodeNode writes the quiz as YAML nodes. A quiz that was pending as a
 // whole and has not been touched stays one `!pending "hint"` marker.
 func (q *Quiz) EncodeNode() (*yaml.Node, bool) {
-	if q.untouched() {
-		return yamlsrc.PendingNode(q.hint), true
+	c := *q // a bound property is saved as the file had it
+	for name, orig := range q.unbound {
+		*c.bindable(name) = *orig
 	}
-	return yamlsrc.Encode(*q), true
+	if c.untouched() {
+		return yamlsrc.PendingNode(c.hint), true
+	}
+	return yamlsrc.Encode(c), true
 }
 
 func (q *Quiz) untouched() bool {

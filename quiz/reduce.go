@@ -104,8 +104,8 @@ func (q *Quiz) apply(rc *session.Context, in session.Intent) error {
 		if in.Property == "kind" && !slices.Contains(Kinds(), in.Value) {
 			return session.Reject(session.KindInvalidArgs, "value", "a quiz's kind is "+listWords(Kinds()), "unknown quiz kind %q", in.Value)
 		}
-		if !f.Set {
-			*f = yamlsrc.Val(in.Value)
+		if !f.Set || q.unbound[in.Property] != nil {
+			q.bind(in.Property, f, in.Value)
 			rc.Report(Set{in.Property, in.Value})
 		}
 	case AddQuestion:
@@ -155,6 +155,22 @@ func (q *Quiz) apply(rc *session.Context, in session.Intent) error {
 
 // Bindable lists the properties a slide's props may bind into a quiz.
 func Bindable() []string { return []string{"kind", "instructions"} }
+
+// bind sets a bound property, keeping what the file had so the binding,
+// not its value, is what is saved: it is resolved again at every load.
+func (q *Quiz) bind(name string, f *yamlsrc.Field[string], value string) {
+	if q.unbound == nil {
+		q.unbound = map[string]*yamlsrc.Field[string]{}
+	}
+	if q.unbound[name] == nil {
+		orig := *f
+		if q.whole && orig.Pending && orig.Hint == "" {
+			orig = yamlsrc.Field[string]{} // pending only because the whole quiz was
+		}
+		q.unbound[name] = &orig
+	}
+	*f = yamlsrc.Val(value)
+}
 
 func (q *Quiz) bindable(property string) *yamlsrc.Field[string] {
 	switch property {

@@ -53,6 +53,9 @@ type Data struct {
 	NewItems string
 	// Instruction is an extra request from the person running lessongen.
 	Instruction string
+	// Geometry states the node's space as numbers (canvas, margins, free
+	// regions, readable font sizes), for a node that has one.
+	Geometry string
 }
 
 // Set is the parsed templates for every level.

@@ -138,14 +138,24 @@ func (e *Element) textFields() iter.Seq2[string, *yamlsrc.Field[string]] {
 type defect struct {
 	session.Warning
 	ids [2]string
+	// dangling marks an arrow naming a missing element: in author content
+	// that is an error at load, not a warning.
+	dangling bool
 }
 
-// recompute finds layout defects: elements past the canvas edge, elements
-// that partly overlap (a label fully inside a shape is fine), and arrows to
-// elements that do not exist.
+// recompute finds layout defects (see layout.go): a heading or text that
+// does not fit its box, text too small to read, elements past the canvas
+// edge, elements that partly overlap (a label fully inside a shape is fine),
+// and arrows to elements that do not exist.
 func (b *Board) recompute() {
 	c := b.CanvasSize()
+	g := b.Geometry()
 	b.defects = b.defects[:0]
+	if h, ok := b.Heading.Get(); ok {
+		if msg := g.headingDefect(h); msg != "" {
+			b.defects = append(b.defects, defect{Warning: session.Warning{Path: "heading", Message: msg}})
+		}
+	}
 	var boxed []*Element
 	for _, e := range b.Elements.Value {
 		if e.IsPlaceholder {
@@ -154,14 +164,17 @@ func (b *Board) recompute() {
 		if e.Type == KindArrow {
 			for _, end := range []string{e.From, e.To} {
 				if _, ok := b.byID[end]; !ok {
-					b.defects = append(b.defects, defect{session.Warning{Path: "elements[" + e.ID + "]", Message: fmt.Sprintf("arrow %s points at %q, which does not exist", e.ID, end)}, [2]string{e.ID}})
+					b.defects = append(b.defects, defect{session.Warning{Path: "elements[" + e.ID + "]", Message: fmt.Sprintf("arrow %s points at %q, which does not exist", e.ID, end)}, [2]string{e.ID}, true})
 				}
 			}
 			continue
 		}
 		if e.X+e.W > float64(c.Width) || e.Y+e.H > float64(c.Height) {
 			b.defects = append(b.defects, defect{session.Warning{Path: "elements[" + e.ID + "]",
-				Message: fmt.Sprintf("%s runs past the canvas edge (right %g of %d, bottom %g of %d)", e.ID, e.X+e.W, c.Width, e.Y+e.H, c.Height)}, [2]string{e.ID}})
+				Message: fmt.Sprintf("%s runs past the canvas edge (right %g of %d, bottom %g of %d)", e.ID, e.X+e.W, c.Width, e.Y+e.H, c.Height)}, [2]string{e.ID}, false})
+		}
+		for _, msg := range g.textDefects(e) {
+			b.defects = append(b.defects, defect{session.Warning{Path: "elements[" + e.ID + "]", Message: msg}, [2]string{e.ID}, false})
 		}
 		boxed = append(boxed, e)
 	}
@@ -169,7 +182,7 @@ func (b *Board) recompute() {
 		for _, o := range boxed[i+1:] {
 			if w, h, partial := overlap(a, o); partial {
 				b.defects = append(b.defects, defect{session.Warning{Path: "elements[" + o.ID + "]",
-					Message: fmt.Sprintf("%s overlaps %s by %gx%g px; move or resize one of them", o.ID, a.ID, w, h)}, [2]string{o.ID, a.ID}})
+					Message: fmt.Sprintf("%s overlaps %s by %gx%g px; move or resize one of them", o.ID, a.ID, w, h)}, [2]string{o.ID, a.ID}, false})
 			}
 		}
 	}

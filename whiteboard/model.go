@@ -131,6 +131,9 @@ type Board struct {
 
 	// generated names the metadata fields this session's generation set.
 	generated map[string]bool
+	// unbound holds, by property, what the file had before a binding set
+	// it: that is what is saved.
+	unbound   map[string]*yamlsrc.Field[string]
 	byID      map[string]*Element
 	nextID    int
 	nextPH    int
@@ -166,12 +169,25 @@ func Decode(n *yaml.Node, r *yamlsrc.Reporter, path string) *Board {
 	b.validate(r, path)
 	b.index()
 	b.recompute()
+	// An arrow may name an element a pending placeholder is to add; with
+	// nothing left to generate, a missing end is the author's error.
+	open := b.Elements.Pending
+	for _, e := range b.elements() {
+		open = open || e.IsPlaceholder
+	}
 	for _, d := range b.defects {
 		at := b.Src
 		if id, ok := strings.CutPrefix(d.Path, "elements["); ok {
 			if e, found := b.byID[strings.TrimSuffix(id, "]")]; found && e.Src != nil {
 				at = e.Src
 			}
+		}
+		if d.dangling && !open {
+			r.At(at, "%s: %s; point it at an element of this whiteboard", path, d.Message)
+			continue
+		}
+		if d.Path == "heading" {
+			at = keyNode(b.Src, "heading")
 		}
 		r.WarnAt(at, "%s: %s", path, d.Message)
 	}
@@ -370,11 +386,16 @@ func keyNode(m *yaml.Node, key string) *yaml.Node {
 
 // EncodeNode writes the board as YAML nodes. A whiteboard that was pending as
 // a whole and has not been touched stays one `!pending "hint"` marker.
+// A bound property is saved as the file had it, never as its value.
 func (b *Board) EncodeNode() (*yaml.Node, bool) {
-	if b.untouched() {
-		return yamlsrc.PendingNode(b.hint), true
+	c := *b
+	for name, orig := range b.unbound {
+		*c.bindable(name) = *orig
 	}
-	return yamlsrc.Encode(*b), true
+	if c.untouched() {
+		return yamlsrc.PendingNode(c.hint), true
+	}
+	return yamlsrc.Encode(c), true
 }
 
 func (b *Board) untouched() bool {

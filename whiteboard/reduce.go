@@ -140,8 +140,8 @@ func (b *Board) apply(rc *session.Context, in session.Intent) error {
 		if f == nil {
 			return session.Reject(session.KindInvalidArgs, "property", "bindable: "+strings.Join(bindableNames(), ", "), "no bindable property %q", in.Property)
 		}
-		if !f.Set {
-			*f = yamlsrc.Val(in.Value)
+		if !f.Set || b.unbound[in.Property] != nil {
+			b.bind(in.Property, f, in.Value)
 			rc.Report(Set{in.Property, in.Value})
 		}
 	case SetCanvas:
@@ -151,6 +151,10 @@ func (b *Board) apply(rc *session.Context, in session.Intent) error {
 		if !canvasSide().In(float64(in.Width)) || !canvasSide().In(float64(in.Height)) {
 			return session.Reject(session.KindInvalidArgs, "width", fmt.Sprintf("width and height must be %s; the default is %dx%d", canvasSide().Range(), DefaultWidth, DefaultHeight),
 				"canvas %dx%d is out of range", in.Width, in.Height)
+		}
+		if w, h := b.extent(); float64(in.Width) < w || float64(in.Height) < h {
+			return session.Reject(session.KindPrecondition, "width", fmt.Sprintf("the elements already on the board need at least %gx%g; keep the canvas at least that big", w, h),
+				"canvas %dx%d is smaller than the elements on it", in.Width, in.Height)
 		}
 		c := Canvas{Width: in.Width, Height: in.Height, Background: Color(strings.TrimSpace(string(in.Background)))}
 		if err := checkColor("background", c.Background); err != nil {
@@ -322,6 +326,17 @@ func (b *Board) apply(rc *session.Context, in session.Intent) error {
 	return nil
 }
 
+// extent is how far right and down the board's elements reach: a canvas
+// smaller than that would cut them off.
+func (b *Board) extent() (w, h float64) {
+	for _, e := range b.elements() {
+		if !e.IsPlaceholder && e.Type != KindArrow {
+			w, h = max(w, e.X+e.W), max(h, e.Y+e.H)
+		}
+	}
+	return w, h
+}
+
 // writable refuses to overwrite metadata the author (or a binding) wrote;
 // what generation itself set may be set again.
 func (b *Board) writable(name string, set bool) error {
@@ -329,6 +344,24 @@ func (b *Board) writable(name string, set bool) error {
 		return session.Reject(session.KindPrecondition, name, "it was written by the author or bound from the slide's props; leave it as it is", "%s is already set", name)
 	}
 	return nil
+}
+
+// bind sets a bound property, keeping what the file had so the binding,
+// not its value, is what is saved: it is resolved again at every load.
+func (b *Board) bind(name string, f *yamlsrc.Field[string], value string) {
+	if b.unbound == nil {
+		b.unbound = map[string]*yamlsrc.Field[string]{}
+	}
+	if b.unbound[name] == nil {
+		orig := *f
+		if b.whole && orig.Pending && orig.Hint == "" {
+			// Pending only because the whole board was: nothing the
+			// author wrote, and the binding fills it at every load.
+			orig = yamlsrc.Field[string]{}
+		}
+		b.unbound[name] = &orig
+	}
+	*f = yamlsrc.Val(value)
 }
 
 func (b *Board) markGenerated(name string) {

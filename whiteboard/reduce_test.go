@@ -574,3 +574,46 @@ func TestNotFoundHintIsBounded(t *testing.T) {
 		t.Errorf("got %v", err)
 	}
 }
+
+// A bound property is the binding's, not the file's: it is saved as the
+// file had it, and a later binding (a changed lesson title) replaces it.
+func TestBindingsAreNotFrozen(t *testing.T) {
+	s, b := newSession(t, "layout: one column\nelements: []\n")
+	dispatch(t, s, whiteboard.ApplyBinding{Property: "heading", Value: "Leaves — Why green?"})
+	if b.Heading.Value != "Leaves — Why green?" {
+		t.Fatalf("heading = %q, want the bound value", b.Heading.Value)
+	}
+	if out := render(t, b); strings.Contains(out, "heading") {
+		t.Errorf("the bound heading was frozen into the file:\n%s", out)
+	}
+	dispatch(t, s, whiteboard.ApplyBinding{Property: "heading", Value: "Plants — Why green?"})
+	if b.Heading.Value != "Plants — Why green?" {
+		t.Errorf("heading = %q after the title changed, want the new value", b.Heading.Value)
+	}
+	// A model still cannot overwrite it.
+	if _, err := s.Dispatch(context.Background(), whiteboard.SetHeading{Heading: "mine"}); err == nil {
+		t.Error("a model overwrote a bound heading")
+	}
+	// The author's own heading wins over a binding, and is saved.
+	s, b = newSession(t, "heading: Mine\nelements: []\n")
+	dispatch(t, s, whiteboard.ApplyBinding{Property: "heading", Value: "bound"})
+	if out := render(t, b); b.Heading.Value != "Mine" || !strings.Contains(out, "heading: Mine") {
+		t.Errorf("author's heading lost: %q\n%s", b.Heading.Value, out)
+	}
+}
+
+// A model cannot shrink a canvas below what its elements need, nor change
+// one the author sized.
+func TestCanvasPreconditions(t *testing.T) {
+	s, _ := newSession(t, "canvas: !pending\nelements:\n  - {id: a, type: text, text: A, x: 600, y: 300, w: 200, h: 40}\n")
+	_, err := s.Dispatch(context.Background(), whiteboard.SetCanvas{Width: 174, Height: 145})
+	if e, ok := session.AsError(err); !ok || e.Kind != session.KindPrecondition || !strings.Contains(e.Hint, "at least 800x340") {
+		t.Errorf("shrinking below the elements: err = %v, want a precondition naming 800x340", err)
+	}
+	dispatch(t, s, whiteboard.SetCanvas{Width: 800, Height: 340})
+	s, _ = newSession(t, "canvas: {width: 1024, height: 768}\nelements: []\n")
+	_, err = s.Dispatch(context.Background(), whiteboard.SetCanvas{Width: 1280, Height: 720})
+	if e, ok := session.AsError(err); !ok || e.Kind != session.KindPrecondition {
+		t.Errorf("changing the author's canvas: err = %v, want a precondition", err)
+	}
+}

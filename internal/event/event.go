@@ -27,8 +27,11 @@ const (
 
 // Node outcomes, in NodeEnd events.
 const (
-	StatusDone        = "done"
-	StatusPending     = "pending"
+	StatusDone    = "done"
+	StatusPending = "pending"
+	// StatusDefects: everything is filled, but the subagent left defects
+	// it introduced (e.g. overlaps), also after its repair turn.
+	StatusDefects     = "defects"
 	StatusFailed      = "failed"
 	StatusInterrupted = "interrupted"
 )

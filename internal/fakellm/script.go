@@ -15,6 +15,29 @@ type Script struct {
 	Rules []Rule `json:"rules"`
 	// Latency is added to every answer (benchmarks).
 	Latency Duration `json:"latency,omitempty"`
+	// Models are listed by GET /v1/models; none answers 404 there.
+	Models []string `json:"models,omitempty"`
+	// Quirks imitate how real servers refuse requests.
+	Quirks Quirks `json:"quirks,omitempty"`
+}
+
+// Quirks are refusals of real OpenAI-compatible servers, checked before any
+// rule, with the servers' own status and error text (see
+// /work/shared/notes/servers.md).
+type Quirks struct {
+	// OllamaArgs refuses, as Ollama does, a request whose history holds a
+	// tool call with arguments that are not a JSON object (empty included).
+	OllamaArgs bool `json:"ollama_args,omitempty"`
+	// NoJinja refuses every request with tools, as llama-server started
+	// without --jinja does.
+	NoJinja bool `json:"no_jinja,omitempty"`
+	// NoAutoToolChoice refuses every request with tools, as vLLM started
+	// without --enable-auto-tool-choice does.
+	NoAutoToolChoice bool `json:"no_auto_tool_choice,omitempty"`
+	// RejectStrict refuses tools with a strict field, as older vLLM does.
+	RejectStrict bool `json:"reject_strict,omitempty"`
+	// NoUsage leaves usage out of answers.
+	NoUsage bool `json:"no_usage,omitempty"`
 }
 
 // Rule answers the conversations it matches, turn by turn.

@@ -18,6 +18,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -46,6 +47,8 @@ type Server struct {
 	arrived  chan struct{} // closed and replaced on every request
 	failures map[failureKey]int
 	served   int // answers sent, for completion ids
+
+	conns atomic.Int64 // connections accepted
 }
 
 type failureKey struct {
@@ -82,11 +85,19 @@ func StartServer(s Script) (*Server, error) {
 		failures: make(map[failureKey]int),
 	}
 	fs.srv = httptest.NewUnstartedServer(http.HandlerFunc(fs.serveHTTP))
+	fs.srv.Config.ConnState = func(_ net.Conn, st http.ConnState) {
+		if st == http.StateNew {
+			fs.conns.Add(1)
+		}
+	}
 	fs.srv.Listener.Close()
 	fs.srv.Listener = l
 	fs.srv.Start()
 	return fs, nil
 }
+
+// Conns is the number of connections accepted so far.
+func (s *Server) Conns() int { return int(s.conns.Load()) }
 
 // URL is the base URL, ending in /v1.
 func (s *Server) URL() string { return s.srv.URL + "/v1" }
@@ -144,10 +155,20 @@ type (
 	chatRequest struct {
 		Model    string        `json:"model"`
 		Messages []chatMessage `json:"messages"`
+		Tools    []struct {
+			Function struct {
+				Strict *bool `json:"strict"`
+			} `json:"function"`
+		} `json:"tools"`
 	}
 	chatMessage struct {
-		Role    string          `json:"role"`
-		Content json.RawMessage `json:"content"`
+		Role      string          `json:"role"`
+		Content   json.RawMessage `json:"content"`
+		ToolCalls []struct {
+			Function struct {
+				Arguments string `json:"arguments"`
+			} `json:"function"`
+		} `json:"tool_calls"`
 	}
 	completion struct {
 		ID      string   `json:"id"`
@@ -155,7 +176,7 @@ type (
 		Created int64    `json:"created"`
 		Model   string   `json:"model"`
 		Choices []choice `json:"choices"`
-		Usage   usage    `json:"usage"`
+		Usage   *usage   `json:"usage,omitempty"`
 	}
 	choice struct {
 		Index        int             `json:"index"`
@@ -198,6 +219,11 @@ type reply struct {
 }
 
 func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method == http.MethodGet && r.URL.Path == "/v1/models" {
+		// Not recorded: scenarios count chat requests.
+		s.models(w)
+		return
+	}
 	body, err := io.ReadAll(r.Body)
 	var rep reply
 	if err != nil {
@@ -235,6 +261,10 @@ func (s *Server) decide(r *http.Request, body []byte) reply {
 		return errorReply(http.StatusBadRequest, "fakellm: request body is not a chat request: "+err.Error())
 	}
 
+	if rep, refused := s.quirk(req); refused {
+		return rep
+	}
+
 	task, turnIdx := taskText(req.Messages), 0
 	for _, m := range req.Messages {
 		if m.Role == "assistant" {
@@ -268,6 +298,61 @@ func (s *Server) decide(r *http.Request, body []byte) reply {
 	rep := s.answer(req, body, turnIdx, turn)
 	rep.hold = turn.Hold
 	return rep
+}
+
+// models lists Script.Models as OpenAI's GET /models does; without any,
+// it answers 404 like servers that do not have the route.
+func (s *Server) models(w http.ResponseWriter) {
+	if len(s.script.Models) == 0 {
+		writeRaw(w, http.StatusNotFound, errorJSON("fakellm: no route for GET /v1/models"))
+		return
+	}
+	type model struct {
+		ID     string `json:"id"`
+		Object string `json:"object"`
+	}
+	list := struct {
+		Object string  `json:"object"`
+		Data   []model `json:"data"`
+	}{Object: "list"}
+	for _, id := range s.script.Models {
+		list.Data = append(list.Data, model{ID: id, Object: "model"})
+	}
+	b, _ := json.Marshal(list)
+	writeRaw(w, http.StatusOK, string(b))
+}
+
+// quirk answers a request the way a server with the script's quirks
+// refuses it, with that server's own status and body.
+func (s *Server) quirk(req chatRequest) (reply, bool) {
+	q := s.script.Quirks
+	if q.NoJinja && len(req.Tools) > 0 {
+		return reply{status: http.StatusInternalServerError,
+			body: `{"error":{"code":500,"message":"tools param requires --jinja flag","type":"server_error"}}`}, true
+	}
+	if q.NoAutoToolChoice && len(req.Tools) > 0 {
+		return reply{status: http.StatusBadRequest,
+			body: `{"object":"error","message":"\"auto\" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set","type":"BadRequestError","param":null,"code":400}`}, true
+	}
+	if q.RejectStrict {
+		for _, t := range req.Tools {
+			if t.Function.Strict != nil {
+				return reply{status: http.StatusBadRequest,
+					body: `{"object":"error","message":"[{'type': 'extra_forbidden', 'loc': ('body', 'tools', 0, 'function', 'strict'), 'msg': 'Extra inputs are not permitted', 'input': True}]","type":"BadRequestError","param":null,"code":400}`}, true
+			}
+		}
+	}
+	if q.OllamaArgs {
+		for _, m := range req.Messages {
+			for _, tc := range m.ToolCalls {
+				var obj map[string]any
+				if json.Unmarshal([]byte(tc.Function.Arguments), &obj) != nil {
+					return reply{status: http.StatusBadRequest, body: `{"error":"invalid tool call arguments"}`}, true
+				}
+			}
+		}
+	}
+	return reply{}, false
 }
 
 // hold waits for Release unless the client hangs up or the server closes;
@@ -394,14 +479,18 @@ func (s *Server) answer(req chatRequest, body []byte, turnIdx int, t Turn) reply
 	if turnIdx > 0 {
 		u.PromptTokensDetails.CachedTokens = u.PromptTokens / 2
 	}
-	b, err := json.Marshal(completion{
+	cc := completion{
 		ID:      "chatcmpl-fake-" + strconv.Itoa(n),
 		Object:  "chat.completion",
 		Created: time.Now().Unix(),
 		Model:   req.Model,
 		Choices: []choice{{Message: a, Logprobs: json.RawMessage("null"), FinishReason: finish}},
-		Usage:   u,
-	})
+		Usage:   &u,
+	}
+	if s.script.Quirks.NoUsage {
+		cc.Usage = nil
+	}
+	b, err := json.Marshal(cc)
 	if err != nil {
 		return errorReply(http.StatusInternalServerError, "fakellm: "+err.Error())
 	}

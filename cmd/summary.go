@@ -1,0 +1,140 @@
+package cmd
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/rogpeppe/go-internal/diff"
+
+	"github.com/lessongen/lessongen/compose"
+	"github.com/lessongen/lessongen/internal/event"
+	"github.com/lessongen/lessongen/internal/termsafe"
+	"github.com/lessongen/lessongen/orchestrate"
+)
+
+// runSummary is what a run did, counted once for the line on stderr and
+// the --json object on stdout. Every node step is in exactly one count.
+type runSummary struct {
+	Status      string `json:"status"` // done, partial, interrupted, failed
+	Steps       int    `json:"steps"`
+	Done        int    `json:"done"`
+	Pending     int    `json:"pending"`
+	Failed      int    `json:"failed"`
+	Interrupted int    `json:"interrupted"`
+	// WithDefects counts steps that ended with defects they introduced;
+	// Defects counts those defects.
+	WithDefects int `json:"with_defects"`
+	Defects     int `json:"defects"`
+	// PendingSpots counts the spots still pending across unfinished steps.
+	PendingSpots int                      `json:"pending_spots"`
+	Requests     int                      `json:"model_requests"`
+	Tokens       event.Tokens             `json:"tokens"`
+	ElapsedMS    int64                    `json:"elapsed_ms"`
+	Files        []string                 `json:"files"`
+	Incomplete   []orchestrate.NodeResult `json:"incomplete"`
+	elapsed      time.Duration
+}
+
+func summarizeRun(r orchestrate.Report, runErr error, elapsed time.Duration, files []string) runSummary {
+	s := runSummary{Requests: r.Requests, Tokens: r.Tokens, elapsed: elapsed, ElapsedMS: elapsed.Milliseconds(),
+		Files: files, Incomplete: r.Incomplete(), Steps: len(r.Nodes)}
+	if s.Files == nil {
+		s.Files = []string{}
+	}
+	if s.Incomplete == nil {
+		s.Incomplete = []orchestrate.NodeResult{}
+	}
+	for _, n := range r.Nodes {
+		switch n.Status {
+		case event.StatusDone:
+			s.Done++
+		case event.StatusPending:
+			s.Pending++
+		case event.StatusInterrupted:
+			s.Interrupted++
+		case event.StatusDefects:
+			s.WithDefects++
+		default:
+			s.Failed++
+		}
+		s.PendingSpots += len(n.Pending)
+		s.Defects += n.DefectCount
+	}
+	switch {
+	case s.Interrupted > 0 || isInterrupt(runErr):
+		s.Status = event.StatusInterrupted
+	case runErr != nil || s.Failed > 0:
+		s.Status = event.StatusFailed
+	case s.Pending > 0 || s.WithDefects > 0:
+		s.Status = "partial"
+	default:
+		s.Status = event.StatusDone
+	}
+	return s
+}
+
+// printSummary writes the summary line and what is left to do.
+func printSummary(w io.Writer, s runSummary) {
+	// "still pending" counts steps, as the other counts do; the spots left
+	// are counted on their own line below.
+	fmt.Fprintf(w, "summary: %d done, %d failed, %d still pending, %d left with %s, %d interrupted (of %s) · %s · tokens %d prompt, %d completion, %d cached · %s\n",
+		s.Done, s.Failed, s.Pending, s.WithDefects, plural(s.Defects, "defect"), s.Interrupted, plural(s.Steps, "step"), plural(s.Requests, "model request"),
+		s.Tokens.Prompt, s.Tokens.Completion, s.Tokens.Cached, s.elapsed.Round(time.Millisecond))
+	for _, n := range s.Incomplete {
+		// Errors quote servers' answers and models' text.
+		fmt.Fprintf(w, "  %s · %s: %s\n", nodeLabel(n.Node, n.Level), n.Status, termsafe.String(n.Error))
+		for _, p := range n.Pending {
+			fmt.Fprintf(w, "    still pending: %s\n", termsafe.Line(p.Path))
+		}
+		for _, d := range n.Defects {
+			// Messages quote the model's text.
+			fmt.Fprintf(w, "    defect: %s: %s\n", termsafe.Line(d.Path), termsafe.Line(d.Message))
+		}
+		if more := n.DefectCount - len(n.Defects); more > 0 {
+			fmt.Fprintf(w, "    and %s more\n", plural(more, "defect"))
+		}
+	}
+	if s.PendingSpots > 0 {
+		fmt.Fprintf(w, "  %s still pending; run again to fill them\n", plural(s.PendingSpots, "spot"))
+	}
+}
+
+func writeSummaryJSON(w io.Writer, s runSummary) error {
+	data, err := json.Marshal(s)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(w, "%s\n", data)
+	return err
+}
+
+// printDryRun prints, on stdout, the unified diff the run would make to
+// each file; nothing is written.
+func printDryRun(doc *compose.Document, opts *generateOptions) error {
+	files, err := doc.Render(opts.out)
+	if err != nil {
+		return err
+	}
+	changed := 0
+	for _, f := range files {
+		old, err := os.ReadFile(f.Path)
+		oldName := f.Path
+		if err != nil {
+			old, oldName = nil, "/dev/null"
+		}
+		d := diff.Diff(oldName, old, f.Path, f.Data)
+		if len(d) == 0 {
+			continue
+		}
+		changed++
+		if !opts.json {
+			// The diff quotes the model's text: shown safe.
+			fmt.Fprint(opts.io.Out, termsafe.String(string(d)))
+		}
+	}
+	fmt.Fprintf(opts.io.ErrOut, "dry run: %s would change; nothing was written\n", plural(changed, "file"))
+	return nil
+}

@@ -1,0 +1,322 @@
+// Package history persists a subagent's conversation, one JSON Lines file
+// per node and level, so a later run can continue it. The format is
+// described in docs/history.md; FormatVersion names it.
+package history
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/lessongen/lessongen/llm"
+)
+
+// FormatVersion is written in every file's header; a file with another
+// version is not loaded.
+const FormatVersion = 1
+
+// Summary bounds: a tool result over MaxResultBytes is stored as its first
+// lines (at most SummaryLines, within MaxResultBytes) and a marker, so the
+// state directory stays small and reviewable.
+const (
+	MaxResultBytes = 4096
+	SummaryLines   = 20
+)
+
+// SummaryMarker starts the line appended to a summarised result; a model
+// reading the history later sees that the rest was left out.
+const SummaryMarker = "[lessongen: result summarised"
+
+// Interrupted is the synthetic result given on load to a call saved
+// without its result (a crash, a kill, Ctrl-C before it committed).
+const Interrupted = `{"ok":false,"error":{"kind":"interrupted","message":"not known whether this call ran: the run stopped before its result was saved; check the current state before repeating it"}}`
+
+// Header is a file's first line.
+type Header struct {
+	Format int    `json:"format"`
+	Node   string `json:"node"`
+	Level  string `json:"level"`
+	// ContentHash is the node's content when the conversation started;
+	// Load's caller compares it with the node now.
+	ContentHash string `json:"content_hash"`
+	// Generated lists the item ids this conversation's runs created, so a
+	// refinement may change them although they read back as authored.
+	Generated []string `json:"generated,omitempty"`
+}
+
+// Record is every line after the header: one message.
+type Record struct {
+	Role       llm.Role   `json:"role"`
+	Content    string     `json:"content"`
+	ToolCalls  []toolCall `json:"tool_calls,omitempty"`
+	ToolCallID string     `json:"tool_call_id,omitempty"`
+	Summarised bool       `json:"summarised,omitempty"`
+	// Generated adds item ids to the header's list (appends never rewrite
+	// the header).
+	Generated []string `json:"generated,omitempty"`
+	// ContentHash, when set, replaces the header's: the node's content as
+	// the run that wrote it left it.
+	ContentHash string `json:"content_hash,omitempty"`
+}
+
+type toolCall struct {
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	Arguments string `json:"arguments"`
+}
+
+// Path is where the history of node at level lives under dir:
+// dir/history/<node>/<level>.jsonl.
+func Path(dir, node, level string) (string, error) {
+	for _, part := range append(strings.Split(node, "/"), level) {
+		if part == "" || part == "." || part == ".." || strings.ContainsAny(part, `\`+"\x00") {
+			return "", fmt.Errorf("history: node %q level %q is not a safe file name", node, level)
+		}
+	}
+	return filepath.Join(dir, "history", filepath.FromSlash(node), level+".jsonl"), nil
+}
+
+// Summarise returns content as stored: unchanged when small, else its
+// first lines and a marker with the counts.
+func Summarise(content string) (string, bool) {
+	if len(content) <= MaxResultBytes {
+		return content, false
+	}
+	lines := strings.SplitAfter(content, "\n")
+	var b strings.Builder
+	kept := 0
+	for _, l := range lines {
+		if kept == SummaryLines || b.Len()+len(l) > MaxResultBytes-200 {
+			break
+		}
+		b.WriteString(l)
+		kept++
+	}
+	if kept == 0 { // one long line: keep its start
+		b.WriteString(content[:MaxResultBytes-200])
+	}
+	if !strings.HasSuffix(b.String(), "\n") {
+		b.WriteString("\n")
+	}
+	fmt.Fprintf(&b, "%s: first %d of %d lines kept, %d bytes in all]", SummaryMarker, kept, len(lines), len(content))
+	return b.String(), true
+}
+
+// Writer appends to one history file. Each append is fsync'd before it
+// returns: what Append returned from survives a crash.
+type Writer struct {
+	mu     sync.Mutex
+	f      *os.File
+	redact func(string) string
+}
+
+// Create starts a new history for node at level, replacing any old one.
+// redact, when set, is applied to every string stored.
+func Create(dir string, h Header, redact func(string) string) (*Writer, error) {
+	path, err := Path(dir, h.Node, h.Level)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, fmt.Errorf("history: %w", err)
+	}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("history: %w", err)
+	}
+	w := &Writer{f: f, redact: redact}
+	h.Format = FormatVersion
+	if err := w.line(h); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return w, nil
+}
+
+// Reopen appends to an existing history.
+func Reopen(dir, node, level string, redact func(string) string) (*Writer, error) {
+	path, err := Path(dir, node, level)
+	if err != nil {
+		return nil, err
+	}
+	// A torn last line (a crash mid-append) is cut off first, so the
+	// next record starts on a line of its own.
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("history: %w", err)
+	}
+	if i := bytes.LastIndexByte(data, '\n'); i+1 < len(data) {
+		if err := os.Truncate(path, int64(i+1)); err != nil {
+			return nil, fmt.Errorf("history: %w", err)
+		}
+	}
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		return nil, fmt.Errorf("history: %w", err)
+	}
+	return &Writer{f: f, redact: redact}, nil
+}
+
+// Append stores one message; a tool result over MaxResultBytes is stored
+// summarised.
+func (w *Writer) Append(m llm.Message) error {
+	r := Record{Role: m.Role, Content: m.Content, ToolCallID: m.ToolCallID}
+	if m.Role == llm.RoleTool {
+		r.Content, r.Summarised = Summarise(m.Content)
+	}
+	for _, c := range m.ToolCalls {
+		r.ToolCalls = append(r.ToolCalls, toolCall{ID: c.ID, Name: c.Name, Arguments: c.Arguments})
+	}
+	return w.line(r)
+}
+
+// MarkGenerated records ids the run created.
+func (w *Writer) MarkGenerated(ids ...string) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	return w.line(Record{Role: "", Generated: ids})
+}
+
+func (w *Writer) line(v any) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("history: %w", err)
+	}
+	if w.redact != nil {
+		// Redacting the JSON text covers every string field at once; the
+		// redactor's masks contain no JSON-special characters.
+		data = []byte(w.redact(string(data)))
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if _, err := w.f.Write(append(data, '\n')); err != nil {
+		return fmt.Errorf("history: %w", err)
+	}
+	if err := w.f.Sync(); err != nil {
+		return fmt.Errorf("history: %w", err)
+	}
+	return nil
+}
+
+// SetContentHash records the node's content as the run leaves it.
+func (w *Writer) SetContentHash(hash string) error {
+	return w.line(Record{ContentHash: hash})
+}
+
+// Close closes the file.
+func (w *Writer) Close() error { return w.f.Close() }
+
+// ErrNone is returned by Load when there is no history for the node.
+var ErrNone = errors.New("history: none saved")
+
+// Conversation is a loaded history.
+type Conversation struct {
+	Header   Header
+	Messages []llm.Message
+	// Committed holds the ids of calls whose results were saved: a
+	// resumed run must not apply them again.
+	Committed map[string]bool
+	// Interrupted lists calls saved without a result; each got the
+	// synthetic Interrupted result in Messages.
+	Interrupted []string
+}
+
+// Load reads the history of node at level. It returns ErrNone when there
+// is none. A torn last line (a crash mid-write) is dropped; every call
+// without a result gets the Interrupted result, placed where the result
+// belongs, so Messages is always a well-formed Chat Completions history.
+func Load(dir, node, level string) (Conversation, error) {
+	path, err := Path(dir, node, level)
+	if err != nil {
+		return Conversation{}, err
+	}
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return Conversation{}, ErrNone
+	}
+	if err != nil {
+		return Conversation{}, fmt.Errorf("history: %w", err)
+	}
+	c := Conversation{Committed: map[string]bool{}}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 0, 64<<10), 64<<20)
+	lineNo := 0
+	var open []string // calls of the last assistant turn still without a result
+	closeOpen := func() {
+		for _, id := range open {
+			c.Messages = append(c.Messages, llm.Message{Role: llm.RoleTool, ToolCallID: id, Content: Interrupted})
+			c.Interrupted = append(c.Interrupted, id)
+		}
+		open = nil
+	}
+	for sc.Scan() {
+		lineNo++
+		line := sc.Bytes()
+		if lineNo == 1 {
+			if err := json.Unmarshal(line, &c.Header); err != nil {
+				return Conversation{}, fmt.Errorf("%s:1: history header: %w", path, err)
+			}
+			if c.Header.Format != FormatVersion {
+				return Conversation{}, fmt.Errorf("%s:1: history format %d; this lessongen reads format %d: delete the file to start afresh", path, c.Header.Format, FormatVersion)
+			}
+			continue
+		}
+		var r Record
+		if err := json.Unmarshal(line, &r); err != nil {
+			if !bytes.HasSuffix(data, []byte("\n")) && !sc.Scan() {
+				break // the torn last line of an interrupted append
+			}
+			return Conversation{}, fmt.Errorf("%s:%d: history record: %w", path, lineNo, err)
+		}
+		if r.ContentHash != "" {
+			c.Header.ContentHash = r.ContentHash
+		}
+		if len(r.Generated) > 0 {
+			c.Header.Generated = append(c.Header.Generated, r.Generated...)
+		}
+		switch r.Role {
+		case "":
+			continue
+		case llm.RoleTool:
+			i := indexOf(open, r.ToolCallID)
+			if i < 0 {
+				return Conversation{}, fmt.Errorf("%s:%d: result for call %q, which no open assistant turn made", path, lineNo, r.ToolCallID)
+			}
+			open = append(open[:i], open[i+1:]...)
+			c.Committed[r.ToolCallID] = true
+		default:
+			closeOpen()
+		}
+		m := llm.Message{Role: r.Role, Content: r.Content, ToolCallID: r.ToolCallID}
+		for _, tc := range r.ToolCalls {
+			m.ToolCalls = append(m.ToolCalls, llm.ToolCall{ID: tc.ID, Name: tc.Name, Arguments: tc.Arguments})
+			open = append(open, tc.ID)
+		}
+		c.Messages = append(c.Messages, m)
+	}
+	if err := sc.Err(); err != nil {
+		return Conversation{}, fmt.Errorf("%s: %w", path, err)
+	}
+	if lineNo == 0 {
+		return Conversation{}, fmt.Errorf("%s: empty history file: delete it to start afresh", path)
+	}
+	closeOpen()
+	return c, nil
+}
+
+func indexOf(s []string, v string) int {
+	for i, x := range s {
+		if x == v {
+			return i
+		}
+	}
+	return -1
+}

@@ -1,0 +1,142 @@
+package history
+
+import (
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/lessongen/lessongen/llm"
+)
+
+func conversation() []llm.Message {
+	return []llm.Message{
+		{Role: llm.RoleSystem, Content: "You fill slides/light.\n"},
+		{Role: llm.RoleUser, Content: "Fill every pending item"},
+		{Role: llm.RoleAssistant, Content: "", ToolCalls: []llm.ToolCall{
+			{ID: "c1", Name: "describe_node", Arguments: `{}`},
+			{ID: "c2", Name: "set_text", Arguments: `{"id":"t1","text":"ünïcode \"q\""}`},
+		}},
+		{Role: llm.RoleTool, ToolCallID: "c1", Content: `{"ok":true}`},
+		{Role: llm.RoleTool, ToolCallID: "c2", Content: `{"ok":true}`},
+		{Role: llm.RoleAssistant, Content: "done"},
+	}
+}
+
+func TestRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	w, err := Create(dir, Header{Node: "slides/light", Level: "whiteboard.node", ContentHash: "h1"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range conversation() {
+		if err := w.Append(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.MarkGenerated("t1"); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	c, err := Load(dir, "slides/light", "whiteboard.node")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(c.Messages, conversation()) {
+		t.Fatalf("messages differ:\n got %#v\nwant %#v", c.Messages, conversation())
+	}
+	if c.Header.Format != FormatVersion || c.Header.ContentHash != "h1" || !reflect.DeepEqual(c.Header.Generated, []string{"t1"}) {
+		t.Fatalf("header %+v", c.Header)
+	}
+	if !c.Committed["c1"] || !c.Committed["c2"] || len(c.Interrupted) != 0 {
+		t.Fatalf("committed %v interrupted %v", c.Committed, c.Interrupted)
+	}
+}
+
+func TestInterruptedCallGetsSyntheticResult(t *testing.T) {
+	dir := t.TempDir()
+	w, _ := Create(dir, Header{Node: "n", Level: "l"}, nil)
+	msgs := conversation()[:4] // c2 has no result: the run was killed
+	for _, m := range msgs {
+		if err := w.Append(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w.Close()
+	// A torn half line, as a kill mid-append leaves.
+	path, _ := Path(dir, "n", "l")
+	f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(`{"role":"tool","tool_call_id":"c2","con`)
+	f.Close()
+
+	c, err := Load(dir, "n", "l")
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := c.Messages[len(c.Messages)-1]
+	if last.Role != llm.RoleTool || last.ToolCallID != "c2" || last.Content != Interrupted {
+		t.Fatalf("last message %+v", last)
+	}
+	if !c.Committed["c1"] || c.Committed["c2"] || !reflect.DeepEqual(c.Interrupted, []string{"c2"}) {
+		t.Fatalf("committed %v interrupted %v", c.Committed, c.Interrupted)
+	}
+	// Continuing appends after the synthetic result stay well-formed.
+	w, err = Reopen(dir, "n", "l", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Reopen cut the torn line; the synthetic result is not stored, so
+	// the continuing run appends the result it decides on.
+	w.Append(llm.Message{Role: llm.RoleTool, ToolCallID: "c2", Content: Interrupted})
+	w.Append(llm.Message{Role: llm.RoleUser, Content: "again"})
+	w.Close()
+	c, err = Load(dir, "n", "l")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(c.Messages); n != 6 || c.Messages[5].Content != "again" || len(c.Interrupted) != 0 {
+		t.Fatalf("after reopen: %d messages, interrupted %v", n, c.Interrupted)
+	}
+}
+
+func TestLargeResultIsSummarised(t *testing.T) {
+	dir := t.TempDir()
+	w, _ := Create(dir, Header{Node: "n", Level: "l"}, nil)
+	big := strings.Repeat("line of a large result\n", 1000)
+	w.Append(llm.Message{Role: llm.RoleAssistant, ToolCalls: []llm.ToolCall{{ID: "c1", Name: "describe_lesson", Arguments: "{}"}}})
+	w.Append(llm.Message{Role: llm.RoleTool, ToolCallID: "c1", Content: big})
+	w.Close()
+	path, _ := Path(dir, "n", "l")
+	raw, _ := os.ReadFile(path)
+	if !strings.Contains(string(raw), `"summarised":true`) {
+		t.Fatalf("no summarised flag in %s", raw)
+	}
+	c, err := Load(dir, "n", "l")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := c.Messages[1].Content
+	if len(got) > MaxResultBytes || !strings.Contains(got, SummaryMarker) || !strings.Contains(got, "of 1001 lines kept, 23000 bytes") {
+		t.Fatalf("summary (%d bytes): %q", len(got), got[max(0, len(got)-200):])
+	}
+}
+
+func TestRedactsAndRefusesUnsafeNames(t *testing.T) {
+	dir := t.TempDir()
+	w, _ := Create(dir, Header{Node: "n", Level: "l"}, func(s string) string { return strings.ReplaceAll(s, "sk-secret", "sk-…") })
+	w.Append(llm.Message{Role: llm.RoleUser, Content: "key sk-secret"})
+	w.Close()
+	path, _ := Path(dir, "n", "l")
+	raw, _ := os.ReadFile(path)
+	if strings.Contains(string(raw), "sk-secret") {
+		t.Fatalf("secret stored: %s", raw)
+	}
+	for _, node := range []string{"../x", "a/../../b", ""} {
+		if _, err := Path(dir, node, "l"); err == nil {
+			t.Errorf("node %q accepted", node)
+		}
+	}
+	if _, err := Load(dir, "none", "l"); err != ErrNone {
+		t.Fatalf("missing history: %v", err)
+	}
+}

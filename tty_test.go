@@ -1,0 +1,251 @@
+//go:build linux
+
+package main_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+	"unsafe"
+
+	"github.com/lessongen/lessongen/internal/fakellm"
+)
+
+// TestApproveAskOnTerminal runs the real binary on a pseudo-terminal:
+// the question stays on the screen while the answer is awaited (the live
+// progress does not draw over it), "y" applies the change, and the final
+// frame has no duplicated rows.
+func TestApproveAskOnTerminal(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "lessongen")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	script, err := fakellm.ParseScript([]byte(`{"rules": [
+  {"match": ["lesson.metadata"], "turns": [
+    {"tool_calls": [{"name": "set_objectives", "args": {"objectives": ["Name the three states"]}}]},
+    {"content": "Done."}
+  ]},
+  {"match": ["whiteboard.metadata"], "turns": [
+    {"tool_calls": [{"name": "set_heading", "args": {"heading": "Water"}}]},
+    {"content": "Done."}
+  ]}
+]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := fakellm.Start(t, script)
+	lesson := filepath.Join(dir, "lesson.yaml")
+	if err := os.WriteFile(lesson, []byte("version: 1\nmetadata:\n  title: Water\n  objectives:\nslides:\n  - id: s\n    title: S\n    whiteboard:\n      heading: !pending\n      elements: []\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	master, slave := openPTY(t, 40, 120)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	c := exec.CommandContext(ctx, bin, "generate", "lesson.yaml", "--approve", "ask", "--concurrency", "1")
+	c.Dir = dir
+	c.Env = append(os.Environ(), "LESSONGEN_BASE_URL="+srv.URL(), "LESSONGEN_API_KEY="+fakellm.DummyAPIKey, "TERM=xterm", "NO_COLOR=")
+	c.Stdin, c.Stdout, c.Stderr = slave, slave, slave
+	c.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	slave.Close()
+
+	var mu sync.Mutex
+	var raw bytes.Buffer
+	go func() {
+		buf := make([]byte, 4096)
+		for {
+			n, err := master.Read(buf)
+			mu.Lock()
+			raw.Write(buf[:n])
+			mu.Unlock()
+			if err != nil {
+				return
+			}
+		}
+	}()
+	screen := func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return render(raw.Bytes(), 120)
+	}
+	question := regexp.MustCompile(`apply\? \[y\]es / \[n\]o / \[a\]lways / \[q\]uit and save: $`)
+	for range 2 { // one question per change: objectives, then heading
+		waitFor(t, ctx, screen, question)
+		// Several frame intervals later, the question is still there.
+		time.Sleep(500 * time.Millisecond)
+		if s := screen(); !question.MatchString(lastLine(s)) {
+			t.Fatalf("question wiped while waiting:\n%s", strings.Join(s, "\n"))
+		}
+		if _, err := master.Write([]byte("y\n")); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(300 * time.Millisecond)
+	}
+	if err := c.Wait(); err != nil {
+		t.Fatalf("generate: %v\n%s", err, strings.Join(screen(), "\n"))
+	}
+	time.Sleep(100 * time.Millisecond)
+	final := screen()
+	t.Logf("final screen:\n%s", strings.Join(final, "\n"))
+	seen := map[string]bool{}
+	rows := 0
+	for _, l := range final {
+		if !strings.Contains(l, " · ") || strings.HasPrefix(l, "summary:") {
+			continue
+		}
+		if strings.HasPrefix(l, "✓ ") || strings.HasPrefix(l, "⠋") {
+			rows++
+		}
+		if seen[l] && (strings.HasPrefix(l, "✓") || strings.HasPrefix(l, "-")) {
+			t.Errorf("duplicated row %q", l)
+		}
+		seen[l] = true
+	}
+	if rows != 2 {
+		t.Errorf("final frame has %d finished rows, want 2", rows)
+	}
+	text := strings.Join(final, "\n")
+	for _, want := range []string{"2/2 finished", "summary: 2 done, 0 failed, 0 still pending, 0 left with 0 defects, 0 interrupted", "wrote lesson.yaml"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("screen lacks %q", want)
+		}
+	}
+	for _, spin := range []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"} {
+		if strings.Contains(text, spin) {
+			t.Errorf("spinner %q left on the final screen", spin)
+		}
+	}
+	data, _ := os.ReadFile(lesson)
+	if !bytes.Contains(data, []byte("heading: Water")) {
+		t.Errorf("change not applied:\n%s", data)
+	}
+}
+
+func lastLine(s []string) string {
+	for i := len(s) - 1; i >= 0; i-- {
+		if strings.TrimSpace(s[i]) != "" {
+			return s[i]
+		}
+	}
+	return ""
+}
+
+func waitFor(t *testing.T, ctx context.Context, screen func() []string, re *regexp.Regexp) {
+	t.Helper()
+	for {
+		if re.MatchString(lastLine(screen())) {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("no %s on screen:\n%s", re, strings.Join(screen(), "\n"))
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+// render plays raw terminal output onto a screen of lines, for the few
+// controls the program uses: CR, LF, cursor up (ESC[nA), clear to the end
+// of the screen (ESC[J) and colours (ESC[...m, ignored).
+func render(raw []byte, width int) []string {
+	lines := []string{""}
+	row, col := 0, 0
+	put := func(r rune) {
+		cur := []rune(lines[row])
+		for len(cur) < col {
+			cur = append(cur, ' ')
+		}
+		if col < len(cur) {
+			cur[col] = r
+		} else {
+			cur = append(cur, r)
+		}
+		lines[row] = string(cur)
+		col++
+	}
+	s := []rune(string(raw))
+	for i := 0; i < len(s); i++ {
+		switch r := s[i]; r {
+		case '\r':
+			col = 0
+		case '\n':
+			row++
+			if row == len(lines) {
+				lines = append(lines, "")
+			}
+		case '\x1b':
+			j := i + 2
+			for j < len(s) && (s[j] < '@' || s[j] > '~') {
+				j++
+			}
+			if j >= len(s) {
+				i = len(s)
+				break
+			}
+			arg := string(s[i+2 : j])
+			switch s[j] {
+			case 'A':
+				n, _ := strconv.Atoi(arg)
+				row = max(0, row-max(n, 1))
+			case 'J':
+				lines = lines[:row+1]
+				lines[row] = string([]rune(lines[row])[:min(col, len([]rune(lines[row])))])
+			}
+			i = j
+		default:
+			if col >= width {
+				col = 0
+				row++
+				if row == len(lines) {
+					lines = append(lines, "")
+				}
+			}
+			put(r)
+		}
+	}
+	return lines
+}
+
+// openPTY opens a pseudo-terminal pair of the given size.
+func openPTY(t *testing.T, rows, cols uint16) (master, slave *os.File) {
+	t.Helper()
+	m, err := os.OpenFile("/dev/ptmx", os.O_RDWR, 0)
+	if err != nil {
+		t.Skipf("no pseudo-terminal: %v", err)
+	}
+	var unlock int32
+	if _, _, e := syscall.Syscall(syscall.SYS_IOCTL, m.Fd(), syscall.TIOCSPTLCK, uintptr(unsafe.Pointer(&unlock))); e != 0 {
+		t.Fatalf("unlockpt: %v", e)
+	}
+	var n uint32
+	if _, _, e := syscall.Syscall(syscall.SYS_IOCTL, m.Fd(), syscall.TIOCGPTN, uintptr(unsafe.Pointer(&n))); e != 0 {
+		t.Fatalf("ptsname: %v", e)
+	}
+	ws := struct{ row, col, x, y uint16 }{rows, cols, 0, 0}
+	if _, _, e := syscall.Syscall(syscall.SYS_IOCTL, m.Fd(), syscall.TIOCSWINSZ, uintptr(unsafe.Pointer(&ws))); e != 0 {
+		t.Fatalf("set size: %v", e)
+	}
+	s, err := os.OpenFile(fmt.Sprintf("/dev/pts/%d", n), os.O_RDWR|syscall.O_NOCTTY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { m.Close(); s.Close() })
+	return m, s
+}
