@@ -64,8 +64,14 @@ const (
 	defaultTimeout  = 2 * time.Minute
 )
 
-// addModelFlags declares the flags of commands that call a model.
-func addModelFlags(fs *pflag.FlagSet) {
+// addModelFlags declares the flags of commands that call a model, each
+// help text naming its environment variable.
+func addModelFlags(dst *pflag.FlagSet) {
+	fs := pflag.NewFlagSet("model", pflag.ContinueOnError)
+	defer func() {
+		fs.VisitAll(func(f *pflag.Flag) { f.Usage += " " + envNote(f.Name) })
+		dst.AddFlagSet(fs)
+	}()
 	fs.String("model", defaultModel, "model name")
 	fs.String("base-url", defaultBaseURL, "OpenAI-compatible API base URL, with /v1 (e.g. http://localhost:11434/v1 for Ollama)")
 	fs.Int("concurrency", defaultParallel, "subagents in flight at once across the run")
@@ -84,6 +90,16 @@ func addModelFlags(fs *pflag.FlagSet) {
 	fs.Bool("parallel-tool-calls", true, "send parallel_tool_calls: true with tools (false for a server that rejects the field)")
 	fs.String("token-field", "auto", "field for --max-tokens: auto (max_completion_tokens for OpenAI and Azure hosts, max_tokens elsewhere), max_tokens or max_completion_tokens")
 	fs.String("state-dir", "", "where subagents' conversations are saved and continued from (default: .lessongen beside the lesson; docs/history.md)")
+}
+
+// envNote names the environment variables a flag's setting is read from,
+// as loadSettings binds them: "[$LESSONGEN_MAX_STEPS]".
+func envNote(flag string) string {
+	name := "LESSONGEN_" + strings.ToUpper(strings.ReplaceAll(flag, "-", "_"))
+	if flag == "base-url" {
+		return "[$" + name + ", $OPENAI_BASE_URL]"
+	}
+	return "[$" + name + "]"
 }
 
 // loadSettings resolves settings with precedence flag > environment >

@@ -17,6 +17,7 @@ import (
 	"github.com/lessongen/lessongen/internal/event"
 	"github.com/lessongen/lessongen/internal/redact"
 	"github.com/lessongen/lessongen/internal/yamlsrc"
+	"github.com/lessongen/lessongen/lesson"
 	"github.com/lessongen/lessongen/llm"
 	"github.com/lessongen/lessongen/modality"
 	"github.com/lessongen/lessongen/orchestrate"
@@ -106,6 +107,7 @@ works as in 'lessongen generate'.`,
 	}
 	cmd.Flags().StringVar(&opts.slide, "slide", "", "the slide to fill: its id or 1-based position (required)")
 	addGenerateFlags(cmd, opts)
+	completeSlide(cmd, reg)
 	return cmd
 }
 
@@ -116,6 +118,7 @@ func addGenerateFlags(cmd *cobra.Command, opts *generateOptions) {
 	cmd.Flags().BoolVar(&opts.quiet, "quiet", false, "print only errors and the summary")
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print the summary as one JSON object on stdout")
 	addModelFlags(cmd.Flags())
+	completeModelFlags(cmd)
 }
 
 func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
@@ -165,8 +168,8 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 		return &usageError{err}
 	}
 	toStdout := opts.out == "-"
-	if toStdout && len(doc.ChildFiles()) > 0 {
-		return usagef("-o - writes one file, but this lesson keeps children in their own files; use -o PATH")
+	if toStdout && !lessonOnly(doc, steps) {
+		return usagef("-o - writes one file, but this run may change children kept in their own files; use -o PATH")
 	}
 	dryRun := opts.dryRun
 	if approval == bridge.ApproveDeny {
@@ -355,6 +358,32 @@ func printConflicts(w io.Writer, conflicts []compose.FileConflict) {
 	}
 }
 
+// lessonOnly reports whether the steps can change only the lesson file, so
+// that -o - (one file) holds everything: the lesson keeps no child in its
+// own file, or every step is on a slide (fill --slide) none of whose
+// children is kept in its own file.
+func lessonOnly(doc *compose.Document, steps []orchestrate.Step) bool {
+	if len(doc.ChildFiles()) == 0 {
+		return true
+	}
+	withFiles := map[string]bool{}
+	doc.View(func(p *lesson.Plan) {
+		for _, s := range p.Slides.Value {
+			for _, ref := range s.Children {
+				if ref.File != "" {
+					withFiles[s.ID] = true
+				}
+			}
+		}
+	})
+	for _, st := range steps {
+		if st.Slide == "" || withFiles[st.Slide] {
+			return false
+		}
+	}
+	return true
+}
+
 // finalSave writes the result: to the output file(s), or the lesson to
 // stdout for -o -.
 func finalSave(doc *compose.Document, saver *compose.Saver, opts *generateOptions, sink event.Sink) ([]string, error) {
@@ -378,7 +407,8 @@ func finalSave(doc *compose.Document, saver *compose.Saver, opts *generateOption
 
 func newModel(cfg *settings) (llm.Model, error) {
 	if cfg.APIKey == "" && strings.HasPrefix(cfg.BaseURL, defaultBaseURL) {
-		return nil, fmt.Errorf("no API key for %s: set LESSONGEN_API_KEY or OPENAI_API_KEY (or api_key in the config file), or point --base-url at a local OpenAI-compatible server", redact.URL(cfg.BaseURL))
+		// Missing configuration: the user's to fix (exit 2).
+		return nil, usagef("no API key for %s\nfix: set LESSONGEN_API_KEY or OPENAI_API_KEY (or api_key in the config file), or point --base-url at a local OpenAI-compatible server", redact.URL(cfg.BaseURL))
 	}
 	return llm.New(llm.Config{
 		BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Model: cfg.Model,

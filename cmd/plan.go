@@ -40,6 +40,7 @@ A complete lesson reports nothing to do.`,
 	}
 	cmd.Flags().StringVar(&opts.slide, "slide", "", "plan only this slide (id or 1-based position), as 'fill --slide' would")
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print the plan as JSON")
+	completeSlide(cmd, reg)
 	return cmd
 }
 

@@ -53,14 +53,21 @@ func NewRootCmd(streams *IOStreams, reg *modality.Registry) *cobra.Command {
 		Version:       version(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		// Runnable so that an unknown command reaches unknownCommand (exit
+		// 2) rather than cobra's own error (exit 1).
+		Args:                       cobra.ArbitraryArgs,
+		RunE:                       unknownCommand,
+		SuggestionsMinimumDistance: 2,
+		DisableFlagsInUseLine:      true,
 	}
+	root.SetVersionTemplate("lessongen {{.Version}}\n")
 	root.SetIn(streams.In)
 	root.SetOut(streams.Out)
 	root.SetErr(streams.ErrOut)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return &usageError{err}
 	})
-	root.PersistentFlags().String("config", "", "config file (default: $XDG_CONFIG_HOME/lessongen/config.yaml or ./lessongen.yaml)")
+	root.PersistentFlags().String("config", "", "config file (default: $XDG_CONFIG_HOME/lessongen/config.yaml or ./lessongen.yaml) [$LESSONGEN_CONFIG]")
 
 	root.AddCommand(
 		newValidateCmd(streams, reg),
@@ -70,15 +77,20 @@ func NewRootCmd(streams *IOStreams, reg *modality.Registry) *cobra.Command {
 		newFillCmd(streams, reg),
 		newRenderCmd(streams, reg),
 		newDoctorCmd(streams),
+		newVersionCmd(streams),
 	)
 	return root
 }
 
-// exactArgs is cobra.ExactArgs with a usage error (exit 2).
+// exactArgs is cobra.ExactArgs as a usage error (exit 2) that names what
+// is missing and shows the usage line.
 func exactArgs(n int) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
-		if err := cobra.ExactArgs(n)(cmd, args); err != nil {
-			return &usageError{err}
+		switch {
+		case len(args) < n:
+			return missingArgs(cmd)
+		case len(args) > n:
+			return usagef("too many arguments (%d, want %d)\nusage: %s", len(args), n, cmd.UseLine())
 		}
 		return nil
 	}
@@ -86,18 +98,89 @@ func exactArgs(n int) cobra.PositionalArgs {
 
 func minArgs(n int) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
-		if err := cobra.MinimumNArgs(n)(cmd, args); err != nil {
-			return &usageError{err}
+		if len(args) < n {
+			return missingArgs(cmd)
 		}
 		return nil
 	}
 }
 
-func version() string {
-	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" && info.Main.Version != "(devel)" {
-		return info.Main.Version
+// missingArgs names the arguments the usage line asks for: "missing FILE".
+func missingArgs(cmd *cobra.Command) error {
+	want := strings.TrimSpace(strings.TrimPrefix(cmd.Use, cmd.Name()))
+	if i := strings.Index(want, " -"); i >= 0 {
+		want = want[:i] // "FILE --slide ID": the flag is checked on its own
 	}
-	return "dev"
+	return usagef("missing %s\nusage: %s", want, cmd.UseLine())
+}
+
+// unknownCommand is the root's own run: bare "lessongen" shows help, and
+// anything else is an unknown command (exit 2), with cobra's suggestions.
+func unknownCommand(cmd *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return cmd.Help()
+	}
+	msg := fmt.Sprintf("unknown command %q", args[0])
+	if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+		msg += fmt.Sprintf(" (did you mean %s?)", strings.Join(s, ", "))
+	}
+	return usagef("%s\nusage: %s COMMAND\nrun 'lessongen --help' for the commands", msg, cmd.Name())
+}
+
+func newVersionCmd(streams *IOStreams) *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print the version: the module version, or the VCS revision and date of the build",
+		Args:  exactArgs(0),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			_, err := fmt.Fprintf(streams.Out, "lessongen %s\n", version())
+			return err
+		},
+	}
+}
+
+func version() string {
+	info, _ := debug.ReadBuildInfo()
+	return versionOf(info)
+}
+
+// versionOf is the module version of an installed build ("v1.2.0"), or for
+// a build from a git checkout its revision and commit time
+// ("devel 0123456789ab 2026-11-22T10:00:00Z", "+modified" with local
+// changes), or "dev" when the build carries neither.
+func versionOf(info *debug.BuildInfo) string {
+	if info == nil {
+		return "dev"
+	}
+	if v := info.Main.Version; v != "" && v != "(devel)" {
+		return v
+	}
+	var rev, at string
+	var modified bool
+	for _, s := range info.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.time":
+			at = s.Value
+		case "vcs.modified":
+			modified = s.Value == "true"
+		}
+	}
+	if rev == "" {
+		return "dev"
+	}
+	if len(rev) > 12 {
+		rev = rev[:12]
+	}
+	v := "devel " + rev
+	if at != "" {
+		v += " " + at
+	}
+	if modified {
+		v += " +modified"
+	}
+	return v
 }
 
 // kindList names the registered child kinds for help text: "whiteboard, quiz".

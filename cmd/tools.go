@@ -45,6 +45,7 @@ strict function calling; set tool_schema: compatible for such servers).`,
 	cmd.Flags().StringVar(&opts.level, "level", "", "one level only: "+levels)
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print raw tool definitions as JSON")
 	cmd.Flags().BoolVar(&opts.compatible, "compatible", false, "print the non-strict (plain JSON Schema) form")
+	_ = cmd.RegisterFlagCompletionFunc("level", completeFixed(reg.LevelNames()...))
 	return cmd
 }
 

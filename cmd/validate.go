@@ -1,8 +1,10 @@
 package cmd
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -19,6 +21,7 @@ type validateOptions struct {
 	reg    *modality.Registry
 	files  []string
 	strict bool
+	json   bool
 }
 
 func newValidateCmd(streams *IOStreams, reg *modality.Registry) *cobra.Command {
@@ -29,7 +32,8 @@ func newValidateCmd(streams *IOStreams, reg *modality.Registry) *cobra.Command {
 		Long: `Check lesson files: YAML syntax, keys and types, ids, bindings, whiteboard
 files, and layout (elements off the canvas or overlapping).
 
-Every problem is printed as file:line:col: message on stderr. Layout defects
+Every problem is printed as file:line:col: message on stderr (with --json,
+as one JSON object on stdout instead). Layout defects
 are warnings and do not fail unless --strict is given. Exit code 0 when every
 file is valid, 2 otherwise.`,
 		Example: "  lessongen validate examples/photosynthesis/lesson.yaml\n  lessongen validate --strict lessons/*.yaml",
@@ -40,34 +44,36 @@ file is valid, 2 otherwise.`,
 		},
 	}
 	cmd.Flags().BoolVar(&opts.strict, "strict", false, "treat warnings as errors")
+	cmd.Flags().BoolVar(&opts.json, "json", false, "print one JSON object on stdout: every file's result and every problem with file, line, column, severity, message and hint")
 	return cmd
 }
 
 func runValidate(opts *validateOptions) error {
+	report := validateReport{Files: []fileResult{}, Problems: []jsonProblem{}}
 	failed := 0
 	for _, file := range opts.files {
-		doc, err := compose.Load(file, opts.reg)
-		if err == nil {
-			err = doc.LoadAll()
+		res, problems := validateFile(opts, file)
+		report.Files = append(report.Files, res)
+		for _, p := range problems {
+			report.Problems = append(report.Problems, toJSONProblem(p))
 		}
-		var problems yamlsrc.Problems
-		switch {
-		case errors.As(err, &problems):
-			printProblems(opts.io, problems)
+		if !res.Valid {
 			failed++
-			continue
-		case err != nil:
-			fmt.Fprintln(opts.io.ErrOut, termsafe.String(err.Error()))
-			failed++
+		}
+		if opts.json {
 			continue
 		}
-		printProblems(opts.io, doc.Warnings)
-		if opts.strict && len(doc.Warnings) > 0 {
-			failed++
-			continue
+		printProblems(opts.io, problems)
+		if res.Valid {
+			fmt.Fprintf(opts.io.Out, "%s: valid (%s, %s)\n", file, plural(res.Slides, "slide"), plural(res.Pending, "pending spot"))
 		}
-		slides, pending := summarize(doc)
-		fmt.Fprintf(opts.io.Out, "%s: valid (%s, %s)\n", file, plural(slides, "slide"), plural(pending, "pending spot"))
+	}
+	if opts.json {
+		enc := json.NewEncoder(opts.io.Out)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(report); err != nil {
+			return err
+		}
 	}
 	if failed > 0 {
 		return &silentError{code: ExitUsage, err: fmt.Errorf("%d of %d files invalid", failed, len(opts.files))}
@@ -75,9 +81,76 @@ func runValidate(opts *validateOptions) error {
 	return nil
 }
 
+// validateFile checks one file; its problems include the warnings, and an
+// error without a position (a missing file) as a problem at line 0.
+func validateFile(opts *validateOptions, file string) (fileResult, yamlsrc.Problems) {
+	res := fileResult{File: file}
+	doc, err := compose.Load(file, opts.reg)
+	if err == nil {
+		err = doc.LoadAll()
+	}
+	var problems yamlsrc.Problems
+	switch {
+	case errors.As(err, &problems):
+		return res, problems
+	case err != nil:
+		return res, yamlsrc.Problems{{File: file, Message: err.Error()}}
+	}
+	res.Valid = !(opts.strict && len(doc.Warnings) > 0)
+	if res.Valid {
+		res.Slides, res.Pending = summarize(doc)
+	}
+	return res, doc.Warnings
+}
+
+// validateReport is validate --json's output.
+type validateReport struct {
+	Files    []fileResult  `json:"files"`
+	Problems []jsonProblem `json:"problems"`
+}
+
+type fileResult struct {
+	File    string `json:"file"`
+	Valid   bool   `json:"valid"`
+	Slides  int    `json:"slides"`
+	Pending int    `json:"pending"`
+}
+
+// jsonProblem is a problem for scripts and editors: line and column are
+// 1-based, 0 when the problem has no position (a file that cannot be read).
+type jsonProblem struct {
+	File     string `json:"file"`
+	Line     int    `json:"line"`
+	Column   int    `json:"column"`
+	Severity string `json:"severity"` // "error" or "warning"
+	Message  string `json:"message"`
+	Hint     string `json:"hint,omitempty"`
+}
+
+// hintMarkers separate a message from the suggestion at its end.
+var hintMarkers = []string{"\nfix: ", "; did you mean "}
+
+func toJSONProblem(p yamlsrc.Problem) jsonProblem {
+	jp := jsonProblem{File: p.File, Line: p.Line, Column: p.Col, Severity: "error", Message: p.Message}
+	if p.Warning {
+		jp.Severity = "warning"
+	}
+	for _, m := range hintMarkers {
+		if i := strings.Index(jp.Message, m); i >= 0 {
+			jp.Message, jp.Hint = jp.Message[:i], strings.TrimPrefix(jp.Message[i+2:], "fix: ")
+			break
+		}
+	}
+	return jp
+}
+
 func printProblems(io *IOStreams, ps yamlsrc.Problems) {
 	for _, p := range ps {
-		fmt.Fprintln(io.ErrOut, termsafe.String(fmt.Sprint(p)))
+		text := fmt.Sprint(p)
+		if p.Line == 0 {
+			text = p.Message // no position: the error names its file
+		}
+		fmt.Fprintln(io.ErrOut, termsafe.String(text))
 	}
 }
 

@@ -83,7 +83,8 @@ func (e *Element) describe() string {
 	case KindEquation:
 		return fmt.Sprintf("equation %s %s:%s", e.ID, box, text("LaTeX", e.Latex))
 	case KindImage:
-		return fmt.Sprintf("image %s %s:%s,%s", e.ID, box, text("showing", e.Description), text("alt", e.Alt))
+		description, alt := e.imageText()
+		return fmt.Sprintf("image %s %s:%s,%s", e.ID, box, text("showing", description), text("alt", alt))
 	}
 	return e.ID
 }

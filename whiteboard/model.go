@@ -10,6 +10,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/lessongen/lessongen/internal/suggest"
 	"github.com/lessongen/lessongen/internal/yamlsrc"
 	"github.com/lessongen/lessongen/session"
 )
@@ -286,7 +287,8 @@ func (e *Element) problems(c Canvas) []problem {
 		need("text", has(e.Text))
 	case KindShape:
 		if !shapeRule().Allows(e.Shape) {
-			ps = append(ps, problem{"shape", fmt.Sprintf("shape must be %s, got %q", shapeRule().Options(), e.Shape)})
+			ps = append(ps, problem{"shape", fmt.Sprintf("shape must be %s, got %q%s", shapeRule().Options(), e.Shape,
+				suggest.DidYouMean(e.Shape, shapeRule().Enum, shapeSynonyms))})
 		}
 	case KindArrow:
 		need("from", e.From != "")
@@ -294,8 +296,9 @@ func (e *Element) problems(c Canvas) []problem {
 	case KindEquation:
 		need("latex", has(e.Latex))
 	case KindImage:
-		need("description", has(e.Description))
-		need("alt", has(e.Alt))
+		// Either says what the image shows; the other is taken from it
+		// (imageText), so an author writes one and loses nothing.
+		need("description or alt", has(e.Description) || has(e.Alt))
 	default:
 		return []problem{{"type", fmt.Sprintf("type must be one of %s, got %q", kindList(), e.Type)}}
 	}
@@ -398,4 +401,17 @@ func (b *Board) EncodeNode() (*yaml.Node, bool) {
 func (b *Board) untouched() bool {
 	return b.whole && !b.Canvas.Set && b.Heading.Pending && b.Layout.Pending &&
 		b.Elements.Pending && b.Elements.Hint == b.hint
+}
+
+// imageText is an image's description and alt text, each standing in for
+// the other when only one is written.
+func (e *Element) imageText() (description, alt yamlsrc.Field[string]) {
+	description, alt = e.Description, e.Alt
+	if !description.Set && !description.Pending {
+		description = alt
+	}
+	if !alt.Set && !alt.Pending {
+		alt = description
+	}
+	return description, alt
 }

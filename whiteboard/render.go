@@ -155,8 +155,9 @@ func (e *Element) render(s *strings.Builder) {
 		fmt.Fprintf(s, "<rect x=\"%s\" y=\"%s\" width=\"%s\" height=\"%s\" fill=\"#eef2f6\" stroke=\"#8a96a3\" stroke-width=\"2\"/>", n(box.X), n(box.Y), n(box.W), n(box.H))
 		fmt.Fprintf(s, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"#c5ccd4\"/><line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"#c5ccd4\"/>",
 			n(box.X), n(box.Y), n(box.X+box.W), n(box.Y+box.H), n(box.X+box.W), n(box.Y), n(box.X), n(box.Y+box.H))
-		text := "Image: " + fieldText(e.Description.Value, e.Description.Pending, e.Description.Hint) +
-			"\nAlt: " + fieldText(e.Alt.Value, e.Alt.Pending, e.Alt.Hint)
+		description, alt := e.imageText()
+		text := "Image: " + fieldText(description.Value, description.Pending, description.Hint) +
+			"\nAlt: " + fieldText(alt.Value, alt.Pending, alt.Hint)
 		inner := textfit.Box{X: box.X + 10, Y: box.Y + 10, W: max(box.W-20, 0), H: max(box.H-20, 0)}
 		st := textfit.Style{FontSize: min(20, max(box.H/6, 10))}
 		s.WriteString(textfit.Wrap(text, st, inner.W).SVG(inner, "left", "#3d4852"))

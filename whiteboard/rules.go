@@ -19,6 +19,13 @@ func sizeRule(field string) rule.Rule { return rule.Of[Box](field) }
 // shapeRule lists the shapes a shape element can take.
 func shapeRule() rule.Rule { return rule.Of[AddShape]("shape") }
 
+// shapeSynonyms are the names authors reach for that mean a shape by
+// another name, for "did you mean".
+var shapeSynonyms = map[string]string{
+	"circle": "ellipse", "oval": "ellipse",
+	"square": "rect", "box": "rect", "rectangle": "rect",
+}
+
 func kindList() string {
 	names := make([]string, len(Kinds()))
 	for i, k := range Kinds() {

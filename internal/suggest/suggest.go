@@ -36,3 +36,17 @@ func Distance(a, b string) int {
 	}
 	return prev[len(b)]
 }
+
+// DidYouMean is the hint for a value that is not one of options: the
+// option a synonym names (circle → ellipse), else the nearest within 2
+// edits, as `; did you mean "ellipse"?`, or "" when none fits.
+func DidYouMean(name string, options []string, synonyms map[string]string) string {
+	best := synonyms[strings.ToLower(name)]
+	if best == "" {
+		best = Nearest(name, options, 2)
+	}
+	if best == "" {
+		return ""
+	}
+	return `; did you mean "` + best + `"?`
+}

@@ -27,3 +27,19 @@ func TestDistance(t *testing.T) {
 		}
 	}
 }
+
+func TestDidYouMean(t *testing.T) {
+	opts := []string{"rect", "ellipse", "line"}
+	syn := map[string]string{"circle": "ellipse", "square": "rect", "box": "rect"}
+	for name, want := range map[string]string{
+		"circle": `; did you mean "ellipse"?`,
+		"Square": `; did you mean "rect"?`,
+		"box":    `; did you mean "rect"?`,
+		"elipse": `; did you mean "ellipse"?`,
+		"star":   "",
+	} {
+		if got := DidYouMean(name, opts, syn); got != want {
+			t.Errorf("DidYouMean(%q) = %q, want %q", name, got, want)
+		}
+	}
+}
