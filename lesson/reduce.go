@@ -316,15 +316,7 @@ func cleanList(name string, items []string, r rule.Rule) ([]string, error) {
 }
 
 func (p *Plan) notFound(path, id string) error {
-	ids := p.SlideIDs()
-	hint := "the lesson has no slides yet"
-	if len(ids) > 0 {
-		if len(ids) > 30 {
-			ids = append(ids[:30:30], "…")
-		}
-		hint = "slide ids: " + strings.Join(ids, ", ")
-	}
-	return session.Reject(session.KindNotFound, path, hint, "no slide %q", id)
+	return session.RejectUnknown(path, "slide", id, p.SlideIDs(), "slide ids", "the lesson has no slides yet")
 }
 
 // editable returns slide id if generation may change it as a whole.

@@ -244,12 +244,7 @@ func split(opts []Option) (answers, distractors []string) {
 }
 
 func (q *Quiz) notFound(path, id string) error {
-	ids := slices.Sorted(maps.Keys(q.byID))
-	hint := "the quiz has no questions yet"
-	if len(ids) > 0 {
-		hint = "question ids: " + strings.Join(ids, ", ")
-	}
-	return session.Reject(session.KindNotFound, path, hint, "no question %q", id)
+	return session.RejectUnknown(path, "question", id, slices.Sorted(maps.Keys(q.byID)), "question ids", "the quiz has no questions yet")
 }
 
 // editable returns question id if generation may change it as a whole.

@@ -3,6 +3,7 @@ package session
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // ErrorKind classifies a rejected intent so a model (or a person) knows what
@@ -44,6 +45,25 @@ func (e *Error) Error() string {
 // Reject builds an *Error; the message is formatted, the hint is literal.
 func Reject(kind ErrorKind, path, hint, format string, args ...any) *Error {
 	return &Error{Kind: kind, Path: path, Message: fmt.Sprintf(format, args...), Hint: hint}
+}
+
+// maxIDsInHint bounds the ids a not-found hint lists: it is a hint, not a
+// listing (each modality's describe tool lists them all), and a model
+// should not be sent thousands of ids for one typo.
+const maxIDsInHint = 30
+
+// RejectUnknown rejects a reference to item id that does not exist. The
+// hint lists the ids there are under label (at most maxIDsInHint), or says
+// empty when there are none.
+func RejectUnknown(path, item, id string, ids []string, label, empty string) *Error {
+	hint := empty
+	if len(ids) > maxIDsInHint {
+		ids = append(ids[:maxIDsInHint:maxIDsInHint], "…")
+	}
+	if len(ids) > 0 {
+		hint = label + ": " + strings.Join(ids, ", ")
+	}
+	return Reject(KindNotFound, path, hint, "no %s %q", item, id)
 }
 
 // ErrNoHistory is returned by Undo and Redo when there is nothing to undo or

@@ -441,15 +441,7 @@ func checkLayoutStyle(s *Style) *session.Error {
 }
 
 func (b *Board) notFound(path, id string) error {
-	ids := slices.Sorted(maps.Keys(b.byID))
-	hint := "the whiteboard has no elements yet"
-	if len(ids) > 30 { // a hint, not a listing: describe_whiteboard has them all
-		ids = append(ids[:30:30], "…")
-	}
-	if len(ids) > 0 {
-		hint = "existing ids: " + strings.Join(ids, ", ")
-	}
-	return session.Reject(session.KindNotFound, path, hint, "no element %q", id)
+	return session.RejectUnknown(path, "element", id, slices.Sorted(maps.Keys(b.byID)), "existing ids", "the whiteboard has no elements yet")
 }
 
 // editable returns element id if generation may change it as a whole.
