@@ -210,15 +210,33 @@ func (b *Board) apply(rc *session.Context, in session.Intent) error {
 		}
 		return b.add(rc, e, in.Box, in.Placing)
 	case AddArrow:
-		for _, end := range []struct{ path, id string }{{"from", in.From}, {"to", in.To}} {
-			if _, ok := b.byID[end.id]; !ok {
-				return b.notFound(end.path, end.id)
+		c := b.CanvasSize()
+		for _, end := range []struct {
+			path, id string
+			p        *Point
+		}{{"from", in.From, in.FromPoint}, {"to", in.To, in.ToPoint}} {
+			switch {
+			case end.id != "" && end.p != nil:
+				return session.Reject(session.KindInvalidArgs, end.path+"_point", "give "+end.path+" (an element id) or "+end.path+"_point (a free point), not both", "the arrow's %s end is given twice", end.path)
+			case end.p != nil:
+				if !end.p.on(c) {
+					return session.Reject(session.KindInvalidArgs, end.path+"_point", fmt.Sprintf("x must be 0–%d and y 0–%d", c.Width, c.Height), "%s_point (%g,%g) is off the canvas", end.path, end.p.X, end.p.Y)
+				}
+			case end.id == "":
+				return session.Reject(session.KindInvalidArgs, end.path, "give "+end.path+" (an element id) or "+end.path+"_point (a free point)", "the arrow has no %s end", end.path)
+			default:
+				if _, ok := b.byID[end.id]; !ok {
+					return b.notFound(end.path, end.id)
+				}
 			}
 		}
-		if in.From == in.To {
+		if in.From != "" && in.From == in.To {
 			return session.Reject(session.KindInvalidArgs, "to", "an arrow joins two different elements", "arrow from %q to itself", in.From)
 		}
-		e := &Element{Type: KindArrow, From: in.From, To: in.To}
+		if err := checkStyle(in.Style); err != nil {
+			return err
+		}
+		e := &Element{Type: KindArrow, From: in.From, To: in.To, FromPoint: in.FromPoint, ToPoint: in.ToPoint, Style: in.Style}
 		if l := strings.TrimSpace(in.Label); l != "" {
 			e.Label = yamlsrc.Val(l)
 		}
@@ -420,6 +438,9 @@ func checkStyle(s *Style) error {
 		return nil
 	}
 	if err := checkColor("style.color", s.Color); err != nil {
+		return err
+	}
+	if err := checkColor("style.stroke", s.Stroke); err != nil {
 		return err
 	}
 	return checkColor("style.fill", s.Fill)
