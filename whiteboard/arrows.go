@@ -14,6 +14,9 @@ import (
 // ends' centres, with the arrowhead at the to end and the label centred at
 // the line's midpoint, just above it.
 
+// arrowLabelFontSize is the size an arrow's label is drawn at.
+const arrowLabelFontSize = 18.0
+
 // on reports whether p lies on canvas c. Written as "inside" so NaN fails.
 func (p Point) on(c Canvas) bool {
 	return p.X >= 0 && p.Y >= 0 && p.X <= float64(c.Width) && p.Y <= float64(c.Height)

@@ -74,7 +74,7 @@ func (b *Board) restore(s snapshot) {
 func (b *Board) Reduce(rc *session.Context, in session.Intent) (func(), error) {
 	switch in.(type) {
 	case DescribeWhiteboard:
-		rc.Report(b.Describe())
+		rc.Report(b.Review())
 		// Every defect, including those other results only counted.
 		for _, d := range b.defects {
 			rc.Warn(d.Warning)

@@ -202,7 +202,7 @@ func (b *Board) renderArrow(s *strings.Builder, e *Element) {
 		if e.Label.Pending {
 			lbl = "… " + e.Label.Hint
 		}
-		l := textfit.Wrap(lbl, textfit.Style{FontSize: 18}, w)
+		l := textfit.Wrap(lbl, textfit.Style{FontSize: arrowLabelFontSize}, w)
 		box := textfit.Box{X: mx - w/2, Y: my - l.Height - 4, W: w, H: l.Height}
 		fmt.Fprintf(s, "<rect x=\"%s\" y=\"%s\" width=\"%s\" height=\"%s\" fill=\"white\" fill-opacity=\"0.8\"/>", n(mx-l.Width/2-4), n(box.Y), n(l.Width+8), n(l.Height))
 		s.WriteString(l.SVG(box, "center", color))
