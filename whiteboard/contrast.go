@@ -177,7 +177,7 @@ func (b *Board) backdrop(e *Element) (rgb, string) {
 			bg, what = c.over(bg), fmt.Sprintf("%s's fill (%s)", o.ID, fill)
 		}
 	}
-	if _, _, fill := e.inks(); fill != "" {
+	if fill := e.fillDrawn(); fill != "" {
 		if c, ok := fill.parse(); ok {
 			bg, what = c.over(bg), "its fill ("+string(fill)+")"
 		}
@@ -190,8 +190,8 @@ func (o *Element) fillDrawn() Color {
 	if o.Type == KindImage {
 		return imageFill
 	}
-	if o.Type == KindShape && o.Shape == "line" {
-		return ""
+	if o.Type == KindEquation || o.Type == KindShape && o.Shape == "line" {
+		return "" // drawn without a fill
 	}
 	_, _, fill := o.inks()
 	return fill
