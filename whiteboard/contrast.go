@@ -145,11 +145,17 @@ func readable(ink, bg rgb, need float64) Color {
 	}
 	for t := 0.05; t < 1; t += 0.05 {
 		c := rgb{ink.r + (toward.r-ink.r)*t, ink.g + (toward.g-ink.g)*t, ink.b + (toward.b-ink.b)*t, 1}
-		if contrast(c, bg) >= need {
-			return c.hex()
+		// Judged as written (rounded to #rrggbb), so the suggestion passes.
+		if h := c.hex(); h.passes(bg, need) {
+			return h
 		}
 	}
 	return toward.hex()
+}
+
+func (c Color) passes(bg rgb, need float64) bool {
+	v, ok := c.parse()
+	return ok && contrast(v, bg) >= need
 }
 
 // backdrop is the colour drawn behind e's text: its own fill, else the
