@@ -104,10 +104,14 @@ func (b *Board) arrowDefects() []defect {
 		if !ok {
 			continue
 		}
+		// A free point is an end too: an element holding it holds an end.
 		var ends []textfit.Box
-		for _, id := range []string{a.From, a.To} {
-			if e, ok := b.byID[id]; ok && id != "" {
-				ends = append(ends, e.box())
+		for _, end := range []struct {
+			id string
+			p  *Point
+		}{{a.From, a.FromPoint}, {a.To, a.ToPoint}} {
+			if box, ok := b.arrowEnd(end.id, end.p); ok {
+				ends = append(ends, box)
 			}
 		}
 	next:

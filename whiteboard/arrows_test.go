@@ -107,6 +107,13 @@ func TestArrowFromAPoint(t *testing.T) {
 	if e := element(t, b2, "light"); e.FromPoint == nil || *e.FromPoint != (whiteboard.Point{X: 100, Y: 350}) || e.To != "leaf" {
 		t.Errorf("reloaded %+v", e)
 	}
+	// A free end inside an element: that element holds an end, so the
+	// arrow leaving it is no crossing.
+	sky := whiteboard.AddShape{Box: box(20, 250, 300, 200), Shape: "rect", Label: ""}
+	sky.ID = "sky"
+	if res := apply(t, s, b, sky); len(res.Warnings) != 0 {
+		t.Errorf("a shape around the free end: %+v", res.Warnings)
+	}
 	for _, bad := range []whiteboard.AddArrow{
 		{From: "leaf", FromPoint: &whiteboard.Point{X: 1, Y: 1}, To: "leaf"},
 		{FromPoint: &whiteboard.Point{X: 9000, Y: 1}, To: "leaf"},
