@@ -688,21 +688,7 @@ func TestEnvelopeWarningsElsewhere(t *testing.T) {
 	}
 	env, _ = ts.Call(ctx, "add_text", `{"x":500,"y":500,"w":100,"h":40,"text":"c","style":null,"pending_id":null}`)
 	data, _ := json.Marshal(env)
-	if len(env.Warnings) != 0 || !strings.Contains(string(data), `"warnings_elsewhere":1`) || !strings.Contains(string(data), `"warnings":[]`) {
+	if len(env.Warnings) != 0 || !strings.Contains(string(data), `"warnings_elsewhere":1`) {
 		t.Errorf("far add: %s", data)
-	}
-}
-
-// A clean result says so ("warnings": []); a refusal has no such list.
-func TestEnvelopeAlwaysSaysWarnings(t *testing.T) {
-	ts, _ := testBridge(t).NewToolset(levelFor(t, "whiteboard", session.LevelNode), "board", newBoard(t), Strict, ApproveAuto, nil)
-	ctx := context.Background()
-	env, _ := ts.Call(ctx, "add_text", `{"x":40,"y":40,"w":300,"h":60,"text":"clean","style":null,"id":"a","pending_id":null}`)
-	if data, _ := json.Marshal(env); !env.OK || !strings.Contains(string(data), `"warnings":[]`) {
-		t.Errorf("clean add: %s", data)
-	}
-	env, _ = ts.Call(ctx, "add_text", `{"x":40,"y":200,"w":300,"h":60,"text":"clash","style":null,"id":"a","pending_id":null}`)
-	if data, _ := json.Marshal(env); env.OK || strings.Contains(string(data), `"warnings"`) || !strings.Contains(string(data), `"a-2\" is free`) {
-		t.Errorf("clashing add: %s", data)
 	}
 }
