@@ -91,7 +91,8 @@ func contains(a, b textfit.Box) bool {
 	return b.X >= a.X && b.Y >= a.Y && b.X+b.W <= a.X+a.W && b.Y+b.H <= a.Y+a.H
 }
 
-// arrowDefects finds arrows that cross an element that is neither one of
+// arrowDefects finds arrow labels that do not contrast with their panel,
+// and arrows that cross an element that is neither one of
 // their ends, nor holds an end (a container), nor sits inside an end (a
 // label in it): the line would run through its text.
 func (b *Board) arrowDefects() []defect {
@@ -99,6 +100,9 @@ func (b *Board) arrowDefects() []defect {
 	for _, a := range b.elements() {
 		if a.IsPlaceholder || a.Type != KindArrow {
 			continue
+		}
+		if msg := b.contrastDefect(a); msg != "" {
+			out = append(out, defect{session.Warning{Path: "elements[" + a.ID + "]", Message: msg}, [2]string{a.ID}, false})
 		}
 		x1, y1, x2, y2, ok := b.arrowLine(a)
 		if !ok {

@@ -160,7 +160,8 @@ func (c Color) passes(bg rgb, need float64) bool {
 
 // backdrop is the colour drawn behind e's text: its own fill, else the
 // fill of the last element drawn before it that holds its centre, else
-// the canvas. Render draws elements in list order, so "before" is
+// the canvas. An arrow's label sits on its own panel (arrowLabelPanel)
+// over the canvas. Render draws elements in list order, so "before" is
 // "under".
 func (b *Board) backdrop(e *Element) (rgb, string) {
 	canvas := b.CanvasSize().Background
@@ -170,6 +171,10 @@ func (b *Board) backdrop(e *Element) (rgb, string) {
 	bg, _ := canvas.parse()
 	bg = bg.over(rgb{1, 1, 1, 1}) // the page behind a see-through canvas
 	what := "the canvas (" + string(canvas) + ")"
+	if e.Type == KindArrow {
+		panel, _ := arrowLabelPanel.parse()
+		return panel.over(bg), "its label panel over the canvas (" + string(canvas) + ")"
+	}
 	cx, cy := e.X+e.W/2, e.Y+e.H/2
 	for _, o := range b.elements() {
 		if o == e {
@@ -203,6 +208,9 @@ func (o *Element) fillDrawn() Color {
 	return fill
 }
 
+// arrowLabelPanel is the see-through panel an arrow's label is drawn on.
+const arrowLabelPanel Color = "rgba(255, 255, 255, 0.8)"
+
 // imageFill is the panel an image placeholder is drawn on.
 const imageFill Color = "#eef2f6"
 
@@ -217,6 +225,8 @@ func (b *Board) contrastDefect(e *Element) string {
 		what = "label"
 	case e.Type == KindEquation && e.Latex.Set:
 		what = "equation"
+	case e.Type == KindArrow && e.Label.Set:
+		what = "label"
 	default:
 		return ""
 	}
@@ -228,7 +238,10 @@ func (b *Board) contrastDefect(e *Element) string {
 	bg, behind := b.backdrop(e)
 	ink = ink.over(bg)
 	size, bold := textfit.DefaultFontSize, false
-	if e.Style != nil {
+	switch {
+	case e.Type == KindArrow:
+		size = arrowLabelFontSize // drawn at a fixed size, on its own panel
+	case e.Style != nil:
 		if e.Style.FontSize > 0 {
 			size = e.Style.FontSize
 		}

@@ -108,3 +108,19 @@ func TestStrokeSeparatesOutlineFromText(t *testing.T) {
 		t.Errorf("render:\n%s", svg)
 	}
 }
+
+// An arrow's label is judged on its panel: pale yellow on near-white fails
+// at its 18px size, dark passes.
+func TestArrowLabelContrast(t *testing.T) {
+	s, b := newSession(t, "elements: []\n")
+	in := whiteboard.AddArrow{FromPoint: &whiteboard.Point{X: 40, Y: 100}, ToPoint: &whiteboard.Point{X: 600, Y: 100}, Label: "light", Style: &whiteboard.Style{Color: "gold"}}
+	in.ID = "ray"
+	res := apply(t, s, b, in)
+	if len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0].Message, "ray's label colour gold on its label panel over the canvas (white) has contrast 1.") || !strings.Contains(res.Warnings[0].Message, "4.5:1") {
+		t.Fatalf("warnings %+v", res.Warnings)
+	}
+	res = apply(t, s, b, whiteboard.UpdateElement{ID: "ray", Style: &whiteboard.Style{Stroke: "gold", Color: "#5c4a00"}})
+	if len(res.Warnings) != 0 {
+		t.Errorf("dark label: %+v", res.Warnings)
+	}
+}

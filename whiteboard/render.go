@@ -204,7 +204,7 @@ func (b *Board) renderArrow(s *strings.Builder, e *Element) {
 		}
 		l := textfit.Wrap(lbl, textfit.Style{FontSize: arrowLabelFontSize}, w)
 		box := textfit.Box{X: mx - w/2, Y: my - l.Height - 4, W: w, H: l.Height}
-		fmt.Fprintf(s, "<rect x=\"%s\" y=\"%s\" width=\"%s\" height=\"%s\" fill=\"white\" fill-opacity=\"0.8\"/>", n(mx-l.Width/2-4), n(box.Y), n(l.Width+8), n(l.Height))
+		fmt.Fprintf(s, "<rect x=\"%s\" y=\"%s\" width=\"%s\" height=\"%s\" fill=\"white\" fill-opacity=\"0.8\"/>", n(mx-l.Width/2-4), n(box.Y), n(l.Width+8), n(l.Height)) // arrowLabelPanel
 		s.WriteString(l.SVG(box, "center", color))
 	}
 	s.WriteString("</g>\n")
