@@ -16,7 +16,8 @@ import (
 const (
 	// defaultInk is the text and line colour when a style names none.
 	defaultInk Color = "#1b1f24"
-	// defaultCanvas is the canvas colour when the board names none.
+	// defaultCanvas is the canvas colour when the board names none, as
+	// render draws it.
 	defaultCanvas Color = "white"
 	// minContrast and minContrastLarge are WCAG 2 AA's contrast ratios for
 	// normal and large text.

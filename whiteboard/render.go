@@ -28,7 +28,7 @@ func Render(b *Board, bound map[string]string) modality.Rendered {
 	case b.Heading.Pending:
 		fmt.Fprintf(&s, "<h3 class=\"wb-heading pending\">%s</h3>\n", pendingLabel("heading", b.Heading.Hint))
 	}
-	bg := string(defaultCanvas)
+	bg := "white"
 	if c.Background != "" {
 		bg = string(c.Background)
 	}
