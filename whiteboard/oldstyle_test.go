@@ -13,8 +13,7 @@ var update = flag.Bool("update", false, "rewrite golden files")
 
 // oldStyleSrc writes colours the way files did before style had a stroke:
 // `color` on a shape or arrow is both its text and its line colour.
-const oldStyleSrc = `heading: Light
-elements:
+const oldStyleSrc = `elements:
   - id: sun
     type: shape
     shape: ellipse
