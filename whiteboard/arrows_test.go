@@ -114,6 +114,11 @@ func TestArrowFromAPoint(t *testing.T) {
 	if res := apply(t, s, b, sky); len(res.Warnings) != 0 {
 		t.Errorf("a shape around the free end: %+v", res.Warnings)
 	}
+	// The canvas cannot shrink past a free end: the file would not load.
+	apply(t, s, b, whiteboard.AddArrow{From: "leaf", ToPoint: &whiteboard.Point{X: 1200, Y: 700}})
+	if _, err := s.Dispatch(t.Context(), whiteboard.SetCanvas{Width: 1000, Height: 600}); err == nil {
+		t.Errorf("canvas shrunk past the free end at (1200,700)")
+	}
 	for _, bad := range []whiteboard.AddArrow{
 		{From: "leaf", FromPoint: &whiteboard.Point{X: 1, Y: 1}, To: "leaf"},
 		{FromPoint: &whiteboard.Point{X: 9000, Y: 1}, To: "leaf"},

@@ -351,6 +351,11 @@ func (b *Board) extent() (w, h float64) {
 		if !e.IsPlaceholder && e.Type != KindArrow {
 			w, h = max(w, e.X+e.W), max(h, e.Y+e.H)
 		}
+		for _, p := range []*Point{e.FromPoint, e.ToPoint} { // an arrow's free ends
+			if p != nil {
+				w, h = max(w, p.X), max(h, p.Y)
+			}
+		}
 	}
 	return w, h
 }
