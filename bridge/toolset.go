@@ -246,6 +246,9 @@ func (t *Toolset) result(res session.Result, err error, dryRun bool) (tool.Envel
 		return tool.Envelope{}, err
 	}
 	env := tool.Envelope{OK: true, DryRun: dryRun, Result: clipOutputs(res.Outputs), Warnings: res.Warnings, WarningsElsewhere: res.WarningsElsewhere}
+	if env.Warnings == nil {
+		env.Warnings = []session.Warning{} // "warnings": [] says checked and clean
+	}
 	t.setPending(&env)
 	if dryRun {
 		env.Result = append(env.Result, "not committed: this run is a dry run (--approve deny)")

@@ -71,6 +71,7 @@ type DefineTerm struct {
 // AddSlide places a new slide; its whiteboard is generated afterwards from
 // the whiteboard hint.
 type AddSlide struct {
+	ID              string `json:"id,omitempty" jsonschema:"optional id you choose for the slide (a short slug: a letter, then letters, digits, - or _; at most 32 characters), unique in this lesson. Default: one made from the title"`
 	Title           string `json:"title" jsonschema:"the slide's title"`
 	Section         string `json:"section" jsonschema:"the lesson phase the slide belongs to, e.g. Engage, Explore, Explain, Elaborate, Evaluate"`
 	DurationMinutes int    `json:"duration_minutes" jsonschema:"minutes spent on the slide" minimum:"1" maximum:"120"`

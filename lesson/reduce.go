@@ -343,6 +343,11 @@ func (p *Plan) addSlide(rc *session.Context, in AddSlide) (func(), error) {
 	if r := slideMinutes(); !r.In(float64(in.DurationMinutes)) {
 		return nil, session.Reject(session.KindInvalidArgs, "duration_minutes", "a slide takes "+r.Range()+" minutes", "%d minutes is out of range", in.DurationMinutes)
 	}
+	if in.ID != "" {
+		if err := session.CheckChosenID(in.ID, p.idTaken); err != nil {
+			return nil, err
+		}
+	}
 	oldSlides, oldNextPH := p.Slides, p.nextPH
 
 	// A pending slide list becomes a list holding one placeholder, so that
@@ -365,8 +370,12 @@ func (p *Plan) addSlide(rc *session.Context, in AddSlide) (func(), error) {
 	case in.Position > 0:
 		at = p.offsetOf(in.Position)
 	}
+	id := in.ID
+	if id == "" {
+		id = p.newID(title)
+	}
 	s := &Slide{
-		ID:              p.newID(title),
+		ID:              id,
 		Title:           yamlsrc.Val(title),
 		Section:         optional(in.Section),
 		DurationMinutes: yamlsrc.Val(in.DurationMinutes),
@@ -441,25 +450,43 @@ func (p *Plan) placeholderFor(id string) (*Slide, error) {
 	return ph, nil
 }
 
-// newID derives a readable, unique id from the title: "Light reactions" →
-// "light-reactions", then "light-reactions-2".
-func (p *Plan) newID(title string) string {
-	var b strings.Builder
-	dash := false
-	for _, r := range strings.ToLower(title) {
-		switch {
-		case r < 128 && (unicode.IsLetter(r) || unicode.IsDigit(r)):
-			b.WriteRune(r)
-			dash = false
-		case !dash && b.Len() > 0:
-			b.WriteByte('-')
-			dash = true
-		}
-		if b.Len() >= 32 {
-			break
+// idTaken reports whether id names a slide or a placeholder here.
+func (p *Plan) idTaken(id string) bool {
+	if _, ok := p.byID[id]; ok {
+		return true
+	}
+	for _, s := range p.slides() {
+		if s.IsPlaceholder && s.PlaceholderID == id {
+			return true
 		}
 	}
-	base := strings.Trim(b.String(), "-")
+	return false
+}
+
+// maxSlugID is about where a slide id made from a title stops: it ends at
+// the last whole word that fits, never mid-word.
+const maxSlugID = 32
+
+// newID derives a readable, unique id from the title: "Light reactions" →
+// "light-reactions", then "light-reactions-2". It keeps whole words: the
+// first always (up to twice that), then each next one while the id stays
+// within maxSlugID.
+func (p *Plan) newID(title string) string {
+	words := strings.FieldsFunc(strings.ToLower(title), func(r rune) bool {
+		return !(r < 128 && (unicode.IsLetter(r) || unicode.IsDigit(r)))
+	})
+	base := ""
+	for i, w := range words {
+		if i > 0 && len(base)+1+len(w) > maxSlugID {
+			break
+		}
+		// A single word this long is no word; bound the id anyway.
+		w = w[:min(len(w), 2*maxSlugID)]
+		if base != "" {
+			base += "-"
+		}
+		base += w
+	}
 	if base == "" {
 		base = "slide"
 	}

@@ -21,6 +21,7 @@ type Choices struct {
 
 // Placing is embedded in the add intent.
 type Placing struct {
+	ID        string `json:"id,omitempty" jsonschema:"optional id you choose for the question (a short slug: a letter, then letters, digits, - or _; at most 32 characters), unique in this quiz. Default: one is generated"`
 	PendingID string `json:"pending_id,omitempty" jsonschema:"id of the pending placeholder this question fills (from list_pending); the question is placed there. Omit when there is only one"`
 }
 

@@ -298,6 +298,11 @@ func (q *Quiz) add(rc *session.Context, in AddQuestion) error {
 	if err := checkChoices(in.Options); err != nil {
 		return err
 	}
+	if in.ID != "" {
+		if err := session.CheckChosenID(in.ID, q.idTaken); err != nil {
+			return err
+		}
+	}
 	// A whole pending question list first becomes a list holding one
 	// placeholder, so partial work and the remaining hint can both be saved.
 	if q.Questions.Pending {
@@ -310,7 +315,11 @@ func (q *Quiz) add(rc *session.Context, in AddQuestion) error {
 		return session.Reject(session.KindNotFound, "pending_id", hint, "no placeholder %q", in.PendingID)
 	}
 	answers, distractors := split(in.Options)
-	qu := &Question{ID: q.newID(), Prompt: yamlsrc.Val(prompt), Answers: yamlsrc.Val(answers), Distractors: yamlsrc.Val(distractors)}
+	id := in.ID
+	if id == "" {
+		id = q.newID()
+	}
+	qu := &Question{ID: id, Prompt: yamlsrc.Val(prompt), Answers: yamlsrc.Val(answers), Distractors: yamlsrc.Val(distractors)}
 	if f := strings.TrimSpace(in.Feedback); f != "" {
 		qu.Feedback = yamlsrc.Val(f)
 	}
@@ -330,6 +339,19 @@ func (q *Quiz) add(rc *session.Context, in AddQuestion) error {
 	}
 	rc.Report(rep)
 	return nil
+}
+
+// idTaken reports whether id names a question or a placeholder here.
+func (q *Quiz) idTaken(id string) bool {
+	if _, ok := q.byID[id]; ok {
+		return true
+	}
+	for _, qu := range q.questions() {
+		if qu.IsPlaceholder && qu.PlaceholderID == id {
+			return true
+		}
+	}
+	return false
 }
 
 func (q *Quiz) newID() string {

@@ -79,3 +79,65 @@ func AsError(err error) (*Error, bool) {
 	ok := errors.As(err, &e)
 	return e, ok
 }
+
+// MaxChosenID is the longest id a model may choose for an item it adds:
+// ids are short slugs that later calls (an arrow's ends, an update) repeat.
+const MaxChosenID = 32
+
+// CheckChosenID rejects an id a model chose for a new item when it is not a
+// short slug or is already taken; the hint names a free alternative, so
+// one more call succeeds.
+func CheckChosenID(id string, taken func(string) bool) error {
+	slug := len(id) > 0 && len(id) <= MaxChosenID
+	for i, r := range id {
+		letter := r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'
+		if !(letter || i > 0 && (r >= '0' && r <= '9' || r == '-' || r == '_')) {
+			slug = false
+			break
+		}
+	}
+	if !slug {
+		return Reject(KindInvalidArgs, "id", "use a short slug such as "+freeID(slugOf(id), taken)+", or leave id out",
+			"id %q must start with a letter and use only letters, digits, - and _ (at most %d characters)", id, MaxChosenID)
+	}
+	if taken(id) {
+		return Reject(KindInvalidArgs, "id", fmt.Sprintf("%q is free", freeID(id, taken)), "id %q is already taken", id)
+	}
+	return nil
+}
+
+// slugOf turns any string into something CheckChosenID accepts.
+func slugOf(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(s) {
+		if b.Len() >= MaxChosenID-3 {
+			break
+		}
+		switch {
+		case r >= 'a' && r <= 'z', b.Len() > 0 && (r >= '0' && r <= '9' || r == '-' || r == '_'):
+			b.WriteRune(r)
+		}
+	}
+	if b.Len() == 0 {
+		return "item"
+	}
+	return b.String()
+}
+
+// freeID is base with the first free numeric suffix, kept within
+// MaxChosenID.
+func freeID(base string, taken func(string) bool) string {
+	if !taken(base) {
+		return base
+	}
+	for n := 2; ; n++ {
+		suffix := fmt.Sprintf("-%d", n)
+		id := base
+		if len(id)+len(suffix) > MaxChosenID {
+			id = id[:MaxChosenID-len(suffix)]
+		}
+		if id += suffix; !taken(id) {
+			return id
+		}
+	}
+}

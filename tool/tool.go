@@ -36,8 +36,10 @@ type Envelope struct {
 	Error  *Error `json:"error,omitempty"`
 	// Warnings are the defects the call caused or that concern what it
 	// touched; WarningsElsewhere counts the others, which a describe tool
-	// lists.
-	Warnings          []session.Warning `json:"warnings,omitempty"`
+	// lists. A successful result always carries the list, empty when there
+	// is nothing to say, so a clean result reads as checked, not silent;
+	// a refusal (nil) omits it.
+	Warnings          []session.Warning `json:"warnings,omitzero"`
 	WarningsElsewhere int               `json:"warnings_elsewhere,omitempty"`
 	// Pending is what is still to be generated at this node and level: the
 	// first MaxPendingShown items, PendingMore counting the rest (the

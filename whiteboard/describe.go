@@ -75,7 +75,13 @@ func (e *Element) describe() string {
 		}
 		return d
 	case KindArrow:
-		d := fmt.Sprintf("arrow %s from %s to %s", e.ID, e.From, e.To)
+		end := func(id string, p *Point) string {
+			if p != nil {
+				return fmt.Sprintf("point (%g,%g)", p.X, p.Y)
+			}
+			return id
+		}
+		d := fmt.Sprintf("arrow %s from %s to %s", e.ID, end(e.From, e.FromPoint), end(e.To, e.ToPoint))
 		if e.Label.Set || e.Label.Pending {
 			d += "," + text("labelled", e.Label)
 		}
@@ -163,7 +169,7 @@ func (b *Board) recompute() {
 		}
 		if e.Type == KindArrow {
 			for _, end := range []string{e.From, e.To} {
-				if _, ok := b.byID[end]; !ok {
+				if _, ok := b.byID[end]; !ok && end != "" { // "": a free end (a point)
 					b.defects = append(b.defects, defect{session.Warning{Path: "elements[" + e.ID + "]", Message: fmt.Sprintf("arrow %s points at %q, which does not exist", e.ID, end)}, [2]string{e.ID}, true})
 				}
 			}
@@ -176,6 +182,9 @@ func (b *Board) recompute() {
 		for _, msg := range g.textDefects(e) {
 			b.defects = append(b.defects, defect{session.Warning{Path: "elements[" + e.ID + "]", Message: msg}, [2]string{e.ID}, false})
 		}
+		if msg := b.contrastDefect(e); msg != "" {
+			b.defects = append(b.defects, defect{session.Warning{Path: "elements[" + e.ID + "]", Message: msg}, [2]string{e.ID}, false})
+		}
 		boxed = append(boxed, e)
 	}
 	for i, a := range boxed {
@@ -186,6 +195,7 @@ func (b *Board) recompute() {
 			}
 		}
 	}
+	b.defects = append(b.defects, b.arrowDefects()...)
 }
 
 // Defects returns the current layout warnings.

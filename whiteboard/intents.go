@@ -16,6 +16,7 @@ type Box struct {
 
 // Placing is embedded in every add intent.
 type Placing struct {
+	ID        string `json:"id,omitempty" jsonschema:"optional id you choose for the element (a short slug: a letter, then letters, digits, - or _; at most 32 characters), unique on this whiteboard; an arrow later in this same turn may name it. Default: one is generated"`
 	PendingID string `json:"pending_id,omitempty" jsonschema:"id of the pending placeholder this element fills (from list_pending); the element is placed there. Omit when there is only one"`
 }
 
@@ -34,10 +35,15 @@ type AddShape struct {
 	Placing
 }
 
+// AddArrow joins two ends, each an element or a free point. See arrows.go
+// for how it is drawn.
 type AddArrow struct {
-	From  string `json:"from" jsonschema:"id of the element the arrow starts at"`
-	To    string `json:"to" jsonschema:"id of the element the arrow points to"`
-	Label string `json:"label,omitempty" jsonschema:"optional text along the arrow"`
+	From      string `json:"from,omitempty" jsonschema:"id of the element the arrow starts at (one added earlier in this same turn is fine); null when it starts at from_point"`
+	To        string `json:"to,omitempty" jsonschema:"id of the element the arrow points to (one added earlier in this same turn is fine); null when it ends at to_point"`
+	FromPoint *Point `json:"from_point,omitempty" jsonschema:"a free start {x, y} on the canvas, for an arrow coming from nowhere in particular (light coming in); null when it starts at an element"`
+	ToPoint   *Point `json:"to_point,omitempty" jsonschema:"a free end {x, y} on the canvas, for an arrow going nowhere in particular; null when it ends at an element"`
+	Label     string `json:"label,omitempty" jsonschema:"optional short text, drawn centred just above the arrow's midpoint"`
+	Style     *Style `json:"style,omitempty" jsonschema:"optional presentation: stroke is the line colour, color the label's"`
 	Placing
 }
 
@@ -130,7 +136,7 @@ func (AddShape) Spec() session.Spec {
 	return session.Spec{Capability: CapNode, Adds: true, Doc: "Add a rectangle, ellipse or line, optionally labelled."}
 }
 func (AddArrow) Spec() session.Spec {
-	return session.Spec{Capability: CapNode, Adds: true, Doc: "Add an arrow from one existing element to another."}
+	return session.Spec{Capability: CapNode, Adds: true, Doc: "Add an arrow: a straight line from the edge of one element (or a free point) to the edge of another (or a free point), arrowhead at the to end, label centred at the midpoint. Keep other elements off the line: an arrow crossing an element that is not one of its ends is reported as a layout defect."}
 }
 func (AddEquation) Spec() session.Spec {
 	return session.Spec{Capability: CapNode, Adds: true, Doc: "Add an equation written in LaTeX."}

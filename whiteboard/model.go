@@ -65,11 +65,18 @@ type Canvas struct {
 
 // Style is optional presentation for an element.
 type Style struct {
-	Color    Color   `yaml:"color,omitempty" json:"color,omitempty" jsonschema:"text or line colour"`
-	Fill     Color   `yaml:"fill,omitempty" json:"fill,omitempty" jsonschema:"fill colour for shapes"`
+	Color    Color   `yaml:"color,omitempty" json:"color,omitempty" jsonschema:"text colour; on a shape or arrow given no stroke, its line colour too"`
+	Stroke   Color   `yaml:"stroke,omitempty" json:"stroke,omitempty" jsonschema:"outline colour of a shape or text box, or an arrow's line colour"`
+	Fill     Color   `yaml:"fill,omitempty" json:"fill,omitempty" jsonschema:"fill colour behind the text or inside the shape"`
 	FontSize float64 `yaml:"font_size,omitempty" json:"font_size,omitempty" jsonschema:"font size in pixels" minimum:"6" maximum:"200"`
 	Bold     bool    `yaml:"bold,omitempty" json:"bold,omitempty" jsonschema:"bold text"`
 	Align    string  `yaml:"align,omitempty" json:"align,omitempty" jsonschema:"text alignment" enum:"left,center,right"`
+}
+
+// Point is a free end of an arrow: a spot on the canvas, in px.
+type Point struct {
+	X float64 `yaml:"x" json:"x" jsonschema:"pixels from the canvas's left side" minimum:"0" maximum:"10000"`
+	Y float64 `yaml:"y" json:"y" jsonschema:"pixels from the canvas's top" minimum:"0" maximum:"10000"`
 }
 
 // Element is one thing on the canvas. Which fields apply depends on Type.
@@ -82,6 +89,8 @@ type Element struct {
 	Shape       string                `yaml:"shape,omitempty"`
 	From        string                `yaml:"from,omitempty"`
 	To          string                `yaml:"to,omitempty"`
+	FromPoint   *Point                `yaml:"from_point,omitempty"`
+	ToPoint     *Point                `yaml:"to_point,omitempty"`
 	X           float64               `yaml:"x"`
 	Y           float64               `yaml:"y"`
 	W           float64               `yaml:"w"`
@@ -291,8 +300,21 @@ func (e *Element) problems(c Canvas) []problem {
 				suggest.DidYouMean(e.Shape, shapeRule().Enum, shapeSynonyms))})
 		}
 	case KindArrow:
-		need("from", e.From != "")
-		need("to", e.To != "")
+		// Each end is an element or a free point, never both.
+		need("from or from_point", e.From != "" || e.FromPoint != nil)
+		need("to or to_point", e.To != "" || e.ToPoint != nil)
+		for _, p := range []struct {
+			key, id string
+			p       *Point
+		}{{"from_point", e.From, e.FromPoint}, {"to_point", e.To, e.ToPoint}} {
+			if p.p != nil && p.id != "" {
+				end, _ := strings.CutSuffix(p.key, "_point")
+				ps = append(ps, problem{p.key, fmt.Sprintf("an arrow's %s end is an element (%s) or a point (%s), not both", end, end, p.key)})
+			}
+			if p.p != nil && !p.p.on(c) {
+				ps = append(ps, problem{p.key, fmt.Sprintf("%s (%g,%g) must lie on the %dx%d canvas", p.key, p.p.X, p.p.Y, c.Width, c.Height)})
+			}
+		}
 	case KindEquation:
 		need("latex", has(e.Latex))
 	case KindImage:
@@ -305,6 +327,8 @@ func (e *Element) problems(c Canvas) []problem {
 	forbid("shape", e.Type != KindShape && e.Shape != "")
 	forbid("from", e.Type != KindArrow && e.From != "")
 	forbid("to", e.Type != KindArrow && e.To != "")
+	forbid("from_point", e.Type != KindArrow && e.FromPoint != nil)
+	forbid("to_point", e.Type != KindArrow && e.ToPoint != nil)
 	forbid("text", e.Type != KindText && has(e.Text))
 	forbid("latex", e.Type != KindEquation && has(e.Latex))
 	forbid("description", e.Type != KindImage && has(e.Description))
@@ -323,7 +347,7 @@ func (e *Element) problems(c Canvas) []problem {
 		for _, c := range []struct {
 			key string
 			c   Color
-		}{{"color", s.Color}, {"fill", s.Fill}} {
+		}{{"color", s.Color}, {"stroke", s.Stroke}, {"fill", s.Fill}} {
 			if c.c == "" {
 				continue
 			}

@@ -140,7 +140,7 @@ elements:
 		{10, "w and h must be between 1 and 10000, got 0x10"},
 		{11, "x,y (5000,0) must lie on the 50x720 canvas"},
 		{12, `style.align must be left, center or right, got "justify"`},
-		{13, `an arrow element needs "to"`},
+		{13, `an arrow element needs "to or to_point"`},
 		{14, `unknown key "txt" in whiteboard.elements[11]; did you mean "text"?`},
 		// NaN fails every comparison, so it must be refused explicitly.
 		{15, "w and h must be between 1 and 10000, got 10xNaN"},

@@ -74,7 +74,7 @@ func (b *Board) restore(s snapshot) {
 func (b *Board) Reduce(rc *session.Context, in session.Intent) (func(), error) {
 	switch in.(type) {
 	case DescribeWhiteboard:
-		rc.Report(b.Describe())
+		rc.Report(b.Review())
 		// Every defect, including those other results only counted.
 		for _, d := range b.defects {
 			rc.Warn(d.Warning)
@@ -193,7 +193,7 @@ func (b *Board) apply(rc *session.Context, in session.Intent) error {
 		if err := checkStyle(in.Style); err != nil {
 			return err
 		}
-		return b.add(rc, &Element{Type: KindText, Text: yamlsrc.Val(text), Style: in.Style}, in.Box, in.PendingID)
+		return b.add(rc, &Element{Type: KindText, Text: yamlsrc.Val(text), Style: in.Style}, in.Box, in.Placing)
 	case AddShape:
 		if !shapeRule().Allows(in.Shape) {
 			return session.Reject(session.KindInvalidArgs, "shape", "use "+shapeRule().Options(), "unknown shape %q", in.Shape)
@@ -208,21 +208,39 @@ func (b *Board) apply(rc *session.Context, in session.Intent) error {
 		if l := strings.TrimSpace(in.Label); l != "" {
 			e.Label = yamlsrc.Val(l)
 		}
-		return b.add(rc, e, in.Box, in.PendingID)
+		return b.add(rc, e, in.Box, in.Placing)
 	case AddArrow:
-		for _, end := range []struct{ path, id string }{{"from", in.From}, {"to", in.To}} {
-			if _, ok := b.byID[end.id]; !ok {
-				return b.notFound(end.path, end.id)
+		c := b.CanvasSize()
+		for _, end := range []struct {
+			path, id string
+			p        *Point
+		}{{"from", in.From, in.FromPoint}, {"to", in.To, in.ToPoint}} {
+			switch {
+			case end.id != "" && end.p != nil:
+				return session.Reject(session.KindInvalidArgs, end.path+"_point", "give "+end.path+" (an element id) or "+end.path+"_point (a free point), not both", "the arrow's %s end is given twice", end.path)
+			case end.p != nil:
+				if !end.p.on(c) {
+					return session.Reject(session.KindInvalidArgs, end.path+"_point", fmt.Sprintf("x must be 0–%d and y 0–%d", c.Width, c.Height), "%s_point (%g,%g) is off the canvas", end.path, end.p.X, end.p.Y)
+				}
+			case end.id == "":
+				return session.Reject(session.KindInvalidArgs, end.path, "give "+end.path+" (an element id) or "+end.path+"_point (a free point)", "the arrow has no %s end", end.path)
+			default:
+				if _, ok := b.byID[end.id]; !ok {
+					return b.notFound(end.path, end.id)
+				}
 			}
 		}
-		if in.From == in.To {
+		if in.From != "" && in.From == in.To {
 			return session.Reject(session.KindInvalidArgs, "to", "an arrow joins two different elements", "arrow from %q to itself", in.From)
 		}
-		e := &Element{Type: KindArrow, From: in.From, To: in.To}
+		if err := checkStyle(in.Style); err != nil {
+			return err
+		}
+		e := &Element{Type: KindArrow, From: in.From, To: in.To, FromPoint: in.FromPoint, ToPoint: in.ToPoint, Style: in.Style}
 		if l := strings.TrimSpace(in.Label); l != "" {
 			e.Label = yamlsrc.Val(l)
 		}
-		return b.add(rc, e, Box{}, in.PendingID)
+		return b.add(rc, e, Box{}, in.Placing)
 	case AddEquation:
 		latex, err := nonEmpty("latex", in.Latex)
 		if err != nil {
@@ -231,7 +249,7 @@ func (b *Board) apply(rc *session.Context, in session.Intent) error {
 		if err := b.checkBox(in.Box); err != nil {
 			return err
 		}
-		return b.add(rc, &Element{Type: KindEquation, Latex: yamlsrc.Val(latex)}, in.Box, in.PendingID)
+		return b.add(rc, &Element{Type: KindEquation, Latex: yamlsrc.Val(latex)}, in.Box, in.Placing)
 	case AddImage:
 		desc, err := nonEmpty("description", in.Description)
 		if err != nil {
@@ -244,7 +262,7 @@ func (b *Board) apply(rc *session.Context, in session.Intent) error {
 		if err := b.checkBox(in.Box); err != nil {
 			return err
 		}
-		return b.add(rc, &Element{Type: KindImage, Description: yamlsrc.Val(desc), Alt: yamlsrc.Val(alt)}, in.Box, in.PendingID)
+		return b.add(rc, &Element{Type: KindImage, Description: yamlsrc.Val(desc), Alt: yamlsrc.Val(alt)}, in.Box, in.Placing)
 	case UpdateElement:
 		return b.update(rc, in)
 	case MoveElement:
@@ -332,6 +350,11 @@ func (b *Board) extent() (w, h float64) {
 	for _, e := range b.elements() {
 		if !e.IsPlaceholder && e.Type != KindArrow {
 			w, h = max(w, e.X+e.W), max(h, e.Y+e.H)
+		}
+		for _, p := range []*Point{e.FromPoint, e.ToPoint} { // an arrow's free ends
+			if p != nil {
+				w, h = max(w, p.X), max(h, p.Y)
+			}
 		}
 	}
 	return w, h
@@ -422,6 +445,9 @@ func checkStyle(s *Style) error {
 	if err := checkColor("style.color", s.Color); err != nil {
 		return err
 	}
+	if err := checkColor("style.stroke", s.Stroke); err != nil {
+		return err
+	}
 	return checkColor("style.fill", s.Fill)
 }
 
@@ -458,23 +484,31 @@ func (b *Board) editable(id string) (*Element, error) {
 
 // add gives e an id and box and places it: at its placeholder when it fills
 // one, else at the end.
-func (b *Board) add(rc *session.Context, e *Element, box Box, pendingID string) error {
-	ph, err := b.placeholderFor(pendingID)
+func (b *Board) add(rc *session.Context, e *Element, box Box, at Placing) error {
+	if at.ID != "" {
+		if err := session.CheckChosenID(at.ID, b.idTaken); err != nil {
+			return err
+		}
+	}
+	ph, err := b.placeholderFor(at.PendingID)
 	if err != nil {
 		return err
 	}
 	if e.Type != KindArrow {
 		e.X, e.Y, e.W, e.H = box.X, box.Y, box.W, box.H
 	}
-	e.ID = b.newID(e.Type)
+	e.ID = at.ID
+	if e.ID == "" {
+		e.ID = b.newID(e.Type)
+	}
 	els := b.Elements.Value
-	at := len(els)
+	pos := len(els)
 	if ph != nil {
-		at = slices.Index(els, ph)
+		pos = slices.Index(els, ph)
 		ph.filled++
 		e.filledFor = ph.PlaceholderID
 	}
-	b.Elements = yamlsrc.Val(slices.Insert(els, at, e))
+	b.Elements = yamlsrc.Val(slices.Insert(els, pos, e))
 	b.byID[e.ID] = e
 	rep := Added{ID: e.ID, Type: e.Type}
 	if ph != nil {
@@ -509,6 +543,19 @@ func idPrefix(k Kind) string {
 		return "img"
 	}
 	return string(k)
+}
+
+// idTaken reports whether id names an element or a placeholder here.
+func (b *Board) idTaken(id string) bool {
+	if _, ok := b.byID[id]; ok {
+		return true
+	}
+	for _, e := range b.elements() {
+		if e.IsPlaceholder && e.PlaceholderID == id {
+			return true
+		}
+	}
+	return false
 }
 
 func (b *Board) newID(k Kind) string {

@@ -479,7 +479,7 @@ func TestAuthoredArrowKeepsItsEnds(t *testing.T) {
 func TestReadOnlyIntentsReport(t *testing.T) {
 	s, b := newSession(t, leafSrc)
 	res := dispatch(t, s, whiteboard.DescribeWhiteboard{})
-	wantOutputs(t, res, b.Describe())
+	wantOutputs(t, res, b.Review())
 	res = dispatch(t, s, whiteboard.ListPending{})
 	wantOutputs(t, res, b.Pending())
 	if s.Version() != 0 {

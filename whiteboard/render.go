@@ -104,22 +104,22 @@ func (e *Element) renderStyle() textfit.Style {
 	return textfit.Style{FontSize: e.Style.FontSize, Bold: e.Style.Bold}
 }
 
-func (e *Element) colors() (color, fill, align string) {
-	color, fill = "#1b1f24", "none"
+// colors is how e is drawn (see inks): text colour, line colour, fill
+// ("none" for none) and alignment.
+func (e *Element) colors() (color, stroke, fill, align string) {
+	text, line, f := e.inks()
+	fill = "none"
+	if f != "" {
+		fill = string(f)
+	}
 	if e.Style != nil {
-		if e.Style.Color != "" {
-			color = string(e.Style.Color)
-		}
-		if e.Style.Fill != "" {
-			fill = string(e.Style.Fill)
-		}
 		align = e.Style.Align
 	}
-	return color, fill, align
+	return string(text), string(line), fill, align
 }
 
 func (e *Element) render(s *strings.Builder) {
-	color, fill, align := e.colors()
+	color, line, fill, align := e.colors()
 	box := e.box()
 	fmt.Fprintf(s, "<g class=\"el %s\" data-id=\"%s\">", e.Type, html.EscapeString(e.ID))
 	switch e.Type {
@@ -129,17 +129,20 @@ func (e *Element) render(s *strings.Builder) {
 			drawPlaceholder(s, box, "text", e.Text.Hint)
 			return
 		}
-		if fill != "none" {
+		switch {
+		case e.Style != nil && e.Style.Stroke != "":
+			fmt.Fprintf(s, "<rect x=\"%s\" y=\"%s\" width=\"%s\" height=\"%s\" fill=\"%s\" stroke=\"%s\" stroke-width=\"2\"/>", n(box.X), n(box.Y), n(box.W), n(box.H), html.EscapeString(fill), html.EscapeString(line))
+		case fill != "none":
 			fmt.Fprintf(s, "<rect x=\"%s\" y=\"%s\" width=\"%s\" height=\"%s\" fill=\"%s\"/>", n(box.X), n(box.Y), n(box.W), n(box.H), html.EscapeString(fill))
 		}
 		s.WriteString(textfit.Wrap(e.Text.Value, e.renderStyle(), box.W).SVG(box, align, color))
 	case KindShape:
-		stroke := fmt.Sprintf(" fill=\"%s\" stroke=\"%s\" stroke-width=\"3\"", html.EscapeString(fill), html.EscapeString(color))
+		stroke := fmt.Sprintf(" fill=\"%s\" stroke=\"%s\" stroke-width=\"3\"", html.EscapeString(fill), html.EscapeString(line))
 		switch e.Shape {
 		case "ellipse", "circle":
 			fmt.Fprintf(s, "<ellipse cx=\"%s\" cy=\"%s\" rx=\"%s\" ry=\"%s\"%s/>", n(box.X+box.W/2), n(box.Y+box.H/2), n(box.W/2), n(box.H/2), stroke)
 		case "line":
-			fmt.Fprintf(s, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"%s\" stroke-width=\"3\"/>", n(box.X), n(box.Y), n(box.X+box.W), n(box.Y+box.H), html.EscapeString(color))
+			fmt.Fprintf(s, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"%s\" stroke-width=\"3\"/>", n(box.X), n(box.Y), n(box.X+box.W), n(box.Y+box.H), html.EscapeString(line))
 		default:
 			fmt.Fprintf(s, "<rect x=\"%s\" y=\"%s\" width=\"%s\" height=\"%s\" rx=\"8\"%s/>", n(box.X), n(box.Y), n(box.W), n(box.H), stroke)
 		}
@@ -152,7 +155,7 @@ func (e *Element) render(s *strings.Builder) {
 		}
 		s.WriteString(equationSVG(e.Latex.Value, box, e.renderStyle(), color))
 	case KindImage:
-		fmt.Fprintf(s, "<rect x=\"%s\" y=\"%s\" width=\"%s\" height=\"%s\" fill=\"#eef2f6\" stroke=\"#8a96a3\" stroke-width=\"2\"/>", n(box.X), n(box.Y), n(box.W), n(box.H))
+		fmt.Fprintf(s, "<rect x=\"%s\" y=\"%s\" width=\"%s\" height=\"%s\" fill=\"%s\" stroke=\"#8a96a3\" stroke-width=\"2\"/>", n(box.X), n(box.Y), n(box.W), n(box.H), imageFill)
 		fmt.Fprintf(s, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"#c5ccd4\"/><line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"#c5ccd4\"/>",
 			n(box.X), n(box.Y), n(box.X+box.W), n(box.Y+box.H), n(box.X+box.W), n(box.Y), n(box.X), n(box.Y+box.H))
 		description, alt := e.imageText()
@@ -179,26 +182,19 @@ func (e *Element) renderLabel(s *strings.Builder, box textfit.Box, color string)
 	s.WriteString(l.SVG(top, "center", color))
 }
 
-// renderArrow draws an arrow from the edge of its from element to the edge
-// of its to element, along the line between their centres, with its label
-// at the midpoint. An arrow naming a missing element is drawn as a dashed
+// renderArrow draws an arrow where arrowLine puts it (see arrows.go), with
+// its label at the midpoint. An arrow naming a missing element is drawn as a dashed
 // stub with a note, so the defect is visible.
 func (b *Board) renderArrow(s *strings.Builder, e *Element) {
-	color, _, _ := e.colors()
-	from, okF := b.byID[e.From]
-	to, okT := b.byID[e.To]
-	if !okF || !okT || from.IsPlaceholder || to.IsPlaceholder {
+	color, line, _, _ := e.colors()
+	x1, y1, x2, y2, ok := b.arrowLine(e)
+	if !ok {
 		fmt.Fprintf(s, "<g class=\"el arrow missing\" data-id=\"%s\"><text x=\"10\" y=\"%d\" font-family=\"'%s'\" font-size=\"16\" fill=\"#b42318\">arrow %s: %s → %s (missing element)</text></g>\n",
 			html.EscapeString(e.ID), 24, textfit.FontFamily, html.EscapeString(e.ID), html.EscapeString(e.From), html.EscapeString(e.To))
 		return
 	}
-	fb, tb := from.box(), to.box()
-	fx, fy := fb.X+fb.W/2, fb.Y+fb.H/2
-	tx, ty := tb.X+tb.W/2, tb.Y+tb.H/2
-	x1, y1 := edge(fb, tx-fx, ty-fy)
-	x2, y2 := edge(tb, fx-tx, fy-ty)
 	fmt.Fprintf(s, "<g class=\"el arrow\" data-id=\"%s\"><line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"%s\" stroke-width=\"3\" marker-end=\"url(#wb-head)\"/>",
-		html.EscapeString(e.ID), n(x1), n(y1), n(x2), n(y2), html.EscapeString(color))
+		html.EscapeString(e.ID), n(x1), n(y1), n(x2), n(y2), html.EscapeString(line))
 	if e.Label.Set || e.Label.Pending {
 		mx, my := (x1+x2)/2, (y1+y2)/2
 		w := max(math.Hypot(x2-x1, y2-y1), 120)
@@ -206,9 +202,9 @@ func (b *Board) renderArrow(s *strings.Builder, e *Element) {
 		if e.Label.Pending {
 			lbl = "… " + e.Label.Hint
 		}
-		l := textfit.Wrap(lbl, textfit.Style{FontSize: 18}, w)
+		l := textfit.Wrap(lbl, textfit.Style{FontSize: arrowLabelFontSize}, w)
 		box := textfit.Box{X: mx - w/2, Y: my - l.Height - 4, W: w, H: l.Height}
-		fmt.Fprintf(s, "<rect x=\"%s\" y=\"%s\" width=\"%s\" height=\"%s\" fill=\"white\" fill-opacity=\"0.8\"/>", n(mx-l.Width/2-4), n(box.Y), n(l.Width+8), n(l.Height))
+		fmt.Fprintf(s, "<rect x=\"%s\" y=\"%s\" width=\"%s\" height=\"%s\" fill=\"white\" fill-opacity=\"0.8\"/>", n(mx-l.Width/2-4), n(box.Y), n(l.Width+8), n(l.Height)) // arrowLabelPanel
 		s.WriteString(l.SVG(box, "center", color))
 	}
 	s.WriteString("</g>\n")

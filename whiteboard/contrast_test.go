@@ -1,0 +1,126 @@
+package whiteboard_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/lessongen/lessongen/whiteboard"
+)
+
+const contrastSrc = `canvas: {width: 1280, height: 720, background: "#fdf6e3"}
+elements:
+  - id: box
+    type: shape
+    shape: rect
+    x: 40
+    y: 40
+    w: 400
+    h: 200
+    label: Stroma
+    style: {color: orange, fill: "#fffbe6"}
+  - id: note
+    type: text
+    x: 600
+    y: 40
+    w: 400
+    h: 100
+    text: Water enters
+    style: {color: "#999", font_size: 16}
+  - id: ok
+    type: text
+    x: 600
+    y: 300
+    w: 400
+    h: 100
+    text: Fine
+  - id: dark
+    type: shape
+    shape: rect
+    x: 40
+    y: 400
+    w: 500
+    h: 250
+    style: {fill: navy}
+  - id: inside
+    type: text
+    x: 60
+    y: 450
+    w: 400
+    h: 100
+    text: On navy
+`
+
+// Text that does not contrast with what lies behind it (WCAG AA) is a
+// warning at the element's line, with the ratio and a colour that passes.
+func TestContrastDefectsAtTheirLines(t *testing.T) {
+	_, warns := decode(t, contrastSrc)
+	want := map[int]string{
+		3:  "box's label colour orange on its fill (#fffbe6) has contrast 1.8:1, below the 3:1 WCAG AA asks for text of size 24; use style.color #",
+		12: "note's text colour #999 on the canvas (#fdf6e3) has contrast 2.6:1, below the 4.5:1 WCAG AA asks for text of size 16; use style.color #",
+		35: "inside's text colour #1b1f24 on dark's fill (navy) has contrast 1.0:1, below the 3:1",
+	}
+	got := map[int]string{}
+	for _, w := range warns {
+		if strings.Contains(w.Message, "contrast") {
+			got[w.Line] = w.Message
+		}
+	}
+	for line, msg := range want {
+		if !strings.Contains(got[line], msg) {
+			t.Errorf("line %d: got %q, want %q", line, got[line], msg)
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("contrast warnings %v, want %d", got, len(want))
+	}
+}
+
+// The suggested colour really passes: applying it clears the warning, and
+// the tool result says so with an empty list.
+func TestContrastSuggestionPasses(t *testing.T) {
+	s, b := newSession(t, "elements: []\n")
+	in := whiteboard.AddText{Box: box(40, 40, 400, 100), Text: "Faint", Style: &whiteboard.Style{Color: "#bbb", FontSize: 16}}
+	in.ID = "faint"
+	res := apply(t, s, b, in)
+	if len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0].Message, "contrast") {
+		t.Fatalf("warnings %+v, want one contrast defect", res.Warnings)
+	}
+	msg := res.Warnings[0].Message
+	fix := msg[strings.Index(msg, "use style.color ")+len("use style.color "):]
+	fix = fix[:strings.IndexByte(fix, ' ')]
+	res = apply(t, s, b, whiteboard.UpdateElement{ID: "faint", Style: &whiteboard.Style{Color: whiteboard.Color(fix), FontSize: 16}})
+	if len(res.Warnings) != 0 {
+		t.Errorf("with the suggested %s: %+v", fix, res.Warnings)
+	}
+}
+
+// stroke colours a shape's outline alone: orange outline, dark label,
+// nothing to warn about; the render draws each where it belongs.
+func TestStrokeSeparatesOutlineFromText(t *testing.T) {
+	s, b := newSession(t, "elements: []\n")
+	in := whiteboard.AddShape{Box: box(40, 40, 400, 200), Shape: "rect", Label: "Stroma", Style: &whiteboard.Style{Stroke: "orange", Fill: "#fffbe6"}}
+	in.ID = "box"
+	if res := apply(t, s, b, in); len(res.Warnings) != 0 {
+		t.Errorf("warnings %+v", res.Warnings)
+	}
+	svg := whiteboard.Render(b, nil).Body
+	if !strings.Contains(svg, `fill="#fffbe6" stroke="orange"`) || !strings.Contains(svg, `fill="#1b1f24"`) {
+		t.Errorf("render:\n%s", svg)
+	}
+}
+
+// An arrow's label is judged on its panel: pale yellow on near-white fails
+// at its 18px size, dark passes.
+func TestArrowLabelContrast(t *testing.T) {
+	s, b := newSession(t, "elements: []\n")
+	in := whiteboard.AddArrow{FromPoint: &whiteboard.Point{X: 40, Y: 100}, ToPoint: &whiteboard.Point{X: 600, Y: 100}, Label: "light", Style: &whiteboard.Style{Color: "gold"}}
+	in.ID = "ray"
+	res := apply(t, s, b, in)
+	if len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0].Message, "ray's label colour gold on its label panel over the canvas (white) has contrast 1.") || !strings.Contains(res.Warnings[0].Message, "4.5:1") {
+		t.Fatalf("warnings %+v", res.Warnings)
+	}
+	res = apply(t, s, b, whiteboard.UpdateElement{ID: "ray", Style: &whiteboard.Style{Stroke: "gold", Color: "#5c4a00"}})
+	if len(res.Warnings) != 0 {
+		t.Errorf("dark label: %+v", res.Warnings)
+	}
+}

@@ -1,0 +1,32 @@
+package whiteboard_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/lessongen/lessongen/whiteboard"
+)
+
+// describe_whiteboard lists every element's style as drawn (defaults
+// included) and how its text fits, measured.
+func TestDescribeWhiteboardReviewsStyleAndFit(t *testing.T) {
+	s, b := newSession(t, oldStyleSrc)
+	tight := whiteboard.AddText{Box: box(700, 400, 120, 40), Text: "A caption far too long for this box", Style: &whiteboard.Style{Color: "#333", FontSize: 18, Bold: true}}
+	tight.ID = "tight"
+	apply(t, s, b, tight)
+	res := dispatch(t, s, whiteboard.DescribeWhiteboard{})
+	got := res.Outputs[0].(string)
+	want := `Style and text fit, element by element:
+- sun: color darkorange, stroke darkorange, fill #fff3d6, font 24; text 1 line(s) needing 43x30 of its 240x160 box: fits
+- leaf: color darkgreen, stroke darkgreen, fill none, font 24; text 1 line(s) needing 47x30 of its 300x160 box: fits
+- note: color navy, fill #eef, font 24; text 1 line(s) needing 253x30 of its 600x80 box: fits
+- rule: color gray, stroke gray
+- light: color #1b1f24, stroke #1b1f24, label font 18
+- tight: color #333, fill none, font 18 bold; text 3 line(s) needing 111x68 of its 120x40 box: does not fit`
+	if !strings.HasSuffix(got, want) {
+		t.Errorf("got:\n%s\nwant it to end:\n%s", got, want)
+	}
+	if !strings.HasPrefix(got, b.Describe()) {
+		t.Errorf("the review should start with the description")
+	}
+}
