@@ -106,7 +106,7 @@ func (b *Board) Pending() []session.Pending {
 	for i, e := range b.Elements.Value {
 		if e.IsPlaceholder {
 			if e.filled == 0 {
-				ps = append(ps, session.Pending{Level: session.LevelNode, Path: fmt.Sprintf("elements[%d]", i), Hint: e.Hint, ID: e.PlaceholderID})
+				ps = append(ps, session.Pending{Level: session.LevelNode, Path: fmt.Sprintf("elements[%d]", i), Hint: e.Hint, ID: e.PlaceholderID, Generated: b.earlier(e)})
 			}
 			continue
 		}

@@ -312,13 +312,20 @@ func (b *Board) apply(rc *session.Context, in session.Intent) error {
 		b.selection = slices.Clone(in.IDs)
 	case ClosePlaceholders:
 		var closed []string
+		// A placeholder an earlier, stopped run began is closed too: this
+		// subagent saw what it had and finished.
 		b.Elements.Value = slices.DeleteFunc(b.Elements.Value, func(e *Element) bool {
-			if e.IsPlaceholder && e.filled > 0 {
+			if e.IsPlaceholder && (e.filled > 0 || len(b.earlier(e)) > 0) {
 				closed = append(closed, e.PlaceholderID)
 				return true
 			}
 			return false
 		})
+		for _, e := range b.Elements.Value {
+			if e.filledFor != "" && slices.Contains(closed, e.filledFor) {
+				e.GeneratedFor, e.filledFor = "", ""
+			}
+		}
 		rc.Report(Closed{closed})
 	default:
 		return session.Reject(session.KindInvalidArgs, "", "", "a whiteboard cannot apply %T", in)
@@ -473,6 +480,7 @@ func (b *Board) add(rc *session.Context, e *Element, box Box, pendingID string) 
 		at = slices.Index(els, ph)
 		ph.filled++
 		e.filledFor = ph.PlaceholderID
+		e.GeneratedFor = placeholderKey(ph)
 	}
 	b.Elements = yamlsrc.Val(slices.Insert(els, at, e))
 	b.byID[e.ID] = e
