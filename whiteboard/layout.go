@@ -43,6 +43,15 @@ type Geometry struct {
 	scale           float64
 }
 
+// Bounds narrows the coordinates and sizes tools take to this canvas, for
+// the schemas a model is shown: a box starts on the canvas (as checkBox
+// requires) and is no bigger than it.
+func (b *Board) Bounds() map[string][2]float64 {
+	c := b.CanvasSize()
+	w, h := float64(c.Width), float64(c.Height)
+	return map[string][2]float64{"x": {0, w}, "y": {0, h}, "w": {1, w}, "h": {1, h}}
+}
+
 // Geometry returns the layout model of the board's canvas.
 func (b *Board) Geometry() Geometry {
 	c := b.CanvasSize()
