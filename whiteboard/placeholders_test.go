@@ -228,3 +228,37 @@ func TestGeneratedForWithoutPlaceholderIsKept(t *testing.T) {
 		t.Errorf("author's key lost:\n%s", out)
 	}
 }
+
+// A saved board always loads. An author's arrow may name an element a
+// placeholder is to add; if the run fills the placeholder without it, the
+// placeholder stays open (the arrow stays a defect) instead of closing into
+// a file whose dangling arrow is a load error.
+func TestCloseKeepsFileLoadableWithDanglingArrow(t *testing.T) {
+	src := "elements:\n  - {id: a, type: text, text: A, x: 0, y: 0, w: 100, h: 40}\n  - {id: x, type: arrow, from: a, to: later}\n  - !pending more\n"
+	s, b := newSession(t, src)
+	apply(t, s, b, whiteboard.AddText{Box: box(300, 300, 100, 40), Text: "B"})
+	apply(t, s, b, whiteboard.ClosePlaceholders{})
+	out := render(t, b)
+	if !strings.Contains(out, "!pending \"more\"") {
+		t.Errorf("placeholder closed under a dangling arrow:\n%s", out)
+	}
+	if err := decodeProblems(t, out).Err(); err != nil {
+		t.Errorf("saved board does not load: %v\n%s", err, out)
+	}
+	if len(b.Defects()) == 0 {
+		t.Error("the dangling arrow is not reported as a defect")
+	}
+}
+
+// Deleting a generated element deletes the generated arrows that point at
+// it, so the saved file still loads.
+func TestDeleteTakesGeneratedArrowsAlong(t *testing.T) {
+	s, b := newSession(t, "elements:\n  - {id: a, type: text, text: A, x: 0, y: 0, w: 100, h: 40}\n")
+	apply(t, s, b, whiteboard.AddText{Box: box(300, 300, 100, 40), Text: "B"})
+	apply(t, s, b, whiteboard.AddArrow{From: "a", To: "text1"})
+	apply(t, s, b, whiteboard.DeleteElement{ID: "text1"})
+	wantIDs(t, b, "a")
+	if err := decodeProblems(t, render(t, b)).Err(); err != nil {
+		t.Errorf("saved board does not load: %v", err)
+	}
+}
