@@ -173,6 +173,11 @@ func (b *Board) recompute() {
 			b.defects = append(b.defects, defect{session.Warning{Path: "elements[" + e.ID + "]",
 				Message: fmt.Sprintf("%s runs past the canvas edge (right %g of %d, bottom %g of %d)", e.ID, e.X+e.W, c.Width, e.Y+e.H, c.Height)}, [2]string{e.ID}, false})
 		}
+		if b.hasHeading() {
+			if msg := g.headingOverlap(e); msg != "" {
+				b.defects = append(b.defects, defect{session.Warning{Path: "elements[" + e.ID + "]", Message: msg}, [2]string{e.ID}, false})
+			}
+		}
 		for _, msg := range g.textDefects(e) {
 			b.defects = append(b.defects, defect{session.Warning{Path: "elements[" + e.ID + "]", Message: msg}, [2]string{e.ID}, false})
 		}

@@ -262,3 +262,22 @@ func TestDeleteTakesGeneratedArrowsAlong(t *testing.T) {
 		t.Errorf("saved board does not load: %v", err)
 	}
 }
+
+// The heading is drawn in its band at the top of the canvas; an element
+// drawn into that band is a defect, and a board without a heading keeps the
+// band for content.
+func TestHeadingBandInsideCanvas(t *testing.T) {
+	src := "heading: Water\nelements:\n  - {id: a, type: text, text: A, x: 40, y: 60, w: 300, h: 40}\n  - {id: b, type: text, text: B, x: 40, y: 120, w: 300, h: 40}\n"
+	b, warnings := decode(t, src)
+	if len(warnings) != 1 || !strings.Contains(warnings[0].Message, "a overlaps the heading band (y 40–104); move it to y 120 or below") {
+		t.Errorf("warnings = %v, want one for a in the heading band", warnings)
+	}
+	body := whiteboard.Render(b, nil).Body
+	svg := body[strings.Index(body, "<svg"):]
+	if !strings.Contains(svg, `class="wb-heading"`) || !strings.Contains(svg, ">Water<") {
+		t.Errorf("heading not drawn inside the canvas:\n%s", body)
+	}
+	if _, warnings := decode(t, strings.Replace(src, "heading: Water\n", "", 1)); len(warnings) != 0 {
+		t.Errorf("without a heading: warnings %v", warnings)
+	}
+}
