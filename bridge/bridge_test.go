@@ -681,8 +681,8 @@ func TestEnvelopeListsSomePending(t *testing.T) {
 func TestEnvelopeWarningsElsewhere(t *testing.T) {
 	ts, _ := testBridge(t).NewToolset(levelFor(t, "whiteboard", session.LevelNode), "board", newBoard(t), Strict, ApproveAuto, nil)
 	ctx := context.Background()
-	ts.Call(ctx, "add_text", `{"x":0,"y":0,"w":100,"h":40,"text":"a","style":null,"pending_id":null}`)
-	env, _ := ts.Call(ctx, "add_text", `{"x":50,"y":20,"w":100,"h":40,"text":"b","style":null,"pending_id":null}`)
+	ts.Call(ctx, "add_text", `{"x":0,"y":200,"w":100,"h":40,"text":"a","style":null,"pending_id":null}`)
+	env, _ := ts.Call(ctx, "add_text", `{"x":50,"y":220,"w":100,"h":40,"text":"b","style":null,"pending_id":null}`)
 	if len(env.Warnings) != 1 || env.WarningsElsewhere != 0 {
 		t.Errorf("overlapping add: %+v, %d elsewhere", env.Warnings, env.WarningsElsewhere)
 	}
