@@ -42,7 +42,11 @@ func Render(b *Board, bound map[string]string) modality.Rendered {
 	if b.Elements.Pending {
 		// The whole element list is to be generated: one placeholder over
 		// the canvas, inset so its dashes show.
-		drawPlaceholder(&s, textfit.Box{X: 20, Y: 20, W: float64(c.Width) - 40, H: float64(c.Height) - 40}, "elements", b.Elements.Hint)
+		top := 20.0
+		if b.hasHeading() {
+			top = g.ContentTop // below the heading band
+		}
+		drawPlaceholder(&s, textfit.Box{X: 20, Y: top, W: float64(c.Width) - 40, H: float64(c.Height) - top - 20}, "elements", b.Elements.Hint)
 	}
 	// Shapes and boxes first, arrows over them, so an arrow's label is not
 	// hidden under the box it points at. A pending element with no box of
