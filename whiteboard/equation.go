@@ -22,8 +22,8 @@ import (
 // equation, deterministic MathML), but MathML is drawn with the browser's
 // math font, which the layout model cannot measure, so an equation could
 // overflow its box unseen; it would also add 277 kB of vendored JS and a JS
-// engine. Switching needs a math font embedded and measured like the text
-// font (docs/architecture.md, #9 note).
+// engine. Switching needs a math font embedded in the binary and the page
+// and measured like the text font.
 
 // mathSegment is a run of equation text at one level: 0 baseline, -1
 // subscript, +1 superscript.
