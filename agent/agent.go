@@ -236,7 +236,7 @@ func Run(ctx context.Context, model llm.Model, tools Tools, task Task, emit even
 		msgs = append(msgs, kept)
 
 		if len(assistant.ToolCalls) == 0 {
-			pending, defects := tools.Pending(), tools.Defects()
+			pending, defects := session.Owed(tools.Pending()), tools.Defects()
 			if len(pending)+len(defects) == 0 || res.Repaired || res.Steps >= task.MaxSteps {
 				return finish(res, msgs, tools, StopDone), nil
 			}
@@ -285,7 +285,7 @@ func historyCalls(calls []llm.ToolCall) []llm.ToolCall {
 }
 
 func finish(res Result, msgs []llm.Message, tools Tools, stop Stop) Result {
-	res.Stop, res.Messages, res.Pending, res.Defects = stop, msgs, tools.Pending(), tools.Defects()
+	res.Stop, res.Messages, res.Pending, res.Defects = stop, msgs, session.Owed(tools.Pending()), tools.Defects()
 	return res
 }
 

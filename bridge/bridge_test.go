@@ -681,8 +681,8 @@ func TestEnvelopeListsSomePending(t *testing.T) {
 func TestEnvelopeWarningsElsewhere(t *testing.T) {
 	ts, _ := testBridge(t).NewToolset(levelFor(t, "whiteboard", session.LevelNode), "board", newBoard(t), Strict, ApproveAuto, nil)
 	ctx := context.Background()
-	ts.Call(ctx, "add_text", `{"x":0,"y":0,"w":100,"h":40,"text":"a","style":null,"pending_id":null}`)
-	env, _ := ts.Call(ctx, "add_text", `{"x":50,"y":20,"w":100,"h":40,"text":"b","style":null,"pending_id":null}`)
+	ts.Call(ctx, "add_text", `{"x":0,"y":200,"w":100,"h":40,"text":"a","style":null,"pending_id":null}`)
+	env, _ := ts.Call(ctx, "add_text", `{"x":50,"y":220,"w":100,"h":40,"text":"b","style":null,"pending_id":null}`)
 	if len(env.Warnings) != 1 || env.WarningsElsewhere != 0 {
 		t.Errorf("overlapping add: %+v, %d elsewhere", env.Warnings, env.WarningsElsewhere)
 	}
@@ -690,5 +690,54 @@ func TestEnvelopeWarningsElsewhere(t *testing.T) {
 	data, _ := json.Marshal(env)
 	if len(env.Warnings) != 0 || !strings.Contains(string(data), `"warnings_elsewhere":1`) {
 		t.Errorf("far add: %s", data)
+	}
+}
+
+// A whiteboard's tools are bounded by its canvas: min/max in the compatible
+// form, the numbers in the description in the strict one.
+func TestToolSchemasBoundedByCanvas(t *testing.T) {
+	b := whiteboard.Todo("a diagram")
+	b.Canvas.Set, b.Canvas.Value = true, whiteboard.Canvas{Width: 800, Height: 600}
+	sess := session.New("board", b)
+	find := func(form Form, name string) map[string]any {
+		ts, err := testBridge(t).NewToolset(levelFor(t, "whiteboard", session.LevelNode), "board", sess, form, ApproveAuto, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range ts.Tools() {
+			if d.Name == name {
+				var s struct {
+					Properties map[string]any `json:"properties"`
+				}
+				if err := json.Unmarshal(d.Parameters, &s); err != nil {
+					t.Fatal(err)
+				}
+				return s.Properties
+			}
+		}
+		t.Fatalf("no tool %s", name)
+		return nil
+	}
+	props := find(Compatible, "add_text")
+	for name, want := range map[string][2]float64{"x": {0, 800}, "y": {0, 600}, "w": {1, 800}, "h": {1, 600}} {
+		p := props[name].(map[string]any)
+		if p["minimum"] != want[0] || p["maximum"] != want[1] {
+			t.Errorf("compatible %s: min %v max %v, want %v", name, p["minimum"], p["maximum"], want)
+		}
+	}
+	props = find(Strict, "add_text")
+	if d := props["w"].(map[string]any)["description"].(string); !strings.Contains(d, "between 1 and 800") {
+		t.Errorf("strict w description %q does not bound it by the canvas", d)
+	}
+	if _, has := props["w"].(map[string]any)["maximum"]; has {
+		t.Error("strict form carries maximum")
+	}
+	// Tools without coordinates are unchanged; the catalog itself still
+	// declares the general range.
+	cat, _ := testBridge(t).Catalog("whiteboard")
+	for _, d := range cat.Tools(levelFor(t, "whiteboard", session.LevelNode), Compatible) {
+		if d.Name == "add_text" && !strings.Contains(string(d.Parameters), `"maximum":10000`) {
+			t.Errorf("catalog add_text changed: %s", d.Parameters)
+		}
 	}
 }

@@ -172,6 +172,48 @@ func (c *Catalog) tools(l modality.Level, form Form, focused bool) []tool.Def {
 	return tools
 }
 
+// bounded is d with the top-level number properties named in bounds
+// narrowed to them: as minimum/maximum in the compatible form, in the
+// description (with the numbers) in the strict one, as strictSchema writes
+// every range.
+func (c *Catalog) bounded(d tool.Def, bounds map[string][2]float64, form Form) tool.Def {
+	e, ok := c.byName[d.Name]
+	if !ok {
+		return d
+	}
+	var s *jsonschema.Schema
+	for name, b := range bounds {
+		p := e.compat.Properties[name]
+		if p == nil || p.Type != "number" && p.Type != "integer" {
+			continue
+		}
+		if s == nil {
+			s = e.compat.CloneSchemas()
+		}
+		p = s.Properties[name]
+		lo, hi := b[0], b[1]
+		if p.Minimum != nil {
+			lo = max(lo, *p.Minimum)
+		}
+		if p.Maximum != nil {
+			hi = min(hi, *p.Maximum)
+		}
+		p.Minimum, p.Maximum = &lo, &hi
+	}
+	if s == nil {
+		return d
+	}
+	if form == Strict {
+		s = strictSchema(s)
+	}
+	raw, err := json.Marshal(s)
+	if err != nil {
+		return d // the declared schema still holds
+	}
+	d.Parameters = raw
+	return d
+}
+
 func (e *entry) targeted() bool {
 	_, ok := reflect.Zero(e.typ).Interface().(session.Targeted)
 	return ok

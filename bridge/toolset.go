@@ -120,8 +120,32 @@ func (b *Bridge) NewToolset(level modality.Level, node string, sess *session.Ses
 	return &Toolset{Level: level, Node: node, Form: form, Approval: approval, Asker: asker, catalog: c, sess: sess, before: before}, nil
 }
 
-// Tools returns the tool definitions offered to the model.
-func (t *Toolset) Tools() []tool.Def { return t.catalog.tools(t.Level, t.Form, t.Focus != "") }
+// Tools returns the tool definitions offered to the model, with the
+// node's own bounds (see bounded) in their schemas.
+func (t *Toolset) Tools() []tool.Def {
+	defs := t.catalog.tools(t.Level, t.Form, t.Focus != "")
+	var bounds map[string][2]float64
+	t.sess.View(func(st session.State) {
+		if b, ok := st.(bounded); ok {
+			bounds = b.Bounds()
+		}
+	})
+	if len(bounds) == 0 {
+		return defs
+	}
+	for i, d := range defs {
+		defs[i] = t.catalog.bounded(d, bounds, t.Form)
+	}
+	return defs
+}
+
+// bounded is a state whose numeric arguments have narrower bounds than the
+// ranges their intents declare, e.g. a whiteboard's coordinates by its
+// canvas: property name to [min, max]. The schemas a model is shown state
+// them; the state's own dispatch check enforces them.
+type bounded interface {
+	Bounds() map[string][2]float64
+}
 
 // ReadOnly reports whether a tool only reads (unknown tools do not).
 func (t *Toolset) ReadOnly(name string) bool {

@@ -94,7 +94,7 @@ func (s *solver) Complete(ctx context.Context, req llm.Request) (llm.Response, e
 		add("set_heading", map[string]any{"heading": "H"})
 		add("set_layout", map[string]any{"layout": "L"})
 	case "whiteboard.node":
-		add("add_text", map[string]any{"x": 10, "y": 10, "w": 100, "h": 40, "text": "T"})
+		add("add_text", map[string]any{"x": 10, "y": 130, "w": 100, "h": 40, "text": "T"})
 	}
 	return resp, nil
 }

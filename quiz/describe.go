@@ -126,7 +126,7 @@ func (q *Quiz) Pending() []session.Pending {
 	for i, qu := range q.questions() {
 		if qu.IsPlaceholder {
 			if qu.filled == 0 {
-				ps = append(ps, session.Pending{Level: session.LevelNode, Path: fmt.Sprintf("questions[%d]", i), Hint: qu.Hint, ID: qu.PlaceholderID})
+				ps = append(ps, session.Pending{Level: session.LevelNode, Path: fmt.Sprintf("questions[%d]", i), Hint: qu.Hint, ID: qu.PlaceholderID, Generated: q.earlier(qu)})
 			}
 			continue
 		}

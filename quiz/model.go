@@ -31,6 +31,11 @@ type Question struct {
 	Answers     yamlsrc.Field[[]string] `yaml:"answers,required"`
 	Distractors yamlsrc.Field[[]string] `yaml:"distractors"`
 	Feedback    yamlsrc.Field[string]   `yaml:"feedback"`
+	// GeneratedFor is the hint of the open placeholder a run generated this
+	// question for, written while the placeholder stays open so a rerun
+	// after an interruption adds only what the hint still lacks (as on
+	// whiteboards); dropped when the placeholder closes.
+	GeneratedFor string `yaml:"generated_for,omitempty"`
 
 	// authored questions came from the file; generation may fill their
 	// pending fields but not otherwise change them.
@@ -108,7 +113,44 @@ func Decode(n *yaml.Node, r *yamlsrc.Reporter, path string) *Quiz {
 	}
 	q.validate(r, path)
 	q.index()
+	q.linkGenerated()
 	return q
+}
+
+// linkGenerated ties each question a stopped run generated for a
+// placeholder still open back to it.
+func (q *Quiz) linkGenerated() {
+	for _, qu := range q.questions() {
+		if qu.IsPlaceholder || qu.GeneratedFor == "" {
+			continue
+		}
+		for _, ph := range q.questions() {
+			if ph.IsPlaceholder && placeholderKey(ph) == qu.GeneratedFor {
+				qu.filledFor = ph.PlaceholderID
+				break
+			}
+		}
+	}
+}
+
+// placeholderKey is what generated_for records for placeholder ph: its
+// hint, or its id when it has none.
+func placeholderKey(ph *Question) string {
+	if ph.Hint != "" {
+		return ph.Hint
+	}
+	return ph.PlaceholderID
+}
+
+// earlier lists the questions a stopped run generated for placeholder ph.
+func (q *Quiz) earlier(ph *Question) []string {
+	var ids []string
+	for _, qu := range q.questions() {
+		if qu.authored && !qu.IsPlaceholder && qu.filledFor == ph.PlaceholderID {
+			ids = append(ids, qu.ID)
+		}
+	}
+	return ids
 }
 
 // Hint is the author's hint for the quiz as a whole, if it had one.

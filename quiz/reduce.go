@@ -140,12 +140,17 @@ func (q *Quiz) apply(rc *session.Context, in session.Intent) error {
 	case ClosePlaceholders:
 		var closed []string
 		q.Questions.Value = slices.DeleteFunc(q.Questions.Value, func(qu *Question) bool {
-			if qu.IsPlaceholder && qu.filled > 0 {
+			if qu.IsPlaceholder && (qu.filled > 0 || len(q.earlier(qu)) > 0) {
 				closed = append(closed, qu.PlaceholderID)
 				return true
 			}
 			return false
 		})
+		for _, qu := range q.Questions.Value {
+			if qu.filledFor != "" && slices.Contains(closed, qu.filledFor) {
+				qu.GeneratedFor, qu.filledFor = "", ""
+			}
+		}
 		rc.Report(Closed{closed})
 	default:
 		return session.Reject(session.KindInvalidArgs, "", "", "a quiz cannot apply %T", in)
@@ -329,6 +334,7 @@ func (q *Quiz) add(rc *session.Context, in AddQuestion) error {
 		at = slices.Index(list, ph)
 		ph.filled++
 		qu.filledFor = ph.PlaceholderID
+		qu.GeneratedFor = placeholderKey(ph)
 	}
 	q.Questions = yamlsrc.Val(slices.Insert(list, at, qu))
 	q.byID[qu.ID] = qu

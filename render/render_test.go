@@ -112,3 +112,30 @@ func TestRenderIsDeterministic(t *testing.T) {
 		}
 	}
 }
+
+// allKinds has every element kind, a quiz, pending spots of every sort and
+// text in Latin, CJK, Hebrew and Arabic.
+const allKinds = "testdata/allkinds/lesson.yaml"
+
+func TestGoldenAllKindsHTML(t *testing.T) {
+	got := renderHTML(t, allKinds)
+	for _, want := range []string{
+		"水在零度结冰", "מים (water)", "الماء يتجمد", // every script reaches the page
+		`class="el equation"`, `class="el image"`, `class="el arrow"`, `class="el shape"`, `class="el text"`,
+		"pending element: a small diagram of the water cycle", "pending text: one line on why steam is invisible",
+	} {
+		if !bytes.Contains(got, []byte(want)) {
+			t.Errorf("render lacks %q", want)
+		}
+	}
+	golden(t, "allkinds.html", got)
+}
+
+func TestGoldenAllKindsMarkdown(t *testing.T) {
+	reg := registry(t)
+	var b bytes.Buffer
+	if err := render.Markdown(&b, load(t, allKinds, reg), reg); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "allkinds.md", b.Bytes())
+}

@@ -72,4 +72,20 @@ type Pending struct {
 	Hint  string `json:"hint,omitempty"`
 	// ID names a placeholder that new content can be attached to.
 	ID string `json:"id,omitempty"`
+	// Generated lists what an earlier, stopped run already added for the
+	// placeholder: the next run adds only what the hint still lacks.
+	Generated []string `json:"generated,omitempty"`
+}
+
+// Owed is what a subagent must still fill before it may stop: a placeholder
+// an earlier run began (Generated) is shown to the model, which judges
+// whether its hint still lacks anything, so stopping there is not a failure.
+func Owed(ps []Pending) []Pending {
+	var owed []Pending
+	for _, p := range ps {
+		if len(p.Generated) == 0 {
+			owed = append(owed, p)
+		}
+	}
+	return owed
 }

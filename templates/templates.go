@@ -31,6 +31,8 @@ type Item struct {
 	Path string
 	Hint string
 	ID   string
+	// Generated names what a stopped run already added for the placeholder.
+	Generated []string
 }
 
 // Data is what a template may use.

@@ -112,7 +112,7 @@ func (b *Board) Pending() []session.Pending {
 	for i, e := range b.Elements.Value {
 		if e.IsPlaceholder {
 			if e.filled == 0 {
-				ps = append(ps, session.Pending{Level: session.LevelNode, Path: fmt.Sprintf("elements[%d]", i), Hint: e.Hint, ID: e.PlaceholderID})
+				ps = append(ps, session.Pending{Level: session.LevelNode, Path: fmt.Sprintf("elements[%d]", i), Hint: e.Hint, ID: e.PlaceholderID, Generated: b.earlier(e)})
 			}
 			continue
 		}
@@ -178,6 +178,11 @@ func (b *Board) recompute() {
 		if e.X+e.W > float64(c.Width) || e.Y+e.H > float64(c.Height) {
 			b.defects = append(b.defects, defect{session.Warning{Path: "elements[" + e.ID + "]",
 				Message: fmt.Sprintf("%s runs past the canvas edge (right %g of %d, bottom %g of %d)", e.ID, e.X+e.W, c.Width, e.Y+e.H, c.Height)}, [2]string{e.ID}, false})
+		}
+		if b.hasHeading() {
+			if msg := g.headingOverlap(e); msg != "" {
+				b.defects = append(b.defects, defect{session.Warning{Path: "elements[" + e.ID + "]", Message: msg}, [2]string{e.ID}, false})
+			}
 		}
 		for _, msg := range g.textDefects(e) {
 			b.defects = append(b.defects, defect{session.Warning{Path: "elements[" + e.ID + "]", Message: msg}, [2]string{e.ID}, false})

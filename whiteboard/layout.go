@@ -24,16 +24,18 @@ const (
 	// margin is the free border around the canvas's content.
 	margin = 40.0
 	// headingHeight is the band the heading occupies: one line at
-	// headingFontSize, as wide as the canvas between its margins. Render
-	// draws it above the canvas, so it takes none of the canvas's space.
+	// headingFontSize, as wide as the canvas between its margins, at the
+	// top of the canvas inside the margin. Render draws it there, so content
+	// starts headingGap below it.
 	headingHeight = 64.0
+	headingGap    = 16.0
 )
 
 // Geometry is the layout model of one canvas, in px.
 type Geometry struct {
 	Width, Height   float64
 	Margin          float64
-	Heading         textfit.Box // the band the heading occupies, above the canvas
+	Heading         textfit.Box // the band the heading occupies, at the top of the canvas
 	HeadingFontSize float64
 	BodyFontSize    float64
 	MinFontSize     float64 // smaller text does not read at this canvas size
@@ -43,6 +45,15 @@ type Geometry struct {
 	scale           float64
 }
 
+// Bounds narrows the coordinates and sizes tools take to this canvas, for
+// the schemas a model is shown: a box starts on the canvas (as checkBox
+// requires) and is no bigger than it.
+func (b *Board) Bounds() map[string][2]float64 {
+	c := b.CanvasSize()
+	w, h := float64(c.Width), float64(c.Height)
+	return map[string][2]float64{"x": {0, w}, "y": {0, h}, "w": {1, w}, "h": {1, h}}
+}
+
 // Geometry returns the layout model of the board's canvas.
 func (b *Board) Geometry() Geometry {
 	c := b.CanvasSize()
@@ -50,15 +61,31 @@ func (b *Board) Geometry() Geometry {
 	g := Geometry{
 		Width: float64(c.Width), Height: float64(c.Height), scale: s,
 		Margin:          margin * s,
-		Heading:         textfit.Box{X: margin * s, Y: -headingHeight * s, W: float64(c.Width) - 2*margin*s, H: headingHeight * s},
+		Heading:         textfit.Box{X: margin * s, Y: margin * s, W: float64(c.Width) - 2*margin*s, H: headingHeight * s},
 		HeadingFontSize: headingFontSize * s,
 		BodyFontSize:    bodyFontSize * s,
 		MinFontSize:     minReadableFontSize * s,
 	}
 	g.ContentTop = g.Margin
+	if b.hasHeading() {
+		g.ContentTop = g.Heading.Y + g.Heading.H + headingGap*s
+	}
 	g.ContentWidth = g.Width - 2*g.Margin
 	g.ContentHeight = g.Height - g.ContentTop - g.Margin
 	return g
+}
+
+// hasHeading reports whether the board has, or is to get, a heading: then
+// its band is taken.
+func (b *Board) hasHeading() bool { return b.Heading.Set || b.Heading.Pending }
+
+// headingOverlap is the defect of an element drawn into the heading band.
+func (g Geometry) headingOverlap(e *Element) string {
+	h := g.Heading
+	if e.X >= h.X+h.W || e.X+e.W <= h.X || e.Y >= h.Y+h.H || e.Y+e.H <= h.Y {
+		return ""
+	}
+	return fmt.Sprintf("%s overlaps the heading band (y %g–%g); move it to y %g or below", e.ID, h.Y, h.Y+h.H, g.ContentTop)
 }
 
 // textStyle is how an element's text is drawn: its style's size and weight,
@@ -120,8 +147,10 @@ func (b *Board) Brief() string {
 	var s strings.Builder
 	fmt.Fprintf(&s, "Geometry (px, from the top-left corner): the canvas is %gx%g; keep elements inside x %g–%g, y %g–%g (margins %g). ",
 		g.Width, g.Height, g.Margin, g.Width-g.Margin, g.ContentTop, g.Height-g.Margin, g.Margin)
-	fmt.Fprintf(&s, "The heading is drawn above the canvas, in one line %g wide at font size %g bold: keep it short enough for that, and do not repeat it on the canvas. ",
-		g.Heading.W, g.HeadingFontSize)
+	if b.hasHeading() {
+		fmt.Fprintf(&s, "The heading is drawn at the top of the canvas, in the band x %g–%g, y %g–%g, one line at font size %g bold: keep it short enough for that, keep elements out of that band, and do not repeat the heading. ",
+			g.Heading.X, g.Heading.X+g.Heading.W, g.Heading.Y, g.Heading.Y+g.Heading.H, g.HeadingFontSize)
+	}
 	fmt.Fprintf(&s, "Font sizes that read well: %g for body text (one line is %g tall), never below %g. ",
 		g.BodyFontSize, g.BodyFontSize*textfit.LineHeight, g.MinFontSize)
 	bands := g.freeBands(b.elements())

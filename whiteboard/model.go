@@ -101,6 +101,12 @@ type Element struct {
 	Description yamlsrc.Field[string] `yaml:"description"`
 	Alt         yamlsrc.Field[string] `yaml:"alt"`
 	Style       *Style                `yaml:"style,omitempty"`
+	// GeneratedFor is the hint of the open placeholder a run generated this
+	// element for. It is written while the placeholder stays open (a run
+	// stopped before finishing it), so a rerun knows what that placeholder
+	// already has and adds only what its hint still lacks; it is dropped
+	// when the placeholder closes.
+	GeneratedFor string `yaml:"generated_for,omitempty"`
 
 	// authored elements came from the file; generation may fill their
 	// pending fields but not otherwise change them.
@@ -177,6 +183,7 @@ func Decode(n *yaml.Node, r *yamlsrc.Reporter, path string) *Board {
 	}
 	b.validate(r, path)
 	b.index()
+	b.linkGenerated()
 	b.recompute()
 	// An arrow may name an element a pending placeholder is to add; with
 	// nothing left to generate, a missing end is the author's error.
@@ -242,6 +249,43 @@ func (b *Board) index() {
 		}
 		b.byID[e.ID] = e
 	}
+}
+
+// linkGenerated ties each element an earlier, stopped run generated for a
+// placeholder still open (generated_for names its hint, or its id when it
+// has no hint) back to that placeholder.
+func (b *Board) linkGenerated() {
+	for _, e := range b.elements() {
+		if e.IsPlaceholder || e.GeneratedFor == "" {
+			continue
+		}
+		for _, ph := range b.elements() {
+			if ph.IsPlaceholder && placeholderKey(ph) == e.GeneratedFor {
+				e.filledFor = ph.PlaceholderID
+				break
+			}
+		}
+	}
+}
+
+// placeholderKey is what generated_for records for placeholder ph: its
+// hint, which an author can read, or its id when it has none.
+func placeholderKey(ph *Element) string {
+	if ph.Hint != "" {
+		return ph.Hint
+	}
+	return ph.PlaceholderID
+}
+
+// earlier lists the elements a stopped run generated for placeholder ph.
+func (b *Board) earlier(ph *Element) []string {
+	var ids []string
+	for _, e := range b.elements() {
+		if e.authored && e.filledFor == ph.PlaceholderID && !e.IsPlaceholder {
+			ids = append(ids, e.ID)
+		}
+	}
+	return ids
 }
 
 func (b *Board) validate(r *yamlsrc.Reporter, path string) {

@@ -24,18 +24,18 @@ elements:
   - id: t
     type: text
     x: 10
-    y: 10
+    y: 150
     w: 500
     h: 60.5
     text: "Light + water"
     style: {color: darkgreen, font_size: 32, bold: true, align: left}
-  - {id: box, type: shape, shape: rect, x: 10, y: 100, w: 300, h: 200, label: Leaf, style: {fill: "#cfc"}}
-  - {id: inner, type: shape, shape: ellipse, x: 20, y: 110, w: 50, h: 50}
+  - {id: box, type: shape, shape: rect, x: 10, y: 230, w: 300, h: 200, label: Leaf, style: {fill: "#cfc"}}
+  - {id: inner, type: shape, shape: ellipse, x: 20, y: 240, w: 50, h: 50}
   - {id: a, type: arrow, from: t, to: box, label: !pending "a verb"}
   - id: eq
     type: equation
     x: 600
-    y: 10
+    y: 150
     w: 900
     h: 80
     latex: 6CO_2 \to C_6H_{12}O_6
@@ -318,11 +318,11 @@ func TestDescribe(t *testing.T) {
 	d := b.Describe()
 	for _, want := range []string{
 		"1600x900", "#fdf6e3", `headed "Photosynthesis"`, "Layout: equation on top, diagram below.", "It has 6 elements:",
-		`text t at (10,10) size 500x60.5: reading "Light + water"`,
-		`rect box at (10,100) size 300x200, labelled "Leaf"`,
+		`text t at (10,150) size 500x60.5: reading "Light + water"`,
+		`rect box at (10,230) size 300x200, labelled "Leaf"`,
 		"ellipse inner",
 		"arrow a from t to box, labelled (pending)",
-		`equation eq at (600,10) size 900x80: LaTeX "6CO_2 \\to C_6H_{12}O_6"`,
+		`equation eq at (600,150) size 900x80: LaTeX "6CO_2 \\to C_6H_{12}O_6"`,
 		"image img at (600,300) size 400x300",
 		"alt (pending)",
 	} {
@@ -399,17 +399,22 @@ func TestDanglingArrowIsAnError(t *testing.T) {
 // The prompt's geometry is numbers: canvas, margins, heading band, font
 // sizes, and the strips the elements leave free.
 func TestBriefStatesGeometry(t *testing.T) {
-	b, _ := decode(t, "canvas: {width: 1280, height: 720}\nelements:\n  - {id: a, type: text, text: A, x: 40, y: 200, w: 300, h: 100}\n  - !pending more\n")
+	b, _ := decode(t, "canvas: {width: 1280, height: 720}\nheading: H\nelements:\n  - {id: a, type: text, text: A, x: 40, y: 200, w: 300, h: 100}\n  - !pending more\n")
 	got := b.Brief()
 	for _, want := range []string{
-		"the canvas is 1280x720; keep elements inside x 40–1240, y 40–680 (margins 40)",
-		"above the canvas, in one line 1200 wide at font size 40 bold",
+		"the canvas is 1280x720; keep elements inside x 40–1240, y 120–680 (margins 40)",
+		"The heading is drawn at the top of the canvas, in the band x 40–1240, y 40–104, one line at font size 40 bold",
 		"24 for body text (one line is 30 tall), never below 14",
-		"Free full-width strips: y 40–200, y 300–680.",
+		"Free full-width strips: y 120–200, y 300–680.",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("brief lacks %q:\n%s", want, got)
 		}
+	}
+	// Without a heading the band is free for content.
+	b, _ = decode(t, "canvas: {width: 1280, height: 720}\nelements:\n  - {id: a, type: text, text: A, x: 40, y: 200, w: 300, h: 100}\n")
+	if got := b.Brief(); !strings.Contains(got, "y 40–680") || strings.Contains(got, "heading") {
+		t.Errorf("brief without a heading: %s", got)
 	}
 	// On a half-size canvas every figure halves.
 	b, _ = decode(t, "canvas: {width: 640, height: 360}\nelements: []\n")

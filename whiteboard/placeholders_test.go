@@ -1,6 +1,7 @@
 package whiteboard_test
 
 import (
+	"context"
 	"reflect"
 	"slices"
 	"strings"
@@ -76,7 +77,7 @@ func TestFirstAddTurnsPendingListIntoPlaceholder(t *testing.T) {
 
 func TestPendingElementsKeyInAWrittenBoard(t *testing.T) {
 	s, b := newSession(t, "heading: H\nelements: !pending \"three columns\"\n")
-	if p := b.Pending(); len(p) != 1 || p[0] != (session.Pending{Level: session.LevelNode, Path: "elements", Hint: "three columns", ID: "p1"}) {
+	if p := b.Pending(); len(p) != 1 || !reflect.DeepEqual(p[0], session.Pending{Level: session.LevelNode, Path: "elements", Hint: "three columns", ID: "p1"}) {
 		t.Errorf("pending = %+v", p)
 	}
 	apply(t, s, b, whiteboard.AddShape{Box: box(0, 0, 100, 100), Shape: "rect", Placing: whiteboard.Placing{PendingID: "p1"}})
@@ -165,5 +166,118 @@ func TestDeletingAGeneratedElementReopensItsPlaceholder(t *testing.T) {
 	}
 	if !slices.Contains(ids, added.PendingID) {
 		t.Errorf("after deleting its only element, %s should be pending again: %+v", added.PendingID, b.Pending())
+	}
+}
+
+// A run stopped after filling part of a placeholder leaves generated_for on
+// what it added; the next run sees those elements listed with the
+// placeholder, keeps them, and closing the placeholder drops the key.
+func TestStoppedFillIsNotRepeated(t *testing.T) {
+	b := whiteboard.Todo("a chloroplast")
+	s := session.New("board", b)
+	apply(t, s, b, whiteboard.AddText{Box: box(10, 10, 200, 50), Text: "Chloroplast"})
+	saved := render(t, b)
+	if !strings.Contains(saved, "generated_for: a chloroplast\n") {
+		t.Fatalf("saved without generated_for:\n%s", saved)
+	}
+
+	// The rerun loads what was saved.
+	s, b = newSession(t, saved)
+	var ph []session.Pending
+	for _, p := range b.Pending() {
+		if p.ID != "" {
+			ph = append(ph, p)
+		}
+	}
+	if len(ph) != 1 || !reflect.DeepEqual(ph[0].Generated, []string{"text1"}) || ph[0].Hint != "a chloroplast" {
+		t.Fatalf("pending placeholders = %+v, want p1 listing text1 as generated", ph)
+	}
+	// What the stopped run added stays as it is.
+	if _, err := s.Dispatch(context.Background(), whiteboard.DeleteElement{ID: "text1"}); err == nil {
+		t.Error("the rerun deleted what the stopped run generated")
+	}
+	apply(t, s, b, whiteboard.AddShape{Box: box(300, 10, 100, 100), Shape: "rect", Placing: whiteboard.Placing{PendingID: "p1"}})
+	apply(t, s, b, whiteboard.ClosePlaceholders{})
+	wantIDs(t, b, "text1", "shape1")
+	if out := render(t, b); strings.Contains(out, "generated_for") || strings.Contains(out, "!pending \"a chloroplast\"") {
+		t.Errorf("closed placeholder still recorded:\n%s", out)
+	}
+
+	// A rerun that finds nothing lacking closes the placeholder too.
+	s, b = newSession(t, saved)
+	apply(t, s, b, whiteboard.ClosePlaceholders{})
+	wantIDs(t, b, "text1")
+	if out := render(t, b); strings.Contains(out, "generated_for") {
+		t.Errorf("closed placeholder still recorded:\n%s", out)
+	}
+}
+
+// An author's generated_for naming no open placeholder is kept as written
+// and ties nothing.
+func TestGeneratedForWithoutPlaceholderIsKept(t *testing.T) {
+	src := "elements:\n  - id: a\n    type: text\n    x: 0\n    y: 0\n    w: 100\n    h: 40\n    text: A\n    generated_for: gone\n  - !pending other\n"
+	s, b := newSession(t, src)
+	for _, p := range b.Pending() {
+		if len(p.Generated) != 0 {
+			t.Errorf("pending %+v lists generated elements", p)
+		}
+	}
+	apply(t, s, b, whiteboard.AddShape{Box: box(300, 10, 100, 100), Shape: "rect"})
+	apply(t, s, b, whiteboard.ClosePlaceholders{})
+	if out := render(t, b); !strings.Contains(out, "generated_for: gone") {
+		t.Errorf("author's key lost:\n%s", out)
+	}
+}
+
+// A saved board always loads. An author's arrow may name an element a
+// placeholder is to add; if the run fills the placeholder without it, the
+// placeholder stays open (the arrow stays a defect) instead of closing into
+// a file whose dangling arrow is a load error.
+func TestCloseKeepsFileLoadableWithDanglingArrow(t *testing.T) {
+	src := "elements:\n  - {id: a, type: text, text: A, x: 0, y: 0, w: 100, h: 40}\n  - {id: x, type: arrow, from: a, to: later}\n  - !pending more\n"
+	s, b := newSession(t, src)
+	apply(t, s, b, whiteboard.AddText{Box: box(300, 300, 100, 40), Text: "B"})
+	apply(t, s, b, whiteboard.ClosePlaceholders{})
+	out := render(t, b)
+	if !strings.Contains(out, "!pending \"more\"") {
+		t.Errorf("placeholder closed under a dangling arrow:\n%s", out)
+	}
+	if err := decodeProblems(t, out).Err(); err != nil {
+		t.Errorf("saved board does not load: %v\n%s", err, out)
+	}
+	if len(b.Defects()) == 0 {
+		t.Error("the dangling arrow is not reported as a defect")
+	}
+}
+
+// Deleting a generated element deletes the generated arrows that point at
+// it, so the saved file still loads.
+func TestDeleteTakesGeneratedArrowsAlong(t *testing.T) {
+	s, b := newSession(t, "elements:\n  - {id: a, type: text, text: A, x: 0, y: 0, w: 100, h: 40}\n")
+	apply(t, s, b, whiteboard.AddText{Box: box(300, 300, 100, 40), Text: "B"})
+	apply(t, s, b, whiteboard.AddArrow{From: "a", To: "text1"})
+	apply(t, s, b, whiteboard.DeleteElement{ID: "text1"})
+	wantIDs(t, b, "a")
+	if err := decodeProblems(t, render(t, b)).Err(); err != nil {
+		t.Errorf("saved board does not load: %v", err)
+	}
+}
+
+// The heading is drawn in its band at the top of the canvas; an element
+// drawn into that band is a defect, and a board without a heading keeps the
+// band for content.
+func TestHeadingBandInsideCanvas(t *testing.T) {
+	src := "heading: Water\nelements:\n  - {id: a, type: text, text: A, x: 40, y: 60, w: 300, h: 40}\n  - {id: b, type: text, text: B, x: 40, y: 120, w: 300, h: 40}\n"
+	b, warnings := decode(t, src)
+	if len(warnings) != 1 || !strings.Contains(warnings[0].Message, "a overlaps the heading band (y 40–104); move it to y 120 or below") {
+		t.Errorf("warnings = %v, want one for a in the heading band", warnings)
+	}
+	body := whiteboard.Render(b, nil).Body
+	svg := body[strings.Index(body, "<svg"):]
+	if !strings.Contains(svg, `class="wb-heading"`) || !strings.Contains(svg, ">Water<") {
+		t.Errorf("heading not drawn inside the canvas:\n%s", body)
+	}
+	if _, warnings := decode(t, strings.Replace(src, "heading: Water\n", "", 1)); len(warnings) != 0 {
+		t.Errorf("without a heading: warnings %v", warnings)
 	}
 }

@@ -330,18 +330,50 @@ func (b *Board) apply(rc *session.Context, in session.Intent) error {
 		b.selection = slices.Clone(in.IDs)
 	case ClosePlaceholders:
 		var closed []string
+		// An arrow naming an element still missing may be waiting for a
+		// placeholder to add it; while one does, closing them all would
+		// leave a file that does not load (a dangling arrow is an error
+		// once nothing is pending). They stay open, and the arrow stays a
+		// defect the run reports.
+		if b.danglingArrow() {
+			rc.Report(Closed{})
+			return nil
+		}
+		// A placeholder an earlier, stopped run began is closed too: this
+		// subagent saw what it had and finished.
 		b.Elements.Value = slices.DeleteFunc(b.Elements.Value, func(e *Element) bool {
-			if e.IsPlaceholder && e.filled > 0 {
+			if e.IsPlaceholder && (e.filled > 0 || len(b.earlier(e)) > 0) {
 				closed = append(closed, e.PlaceholderID)
 				return true
 			}
 			return false
 		})
+		for _, e := range b.Elements.Value {
+			if e.filledFor != "" && slices.Contains(closed, e.filledFor) {
+				e.GeneratedFor, e.filledFor = "", ""
+			}
+		}
 		rc.Report(Closed{closed})
 	default:
 		return session.Reject(session.KindInvalidArgs, "", "", "a whiteboard cannot apply %T", in)
 	}
 	return nil
+}
+
+// danglingArrow reports whether an arrow names an element the board lacks.
+func (b *Board) danglingArrow() bool {
+	for _, e := range b.elements() {
+		if e.Type != KindArrow || e.IsPlaceholder {
+			continue
+		}
+		if _, ok := b.byID[e.From]; !ok {
+			return true
+		}
+		if _, ok := b.byID[e.To]; !ok {
+			return true
+		}
+	}
+	return false
 }
 
 // extent is how far right and down the board's elements reach: a canvas
@@ -507,6 +539,7 @@ func (b *Board) add(rc *session.Context, e *Element, box Box, at Placing) error 
 		pos = slices.Index(els, ph)
 		ph.filled++
 		e.filledFor = ph.PlaceholderID
+		e.GeneratedFor = placeholderKey(ph)
 	}
 	b.Elements = yamlsrc.Val(slices.Insert(els, pos, e))
 	b.byID[e.ID] = e

@@ -22,12 +22,6 @@ func Render(b *Board, bound map[string]string) modality.Rendered {
 	if !b.Heading.Set && bound["heading"] != "" {
 		heading = bound["heading"]
 	}
-	switch {
-	case heading != "":
-		fmt.Fprintf(&s, "<h3 class=\"wb-heading\">%s</h3>\n", html.EscapeString(heading))
-	case b.Heading.Pending:
-		fmt.Fprintf(&s, "<h3 class=\"wb-heading pending\">%s</h3>\n", pendingLabel("heading", b.Heading.Hint))
-	}
 	bg := "white"
 	if c.Background != "" {
 		bg = string(c.Background)
@@ -35,10 +29,24 @@ func Render(b *Board, bound map[string]string) modality.Rendered {
 	fmt.Fprintf(&s, "<svg class=\"whiteboard\" viewBox=\"0 0 %d %d\" preserveAspectRatio=\"xMidYMid meet\" xmlns=\"http://www.w3.org/2000/svg\" role=\"img\">\n", c.Width, c.Height)
 	s.WriteString(svgDefs)
 	fmt.Fprintf(&s, "<rect class=\"canvas\" x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"%s\"/>\n", c.Width, c.Height, html.EscapeString(bg))
+	// The heading is drawn in its band at the top of the canvas, with the
+	// style the heading check measures.
+	g := b.Geometry()
+	switch {
+	case heading != "":
+		st := textfit.Style{FontSize: g.HeadingFontSize, Bold: true}
+		fmt.Fprintf(&s, "<g class=\"wb-heading\">%s</g>\n", textfit.Wrap(heading, st, g.Heading.W).SVG(g.Heading, "left", "#1b1f24"))
+	case b.Heading.Pending:
+		drawPlaceholder(&s, g.Heading, "heading", b.Heading.Hint)
+	}
 	if b.Elements.Pending {
 		// The whole element list is to be generated: one placeholder over
 		// the canvas, inset so its dashes show.
-		drawPlaceholder(&s, textfit.Box{X: 20, Y: 20, W: float64(c.Width) - 40, H: float64(c.Height) - 40}, "elements", b.Elements.Hint)
+		top := 20.0
+		if b.hasHeading() {
+			top = g.ContentTop // below the heading band
+		}
+		drawPlaceholder(&s, textfit.Box{X: 20, Y: top, W: float64(c.Width) - 40, H: float64(c.Height) - top - 20}, "elements", b.Elements.Hint)
 	}
 	// Shapes and boxes first, arrows over them, so an arrow's label is not
 	// hidden under the box it points at. A pending element with no box of

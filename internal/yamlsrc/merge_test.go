@@ -233,3 +233,27 @@ func onlyPlaceholders(cs []Conflict) bool {
 	}
 	return true
 }
+
+// generated_for is an ordinary key to the merge: a run that closes the
+// placeholder drops it from what it generated while the author edits beside
+// it, and both changes land.
+func TestMerge3GeneratedForFollowsTheRun(t *testing.T) {
+	base := "elements:\n  - id: text1\n    text: Evaporation\n    generated_for: the loop\n  - !pending \"the loop\"\n  - id: mine\n    text: Mine\n"
+	ours := "elements:\n  - id: text1\n    text: Evaporation\n  - id: text2\n    text: Condensation\n  - id: mine\n    text: Mine\n"
+	theirs := strings.Replace(base, "text: Mine", "text: Mine, edited", 1)
+	got, cs := merge3Text(t, base, ours, theirs)
+	if len(cs) > 0 {
+		t.Fatalf("conflicts: %v", paths(cs))
+	}
+	want := "elements:\n  - id: text1\n    text: Evaporation\n  - id: text2\n    text: Condensation\n  - id: mine\n    text: Mine, edited\n"
+	if got != want {
+		t.Errorf("merged:\n%s\nwant:\n%s", got, want)
+	}
+	// While the placeholder is open the run's key is kept beside the
+	// author's edit.
+	ours = strings.Replace(base, "  - !pending", "  - id: text2\n    text: Condensation\n    generated_for: the loop\n  - !pending", 1)
+	got, cs = merge3Text(t, base, ours, theirs)
+	if len(cs) > 0 || strings.Count(got, "generated_for: the loop") != 2 || !strings.Contains(got, "Mine, edited") {
+		t.Errorf("merged (conflicts %v):\n%s", paths(cs), got)
+	}
+}
