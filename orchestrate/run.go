@@ -358,15 +358,15 @@ func (r *runner) openHistory(task *agent.Task, sess *session.Session) (*history.
 }
 
 // contentHash identifies a node's content by its description, which is
-// what its subagent is shown. The line naming the author's request for a
-// pending node is left out: a filled node keeps it in memory, but the
+// what its subagent is shown. The line giving a pending node's brief is
+// left out: a filled node keeps it in memory, but the
 // saved file does not, so it would make every reload look changed.
 func contentHash(sess *session.Session) string {
 	var s string
 	sess.View(func(st session.State) { s = st.Describe() })
 	var kept []string
 	for _, line := range strings.Split(s, "\n") {
-		if !strings.HasPrefix(line, authorAsked) {
+		if !strings.HasPrefix(line, briefLine) {
 			kept = append(kept, line)
 		}
 	}
@@ -374,9 +374,9 @@ func contentHash(sess *session.Session) string {
 	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
-// authorAsked starts the describe line of a pending node's hint
+// briefLine starts the describe line of a pending node's brief
 // (whiteboard and quiz describe.go).
-const authorAsked = "The author asked for: "
+const briefLine = "Brief for this "
 
 func (r *runner) fail(node, level string, err error) {
 	r.record(NodeResult{Node: node, Level: level, Status: event.StatusFailed, Error: err.Error()})
