@@ -692,3 +692,54 @@ func TestEnvelopeWarningsElsewhere(t *testing.T) {
 		t.Errorf("far add: %s", data)
 	}
 }
+
+// A subagent is offered only the setters of what is pending at its node,
+// plus the read-only tools; a setter left out is refused with the tools
+// for what is left. Subagents offered the same tools share one list.
+func TestToolsTrimmedToPending(t *testing.T) {
+	src := "version: 1\nmetadata:\n  title: Light\n  objectives: !pending \"two\"\n  vocabulary:\n    - term: chlorophyll\n      definition: !pending\nslides: []\n"
+	br := testBridge(t)
+	level := levelFor(t, "lesson", session.LevelMetadata)
+	open := func() *Toolset {
+		doc, err := compose.Load(writeLessonFile(t, src), testRegistry())
+		if err != nil {
+			t.Fatal(err)
+		}
+		ts, err := br.NewToolset(level, "lesson", doc.Session(), Strict, ApproveAuto, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ts
+	}
+	ts := open()
+	var names []string
+	for _, d := range ts.Tools() {
+		names = append(names, d.Name)
+	}
+	if want := "set_objectives define_term describe_lesson list_pending"; strings.Join(names, " ") != want {
+		t.Errorf("tools %v, want %s", names, want)
+	}
+	env, err := ts.Call(context.Background(), "set_title", `{"title":"Other"}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if env.Error == nil || env.Error.Kind != session.KindPermission || env.Error.Hint != "tools for what is left: set_objectives, define_term" {
+		t.Errorf("set_title: %+v", env.Error)
+	}
+	// Once objectives are set, only define_term is left for what remains.
+	if env, _ := ts.Call(context.Background(), "set_objectives", `{"objectives":["Explain light"]}`); !env.OK {
+		t.Fatalf("set_objectives: %+v", env.Error)
+	}
+	env, _ = ts.Call(context.Background(), "set_subject", `{"subject":"x"}`)
+	if env.Error == nil || env.Error.Hint != "tools for what is left: define_term" {
+		t.Errorf("set_subject after objectives: %+v", env.Error)
+	}
+	// The list the model saw does not change mid-conversation, and a second
+	// subagent with the same pending items gets the very same list.
+	if len(ts.Tools()) != 4 {
+		t.Errorf("tools changed mid-conversation: %d", len(ts.Tools()))
+	}
+	if a, b := ts.Tools(), open().Tools(); &a[0] != &b[0] {
+		t.Error("the same tool set was built twice")
+	}
+}

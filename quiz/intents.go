@@ -76,10 +76,10 @@ type ApplyBinding struct {
 type ClosePlaceholders struct{}
 
 func (SetKind) Spec() session.Spec {
-	return session.Spec{Capability: CapMetadata, Doc: "Set what the quiz is for: a starter, a check for understanding, or an exit quiz."}
+	return session.Spec{Capability: CapMetadata, Fills: []string{"kind"}, Doc: "Set what the quiz is for: a starter, a check for understanding, or an exit quiz."}
 }
 func (SetInstructions) Spec() session.Spec {
-	return session.Spec{Capability: CapMetadata, Doc: "Set the one-sentence instructions students read before the questions."}
+	return session.Spec{Capability: CapMetadata, Fills: []string{"instructions"}, Doc: "Set the one-sentence instructions students read before the questions."}
 }
 func (AddQuestion) Spec() session.Spec {
 	return session.Spec{Capability: CapNode, Adds: true, Doc: "Add a multiple-choice question: a prompt, its options (right answers and distractors) and optional feedback."}
