@@ -99,7 +99,12 @@ func BenchmarkRequestEconomy(b *testing.B) {
 		}
 		for _, level := range []string{"whiteboard.metadata", "whiteboard.node"} {
 			a, c := first["slides/s1/whiteboard "+level], first["slides/s2/whiteboard "+level]
-			shared[level] += commonPrefix(a, c)
+			n := commonPrefix(a, c)
+			// Everything before the node's own part is shared.
+			if node := strings.Index(a, "Node: slides/s1"); n < node {
+				b.Errorf("%s: the prompts share %d bytes; the node's part starts at %d", level, n, node)
+			}
+			shared[level] += n
 			whole[level] += len(a)
 		}
 		b.StartTimer()
