@@ -536,7 +536,7 @@ func TestFocusedToolset(t *testing.T) {
 	for _, tool := range ts.Tools() {
 		names = append(names, tool.Name)
 	}
-	if want := "update_slide move_slide remove_slide describe_lesson list_pending"; strings.Join(names, " ") != want {
+	if want := "update_slide move_slide remove_slide describe_lesson list_pending note_for_author"; strings.Join(names, " ") != want {
 		t.Errorf("focused tools %v, want %s", names, want)
 	}
 	if p := ts.Pending(); len(p) != 1 || p[0].Path != "slides[light].notes" {
@@ -716,7 +716,7 @@ func TestToolsTrimmedToPending(t *testing.T) {
 	for _, d := range ts.Tools() {
 		names = append(names, d.Name)
 	}
-	if want := "set_objectives define_term describe_lesson list_pending"; strings.Join(names, " ") != want {
+	if want := "set_objectives define_term describe_lesson list_pending note_for_author"; strings.Join(names, " ") != want {
 		t.Errorf("tools %v, want %s", names, want)
 	}
 	env, err := ts.Call(context.Background(), "set_title", `{"title":"Other"}`)
@@ -736,10 +736,42 @@ func TestToolsTrimmedToPending(t *testing.T) {
 	}
 	// The list the model saw does not change mid-conversation, and a second
 	// subagent with the same pending items gets the very same list.
-	if len(ts.Tools()) != 4 {
+	if len(ts.Tools()) != 5 {
 		t.Errorf("tools changed mid-conversation: %d", len(ts.Tools()))
 	}
 	if a, b := ts.Tools(), open().Tools(); &a[0] != &b[0] {
 		t.Error("the same tool set was built twice")
+	}
+}
+
+// note_for_author is offered at every level, is read-only, records the
+// note with its node and level, and changes nothing.
+func TestNoteForAuthor(t *testing.T) {
+	sess := newBoard(t)
+	ts, _ := testBridge(t).NewToolset(levelFor(t, "whiteboard", session.LevelNode), "slides/a/whiteboard", sess, Strict, ApproveAuto, nil)
+	var got []Note
+	ts.Notes = func(n Note) { got = append(got, n) }
+	if !ts.ReadOnly(NoteTool) || ts.Tools()[len(ts.Tools())-1].Name != NoteTool {
+		t.Fatalf("note_for_author not offered as read-only: %v", ts.Tools())
+	}
+	v := sess.Version()
+	env, err := ts.Call(context.Background(), NoteTool, `{"text":"The title asks why leaves are green; the board asks where mass comes from.","about":"heading"}`)
+	if err != nil || !env.OK {
+		t.Fatalf("%+v %v", env, err)
+	}
+	want := Note{Node: "slides/a/whiteboard", Level: "whiteboard.node", About: "heading", Text: "The title asks why leaves are green; the board asks where mass comes from."}
+	if len(got) != 1 || got[0] != want {
+		t.Errorf("notes %+v, want %+v", got, want)
+	}
+	if sess.Version() != v {
+		t.Error("a note changed the session")
+	}
+	for _, args := range []string{`{"text":"  ","about":null}`, `{"about":"x"}`, `{"text":"x","extra":1}`, `not json`} {
+		if env, _ := ts.Call(context.Background(), NoteTool, args); env.OK || env.Error.Kind != session.KindInvalidArgs {
+			t.Errorf("%s: %+v", args, env)
+		}
+	}
+	if len(got) != 1 {
+		t.Errorf("a refused note was recorded: %+v", got)
 	}
 }

@@ -219,6 +219,7 @@ func (c *Catalog) offered(l modality.Level, form Form, focused bool, pending []s
 	for _, e := range kept {
 		defs = append(defs, e.tool(form))
 	}
+	defs = append(defs, noteDef(form))
 	if c.cache == nil {
 		c.cache = map[offerKey][]tool.Def{}
 	}

@@ -66,6 +66,9 @@ type Toolset struct {
 	Focus string
 	// Secrets, when set, refuses calls whose arguments hold a secret.
 	Secrets Secrets
+	// Notes, when set, receives each note_for_author call. It may be
+	// called from several goroutines at once (the tool is read-only).
+	Notes func(Note)
 
 	catalog *Catalog
 	sess    *session.Session
@@ -166,6 +169,9 @@ func (t *Toolset) toolsForLeft() string {
 
 // ReadOnly reports whether a tool only reads (unknown tools do not).
 func (t *Toolset) ReadOnly(name string) bool {
+	if name == NoteTool {
+		return true
+	}
 	spec, ok := t.catalog.Spec(name)
 	return ok && spec.ReadOnly
 }
@@ -196,6 +202,9 @@ func PendingAt(sess *session.Session, level modality.Level, focus string) []sess
 func (t *Toolset) Call(ctx context.Context, name, args string) (tool.Envelope, error) {
 	if secretIn(t.Secrets, name) || secretIn(t.Secrets, args) {
 		return t.fail(secretRefused()), nil
+	}
+	if name == NoteTool {
+		return t.note(args), nil
 	}
 	in, ce := t.catalog.Parse(name, args)
 	if ce != nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -90,6 +91,17 @@ func runRender(opts *renderOptions) error {
 		}
 		if fi, err := os.Stat(out); err == nil && fi.IsDir() {
 			return usagef("-o %s is a folder; name the output file, e.g. %s", out, filepath.Join(out, "lesson."+opts.format))
+		}
+	}
+	if opts.format == "html" {
+		// Notes runs left for the author, from the default state dir
+		// beside the lesson.
+		notes, err := loadNotes(filepath.Join(filepath.Dir(opts.file), ".lessongen"))
+		if err != nil {
+			return err
+		}
+		write = func(w io.Writer, doc *compose.Document, reg *modality.Registry) error {
+			return render.HTMLWithNotes(w, doc, reg, notes)
 		}
 	}
 	var buf bytes.Buffer

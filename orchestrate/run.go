@@ -70,6 +70,9 @@ type Report struct {
 	Nodes    []NodeResult
 	Requests int
 	Tokens   event.Tokens
+	// Notes are what subagents told the author (note_for_author), in
+	// the order left.
+	Notes []bridge.Note
 }
 
 // Incomplete lists the steps that ended with work still pending.
@@ -198,6 +201,7 @@ func (r *runner) step(ctx context.Context, st Step, bl modality.Level, d *modali
 	}
 	tools.Focus = focus
 	tools.Secrets = r.opts.Secrets
+	tools.Notes = r.note
 	pending := tools.Pending()
 	if len(pending) == 0 && (r.opts.Instruction == "" || len(st.Pending) > 0) {
 		return true
@@ -377,6 +381,14 @@ func contentHash(sess *session.Session) string {
 // briefLine starts the describe line of a pending node's brief
 // (whiteboard and quiz describe.go).
 const briefLine = "Brief for this "
+
+// note keeps a note for the author and logs it.
+func (r *runner) note(n bridge.Note) {
+	r.mu.Lock()
+	r.report.Notes = append(r.report.Notes, n)
+	r.mu.Unlock()
+	r.emit(event.Event{Kind: event.Note, Node: n.Node, Level: n.Level, Text: n.Text, About: n.About})
+}
 
 func (r *runner) fail(node, level string, err error) {
 	r.record(NodeResult{Node: node, Level: level, Status: event.StatusFailed, Error: err.Error()})
