@@ -161,6 +161,14 @@ func (r *runner) rootDone() {
 	r.checkpoint()
 }
 
+// slideDone tells the author when a quiz's answers are on its slide's
+// board: the task would be given away.
+func (r *runner) slideDone(id string, kids []*session.Session) {
+	for _, n := range answersShown(id, kids) {
+		r.note(n)
+	}
+}
+
 func (r *runner) each(fn func()) {
 	r.wg.Add(1)
 	go func() {
