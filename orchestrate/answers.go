@@ -25,7 +25,7 @@ const minAnswerLen = 3
 // appears word for word on a board of the same slide gives the task away.
 // Each finding is a note for the author, as the check cannot know whether
 // the board was meant to be read after the quiz.
-func answersShown(slide string, kids []*session.Session) []bridge.Note {
+func answersShown(kids []*session.Session) []bridge.Note {
 	var answers []string
 	shown := map[string]map[string]string{} // node -> where -> text
 	for _, s := range kids {
@@ -48,7 +48,7 @@ func answersShown(slide string, kids []*session.Session) []bridge.Note {
 			for _, where := range slices.Sorted(maps.Keys(shown[node])) {
 				if containsWords(normalize(shown[node][where]), want) {
 					notes = append(notes, bridge.Note{Node: node, Level: "check", About: where,
-						Text: fmt.Sprintf("the quiz answer %q is written on slide %s's board (%s): students would see it while they answer; move it to the notes", answer, slide, where)})
+						Text: fmt.Sprintf("the quiz answer %q is on this slide's board: students would see it while they answer; move it to the speaker notes", answer)})
 				}
 			}
 		}

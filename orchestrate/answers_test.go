@@ -52,7 +52,7 @@ func TestAnswersShownOnTheBoard(t *testing.T) {
 		}
 		kids = append(kids, s)
 	}
-	notes := answersShown("check", kids)
+	notes := answersShown(kids)
 	// The answer is found whatever its case and spacing; "2" is too short
 	// to look for: it would be found in any number on the board.
 	if len(notes) != 1 || notes[0].Node != "slides/check/whiteboard" || notes[0].About != "a1" || !strings.Contains(notes[0].Text, `"thylakoid membrane"`) {

@@ -164,7 +164,7 @@ func (r *runner) rootDone() {
 // slideDone tells the author when a quiz's answers are on its slide's
 // board: the task would be given away.
 func (r *runner) slideDone(id string, kids []*session.Session) {
-	for _, n := range answersShown(id, kids) {
+	for _, n := range answersShown(kids) {
 		r.note(n)
 	}
 }
