@@ -31,7 +31,7 @@ func oneTurnScript() fakellm.Script {
 // promptOf renders a recorded request body the way a server's prompt
 // cache sees it: the tools first (chat templates put them in the system
 // part), then each message's role and content in order.
-func promptOf(body []byte) (prompt string, toolsBytes int, level string) {
+func promptOf(body []byte) (prompt string, toolsBytes int, level, system string) {
 	var req struct {
 		Tools    json.RawMessage `json:"tools"`
 		Messages []struct {
@@ -40,17 +40,20 @@ func promptOf(body []byte) (prompt string, toolsBytes int, level string) {
 		} `json:"messages"`
 	}
 	if err := json.Unmarshal(body, &req); err != nil {
-		return "", 0, ""
+		return "", 0, "", ""
 	}
 	var b strings.Builder
 	b.Write(req.Tools)
 	for _, m := range req.Messages {
 		b.WriteString("\n<" + m.Role + ">\n" + m.Content)
+		if m.Role == "system" && system == "" {
+			system = m.Content
+		}
 	}
 	if m := nodeRE.FindStringSubmatch(b.String()); m != nil {
 		level = m[1] + " " + m[2]
 	}
-	return b.String(), len(req.Tools), level
+	return b.String(), len(req.Tools), level, system
 }
 
 func commonPrefix(a, b string) int {
@@ -73,6 +76,7 @@ func BenchmarkRequestEconomy(b *testing.B) {
 	var requests, subagents, body, tools int
 	shared := map[string]int{}
 	whole := map[string]int{}
+	sharedSystem := 0
 	for b.Loop() {
 		b.StopTimer()
 		doc, err := compose.Load(writeLesson(b, 8, "  objectives: !pending \"two objectives\"\n"), testRegistry())
@@ -88,15 +92,18 @@ func BenchmarkRequestEconomy(b *testing.B) {
 		b.StopTimer()
 		subagents += len(report.Nodes)
 		requests += report.Requests
-		first := map[string]string{}
+		first, firstSystem := map[string]string{}, map[string]string{}
 		for _, r := range srv.Requests()[before:] {
-			p, tb, lv := promptOf(r.Body)
+			p, tb, lv, sys := promptOf(r.Body)
 			body += len(r.Body)
 			tools += tb
 			if _, seen := first[lv]; !seen {
-				first[lv] = p
+				first[lv], firstSystem[lv] = p, sys
 			}
 		}
+		// The system messages alone: what is shared whatever the server's
+		// chat template does with the tools.
+		sharedSystem += commonPrefix(firstSystem["slides/s1/whiteboard whiteboard.node"], firstSystem["slides/s2/whiteboard whiteboard.node"])
 		for _, level := range []string{"whiteboard.metadata", "whiteboard.node"} {
 			a, c := first["slides/s1/whiteboard "+level], first["slides/s2/whiteboard "+level]
 			n := commonPrefix(a, c)
@@ -114,6 +121,7 @@ func BenchmarkRequestEconomy(b *testing.B) {
 	b.ReportMetric(float64(tools)/float64(body), "tools-share")
 	b.ReportMetric(float64(shared["whiteboard.node"])/float64(b.N), "wb-node-shared-prefix-bytes")
 	b.ReportMetric(float64(shared["whiteboard.node"])/float64(whole["whiteboard.node"]), "wb-node-shared-prefix-share")
+	b.ReportMetric(float64(sharedSystem)/float64(b.N), "wb-node-shared-system-bytes")
 	b.ReportMetric(float64(shared["whiteboard.metadata"])/float64(b.N), "wb-meta-shared-prefix-bytes")
 	b.ReportMetric(float64(shared["whiteboard.metadata"])/float64(whole["whiteboard.metadata"]), "wb-meta-shared-prefix-share")
 }
