@@ -124,6 +124,9 @@ func NewCatalog(modality string, intents []session.Intent) (*Catalog, error) {
 		if _, dup := c.byName[e.name]; dup {
 			return nil, fmt.Errorf("%s: two intents named %s", modality, e.name)
 		}
+		if e.name == NoteTool {
+			return nil, fmt.Errorf("%s: %s is offered at every level already; rename the intent", modality, e.name)
+		}
 		var err error
 		if e.compat, err = compatibleSchema(t); err != nil {
 			return nil, err
