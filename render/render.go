@@ -85,6 +85,35 @@ func build(doc *compose.Document, reg *modality.Registry) (*deck, error) {
 	return d, nil
 }
 
+// buildWithNotes is build, with the notes for the author attached: a note
+// on a slide's child to that slide's notes, any other to the overview.
+func buildWithNotes(doc *compose.Document, reg *modality.Registry, notes []AuthorNote) (*deck, error) {
+	d, err := build(doc, reg)
+	if err != nil || len(notes) == 0 {
+		return d, err
+	}
+	bySlide := map[string][]AuthorNote{}
+	var general []AuthorNote
+	for _, n := range notes {
+		rest, ok := strings.CutPrefix(n.Node, "slides/")
+		id, _, _ := strings.Cut(rest, "/")
+		if ok && id != "" {
+			bySlide[id] = append(bySlide[id], n)
+		} else {
+			general = append(general, n)
+		}
+	}
+	if g := notesHTML(general); g != "" {
+		d.overview += "<aside class=\"notes\">" + g + "</aside>\n"
+	}
+	for i, s := range d.slides {
+		if s.id != "" {
+			d.slides[i].notes += notesHTML(bySlide[s.id])
+		}
+	}
+	return d, nil
+}
+
 // AuthorNote is a note a subagent left for the author (note_for_author),
 // shown in the notes of its slide, or of the overview for the lesson's
 // own nodes.
@@ -122,28 +151,9 @@ func notesHTML(notes []AuthorNote) string {
 // note on a slide's child goes to that slide's notes, any other to the
 // overview's.
 func HTMLWithNotes(w io.Writer, doc *compose.Document, reg *modality.Registry, notes []AuthorNote) error {
-	d, err := build(doc, reg)
+	d, err := buildWithNotes(doc, reg, notes)
 	if err != nil {
 		return err
-	}
-	bySlide := map[string][]AuthorNote{}
-	var general []AuthorNote
-	for _, n := range notes {
-		rest, ok := strings.CutPrefix(n.Node, "slides/")
-		id, _, _ := strings.Cut(rest, "/")
-		if ok && id != "" {
-			bySlide[id] = append(bySlide[id], n)
-		} else {
-			general = append(general, n)
-		}
-	}
-	if g := notesHTML(general); g != "" {
-		d.overview += "<aside class=\"notes\">" + g + "</aside>\n"
-	}
-	for i, s := range d.slides {
-		if s.id != "" {
-			d.slides[i].notes += notesHTML(bySlide[s.id])
-		}
 	}
 	var b strings.Builder
 	title := d.title
@@ -185,7 +195,13 @@ func HTMLWithNotes(w io.Writer, doc *compose.Document, reg *modality.Registry, n
 // slide per ---, each whiteboard as inline SVG, notes as presenter
 // comments.
 func Markdown(w io.Writer, doc *compose.Document, reg *modality.Registry) error {
-	d, err := build(doc, reg)
+	return MarkdownWithNotes(w, doc, reg, nil)
+}
+
+// MarkdownWithNotes is Markdown with the notes subagents left for the
+// author, placed as HTMLWithNotes places them.
+func MarkdownWithNotes(w io.Writer, doc *compose.Document, reg *modality.Registry, notes []AuthorNote) error {
+	d, err := buildWithNotes(doc, reg, notes)
 	if err != nil {
 		return err
 	}
