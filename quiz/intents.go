@@ -97,7 +97,7 @@ func (DescribeQuiz) Spec() session.Spec {
 	return session.Spec{Capability: CapRead, ReadOnly: true, Doc: "Describe the quiz as it stands: kind, instructions and every question with its options."}
 }
 func (ListPending) Spec() session.Spec {
-	return session.Spec{Capability: CapRead, ReadOnly: true, Doc: "List what is still to be generated in this quiz, with the author's hints and placeholder ids."}
+	return session.Spec{Capability: CapRead, ReadOnly: true, Doc: "List what is still to be generated in this quiz, with their briefs (the author's or an earlier assistant's) and placeholder ids."}
 }
 func (ApplyBinding) Spec() session.Spec {
 	return session.Spec{Capability: CapMetadata, Hidden: true, Doc: "Fill a property bound by the slide's props."}

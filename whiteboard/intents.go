@@ -166,7 +166,7 @@ func (DescribeWhiteboard) Spec() session.Spec {
 	return session.Spec{Capability: CapRead, ReadOnly: true, Doc: "Describe the whiteboard as it stands: canvas, heading and every element with its position."}
 }
 func (ListPending) Spec() session.Spec {
-	return session.Spec{Capability: CapRead, ReadOnly: true, Doc: "List what is still to be generated on this whiteboard, with the author's hints and placeholder ids."}
+	return session.Spec{Capability: CapRead, ReadOnly: true, Doc: "List what is still to be generated on this whiteboard, with their briefs (the author's or an earlier assistant's) and placeholder ids."}
 }
 func (SelectElements) Spec() session.Spec {
 	return session.Spec{Capability: CapNode, Hidden: true, Doc: "Select elements in an editor."}
