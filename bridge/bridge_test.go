@@ -716,7 +716,7 @@ func TestToolsTrimmedToPending(t *testing.T) {
 	for _, d := range ts.Tools() {
 		names = append(names, d.Name)
 	}
-	if want := "set_objectives define_term describe_lesson list_pending note_for_author"; strings.Join(names, " ") != want {
+	if want := "describe_lesson list_pending note_for_author set_objectives define_term"; strings.Join(names, " ") != want {
 		t.Errorf("tools %v, want %s", names, want)
 	}
 	env, err := ts.Call(context.Background(), "set_title", `{"title":"Other"}`)
@@ -741,6 +741,17 @@ func TestToolsTrimmedToPending(t *testing.T) {
 	}
 	if a, b := ts.Tools(), open().Tools(); &a[0] != &b[0] {
 		t.Error("the same tool set was built twice")
+	}
+	// A subagent with other setters shares the tools before them: the
+	// setters come last.
+	other, err := compose.Load(writeLessonFile(t, "version: 1\nmetadata:\n  title: !pending\nslides: []\n"), testRegistry())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts2, _ := br.NewToolset(level, "lesson", other.Session(), Strict, ApproveAuto, nil)
+	a, b := ts.Tools(), ts2.Tools()
+	if len(b) != 4 || b[3].Name != "set_title" || a[2].Name != NoteTool || b[2].Name != NoteTool {
+		t.Errorf("tools %v and %v: the shared ones do not come first", a, b)
 	}
 }
 

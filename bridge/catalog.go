@@ -218,11 +218,21 @@ func (c *Catalog) offered(l modality.Level, form Form, focused bool, pending []s
 	if defs, ok := c.cache[key]; ok {
 		return defs
 	}
-	var defs []tool.Def
+	// The tools every such subagent gets come first and the setters, which
+	// vary with what is pending, last: two subagents offered different
+	// setters still share the longest prefix for a prompt cache.
+	defs := []tool.Def{}
 	for _, e := range kept {
-		defs = append(defs, e.tool(form))
+		if len(e.spec.Fills) == 0 {
+			defs = append(defs, e.tool(form))
+		}
 	}
 	defs = append(defs, noteDef(form))
+	for _, e := range kept {
+		if len(e.spec.Fills) > 0 {
+			defs = append(defs, e.tool(form))
+		}
+	}
 	if c.cache == nil {
 		c.cache = map[offerKey][]tool.Def{}
 	}
