@@ -169,7 +169,10 @@ func describeMessage(msgs []llm.Message, i int) string {
 	return fmt.Sprintf("message %d", i)
 }
 
-const kickoff = "Fill every pending item using the tools, then reply with a one-line summary and no tool calls."
+// kickoff is the user turn that starts a subagent. The conversation ends
+// by itself once a tool turn leaves nothing pending and no defects, so no
+// closing reply is asked for: it would cost a request.
+const kickoff = "Fill every pending item using the tools; make all the calls you can in one turn. The task ends as soon as nothing is pending."
 
 // Run runs the subagent. It returns an error only for what ends it early
 // and is not the model's to fix: a provider failure, cancellation, or a
@@ -259,6 +262,11 @@ func Run(ctx context.Context, model llm.Model, tools Tools, task Task, emit even
 			}
 			return finish(res, msgs, tools, stop), err
 		}
+		if settled(tools, assistant.ToolCalls, results) {
+			// Nothing left to do: a closing text turn would cost a request
+			// and change nothing.
+			return finish(res, msgs, tools, StopDone), nil
+		}
 	}
 	return finish(res, msgs, tools, StopBudget), nil
 }
@@ -282,6 +290,32 @@ func historyCalls(calls []llm.ToolCall) []llm.ToolCall {
 		return calls
 	}
 	return out
+}
+
+// settled reports whether a tool turn finished the subagent's work: it
+// changed something, every call succeeded, and nothing is pending and no
+// defect it introduced remains. A turn of reads only (a model looking
+// before it acts, as a refinement with nothing pending does) or one with a
+// failed call goes back to the model.
+func settled(tools Tools, calls []llm.ToolCall, results []llm.Message) bool {
+	mutated := false
+	for i, c := range calls {
+		if !tools.ReadOnly(c.Name) {
+			mutated = true
+		}
+		if !resultOK(results[i].Content) {
+			return false
+		}
+	}
+	return mutated && len(tools.Pending()) == 0 && len(tools.Defects()) == 0
+}
+
+// resultOK reads the "ok" of a tool result envelope.
+func resultOK(content string) bool {
+	var env struct {
+		OK bool `json:"ok"`
+	}
+	return json.Unmarshal([]byte(content), &env) == nil && env.OK
 }
 
 func finish(res Result, msgs []llm.Message, tools Tools, stop Stop) Result {

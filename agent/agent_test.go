@@ -97,6 +97,9 @@ func (f *fakeTools) Call(ctx context.Context, name, args string) (tool.Envelope,
 	if name == "fix" && f.defects > 0 {
 		f.defects--
 	}
+	if name == "fail" {
+		return tool.Envelope{Error: &tool.Error{Kind: session.KindInvalidArgs, Message: "bad"}}, nil
+	}
 	return tool.Envelope{OK: true, Result: []any{args}}, nil
 }
 
@@ -169,12 +172,12 @@ func TestReadOnlyCallsRunTogetherMutationsAlone(t *testing.T) {
 func TestEveryCallGetsOneResultInOrder(t *testing.T) {
 	tools := newFakeTools(1, 0)
 	model := &scriptedModel{turns: [][]llm.ToolCall{{call("a", "write", "1"), call("b", "read", "2"), call("c", "write", "3")}}}
-	if _, err := Run(context.Background(), model, tools, Task{Prompt: "p", MaxSteps: 3}, nil); err != nil {
+	res, err := Run(context.Background(), model, tools, Task{Prompt: "p", MaxSteps: 3}, nil)
+	if err != nil {
 		t.Fatal(err)
 	}
-	second := model.seen[1].Messages
 	var got []string
-	for _, m := range second {
+	for _, m := range res.Messages {
 		if m.Role == llm.RoleTool {
 			var env tool.Envelope
 			if err := json.Unmarshal([]byte(m.Content), &env); err != nil {
@@ -302,7 +305,8 @@ func TestEventsReportTheConversation(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := fmt.Sprint(kinds)
-	want := "[usage tool_call tool_result usage model_text]"
+	// The write left nothing pending: the subagent ends without a text turn.
+	want := "[usage tool_call tool_result]"
 	if got != want {
 		t.Errorf("events %s, want %s", got, want)
 	}
@@ -367,7 +371,7 @@ func TestCallsPastTheTurnLimitAreNotRun(t *testing.T) {
 // with {} for arguments, so it is not sent again with every turn; the tool
 // still saw the original and the event log a clipped copy.
 func TestOversizedArgumentsLeaveTheHistory(t *testing.T) {
-	tools := newFakeTools(1, 0)
+	tools := newFakeTools(1, 5) // still pending after the turn: a second request follows
 	huge := `{"text":"` + strings.Repeat("x", tool.MaxArgsBytes) + `"}`
 	model := &scriptedModel{turns: [][]llm.ToolCall{{call("big", "write", huge), call("small", "write", `{"a":1}`)}}}
 	var logged []string
@@ -441,5 +445,41 @@ func TestHugeReplyIsClippedInEvents(t *testing.T) {
 	}
 	if len(text) > tool.MaxArgsBytes+100 || !strings.HasSuffix(text, "… [truncated, 3.0 MB]") {
 		t.Errorf("model_text event of %d bytes", len(text))
+	}
+}
+
+// A tool turn that leaves nothing pending and no defects ends the subagent:
+// a model that makes every call in one turn costs one request. A turn that
+// only reads, or one with a failed call, or one that leaves a defect, goes
+// back to the model.
+func TestATurnThatFinishesEndsTheSubagent(t *testing.T) {
+	for _, tc := range []struct {
+		name         string
+		pending      int
+		defects      int
+		turns        [][]llm.ToolCall
+		wantRequests int
+		wantRepaired bool
+	}{
+		{"one turn fills all", 2, 0, [][]llm.ToolCall{{call("a", "write", "1"), call("b", "write", "2")}}, 1, false},
+		{"reads only", 0, 0, [][]llm.ToolCall{{call("a", "read", "1")}}, 2, false},
+		{"still pending", 2, 0, [][]llm.ToolCall{{call("a", "write", "1")}, {call("b", "write", "2")}}, 2, false},
+		{"failed call", 1, 0, [][]llm.ToolCall{{call("a", "write", "1"), call("b", "fail", "2")}}, 2, false},
+		// The defect survives the tool turn, the model stops: the repair
+		// turn still runs and its fix ends the subagent at once.
+		{"defect repaired", 1, 1, [][]llm.ToolCall{{call("a", "write", "1")}, nil, {call("b", "fix", "x")}}, 3, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tools := newFakeTools(1, tc.pending)
+			tools.defects = tc.defects
+			model := &scriptedModel{turns: tc.turns}
+			res, err := Run(context.Background(), model, tools, Task{Prompt: "p", MaxSteps: 6}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Requests != tc.wantRequests || res.Repaired != tc.wantRepaired || res.Stop != StopDone {
+				t.Errorf("requests %d repaired %v stop %s, want %d %v done", res.Requests, res.Repaired, res.Stop, tc.wantRequests, tc.wantRepaired)
+			}
+		})
 	}
 }

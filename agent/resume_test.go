@@ -33,7 +33,7 @@ func TestTurnIsSavedBeforeItsToolsRunAndEachResultWhenItCommits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "save system|save user|save assistant|start w1|end w1|save tool c1|start r1|end r1|save tool c2|save assistant"
+	want := "save system|save user|save assistant|start w1|end w1|save tool c1|start r1|end r1|save tool c2"
 	if got := strings.Join(tools.log, "|"); got != want {
 		t.Errorf("order\n got %s\nwant %s", got, want)
 	}

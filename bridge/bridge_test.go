@@ -536,7 +536,7 @@ func TestFocusedToolset(t *testing.T) {
 	for _, tool := range ts.Tools() {
 		names = append(names, tool.Name)
 	}
-	if want := "update_slide move_slide remove_slide describe_lesson list_pending"; strings.Join(names, " ") != want {
+	if want := "update_slide move_slide remove_slide describe_lesson list_pending note_for_author"; strings.Join(names, " ") != want {
 		t.Errorf("focused tools %v, want %s", names, want)
 	}
 	if p := ts.Pending(); len(p) != 1 || p[0].Path != "slides[light].notes" {
@@ -739,5 +739,99 @@ func TestToolSchemasBoundedByCanvas(t *testing.T) {
 		if d.Name == "add_text" && !strings.Contains(string(d.Parameters), `"maximum":10000`) {
 			t.Errorf("catalog add_text changed: %s", d.Parameters)
 		}
+	}
+}
+
+// A subagent is offered only the setters of what is pending at its node,
+// plus the read-only tools; a setter left out is refused with the tools
+// for what is left. Subagents offered the same tools share one list.
+func TestToolsTrimmedToPending(t *testing.T) {
+	src := "version: 1\nmetadata:\n  title: Light\n  objectives: !pending \"two\"\n  vocabulary:\n    - term: chlorophyll\n      definition: !pending\nslides: []\n"
+	br := testBridge(t)
+	level := levelFor(t, "lesson", session.LevelMetadata)
+	open := func() *Toolset {
+		doc, err := compose.Load(writeLessonFile(t, src), testRegistry())
+		if err != nil {
+			t.Fatal(err)
+		}
+		ts, err := br.NewToolset(level, "lesson", doc.Session(), Strict, ApproveAuto, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ts
+	}
+	ts := open()
+	var names []string
+	for _, d := range ts.Tools() {
+		names = append(names, d.Name)
+	}
+	if want := "describe_lesson list_pending note_for_author set_objectives define_term"; strings.Join(names, " ") != want {
+		t.Errorf("tools %v, want %s", names, want)
+	}
+	env, err := ts.Call(context.Background(), "set_title", `{"title":"Other"}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if env.Error == nil || env.Error.Kind != session.KindPermission || env.Error.Hint != "tools for what is left: set_objectives, define_term" {
+		t.Errorf("set_title: %+v", env.Error)
+	}
+	// Once objectives are set, only define_term is left for what remains.
+	if env, _ := ts.Call(context.Background(), "set_objectives", `{"objectives":["Explain light"]}`); !env.OK {
+		t.Fatalf("set_objectives: %+v", env.Error)
+	}
+	env, _ = ts.Call(context.Background(), "set_subject", `{"subject":"x"}`)
+	if env.Error == nil || env.Error.Hint != "tools for what is left: define_term" {
+		t.Errorf("set_subject after objectives: %+v", env.Error)
+	}
+	// The list the model saw does not change mid-conversation, and a second
+	// subagent with the same pending items gets the very same list.
+	if len(ts.Tools()) != 5 {
+		t.Errorf("tools changed mid-conversation: %d", len(ts.Tools()))
+	}
+	if a, b := ts.Tools(), open().Tools(); &a[0] != &b[0] {
+		t.Error("the same tool set was built twice")
+	}
+	// A subagent with other setters shares the tools before them: the
+	// setters come last.
+	other, err := compose.Load(writeLessonFile(t, "version: 1\nmetadata:\n  title: !pending\nslides: []\n"), testRegistry())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts2, _ := br.NewToolset(level, "lesson", other.Session(), Strict, ApproveAuto, nil)
+	a, b := ts.Tools(), ts2.Tools()
+	if len(b) != 4 || b[3].Name != "set_title" || a[2].Name != NoteTool || b[2].Name != NoteTool {
+		t.Errorf("tools %v and %v: the shared ones do not come first", a, b)
+	}
+}
+
+// note_for_author is offered at every level, is read-only, records the
+// note with its node and level, and changes nothing.
+func TestNoteForAuthor(t *testing.T) {
+	sess := newBoard(t)
+	ts, _ := testBridge(t).NewToolset(levelFor(t, "whiteboard", session.LevelNode), "slides/a/whiteboard", sess, Strict, ApproveAuto, nil)
+	var got []Note
+	ts.Notes = func(n Note) { got = append(got, n) }
+	if !ts.ReadOnly(NoteTool) || ts.Tools()[len(ts.Tools())-1].Name != NoteTool {
+		t.Fatalf("note_for_author not offered as read-only: %v", ts.Tools())
+	}
+	v := sess.Version()
+	env, err := ts.Call(context.Background(), NoteTool, `{"text":"The title asks why leaves are green; the board asks where mass comes from.","about":"heading"}`)
+	if err != nil || !env.OK {
+		t.Fatalf("%+v %v", env, err)
+	}
+	want := Note{Node: "slides/a/whiteboard", Level: "whiteboard.node", About: "heading", Text: "The title asks why leaves are green; the board asks where mass comes from."}
+	if len(got) != 1 || got[0] != want {
+		t.Errorf("notes %+v, want %+v", got, want)
+	}
+	if sess.Version() != v {
+		t.Error("a note changed the session")
+	}
+	for _, args := range []string{`{"text":"  ","about":null}`, `{"about":"x"}`, `{"text":"x","extra":1}`, `not json`} {
+		if env, _ := ts.Call(context.Background(), NoteTool, args); env.OK || env.Error.Kind != session.KindInvalidArgs {
+			t.Errorf("%s: %+v", args, env)
+		}
+	}
+	if len(got) != 1 {
+		t.Errorf("a refused note was recorded: %+v", got)
 	}
 }

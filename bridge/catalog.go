@@ -11,6 +11,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -59,6 +60,21 @@ type Catalog struct {
 	Modality string
 	entries  []*entry
 	byName   map[string]*entry
+
+	// cache holds the tool lists handed to subagents, by level, form,
+	// focus and the tools left out: built once per run, not per subagent
+	// or turn, and the same slice (so the same wire form) for every
+	// subagent offered the same tools.
+	mu    sync.Mutex
+	cache map[offerKey][]tool.Def
+}
+
+type offerKey struct {
+	level   string
+	form    Form
+	focused bool
+	// left lists the tools left out because nothing they fill is pending.
+	left string
 }
 
 // Bridge holds the tool catalog of every registered modality. It is built
@@ -107,6 +123,9 @@ func NewCatalog(modality string, intents []session.Intent) (*Catalog, error) {
 		e := &entry{name: ToolName(t), typ: t, spec: in.Spec()}
 		if _, dup := c.byName[e.name]; dup {
 			return nil, fmt.Errorf("%s: two intents named %s", modality, e.name)
+		}
+		if e.name == NoteTool {
+			return nil, fmt.Errorf("%s: %s is offered at every level already; rename the intent", modality, e.name)
 		}
 		var err error
 		if e.compat, err = compatibleSchema(t); err != nil {
@@ -160,6 +179,15 @@ func (c *Catalog) Tools(l modality.Level, form Form) []tool.Def {
 // tools lists the level's tools; focused, only read-only and targeted ones.
 func (c *Catalog) tools(l modality.Level, form Form, focused bool) []tool.Def {
 	var tools []tool.Def
+	for _, e := range c.offer(l, focused) {
+		tools = append(tools, e.tool(form))
+	}
+	return tools
+}
+
+// offer lists the entries a subagent of level l may call.
+func (c *Catalog) offer(l modality.Level, focused bool) []*entry {
+	var out []*entry
 	for _, e := range c.entries {
 		if e.spec.Hidden || !l.Allows(e.spec.Capability) {
 			continue
@@ -167,9 +195,78 @@ func (c *Catalog) tools(l modality.Level, form Form, focused bool) []tool.Def {
 		if focused && !e.spec.ReadOnly && !e.targeted() {
 			continue
 		}
-		tools = append(tools, e.tool(form))
+		out = append(out, e)
 	}
-	return tools
+	return out
+}
+
+// offered is tools trimmed to what is pending, cached: subagents offered
+// the same tools get the same slice.
+func (c *Catalog) offered(l modality.Level, form Form, focused bool, pending []session.Pending) []tool.Def {
+	var left []string
+	var kept []*entry
+	for _, e := range c.offer(l, focused) {
+		if e.fillsAny(pending) {
+			kept = append(kept, e)
+		} else {
+			left = append(left, e.name)
+		}
+	}
+	key := offerKey{level: l.Name, form: form, focused: focused, left: strings.Join(left, ",")}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if defs, ok := c.cache[key]; ok {
+		return defs
+	}
+	// The tools every such subagent gets come first and the setters, which
+	// vary with what is pending, last: two subagents offered different
+	// setters still share the longest prefix for a prompt cache.
+	defs := []tool.Def{}
+	for _, e := range kept {
+		if len(e.spec.Fills) == 0 {
+			defs = append(defs, e.tool(form))
+		}
+	}
+	defs = append(defs, noteDef(form))
+	for _, e := range kept {
+		if len(e.spec.Fills) > 0 {
+			defs = append(defs, e.tool(form))
+		}
+	}
+	if c.cache == nil {
+		c.cache = map[offerKey][]tool.Def{}
+	}
+	c.cache[key] = defs
+	return defs
+}
+
+// fillsAny reports whether the entry is worth offering with these items
+// pending: it fills one of them, or it declares nothing it fills.
+func (e *entry) fillsAny(pending []session.Pending) bool {
+	if len(e.spec.Fills) == 0 {
+		return true
+	}
+	for _, p := range pending {
+		for _, pattern := range e.spec.Fills {
+			if matchPath(pattern, p.Path) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// matchPath matches a pending path against a Fills pattern, where one "*"
+// stands for an index or key: "vocabulary[*].definition".
+func matchPath(pattern, path string) bool {
+	before, after, star := strings.Cut(pattern, "*")
+	if !star {
+		return path == pattern
+	}
+	if len(path) < len(before)+len(after) || !strings.HasPrefix(path, before) || !strings.HasSuffix(path, after) {
+		return false
+	}
+	return !strings.ContainsAny(path[len(before):len(path)-len(after)], "[]")
 }
 
 // bounded is d with the top-level number properties named in bounds

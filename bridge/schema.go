@@ -156,12 +156,26 @@ func makeStrict(s *jsonschema.Schema) {
 			makeStrict(p)
 			if !required[name] {
 				nullable(p)
+				p.Description = strictAbsent(p.Description)
 			}
 			s.Required = append(s.Required, name)
 		}
 		s.AdditionalProperties = falseSchema()
 	}
 	makeStrict(s.Items)
+}
+
+// strictAbsent rewrites an optional property's description for the strict
+// form, where every property is required and absent is null: the tags say
+// "omit", which is what the compatible form means. A field of an update
+// ("new title") keeps its value when null.
+func strictAbsent(desc string) string {
+	desc = strings.ReplaceAll(desc, "Omit ", "Pass null ")
+	desc = strings.ReplaceAll(desc, "omit ", "pass null ")
+	if strings.HasPrefix(desc, "new ") {
+		desc += "; null keeps the current value"
+	}
+	return desc
 }
 
 // propertyNames returns properties in declaration order.

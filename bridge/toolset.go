@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/lessongen/lessongen/internal/clip"
 	"github.com/lessongen/lessongen/modality"
@@ -65,6 +66,9 @@ type Toolset struct {
 	Focus string
 	// Secrets, when set, refuses calls whose arguments hold a secret.
 	Secrets Secrets
+	// Notes, when set, receives each note_for_author call. It may be
+	// called from several goroutines at once (the tool is read-only).
+	Notes func(Note)
 
 	catalog *Catalog
 	sess    *session.Session
@@ -74,6 +78,11 @@ type Toolset struct {
 	// before holds the defects the node had when the subagent started:
 	// only those it introduces are its to fix.
 	before map[session.Warning]bool
+	// offered is the tools offered, fixed when first asked for: what was
+	// pending then decides, and the list stays the same for the whole
+	// conversation, so its requests keep one prefix.
+	offered     []tool.Def
+	offeredOnce sync.Once
 }
 
 // defective is a state that knows its layout defects (a whiteboard).
@@ -120,23 +129,57 @@ func (b *Bridge) NewToolset(level modality.Level, node string, sess *session.Ses
 	return &Toolset{Level: level, Node: node, Form: form, Approval: approval, Asker: asker, catalog: c, sess: sess, before: before}, nil
 }
 
-// Tools returns the tool definitions offered to the model, with the
-// node's own bounds (see bounded) in their schemas.
+// Tools returns the tool definitions offered to the model: the level's,
+// less those that fill only what is not pending (a metadata subagent with
+// only objectives pending gets no set_title), with the node's own bounds
+// (see bounded) in their schemas.
 func (t *Toolset) Tools() []tool.Def {
-	defs := t.catalog.tools(t.Level, t.Form, t.Focus != "")
-	var bounds map[string][2]float64
-	t.sess.View(func(st session.State) {
-		if b, ok := st.(bounded); ok {
-			bounds = b.Bounds()
+	// Read-only calls run concurrently and may be the first to ask.
+	t.offeredOnce.Do(func() {
+		defs := t.catalog.offered(t.Level, t.Form, t.Focus != "", t.Pending())
+		var bounds map[string][2]float64
+		t.sess.View(func(st session.State) {
+			if b, ok := st.(bounded); ok {
+				bounds = b.Bounds()
+			}
+		})
+		if len(bounds) > 0 {
+			// A copy: the trimmed list is shared by every subagent offered it.
+			defs = append([]tool.Def(nil), defs...)
+			for i, d := range defs {
+				defs[i] = t.catalog.bounded(d, bounds, t.Form)
+			}
 		}
+		t.offered = defs
 	})
-	if len(bounds) == 0 {
-		return defs
+	return t.offered
+}
+
+// isOffered reports whether the model was offered the tool.
+func (t *Toolset) isOffered(name string) bool {
+	for _, d := range t.Tools() {
+		if d.Name == name {
+			return true
+		}
 	}
-	for i, d := range defs {
-		defs[i] = t.catalog.bounded(d, bounds, t.Form)
+	return false
+}
+
+// toolsForLeft names the offered tools that can change what is pending
+// now, for a model that called one that cannot.
+func (t *Toolset) toolsForLeft() string {
+	pending := t.Pending()
+	var names []string
+	for _, d := range t.Tools() {
+		e := t.catalog.byName[d.Name]
+		if e != nil && !e.spec.ReadOnly && len(e.spec.Fills) > 0 && e.fillsAny(pending) {
+			names = append(names, d.Name)
+		}
 	}
-	return defs
+	if len(names) == 0 {
+		return "nothing of that kind is pending"
+	}
+	return "tools for what is left: " + strings.Join(names, ", ")
 }
 
 // bounded is a state whose numeric arguments have narrower bounds than the
@@ -149,6 +192,9 @@ type bounded interface {
 
 // ReadOnly reports whether a tool only reads (unknown tools do not).
 func (t *Toolset) ReadOnly(name string) bool {
+	if name == NoteTool {
+		return true
+	}
 	spec, ok := t.catalog.Spec(name)
 	return ok && spec.ReadOnly
 }
@@ -180,6 +226,9 @@ func (t *Toolset) Call(ctx context.Context, name, args string) (tool.Envelope, e
 	if secretIn(t.Secrets, name) || secretIn(t.Secrets, args) {
 		return t.fail(secretRefused()), nil
 	}
+	if name == NoteTool {
+		return t.note(args), nil
+	}
 	in, ce := t.catalog.Parse(name, args)
 	if ce != nil {
 		return t.fail(ce), nil
@@ -188,6 +237,10 @@ func (t *Toolset) Call(ctx context.Context, name, args string) (tool.Envelope, e
 	if spec.Hidden || !t.Level.Allows(spec.Capability) {
 		return t.fail(callErr(session.KindPermission, "", "tools you can call: "+t.toolNames(),
 			"%s is not available to the %s subagent", name, t.Level.Name)), nil
+	}
+	if len(spec.Fills) > 0 && !t.isOffered(name) {
+		return t.fail(callErr(session.KindPermission, "", t.toolsForLeft(),
+			"%s is not offered here: nothing it fills was pending", name)), nil
 	}
 	if spec.ReadOnly {
 		res, err := t.sess.Dispatch(ctx, in)

@@ -252,6 +252,9 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 	if !dryRun {
 		written, saveErr = finalSave(doc, saver, opts, sink)
 	}
+	if err := saveNotes(historyDir(stateDir, toStdout || dryRun), report.Notes, red.String); err != nil && saveErr == nil {
+		saveErr = err
+	}
 	sink(event.Event{Kind: event.RunEnd, Status: runStatus(report, runErr)})
 	// After the live frame is closed, so the lines are not drawn over.
 	progress.Close()

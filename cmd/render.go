@@ -55,11 +55,11 @@ writes to stdout. An output that is one of the lesson's files is refused.`,
 }
 
 func runRender(opts *renderOptions) error {
-	write := render.HTML
+	write := render.HTMLWithNotes
 	switch opts.format {
 	case "html":
 	case "md":
-		write = render.Markdown
+		write = render.MarkdownWithNotes
 	default:
 		return usagef("--format must be html or md, got %q", opts.format)
 	}
@@ -92,8 +92,14 @@ func runRender(opts *renderOptions) error {
 			return usagef("-o %s is a folder; name the output file, e.g. %s", out, filepath.Join(out, "lesson."+opts.format))
 		}
 	}
+	// Notes runs left for the author, from the default state dir beside
+	// the lesson.
+	notes, err := loadNotes(filepath.Join(filepath.Dir(opts.file), ".lessongen"))
+	if err != nil {
+		return err
+	}
 	var buf bytes.Buffer
-	if err := write(&buf, doc, opts.reg); err != nil {
+	if err := write(&buf, doc, opts.reg, notes); err != nil {
 		return err
 	}
 	if out == "-" {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/diff"
 
+	"github.com/lessongen/lessongen/bridge"
 	"github.com/lessongen/lessongen/compose"
 	"github.com/lessongen/lessongen/internal/event"
 	"github.com/lessongen/lessongen/internal/termsafe"
@@ -35,7 +36,9 @@ type runSummary struct {
 	ElapsedMS    int64                    `json:"elapsed_ms"`
 	Files        []string                 `json:"files"`
 	Incomplete   []orchestrate.NodeResult `json:"incomplete"`
-	elapsed      time.Duration
+	// Notes are what subagents told the author (note_for_author).
+	Notes   []bridge.Note `json:"notes"`
+	elapsed time.Duration
 }
 
 func summarizeRun(r orchestrate.Report, runErr error, elapsed time.Duration, files []string) runSummary {
@@ -46,6 +49,10 @@ func summarizeRun(r orchestrate.Report, runErr error, elapsed time.Duration, fil
 	}
 	if s.Incomplete == nil {
 		s.Incomplete = []orchestrate.NodeResult{}
+	}
+	s.Notes = r.Notes
+	if s.Notes == nil {
+		s.Notes = []bridge.Note{}
 	}
 	for _, n := range r.Nodes {
 		switch n.Status {
@@ -100,6 +107,7 @@ func printSummary(w io.Writer, s runSummary) {
 	if s.PendingSpots > 0 {
 		fmt.Fprintf(w, "  %s still pending; run again to fill them\n", plural(s.PendingSpots, "spot"))
 	}
+	printNotes(w, s.Notes)
 }
 
 func writeSummaryJSON(w io.Writer, s runSummary) error {

@@ -215,13 +215,6 @@ func (p *Plan) DescribeSlide(id string) string {
 			b.WriteString(".")
 		}
 	}
-	ids := p.neighbours(s)
-	if ids[0] != nil {
-		fmt.Fprintf(&b, " Previous slide: %q.", clip.Text(ids[0].Title.Value))
-	}
-	if ids[1] != nil {
-		fmt.Fprintf(&b, " Next slide: %q.", clip.Text(ids[1].Title.Value))
-	}
 	if len(s.Children) > 1 {
 		kinds := make([]string, len(s.Children))
 		for i, c := range s.Children {
@@ -229,10 +222,20 @@ func (p *Plan) DescribeSlide(id string) string {
 		}
 		fmt.Fprintf(&b, " The slide holds %s.", joinAnd(kinds))
 	}
+	// The brief belongs to this slide: said before the neighbours, and by
+	// name, so it cannot be read as the next slide's. It may have been
+	// written by the author or by the subagent that wrote the slide.
 	for _, c := range s.Children {
 		if c.Pending && c.Hint != "" {
-			fmt.Fprintf(&b, " Its %s should show: %s.", c.Kind, strings.TrimSuffix(clip.Text(c.Hint), "."))
+			fmt.Fprintf(&b, " Brief for this slide's %s: %s.", c.Kind, strings.TrimSuffix(clip.Text(c.Hint), "."))
 		}
+	}
+	ids := p.neighbours(s)
+	if ids[0] != nil {
+		fmt.Fprintf(&b, " Previous slide: %q.", clip.Text(ids[0].Title.Value))
+	}
+	if ids[1] != nil {
+		fmt.Fprintf(&b, " Next slide: %q.", clip.Text(ids[1].Title.Value))
 	}
 	return b.String()
 }
@@ -267,7 +270,7 @@ func (p *Plan) Outline() string {
 		if hint == "" {
 			hint = "no hint"
 		}
-		return fmt.Sprintf("Slides: none yet; the whole list is pending (placeholder p1: %s).", hint)
+		return fmt.Sprintf("Slides: none yet; the whole list is pending (placeholder p1: %s).", hint) + p.minutes()
 	}
 	var b strings.Builder
 	b.WriteString("Slides:")
@@ -290,7 +293,26 @@ func (p *Plan) Outline() string {
 			fmt.Fprintf(&b, " %d min", d)
 		}
 	}
-	return b.String()
+	return b.String() + p.minutes()
+}
+
+// minutes says how the lesson's time is split, so the subagent writing
+// slides need not add durations up: assigned to slides, and what is left.
+func (p *Plan) minutes() string {
+	assigned := 0
+	for _, s := range p.slides() {
+		if d, ok := s.DurationMinutes.Get(); ok && !s.IsPlaceholder {
+			assigned += d
+		}
+	}
+	total, ok := p.Metadata.DurationMinutes.Get()
+	switch {
+	case !ok:
+		return fmt.Sprintf("\nMinutes: %d assigned to slides; the lesson's total is not set.", assigned)
+	case assigned > total:
+		return fmt.Sprintf("\nMinutes: %d in total, %d assigned to slides: %d over.", total, assigned, assigned-total)
+	}
+	return fmt.Sprintf("\nMinutes: %d in total, %d assigned to slides, %d unassigned.", total, assigned, total-assigned)
 }
 
 func fieldText(v string, pending bool) string {

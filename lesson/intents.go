@@ -118,46 +118,46 @@ type SetSlideProps struct {
 type ClosePlaceholders struct{}
 
 func (SetTitle) Spec() session.Spec {
-	return session.Spec{Capability: CapMetadata, Doc: "Set the lesson's title."}
+	return session.Spec{Capability: CapMetadata, Fills: []string{"metadata.title"}, Doc: "Set the lesson's title."}
 }
 func (SetSubject) Spec() session.Spec {
-	return session.Spec{Capability: CapMetadata, Doc: "Set the lesson's subject."}
+	return session.Spec{Capability: CapMetadata, Fills: []string{"metadata.subject"}, Doc: "Set the lesson's subject."}
 }
 func (SetGrade) Spec() session.Spec {
-	return session.Spec{Capability: CapMetadata, Doc: "Set the grade the lesson is for."}
+	return session.Spec{Capability: CapMetadata, Fills: []string{"metadata.grade"}, Doc: "Set the grade the lesson is for."}
 }
 func (SetDuration) Spec() session.Spec {
-	return session.Spec{Capability: CapMetadata, Doc: "Set the lesson's total duration in minutes."}
+	return session.Spec{Capability: CapMetadata, Fills: []string{"metadata.duration_minutes"}, Doc: "Set the lesson's total duration in minutes."}
 }
 func (SetLanguage) Spec() session.Spec {
-	return session.Spec{Capability: CapMetadata, Doc: "Set the language the lesson is taught in."}
+	return session.Spec{Capability: CapMetadata, Fills: []string{"metadata.language"}, Doc: "Set the language the lesson is taught in."}
 }
 func (SetObjectives) Spec() session.Spec {
-	return session.Spec{Capability: CapMetadata, Doc: "Set the lesson's learning objectives, replacing any pending list."}
+	return session.Spec{Capability: CapMetadata, Fills: []string{"metadata.objectives"}, Doc: "Set the lesson's learning objectives, replacing any pending list."}
 }
 func (SetVocabulary) Spec() session.Spec {
-	return session.Spec{Capability: CapMetadata, Doc: "Set the lesson's key vocabulary with definitions."}
+	return session.Spec{Capability: CapMetadata, Fills: []string{"metadata.vocabulary"}, Doc: "Set the lesson's key vocabulary with definitions."}
 }
 func (SetPrerequisites) Spec() session.Spec {
-	return session.Spec{Capability: CapMetadata, Doc: "Set what students need to know before the lesson."}
+	return session.Spec{Capability: CapMetadata, Fills: []string{"metadata.prerequisites"}, Doc: "Set what students need to know before the lesson."}
 }
 func (SetStandards) Spec() session.Spec {
-	return session.Spec{Capability: CapMetadata, Doc: "Set the curriculum standards the lesson addresses."}
+	return session.Spec{Capability: CapMetadata, Fills: []string{"metadata.standards"}, Doc: "Set the curriculum standards the lesson addresses."}
 }
 func (SetKeyLearningPoints) Spec() session.Spec {
-	return session.Spec{Capability: CapMetadata, Doc: "Set the lesson's key learning points."}
+	return session.Spec{Capability: CapMetadata, Fills: []string{"metadata.key_learning_points"}, Doc: "Set the lesson's key learning points."}
 }
 func (SetMisconceptions) Spec() session.Spec {
-	return session.Spec{Capability: CapMetadata, Doc: "Set the misconceptions students commonly hold about the topic, each with how the teacher responds."}
+	return session.Spec{Capability: CapMetadata, Fills: []string{"metadata.misconceptions"}, Doc: "Set the misconceptions students commonly hold about the topic, each with how the teacher responds."}
 }
 func (SetMaterials) Spec() session.Spec {
-	return session.Spec{Capability: CapMetadata, Doc: "Set the materials the teacher needs in the room."}
+	return session.Spec{Capability: CapMetadata, Fills: []string{"metadata.materials"}, Doc: "Set the materials the teacher needs in the room."}
 }
 func (RespondToMisconception) Spec() session.Spec {
-	return session.Spec{Capability: CapMetadata, Doc: "Write the teacher's response to a misconception whose response is pending."}
+	return session.Spec{Capability: CapMetadata, Fills: []string{"metadata.misconceptions[*].response"}, Doc: "Write the teacher's response to a misconception whose response is pending."}
 }
 func (DefineTerm) Spec() session.Spec {
-	return session.Spec{Capability: CapMetadata, Doc: "Write the definition of a vocabulary term whose definition is pending."}
+	return session.Spec{Capability: CapMetadata, Fills: []string{"metadata.vocabulary[*].definition"}, Doc: "Write the definition of a vocabulary term whose definition is pending."}
 }
 func (AddSlide) Spec() session.Spec {
 	return session.Spec{Capability: CapNode, Adds: true, Doc: "Add a slide: title, section, duration, speaker notes, a brief for its whiteboard, and for a slide that checks learning, a brief for its quiz."}
@@ -175,7 +175,7 @@ func (DescribeLesson) Spec() session.Spec {
 	return session.Spec{Capability: CapRead, ReadOnly: true, Doc: "Describe the lesson as it stands: metadata and the outline of its slides."}
 }
 func (ListPending) Spec() session.Spec {
-	return session.Spec{Capability: CapRead, ReadOnly: true, Doc: "List what is still to be generated in the lesson, with the author's hints and placeholder ids."}
+	return session.Spec{Capability: CapRead, ReadOnly: true, Doc: "List what is still to be generated in the lesson, with their briefs (the author's or an earlier assistant's) and placeholder ids."}
 }
 func (SetSlideProps) Spec() session.Spec {
 	return session.Spec{Capability: CapNode, Hidden: true, Doc: "Replace a slide's property bindings."}

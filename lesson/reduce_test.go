@@ -509,13 +509,15 @@ func TestDescribe(t *testing.T) {
 		"[placeholder p1, filled with 1 slide] two practice slides",
 		`3. wrap: "Wrap-up"`,
 		`4. recap: "Recap"`,
+		// The slides subagent is told the time left, not left to add it up.
+		"Minutes: 45 in total, 15 assigned to slides, 30 unassigned.",
 	} {
 		if !strings.Contains(outline, line) {
 			t.Errorf("outline lacks %q:\n%s", line, outline)
 		}
 	}
 	ds := p.DescribeSlide("practice-one")
-	for _, part := range []string{"Slide 2 of 4 (id practice-one)", `"Practice one"`, "Explore phase", "10 minutes", "Speaker notes: Work in pairs.", `Previous slide: "Why fractions?"`, `Next slide: "Wrap-up"`, "Its whiteboard should show: three fraction bars."} {
+	for _, part := range []string{"Slide 2 of 4 (id practice-one)", `"Practice one"`, "Explore phase", "10 minutes", "Speaker notes: Work in pairs.", `Previous slide: "Why fractions?"`, `Next slide: "Wrap-up"`, "Brief for this slide's whiteboard: three fraction bars."} {
 		if !strings.Contains(ds, part) {
 			t.Errorf("slide description lacks %q:\n%s", part, ds)
 		}

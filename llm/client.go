@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/openai/openai-go/v3"
@@ -87,6 +88,7 @@ type Client struct {
 	maxRetries int
 	limiter    *Limiter
 	clock      Clock
+	tools      sync.Map // toolKey -> cachedTool
 }
 
 var _ Model = (*Client)(nil)
@@ -283,7 +285,7 @@ func (c *Client) params(req Request) (openai.ChatCompletionNewParams, error) {
 		p.Messages = append(p.Messages, mp)
 	}
 	for _, t := range req.Tools {
-		tp, err := toolParam(t)
+		tp, err := c.toolParam(t)
 		if err != nil {
 			return p, fmt.Errorf("llm: tool %q: %w", t.Name, err)
 		}
@@ -346,6 +348,40 @@ func messageParam(m Message) (openai.ChatCompletionMessageParamUnion, error) {
 	default:
 		return openai.ChatCompletionMessageParamUnion{}, fmt.Errorf("unknown role %q", m.Role)
 	}
+}
+
+// toolKey identifies a tool definition without hashing its schema: the
+// bridge hands every request the same schema bytes for a tool, so where
+// they live names them.
+type toolKey struct {
+	name, desc string
+	params     *byte
+	n          int
+	strict     bool
+}
+
+// toolParam is the wire form of t, built once per client (that is, per
+// run) rather than on every turn of every subagent.
+func (c *Client) toolParam(t Tool) (openai.ChatCompletionToolUnionParam, error) {
+	key := toolKey{name: t.Name, desc: t.Description, n: len(t.Parameters), strict: t.Strict}
+	if len(t.Parameters) > 0 {
+		key.params = &t.Parameters[0]
+	}
+	// The bytes are compared too (a memcmp, far cheaper than decoding),
+	// so a caller that reuses a buffer cannot get a stale schema.
+	if v, ok := c.tools.Load(key); ok && bytes.Equal(v.(cachedTool).params, t.Parameters) {
+		return v.(cachedTool).param, nil
+	}
+	tp, err := toolParam(t)
+	if err == nil {
+		c.tools.Store(key, cachedTool{params: bytes.Clone(t.Parameters), param: tp})
+	}
+	return tp, err
+}
+
+type cachedTool struct {
+	params []byte
+	param  openai.ChatCompletionToolUnionParam
 }
 
 func toolParam(t Tool) (openai.ChatCompletionToolUnionParam, error) {

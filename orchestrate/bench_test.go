@@ -14,8 +14,9 @@ import (
 // benchLatency is the fake server's answer time for every request.
 const benchLatency = 20 * time.Millisecond
 
-// boardScript completes any pending whiteboard in two subagents of two
-// turns each: four requests in a row per whiteboard.
+// boardScript completes any pending whiteboard in two subagents of one
+// tool turn each (the turn leaves nothing pending, so the subagent ends):
+// two requests in a row per whiteboard. The text turns are never asked for.
 func boardScript(latency time.Duration) fakellm.Script {
 	done := fakellm.Turn{Content: "Done."}
 	return fakellm.Script{Latency: fakellm.Duration(latency), Rules: []fakellm.Rule{
@@ -57,10 +58,10 @@ func runOnce(b *testing.B, model llm.Model, slides, concurrency int) time.Durati
 // BenchmarkGenerate16 generates a 16-slide lesson whose whiteboards are all
 // pending, against a fake server with a fixed latency, at concurrency 1 and
 // 8. "wall/critical-path" compares the wall time with the longest chain of
-// requests (4 per whiteboard); "wall/bound" with the best any schedule can
+// requests (2 per whiteboard); "wall/bound" with the best any schedule can
 // do with that many subagents in flight.
 func BenchmarkGenerate16(b *testing.B) {
-	const slides, chain = 16, 4
+	const slides, chain = 16, 2
 	for _, c := range []int{1, 8} {
 		b.Run(fmt.Sprintf("concurrency=%d", c), func(b *testing.B) {
 			srv := fakellm.Start(b, boardScript(benchLatency))

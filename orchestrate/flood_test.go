@@ -88,7 +88,9 @@ func (f *flooder) Complete(ctx context.Context, req llm.Request) (llm.Response, 
 			slide(i)
 		case "whiteboard.metadata":
 			add("set_heading", map[string]any{"heading": fmt.Sprintf("H%d", i)})
-			if i == 0 {
+			// The huge reply leaves the layout pending, so its subagent
+			// needs a second request: the one too large to send.
+			if i == 0 && node != f.hugeReply {
 				add("set_layout", map[string]any{"layout": "L"})
 			}
 		case "whiteboard.node":

@@ -70,7 +70,8 @@ func (p *planner) step(_ context.Context, st Step, _ modality.Level, d *modality
 func (p *planner) bind(context.Context, string, *modality.Descriptor, *session.Session, map[string]string, error) {
 }
 
-func (p *planner) rootDone() {}
+func (p *planner) rootDone()                            {}
+func (p *planner) slideDone(string, []*session.Session) {}
 
 func (p *planner) fail(_, _ string, err error) {
 	if p.err == nil {

@@ -70,6 +70,9 @@ type Report struct {
 	Nodes    []NodeResult
 	Requests int
 	Tokens   event.Tokens
+	// Notes are what subagents told the author (note_for_author), in
+	// the order left.
+	Notes []bridge.Note
 }
 
 // Incomplete lists the steps that ended with work still pending.
@@ -158,6 +161,14 @@ func (r *runner) rootDone() {
 	r.checkpoint()
 }
 
+// slideDone tells the author when a quiz's answers are on its slide's
+// board: the task would be given away.
+func (r *runner) slideDone(id string, kids []*session.Session) {
+	for _, n := range answersShown(kids) {
+		r.note(n)
+	}
+}
+
 func (r *runner) each(fn func()) {
 	r.wg.Add(1)
 	go func() {
@@ -198,6 +209,7 @@ func (r *runner) step(ctx context.Context, st Step, bl modality.Level, d *modali
 	}
 	tools.Focus = focus
 	tools.Secrets = r.opts.Secrets
+	tools.Notes = r.note
 	pending := tools.Pending()
 	if len(pending) == 0 && (r.opts.Instruction == "" || len(st.Pending) > 0) {
 		return true
@@ -358,15 +370,15 @@ func (r *runner) openHistory(task *agent.Task, sess *session.Session) (*history.
 }
 
 // contentHash identifies a node's content by its description, which is
-// what its subagent is shown. The line naming the author's request for a
-// pending node is left out: a filled node keeps it in memory, but the
+// what its subagent is shown. The line giving a pending node's brief is
+// left out: a filled node keeps it in memory, but the
 // saved file does not, so it would make every reload look changed.
 func contentHash(sess *session.Session) string {
 	var s string
 	sess.View(func(st session.State) { s = st.Describe() })
 	var kept []string
 	for _, line := range strings.Split(s, "\n") {
-		if !strings.HasPrefix(line, authorAsked) {
+		if !strings.HasPrefix(line, briefLine) {
 			kept = append(kept, line)
 		}
 	}
@@ -374,9 +386,17 @@ func contentHash(sess *session.Session) string {
 	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
-// authorAsked starts the describe line of a pending node's hint
+// briefLine starts the describe line of a pending node's brief
 // (whiteboard and quiz describe.go).
-const authorAsked = "The author asked for: "
+const briefLine = "Brief for this "
+
+// note keeps a note for the author and logs it.
+func (r *runner) note(n bridge.Note) {
+	r.mu.Lock()
+	r.report.Notes = append(r.report.Notes, n)
+	r.mu.Unlock()
+	r.emit(event.Event{Kind: event.Note, Node: n.Node, Level: n.Level, Text: n.Text, About: n.About})
+}
 
 func (r *runner) fail(node, level string, err error) {
 	r.record(NodeResult{Node: node, Level: level, Status: event.StatusFailed, Error: err.Error()})

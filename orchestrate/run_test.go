@@ -175,8 +175,9 @@ func TestRunOrder(t *testing.T) {
 			t.Errorf("%s never ran: %v", node, model.started)
 		}
 	}
-	if report.Requests != 2*len(model.started) {
-		t.Errorf("requests %d for %d subagents of two turns", report.Requests, len(model.started))
+	// Each subagent's one tool turn leaves nothing pending: one request.
+	if report.Requests != len(model.started) {
+		t.Errorf("requests %d for %d subagents of one turn", report.Requests, len(model.started))
 	}
 }
 

@@ -55,6 +55,9 @@ type visitor interface {
 	rootDone()
 	// fail records a child that cannot be loaded.
 	fail(node, level string, err error)
+	// slideDone runs after a slide's children's steps (run: look across
+	// them, e.g. for a quiz's answers on the board).
+	slideDone(id string, kids []*session.Session)
 	// each runs fn for one slide (run: concurrently; plan: in order), and
 	// wait waits for them.
 	each(fn func())
@@ -169,6 +172,13 @@ func (w *walker) children(ctx context.Context, id string) {
 				break
 			}
 		}
+	}
+	if ctx.Err() == nil && len(kids) > 1 {
+		sessions := make([]*session.Session, len(kids))
+		for i, k := range kids {
+			sessions[i] = k.sess
+		}
+		w.v.slideDone(id, sessions)
 	}
 }
 

@@ -63,7 +63,7 @@ func (q *Quiz) Describe() string {
 		}
 	}
 	if len(more) > 0 {
-		fmt.Fprintf(&s, "\nThe author asked for: %s.", strings.TrimSuffix(strings.Join(more, "; "), "."))
+		fmt.Fprintf(&s, "\nBrief for this quiz: %s.", strings.TrimSuffix(strings.Join(more, "; "), "."))
 	}
 	return s.String()
 }

@@ -77,10 +77,10 @@ type ApplyBinding struct {
 type ClosePlaceholders struct{}
 
 func (SetKind) Spec() session.Spec {
-	return session.Spec{Capability: CapMetadata, Doc: "Set what the quiz is for: a starter, a check for understanding, or an exit quiz."}
+	return session.Spec{Capability: CapMetadata, Fills: []string{"kind"}, Doc: "Set what the quiz is for: a starter, a check for understanding, or an exit quiz."}
 }
 func (SetInstructions) Spec() session.Spec {
-	return session.Spec{Capability: CapMetadata, Doc: "Set the one-sentence instructions students read before the questions."}
+	return session.Spec{Capability: CapMetadata, Fills: []string{"instructions"}, Doc: "Set the one-sentence instructions students read before the questions."}
 }
 func (AddQuestion) Spec() session.Spec {
 	return session.Spec{Capability: CapNode, Adds: true, Doc: "Add a multiple-choice question: a prompt, its options (right answers and distractors) and optional feedback."}
@@ -98,7 +98,7 @@ func (DescribeQuiz) Spec() session.Spec {
 	return session.Spec{Capability: CapRead, ReadOnly: true, Doc: "Describe the quiz as it stands: kind, instructions and every question with its options."}
 }
 func (ListPending) Spec() session.Spec {
-	return session.Spec{Capability: CapRead, ReadOnly: true, Doc: "List what is still to be generated in this quiz, with the author's hints and placeholder ids."}
+	return session.Spec{Capability: CapRead, ReadOnly: true, Doc: "List what is still to be generated in this quiz, with their briefs (the author's or an earlier assistant's) and placeholder ids."}
 }
 func (ApplyBinding) Spec() session.Spec {
 	return session.Spec{Capability: CapMetadata, Hidden: true, Doc: "Fill a property bound by the slide's props."}

@@ -167,7 +167,7 @@ func TestTodoQuiz(t *testing.T) {
 		t.Errorf("hint = %q", q.Hint())
 	}
 	d := q.Describe()
-	for _, w := range []string{"A quiz (kind not written yet).", "It has no questions yet.", "The author asked for: three questions on photosynthesis."} {
+	for _, w := range []string{"A quiz (kind not written yet).", "It has no questions yet.", "Brief for this quiz: three questions on photosynthesis."} {
 		if !strings.Contains(d, w) {
 			t.Errorf("description lacks %q:\n%s", w, d)
 		}
@@ -245,7 +245,7 @@ func TestDescribe(t *testing.T) {
 	want := `A check-for-understanding quiz. It has 2 questions:
 - q1: "About when did the Roman army leave Britain?"; answer "around AD 410"; 2 distractors
 - walls: "Which wall did the Romans build across northern Britain?"; answer "Hadrian's Wall"; distractors (pending); feedback (pending)
-The author asked for: two questions on what changed after they left.`
+Brief for this quiz: two questions on what changed after they left.`
 	if got := q.Describe(); got != want {
 		t.Errorf("description:\n%s\nwant:\n%s", got, want)
 	}

@@ -85,10 +85,73 @@ func build(doc *compose.Document, reg *modality.Registry) (*deck, error) {
 	return d, nil
 }
 
+// buildWithNotes is build, with the notes for the author attached: a note
+// on a slide's child to that slide's notes, any other to the overview.
+func buildWithNotes(doc *compose.Document, reg *modality.Registry, notes []AuthorNote) (*deck, error) {
+	d, err := build(doc, reg)
+	if err != nil || len(notes) == 0 {
+		return d, err
+	}
+	bySlide := map[string][]AuthorNote{}
+	var general []AuthorNote
+	for _, n := range notes {
+		rest, ok := strings.CutPrefix(n.Node, "slides/")
+		id, _, _ := strings.Cut(rest, "/")
+		if ok && id != "" {
+			bySlide[id] = append(bySlide[id], n)
+		} else {
+			general = append(general, n)
+		}
+	}
+	if g := notesHTML(general); g != "" {
+		d.overview += "<aside class=\"notes\">" + g + "</aside>\n"
+	}
+	for i, s := range d.slides {
+		if s.id != "" {
+			d.slides[i].notes += notesHTML(bySlide[s.id])
+		}
+	}
+	return d, nil
+}
+
+// AuthorNote is a note a subagent left for the author (note_for_author),
+// shown in the notes of its slide, or of the overview for the lesson's
+// own nodes.
+type AuthorNote struct {
+	Node  string // e.g. "slides/hook/whiteboard", "lesson"
+	About string
+	Text  string
+}
+
 // HTML writes doc as one self-contained HTML page: fonts, styles and
 // script inline, nothing fetched at view time.
 func HTML(w io.Writer, doc *compose.Document, reg *modality.Registry) error {
-	d, err := build(doc, reg)
+	return HTMLWithNotes(w, doc, reg, nil)
+}
+
+// notesHTML lists notes for the author as an HTML fragment.
+func notesHTML(notes []AuthorNote) string {
+	if len(notes) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("<h4>Notes for the author</h4>\n<ul class=\"author-notes\">\n")
+	for _, n := range notes {
+		b.WriteString("<li>")
+		if n.About != "" {
+			fmt.Fprintf(&b, "<b>%s:</b> ", html.EscapeString(n.About))
+		}
+		fmt.Fprintf(&b, "%s</li>\n", html.EscapeString(n.Text))
+	}
+	b.WriteString("</ul>\n")
+	return b.String()
+}
+
+// HTMLWithNotes is HTML with the notes subagents left for the author: a
+// note on a slide's child goes to that slide's notes, any other to the
+// overview's.
+func HTMLWithNotes(w io.Writer, doc *compose.Document, reg *modality.Registry, notes []AuthorNote) error {
+	d, err := buildWithNotes(doc, reg, notes)
 	if err != nil {
 		return err
 	}
@@ -132,7 +195,13 @@ func HTML(w io.Writer, doc *compose.Document, reg *modality.Registry) error {
 // slide per ---, each whiteboard as inline SVG, notes as presenter
 // comments.
 func Markdown(w io.Writer, doc *compose.Document, reg *modality.Registry) error {
-	d, err := build(doc, reg)
+	return MarkdownWithNotes(w, doc, reg, nil)
+}
+
+// MarkdownWithNotes is Markdown with the notes subagents left for the
+// author, placed as HTMLWithNotes places them.
+func MarkdownWithNotes(w io.Writer, doc *compose.Document, reg *modality.Registry, notes []AuthorNote) error {
+	d, err := buildWithNotes(doc, reg, notes)
 	if err != nil {
 		return err
 	}

@@ -25,6 +25,12 @@ type Spec struct {
 	// Adds marks intents that create one new item (a slide, an element);
 	// a subagent may create only so many (see bridge.Level.MaxNew).
 	Adds bool
+	// Fills, when set, lists the pending paths the intent can fill ("*"
+	// stands for one index or key: "metadata.vocabulary[*].definition"). A
+	// subagent with none of them pending is not offered it, so a model is
+	// not tempted to set what the author wrote. Empty: offered whenever
+	// the level holds the capability.
+	Fills []string
 }
 
 // Intent is one typed operation on one modality.

@@ -27,7 +27,7 @@ func TestQuizTemplatesRender(t *testing.T) {
 		if err := tp.Execute(&out, d); err != nil {
 			t.Fatalf("%s: %v", level, err)
 		}
-		for _, want := range []string{"Node: slides/check-1/quiz (" + level + ")", "2. Slide 3 of 8.", `- questions [placeholder p1]: the author asks for "two on what changed"`, "You have 9 turns."} {
+		for _, want := range []string{"Node: slides/check-1/quiz (" + level + ")", "2. Slide 3 of 8.", `- questions [placeholder p1], brief: "two on what changed"`, "You have 9 turns."} {
 			if !strings.Contains(out.String(), want) {
 				t.Errorf("%s: prompt lacks %q:\n%s", level, want, out.String())
 			}

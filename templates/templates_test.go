@@ -27,7 +27,7 @@ func TestEmbeddedTemplatesRenderEveryLevel(t *testing.T) {
 		for _, want := range []string{
 			"Node: slides/light/whiteboard (" + level + ")",
 			"1. A grade 7 lesson.\n2. Slide 2 of 8.",
-			`- elements [placeholder p1]: the author asks for "a chloroplast"`,
+			`- elements [placeholder p1], brief: "a chloroplast"`,
 			"- heading\n",
 			"You have 9 turns.",
 			"(at most 64 are run; the rest come back with error kind \"limit\")",
@@ -126,5 +126,30 @@ func TestDefaultTemplates(t *testing.T) {
 	}
 	if _, err := Load("", []Level{{Name: "poll.metadata"}}); err == nil || !strings.Contains(err.Error(), "poll.metadata.tmpl") {
 		t.Errorf("a level without a template: %v", err)
+	}
+}
+
+// Two subagents of one level differ only after the fixed instructions: the
+// node's own part comes last, so a server's prompt cache can reuse
+// everything before it.
+func TestNodePartComesLast(t *testing.T) {
+	set, err := Load("", embeddedLevels(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, level := range levelNames(t) {
+		render := func(node, hint string) string {
+			out, err := set.Render(level, Data{Node: node, Level: level, Context: []string{"A lesson about " + hint + "."},
+				Pending: []Item{{Path: "elements", Hint: hint, ID: "p1"}}, Geometry: "Geometry for " + node + ".", MaxSteps: 6, MaxCalls: 64})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return out
+		}
+		a, b := render("slides/a/whiteboard", "light"), render("slides/b/whiteboard", "water")
+		fixed, _, ok := strings.Cut(a, "Node: slides/a/whiteboard")
+		if !ok || !strings.HasPrefix(b, fixed) || !strings.Contains(fixed, "How to work:") {
+			t.Errorf("%s: the prompts share %q before the node's part; want the fixed instructions, rules included", level, fixed)
+		}
 	}
 }

@@ -52,7 +52,7 @@ func (b *Board) Describe() string {
 		hint = b.Elements.Hint // a whole-pending board saved part way keeps its hint here
 	}
 	if hint != "" {
-		fmt.Fprintf(&s, "\nThe author asked for: %s.", strings.TrimSuffix(clip.Text(hint), "."))
+		fmt.Fprintf(&s, "\nBrief for this whiteboard: %s.", strings.TrimSuffix(clip.Text(hint), "."))
 	}
 	return s.String()
 }

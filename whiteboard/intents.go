@@ -157,22 +157,22 @@ func (DeleteElement) Spec() session.Spec {
 	return session.Spec{Capability: CapNode, Doc: "Delete an element you added."}
 }
 func (SetHeading) Spec() session.Spec {
-	return session.Spec{Capability: CapMetadata, Doc: "Set the whiteboard's heading."}
+	return session.Spec{Capability: CapMetadata, Fills: []string{"heading"}, Doc: "Set the whiteboard's heading."}
 }
 func (SetLayout) Spec() session.Spec {
-	return session.Spec{Capability: CapMetadata, Doc: "Set the whiteboard's layout plan, which guides where elements go."}
+	return session.Spec{Capability: CapMetadata, Fills: []string{"layout"}, Doc: "Set the whiteboard's layout plan, which guides where elements go."}
 }
 func (SetCanvas) Spec() session.Spec {
-	return session.Spec{Capability: CapMetadata, Doc: "Set the canvas size and, optionally, its background."}
+	return session.Spec{Capability: CapMetadata, Fills: []string{"canvas"}, Doc: "Set the canvas size and, optionally, its background."}
 }
 func (SetBackground) Spec() session.Spec {
-	return session.Spec{Capability: CapMetadata, Doc: "Set the canvas background colour."}
+	return session.Spec{Capability: CapMetadata, Fills: []string{"canvas"}, Doc: "Set the canvas background colour."}
 }
 func (DescribeWhiteboard) Spec() session.Spec {
 	return session.Spec{Capability: CapRead, ReadOnly: true, Doc: "Describe the whiteboard as it stands: canvas, heading and every element with its position."}
 }
 func (ListPending) Spec() session.Spec {
-	return session.Spec{Capability: CapRead, ReadOnly: true, Doc: "List what is still to be generated on this whiteboard, with the author's hints and placeholder ids."}
+	return session.Spec{Capability: CapRead, ReadOnly: true, Doc: "List what is still to be generated on this whiteboard, with their briefs (the author's or an earlier assistant's) and placeholder ids."}
 }
 func (SelectElements) Spec() session.Spec {
 	return session.Spec{Capability: CapNode, Hidden: true, Doc: "Select elements in an editor."}

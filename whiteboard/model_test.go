@@ -338,7 +338,7 @@ func TestDescribe(t *testing.T) {
 
 func TestDescribeEmptyAndPendingBoards(t *testing.T) {
 	d := whiteboard.Todo("a chloroplast.").Describe()
-	for _, want := range []string{"A 1280x720 whiteboard", "heading not written yet", "It has no elements yet.", "The author asked for: a chloroplast."} {
+	for _, want := range []string{"A 1280x720 whiteboard", "heading not written yet", "It has no elements yet.", "Brief for this whiteboard: a chloroplast."} {
 		if !strings.Contains(d, want) {
 			t.Errorf("description lacks %q:\n%s", want, d)
 		}

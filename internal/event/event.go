@@ -23,6 +23,10 @@ const (
 	NodeEnd    Kind = "node_end"
 	Checkpoint Kind = "checkpoint"
 	RunEnd     Kind = "run_end"
+
+	// Note is a note a subagent left for the author (note_for_author):
+	// Text, and About when it names what the note is about.
+	Note Kind = "note"
 )
 
 // Node outcomes, in NodeEnd events.
@@ -67,6 +71,8 @@ type Event struct {
 	Error  string          `json:"error,omitempty"`
 	// Files written by a checkpoint.
 	Files []string `json:"files,omitempty"`
+	// About is what a note is about.
+	About string `json:"about,omitempty"`
 }
 
 // Sink receives events. It must be safe for concurrent use: subagents run

@@ -1,0 +1,127 @@
+package orchestrate
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/lessongen/lessongen/compose"
+	"github.com/lessongen/lessongen/internal/fakellm"
+)
+
+// oneTurnScript fills each level in one tool turn: a model that makes all
+// its calls at once. A subagent that asks again gets plain text.
+func oneTurnScript() fakellm.Script {
+	done := fakellm.Turn{Content: "Done."}
+	return fakellm.Script{Rules: []fakellm.Rule{
+		{Match: []string{"(lesson.metadata)"}, Turns: []fakellm.Turn{{ToolCalls: []fakellm.FakeCall{
+			{Name: "set_objectives", Arguments: `{"objectives":["Explain how plants make food"]}`},
+		}}, done}},
+		{Match: []string{"(whiteboard.metadata)"}, Turns: []fakellm.Turn{{ToolCalls: []fakellm.FakeCall{
+			{Name: "set_heading", Arguments: `{"heading":"H"}`},
+			{Name: "set_layout", Arguments: `{"layout":"L"}`},
+		}}, done}},
+		{Match: []string{"(whiteboard.node)"}, Turns: []fakellm.Turn{{ToolCalls: []fakellm.FakeCall{
+			{Name: "add_text", Arguments: `{"x":40,"y":40,"w":300,"h":40,"text":"T"}`},
+		}}, done}},
+	}}
+}
+
+// promptOf renders a recorded request body the way a server's prompt
+// cache sees it: the tools first (chat templates put them in the system
+// part), then each message's role and content in order.
+func promptOf(body []byte) (prompt string, toolsBytes int, level, system string) {
+	var req struct {
+		Tools    json.RawMessage `json:"tools"`
+		Messages []struct {
+			Role    string `json:"role"`
+			Content string `json:"content"`
+		} `json:"messages"`
+	}
+	if err := json.Unmarshal(body, &req); err != nil {
+		return "", 0, "", ""
+	}
+	var b strings.Builder
+	b.Write(req.Tools)
+	for _, m := range req.Messages {
+		b.WriteString("\n<" + m.Role + ">\n" + m.Content)
+		if m.Role == "system" && system == "" {
+			system = m.Content
+		}
+	}
+	if m := nodeRE.FindStringSubmatch(b.String()); m != nil {
+		level = m[1] + " " + m[2]
+	}
+	return b.String(), len(req.Tools), level, system
+}
+
+func commonPrefix(a, b string) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
+}
+
+// BenchmarkRequestEconomy generates an 8-slide lesson (objectives and every
+// whiteboard pending) with a model that does each subagent's work in one
+// turn, and reports: requests per subagent (the floor is 1), request bytes
+// per subagent, the tools' share of those bytes, and how many leading
+// bytes the first requests of two whiteboard subagents of one level share
+// (what a server's prompt cache can reuse), also as a share of the prompt.
+func BenchmarkRequestEconomy(b *testing.B) {
+	srv := fakellm.Start(b, oneTurnScript())
+	model := benchModel(b, srv)
+	var requests, subagents, body, tools int
+	shared := map[string]int{}
+	whole := map[string]int{}
+	sharedSystem := 0
+	for b.Loop() {
+		b.StopTimer()
+		doc, err := compose.Load(writeLesson(b, 8, "  objectives: !pending \"two objectives\"\n"), testRegistry())
+		if err != nil {
+			b.Fatal(err)
+		}
+		before := srv.RequestCount()
+		b.StartTimer()
+		report, err := Run(context.Background(), doc, Scope{}, options(b, model, 1))
+		if err != nil || len(report.Incomplete()) > 0 {
+			b.Fatalf("run: %v %+v", err, report.Incomplete())
+		}
+		b.StopTimer()
+		subagents += len(report.Nodes)
+		requests += report.Requests
+		first, firstSystem := map[string]string{}, map[string]string{}
+		for _, r := range srv.Requests()[before:] {
+			p, tb, lv, sys := promptOf(r.Body)
+			body += len(r.Body)
+			tools += tb
+			if _, seen := first[lv]; !seen {
+				first[lv], firstSystem[lv] = p, sys
+			}
+		}
+		// The system messages alone: what is shared whatever the server's
+		// chat template does with the tools.
+		sharedSystem += commonPrefix(firstSystem["slides/s1/whiteboard whiteboard.node"], firstSystem["slides/s2/whiteboard whiteboard.node"])
+		for _, level := range []string{"whiteboard.metadata", "whiteboard.node"} {
+			a, c := first["slides/s1/whiteboard "+level], first["slides/s2/whiteboard "+level]
+			n := commonPrefix(a, c)
+			// Everything before the node's own part is shared.
+			if node := strings.Index(a, "Node: slides/s1"); n < node {
+				b.Errorf("%s: the prompts share %d bytes; the node's part starts at %d", level, n, node)
+			}
+			shared[level] += n
+			whole[level] += len(a)
+		}
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(requests)/float64(subagents), "requests/subagent")
+	b.ReportMetric(float64(body)/float64(subagents), "request-bytes/subagent")
+	b.ReportMetric(float64(tools)/float64(body), "tools-share")
+	b.ReportMetric(float64(shared["whiteboard.node"])/float64(b.N), "wb-node-shared-prefix-bytes")
+	b.ReportMetric(float64(shared["whiteboard.node"])/float64(whole["whiteboard.node"]), "wb-node-shared-prefix-share")
+	b.ReportMetric(float64(sharedSystem)/float64(b.N), "wb-node-shared-system-bytes")
+	b.ReportMetric(float64(shared["whiteboard.metadata"])/float64(b.N), "wb-meta-shared-prefix-bytes")
+	b.ReportMetric(float64(shared["whiteboard.metadata"])/float64(whole["whiteboard.metadata"]), "wb-meta-shared-prefix-share")
+}

@@ -1,0 +1,161 @@
+package orchestrate
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/lessongen/lessongen/bridge"
+	"github.com/lessongen/lessongen/compose"
+	"github.com/lessongen/lessongen/lesson"
+	"github.com/lessongen/lessongen/llm"
+	"github.com/lessongen/lessongen/modality"
+	"github.com/lessongen/lessongen/quiz"
+	"github.com/lessongen/lessongen/templates"
+	"github.com/lessongen/lessongen/whiteboard"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden prompt files in testdata/prompts")
+
+// goldenLesson has something pending at every level: metadata, slides,
+// a whiteboard's heading and elements, a quiz's kind and questions.
+const goldenLesson = `version: 1
+metadata:
+  title: Photosynthesis
+  subject: Biology
+  grade: "7"
+  duration_minutes: 40
+  objectives: !pending "two measurable objectives"
+slides:
+  - id: hook
+    title: Why are leaves green?
+    section: Engage
+    duration_minutes: 5
+    notes: Ask students what plants need.
+    whiteboard: !pending "a leaf with light, water and carbon dioxide arrows going in"
+  - !pending "three slides that explain and practise the light reactions"
+  - id: check
+    title: Check your understanding
+    section: Evaluate
+    duration_minutes: 10
+    notes: Students answer alone, then compare.
+    whiteboard: !pending "the three questions, numbered, for students to answer"
+    quiz: !pending "three questions on where each stage happens"
+`
+
+// firstRequests records the first request of every level: the prompt a
+// subagent starts from. It answers every turn with plain text.
+type firstRequests struct {
+	mu    sync.Mutex
+	first map[string]llm.Request
+}
+
+func (f *firstRequests) Complete(ctx context.Context, req llm.Request) (llm.Response, error) {
+	m := nodeRE.FindStringSubmatch(req.Messages[0].Content)
+	if m == nil {
+		return llm.Response{}, fmt.Errorf("no node line in the prompt")
+	}
+	f.mu.Lock()
+	key := m[2]
+	if m[1] == "slides/check/whiteboard" {
+		key += ".check"
+	}
+	if _, seen := f.first[key]; !seen {
+		f.first[key] = req
+	}
+	f.mu.Unlock()
+	resp := llm.Response{Requests: 1}
+	resp.Message.Role, resp.Message.Content = llm.RoleAssistant, "Done."
+	return resp, nil
+}
+
+func goldenRegistry(t testing.TB) *modality.Registry {
+	reg, err := modality.New(lesson.Modality(), whiteboard.Modality(), quiz.Modality())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return reg
+}
+
+// goldenFirstRequests runs goldenLesson with a model that only records, and
+// returns the first request of each level (whiteboard levels twice: the
+// hook slide's and the check slide's).
+func goldenFirstRequests(t testing.TB) map[string]llm.Request {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "lesson.yaml")
+	if err := os.WriteFile(path, []byte(goldenLesson), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	reg := goldenRegistry(t)
+	doc, err := compose.Load(path, reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var levels []templates.Level
+	for _, name := range reg.LevelNames() {
+		levels = append(levels, templates.Level{Name: name})
+	}
+	tmpl, err := templates.Load("", levels)
+	if err != nil {
+		t.Fatal(err)
+	}
+	br, err := bridge.New(reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	model := &firstRequests{first: map[string]llm.Request{}}
+	opts := Options{Bridge: br, Model: model, Templates: tmpl, Form: bridge.Strict, Approval: bridge.ApproveAuto, MaxSteps: 6, Concurrency: 1}
+	if _, err := Run(context.Background(), doc, Scope{}, opts); err != nil {
+		t.Fatal(err)
+	}
+	return model.first
+}
+
+// TestGoldenPrompts keeps the first request of every level in
+// testdata/prompts, so a change of wording is reviewed as a diff. Run with
+// -update to rewrite them.
+func TestGoldenPrompts(t *testing.T) {
+	first := goldenFirstRequests(t)
+	for _, level := range []string{"lesson.metadata", "lesson.node", "whiteboard.metadata", "whiteboard.node", "quiz.metadata", "quiz.node", "whiteboard.node.check"} {
+		req, ok := first[level]
+		if !ok {
+			t.Errorf("%s: no subagent ran", level)
+			continue
+		}
+		got := goldenText(req)
+		file := filepath.Join("testdata", "prompts", level+".txt")
+		if *update {
+			if err := os.WriteFile(file, []byte(got), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatalf("%v (run go test ./orchestrate -run TestGoldenPrompts -update)", err)
+		}
+		if got != string(want) {
+			t.Errorf("%s: the prompt changed; review with go test ./orchestrate -run TestGoldenPrompts -update && git diff %s", level, file)
+		}
+	}
+}
+
+// goldenText is a request as a person reviews it: the tools offered (name
+// and description; their schemas are bridge's golden catalog), then the
+// messages.
+func goldenText(req llm.Request) string {
+	var b strings.Builder
+	b.WriteString("=== tools\n")
+	for _, tl := range req.Tools {
+		fmt.Fprintf(&b, "%s: %s\n", tl.Name, tl.Description)
+	}
+	for _, m := range req.Messages {
+		fmt.Fprintf(&b, "=== %s\n%s\n", m.Role, strings.TrimRight(m.Content, "\n"))
+	}
+	return b.String()
+}
