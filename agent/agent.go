@@ -212,7 +212,9 @@ func Run(ctx context.Context, model llm.Model, tools Tools, task Task, emit even
 		for _, m := range msgs {
 			res.PromptBytes += len(m.Content)
 		}
-		resp, err := model.Complete(ctx, llm.Request{Messages: msgs, Tools: defs})
+		chunks := newChunker(task, res.Steps, emit)
+		resp, err := model.Complete(ctx, llm.Request{Messages: msgs, Tools: defs, OnText: chunks.add})
+		chunks.flush()
 		res.Requests += max(resp.Requests, 1)
 		if err != nil {
 			if ctx.Err() != nil {

@@ -45,6 +45,8 @@ type settings struct {
 	// TokenField is where max_tokens goes: auto, max_tokens or
 	// max_completion_tokens.
 	TokenField string
+	// Stream asks for streamed answers, shown as they arrive.
+	Stream bool
 }
 
 // Setting keys: the config file's names; flags use dashes, environment
@@ -54,6 +56,7 @@ var settingKeys = []string{
 	"temperature", "seed", "max_tokens", "tool_schema", "templates", "events", "rps", "retries",
 	"parallel_tool_calls", "token_field",
 	"state_dir",
+	"stream",
 }
 
 const (
@@ -89,6 +92,7 @@ func addModelFlags(dst *pflag.FlagSet) {
 	fs.Int("retries", 4, "retries of a model turn after 429, 5xx or connection errors, with backoff")
 	fs.Bool("parallel-tool-calls", true, "send parallel_tool_calls: true with tools (false for a server that rejects the field)")
 	fs.String("token-field", "auto", "field for --max-tokens: auto (max_completion_tokens for OpenAI and Azure hosts, max_tokens elsewhere), max_tokens or max_completion_tokens")
+	fs.Bool("stream", false, "stream answers: show the model's text as it arrives on a terminal, and log it in pieces to --events")
 	fs.String("state-dir", "", "where subagents' conversations are saved and continued from (default: .lessongen beside the lesson; docs/history.md)")
 }
 
@@ -143,6 +147,7 @@ func loadSettings(cmd *cobra.Command) (*settings, error) {
 		StateDir:    v.GetString("state_dir"),
 	}
 	s.ParallelToolCalls = g.bool("parallel_tool_calls")
+	s.Stream = g.bool("stream")
 	if cmd.Flags().Changed("temperature") || os.Getenv("LESSONGEN_TEMPERATURE") != "" || v.InConfig("temperature") {
 		t := g.float("temperature")
 		s.Temperature = &t

@@ -33,7 +33,7 @@ var settingKinds = map[string]string{
 	"retries": "a whole number", "seed": "a whole number",
 	"temperature": "a number", "rps": "a number",
 	"timeout": "a duration such as 90s or 2m", "attempt_timeout": "a duration such as 90s or 2m",
-	"parallel_tool_calls": "true or false",
+	"parallel_tool_calls": "true or false", "stream": "true or false",
 }
 
 // secretSettings are never quoted in a message.

@@ -416,7 +416,7 @@ func newModel(cfg *settings) (llm.Model, error) {
 		TurnTimeout: cfg.Timeout, AttemptTimeout: cfg.AttemptTimeout, Limiter: llm.NewLimiter(cfg.RPS, max(1, cfg.Concurrency)),
 		MaxRetries: retries(cfg.Retries),
 		TokenField: cfg.TokenField, NoParallelToolCalls: !cfg.ParallelToolCalls,
-		IdleConns: max(1, cfg.Concurrency),
+		IdleConns: max(1, cfg.Concurrency), Stream: cfg.Stream,
 	})
 }
 

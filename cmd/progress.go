@@ -28,6 +28,9 @@ type progress struct {
 	drawn  int // lines of the frame on screen, erased before the next one
 	paused bool
 	held   []string // lines printed while paused, shown on Resume
+	// text holds each node's streamed model text up to its next newline;
+	// whole lines are printed above the frame, never inside it.
+	text map[string]*strings.Builder
 	tick   int
 	stop   chan struct{}
 	done   chan struct{}
@@ -131,6 +134,14 @@ func (p *progress) Sink(e event.Event) {
 		if !p.live {
 			p.line("[%s] started", key)
 		}
+	case event.TextChunk:
+		if p.live {
+			p.streamText(key, nodeLabel(e.Node, e.Level), e.Text, false)
+		}
+	case event.ModelText:
+		if p.live {
+			p.streamText(key, nodeLabel(e.Node, e.Level), "", true)
+		}
 	case event.Usage:
 		if r := p.byKey[key]; r != nil {
 			r.detail = fmt.Sprintf("step %d", e.Step)
@@ -151,6 +162,37 @@ func (p *progress) Sink(e event.Event) {
 		}
 		p.line("[%s] %s", key, msg)
 	}
+}
+
+// streamText prints a node's streamed text above the frame line by line,
+// each line labelled with its node; end prints the unfinished rest.
+func (p *progress) streamText(key, label, chunk string, end bool) {
+	if p.text == nil {
+		p.text = map[string]*strings.Builder{}
+	}
+	b := p.text[key]
+	if b == nil {
+		b = &strings.Builder{}
+		p.text[key] = b
+	}
+	b.WriteString(chunk)
+	rest := b.String()
+	for {
+		line, after, ok := strings.Cut(rest, "\n")
+		if !ok {
+			break
+		}
+		if strings.TrimSpace(line) != "" {
+			p.above("%s: %s", label, termsafe.Line(line))
+		}
+		rest = after
+	}
+	if end && strings.TrimSpace(rest) != "" {
+		p.above("%s: %s", label, termsafe.Line(rest))
+		rest = ""
+	}
+	b.Reset()
+	b.WriteString(rest)
 }
 
 func errSuffix(s string) string {
