@@ -31,10 +31,10 @@ type progress struct {
 	// text holds each node's streamed model text up to its next newline;
 	// whole lines are printed above the frame, never inside it.
 	text map[string]*strings.Builder
-	tick   int
-	stop   chan struct{}
-	done   chan struct{}
-	now    func() time.Time
+	tick int
+	stop chan struct{}
+	done chan struct{}
+	now  func() time.Time
 }
 
 type progressRow struct {
