@@ -28,13 +28,14 @@ type progress struct {
 	drawn  int // lines of the frame on screen, erased before the next one
 	paused bool
 	held   []string // lines printed while paused, shown on Resume
+	tick   int
+	stop   chan struct{}
+	done   chan struct{}
+	now    func() time.Time
+
 	// text holds each node's streamed model text up to its next newline;
 	// whole lines are printed above the frame, never inside it.
 	text map[string]*strings.Builder
-	tick int
-	stop chan struct{}
-	done chan struct{}
-	now  func() time.Time
 }
 
 type progressRow struct {
