@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log"
 	"os"
 	"path/filepath"
 	"strings"
@@ -215,13 +216,20 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 	if approval == bridge.ApproveAsk && !opts.io.InTTY {
 		return usagef("--approve ask needs a terminal on stdin to ask; use auto or --dry-run in scripts and CI")
 	}
-	sink, closeEvents, err := openEvents(cfg.Events, opts.io, red)
+	progress := newProgress(opts.io)
+	progress.SetTotal(len(steps))
+	// Whatever else prints to stderr while the live frame is up goes above
+	// it; the asker keeps the raw stream, as it pauses the frame first.
+	runIO := *opts.io
+	runIO.ErrOut = progress.Writer()
+	defer log.SetOutput(log.Writer())
+	log.SetOutput(runIO.ErrOut)
+	sink, closeEvents, err := openEvents(cfg.Events, &runIO, red)
 	if err != nil {
+		progress.Close()
 		return err
 	}
 	defer closeEvents()
-	progress := newProgress(opts.io)
-	progress.SetTotal(len(steps))
 	if opts.quiet {
 		progress.Quiet()
 	}
@@ -238,7 +246,7 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 
 	var checkpoint func() ([]string, error)
 	if !toStdout && !dryRun {
-		checkpoint = func() ([]string, error) { return save(saver, opts.out, opts.io) }
+		checkpoint = func() ([]string, error) { return save(saver, opts.out, &runIO) }
 	}
 	sink(event.Event{Kind: event.RunStart, Text: fmt.Sprintf("%s: %s", opts.file, plural(len(steps), "subagent"))})
 	report, runErr := orchestrate.Run(ctx, doc, scope, orchestrate.Options{

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"strings"
@@ -36,6 +37,9 @@ type progress struct {
 	// text holds each node's streamed model text up to its next newline;
 	// whole lines are printed above the frame, never inside it.
 	text map[string]*strings.Builder
+	// stray holds what other writers sent to stderr (Writer) up to its
+	// next newline.
+	stray []byte
 }
 
 type progressRow struct {
@@ -316,6 +320,33 @@ func fit(s string, width int) string {
 	return string(r[:width-2]) + "…"
 }
 
+// Writer is stderr for everything else that prints during the run
+// (warnings, `--events -`, the log package): on a live terminal each
+// whole line is printed above the frame, so none lands inside it; without
+// one, writes pass straight through.
+func (p *progress) Writer() io.Writer { return strayWriter{p} }
+
+type strayWriter struct{ p *progress }
+
+func (w strayWriter) Write(b []byte) (int, error) {
+	p := w.p
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.live {
+		return p.w.Write(b)
+	}
+	p.stray = append(p.stray, b...)
+	for {
+		line, rest, ok := bytes.Cut(p.stray, []byte("\n"))
+		if !ok {
+			break
+		}
+		p.above("%s", line)
+		p.stray = rest
+	}
+	return len(b), nil
+}
+
 // Pause erases the live frame so a question can be printed on its own
 // lines; Resume draws the frame again below the question and its answer.
 func (p *progress) Pause() {
@@ -352,5 +383,10 @@ func (p *progress) Close() {
 		fmt.Fprintln(p.w, l)
 	}
 	p.held = nil
+	if len(p.stray) > 0 {
+		p.erase()
+		fmt.Fprintln(p.w, termsafe.String(string(p.stray)))
+		p.stray = nil
+	}
 	p.draw(true)
 }

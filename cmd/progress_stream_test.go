@@ -40,3 +40,30 @@ func TestLiveProgressStreamsTextAboveFrame(t *testing.T) {
 		t.Errorf("text printed twice: %q", out)
 	}
 }
+
+// Other writers' lines go above the live frame whole, a partial line
+// waiting for its end; without a terminal they pass straight through.
+func TestProgressWriterPrintsAboveFrame(t *testing.T) {
+	var buf bytes.Buffer
+	p := newProgress(&IOStreams{ErrOut: &buf, ErrTTY: true})
+	p.Sink(event.Event{Kind: event.NodeStart, Node: "lesson", Level: "lesson.metadata"})
+	p.Resume()
+	w := p.Writer()
+	_, _ = w.Write([]byte("warning: a\nwarn"))
+	_, _ = w.Write([]byte("ing: b\n"))
+	p.Close()
+	out := buf.String()
+	for _, line := range []string{"warning: a\n", "warning: b\n"} {
+		i := strings.Index(out, line)
+		if i < 0 || !strings.HasSuffix(out[:i], "\x1b[2A\r\x1b[J") {
+			t.Errorf("%q not printed right after an erased frame: %q", line, out)
+		}
+	}
+
+	buf.Reset()
+	p = newProgress(&IOStreams{ErrOut: &buf})
+	_, _ = p.Writer().Write([]byte("plain"))
+	if buf.String() != "plain" {
+		t.Errorf("without a terminal: %q", buf.String())
+	}
+}
