@@ -123,6 +123,15 @@ func TestApproveAskOnTerminal(t *testing.T) {
 		t.Errorf("final frame has %d finished rows, want 2", rows)
 	}
 	text := strings.Join(final, "\n")
+	// The approval preview shows the change as YAML, not JSON.
+	for _, want := range []string{"set_objectives:\n    objectives:\n      - Name the three states\n", "set_heading:\n    heading: Water\n"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("preview lacks YAML %q", want)
+		}
+	}
+	if strings.Contains(text, `{"heading"`) {
+		t.Error("preview still shows JSON arguments")
+	}
 	for _, want := range []string{"2/2 finished", "summary: 2 done, 0 failed, 0 still pending, 0 left with 0 defects, 0 interrupted", "wrote lesson.yaml"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("screen lacks %q", want)
