@@ -250,6 +250,7 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 	}
 	sink(event.Event{Kind: event.RunStart, Text: fmt.Sprintf("%s: %s", opts.file, plural(len(steps), "subagent"))})
 	report, runErr := orchestrate.Run(ctx, doc, scope, orchestrate.Options{
+		Budget: orchestrate.Budget{MaxRequests: cfg.MaxRequests, MaxTokens: cfg.MaxTokensTotal},
 		Bridge: br, Model: model, Templates: tmpl, Form: form, Approval: approval, Asker: asker,
 		MaxSteps: cfg.MaxSteps, Concurrency: cfg.Concurrency, Instruction: opts.instruction,
 		Events: sink, Checkpoint: checkpoint, Secrets: red,
@@ -283,6 +284,9 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 	switch {
 	case saveErr != nil:
 		return saveErr
+	case errors.As(runErr, new(*orchestrate.BudgetSpentError)):
+		fmt.Fprintf(opts.io.ErrOut, "lessongen: stopped: %v; what was done is saved\nfix: raise the budget, or run again to continue\n", runErr)
+		return &silentError{code: ExitPartial, err: ErrPartial}
 	case isInterrupt(runErr):
 		return &silentError{code: ExitInterrupted, err: ErrInterrupted}
 	case runErr != nil:
