@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -122,6 +123,15 @@ func TestApproveAskOnTerminal(t *testing.T) {
 		t.Errorf("final frame has %d finished rows, want 2", rows)
 	}
 	text := strings.Join(final, "\n")
+	// The approval preview shows the change as YAML, not JSON.
+	for _, want := range []string{"set_objectives:\n    objectives:\n      - Name the three states\n", "set_heading:\n    heading: Water\n"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("preview lacks YAML %q", want)
+		}
+	}
+	if strings.Contains(text, `{"heading"`) {
+		t.Error("preview still shows JSON arguments")
+	}
 	for _, want := range []string{"2/2 finished", "summary: 2 done, 0 failed, 0 still pending, 0 left with 0 defects, 0 interrupted", "wrote lesson.yaml"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("screen lacks %q", want)
@@ -248,4 +258,88 @@ func openPTY(t *testing.T, rows, cols uint16) (master, slave *os.File) {
 	}
 	t.Cleanup(func() { m.Close(); s.Close() })
 	return m, s
+}
+
+// On a terminal, lines other writers print during a run (`--events -`)
+// and streamed model text (`--stream`) go above the live frame: the final
+// screen holds one frame, whole, and every event line intact.
+func TestStrayLinesAboveFrameOnTerminal(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "lessongen")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	script, err := fakellm.ParseScript([]byte(`{"latency": "150ms", "stream": {"chunk": 3}, "rules": [
+  {"match": ["lesson.metadata"], "turns": [
+    {"content": "Writing the objectives now.\nOne moment.", "tool_calls": [{"name": "set_objectives", "args": {"objectives": ["Name the three states"]}}]},
+    {"content": "Done."}
+  ]},
+  {"match": ["whiteboard.metadata"], "turns": [
+    {"tool_calls": [{"name": "set_heading", "args": {"heading": "Water"}}]},
+    {"content": "Heading set."}
+  ]}
+]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := fakellm.Start(t, script)
+	lesson := filepath.Join(dir, "lesson.yaml")
+	if err := os.WriteFile(lesson, []byte("version: 1\nmetadata:\n  title: Water\n  objectives:\nslides:\n  - id: s\n    title: S\n    whiteboard:\n      heading: !pending\n      elements: []\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	master, slave := openPTY(t, 200, 400)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	c := exec.CommandContext(ctx, bin, "generate", "lesson.yaml", "--concurrency", "1", "--stream", "--events", "-")
+	c.Dir = dir
+	c.Env = append(os.Environ(), "LESSONGEN_BASE_URL="+srv.URL(), "LESSONGEN_API_KEY="+fakellm.DummyAPIKey, "TERM=xterm", "NO_COLOR=1")
+	c.Stdin, c.Stdout, c.Stderr = slave, slave, slave
+	c.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	slave.Close()
+	var raw bytes.Buffer
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_, _ = io.Copy(&raw, master)
+	}()
+	if err := c.Wait(); err != nil {
+		t.Fatalf("generate: %v", err)
+	}
+	select {
+	case <-done:
+	case <-time.After(2 * time.Second):
+	}
+	final := render(raw.Bytes(), 400)
+	text := strings.Join(final, "\n")
+	t.Logf("final screen:\n%s", text)
+	frames := 0
+	events := 0
+	for _, l := range final {
+		if regexp.MustCompile(`^\d+/2 finished`).MatchString(l) {
+			frames++
+		}
+		if strings.Contains(l, `"kind":`) {
+			events++
+			if !strings.HasPrefix(l, "{") || !strings.HasSuffix(strings.TrimSpace(l), "}") {
+				t.Errorf("event line broken by the frame: %q", l)
+			}
+		}
+	}
+	if frames != 1 {
+		t.Errorf("%d frames left on screen, want 1 (a stray line landed inside one)", frames)
+	}
+	if events < 10 {
+		t.Errorf("only %d event lines on screen", events)
+	}
+	for _, want := range []string{"lesson · metadata: Writing the objectives now.", "lesson · metadata: One moment.", `"kind":"text_chunk"`, "2/2 finished"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("screen lacks %q", want)
+		}
+	}
 }

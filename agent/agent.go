@@ -52,6 +52,9 @@ type Task struct {
 	// its tools, each tool result when it commits. It may be called from
 	// several goroutines at once. An error ends the subagent.
 	Append func(llm.Message) error
+	// BudgetLeft, when set, is what the run may still spend, shown in
+	// every tool result beside steps_left.
+	BudgetLeft func() *tool.BudgetLeft
 }
 
 // Stop says why a subagent ended.
@@ -215,7 +218,9 @@ func Run(ctx context.Context, model llm.Model, tools Tools, task Task, emit even
 		for _, m := range msgs {
 			res.PromptBytes += len(m.Content)
 		}
-		resp, err := model.Complete(ctx, llm.Request{Messages: msgs, Tools: defs})
+		chunks := newChunker(task, res.Steps, emit)
+		resp, err := model.Complete(ctx, llm.Request{Messages: msgs, Tools: defs, OnText: chunks.add})
+		chunks.flush()
 		res.Requests += max(resp.Requests, 1)
 		if err != nil {
 			if ctx.Err() != nil {
@@ -389,6 +394,9 @@ func runCalls(ctx context.Context, tools Tools, calls []llm.ToolCall, task Task,
 			return err
 		}
 		env.StepsLeft = &stepsLeft
+		if task.BudgetLeft != nil {
+			env.BudgetLeft = task.BudgetLeft()
+		}
 		data, err := json.Marshal(env)
 		if err != nil {
 			return err

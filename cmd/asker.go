@@ -59,9 +59,19 @@ func (a *terminalAsker) Ask(ctx context.Context, p bridge.Proposal) (bool, error
 	w := a.io.ErrOut
 	// The preview is the model's text: shown with control characters and
 	// bidi overrides made visible, so it reads as what would be committed.
-	fmt.Fprintf(w, "\n%s wants to %s %s\n", nodeLabel(p.Node, ""), termsafe.Line(p.Tool), termsafe.Line(p.Args))
+	// Arguments and outcome are shown as YAML, the lesson file's own
+	// notation; arguments that are not JSON are shown as sent.
+	if args, ok := asYAML([]byte(p.Args), "    "); ok {
+		fmt.Fprintf(w, "\n%s wants to %s:\n%s\n", nodeLabel(p.Node, ""), termsafe.Line(p.Tool), termsafe.String(args))
+	} else {
+		fmt.Fprintf(w, "\n%s wants to %s %s\n", nodeLabel(p.Node, ""), termsafe.Line(p.Tool), termsafe.Line(p.Args))
+	}
 	for _, out := range p.Preview.Outputs {
 		data, _ := json.Marshal(out)
+		if view, ok := asYAML(data, "    "); ok {
+			fmt.Fprintf(w, "  would commit:\n%s\n", termsafe.String(view))
+			continue
+		}
 		fmt.Fprintf(w, "  would commit: %s\n", termsafe.Line(string(data)))
 	}
 	for _, warn := range p.Preview.Warnings {

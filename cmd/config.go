@@ -45,6 +45,11 @@ type settings struct {
 	// TokenField is where max_tokens goes: auto, max_tokens or
 	// max_completion_tokens.
 	TokenField string
+	// Stream asks for streamed answers, shown as they arrive.
+	Stream bool
+	// MaxRequests and MaxTokensTotal cap the whole run; 0 = no cap.
+	MaxRequests    int
+	MaxTokensTotal int64
 }
 
 // Setting keys: the config file's names; flags use dashes, environment
@@ -54,6 +59,7 @@ var settingKeys = []string{
 	"temperature", "seed", "max_tokens", "tool_schema", "templates", "events", "rps", "retries",
 	"parallel_tool_calls", "token_field",
 	"state_dir",
+	"stream", "max_requests", "max_tokens_total",
 }
 
 const (
@@ -89,6 +95,9 @@ func addModelFlags(dst *pflag.FlagSet) {
 	fs.Int("retries", 4, "retries of a model turn after 429, 5xx or connection errors, with backoff")
 	fs.Bool("parallel-tool-calls", true, "send parallel_tool_calls: true with tools (false for a server that rejects the field)")
 	fs.String("token-field", "auto", "field for --max-tokens: auto (max_completion_tokens for OpenAI and Azure hosts, max_tokens elsewhere), max_tokens or max_completion_tokens")
+	fs.Int("max-requests", 0, "cap on model requests for the whole run, retries included; when spent, running steps stop at a safe point, the work is saved, exit 3 (default: none)")
+	fs.Int64("max-tokens-total", 0, "cap on prompt+completion tokens for the whole run, as the server reports them; when spent, as --max-requests (default: none)")
+	fs.Bool("stream", false, "stream answers: show the model's text as it arrives on a terminal, and log it in pieces to --events")
 	fs.String("state-dir", "", "where subagents' conversations are saved and continued from (default: .lessongen beside the lesson; docs/history.md)")
 }
 
@@ -143,6 +152,9 @@ func loadSettings(cmd *cobra.Command) (*settings, error) {
 		StateDir:    v.GetString("state_dir"),
 	}
 	s.ParallelToolCalls = g.bool("parallel_tool_calls")
+	s.Stream = g.bool("stream")
+	s.MaxRequests = g.int("max_requests")
+	s.MaxTokensTotal = int64(g.int("max_tokens_total"))
 	if cmd.Flags().Changed("temperature") || os.Getenv("LESSONGEN_TEMPERATURE") != "" || v.InConfig("temperature") {
 		t := g.float("temperature")
 		s.Temperature = &t
@@ -171,6 +183,8 @@ func (s *settings) check() error {
 	switch {
 	case strings.TrimSpace(s.Model) == "":
 		return usagef("no model set; use --model, LESSONGEN_MODEL or model in the config file")
+	case s.MaxRequests < 0 || s.MaxTokensTotal < 0:
+		return usagef("--max-requests and --max-tokens-total must not be negative")
 	case s.Concurrency < 1:
 		return usagef("--concurrency must be at least 1, got %d", s.Concurrency)
 	case s.MaxSteps < 1:

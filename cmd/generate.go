@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log"
 	"os"
 	"path/filepath"
 	"strings"
@@ -215,13 +216,20 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 	if approval == bridge.ApproveAsk && !opts.io.InTTY {
 		return usagef("--approve ask needs a terminal on stdin to ask; use auto or --dry-run in scripts and CI")
 	}
-	sink, closeEvents, err := openEvents(cfg.Events, opts.io, red)
+	progress := newProgress(opts.io)
+	progress.SetTotal(len(steps))
+	// Whatever else prints to stderr while the live frame is up goes above
+	// it; the asker keeps the raw stream, as it pauses the frame first.
+	runIO := *opts.io
+	runIO.ErrOut = progress.Writer()
+	defer log.SetOutput(log.Writer())
+	log.SetOutput(runIO.ErrOut)
+	sink, closeEvents, err := openEvents(cfg.Events, &runIO, red)
 	if err != nil {
+		progress.Close()
 		return err
 	}
 	defer closeEvents()
-	progress := newProgress(opts.io)
-	progress.SetTotal(len(steps))
 	if opts.quiet {
 		progress.Quiet()
 	}
@@ -238,10 +246,11 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 
 	var checkpoint func() ([]string, error)
 	if !toStdout && !dryRun {
-		checkpoint = func() ([]string, error) { return save(saver, opts.out, opts.io) }
+		checkpoint = func() ([]string, error) { return save(saver, opts.out, &runIO) }
 	}
 	sink(event.Event{Kind: event.RunStart, Text: fmt.Sprintf("%s: %s", opts.file, plural(len(steps), "subagent"))})
 	report, runErr := orchestrate.Run(ctx, doc, scope, orchestrate.Options{
+		Budget: orchestrate.Budget{MaxRequests: cfg.MaxRequests, MaxTokens: cfg.MaxTokensTotal},
 		Bridge: br, Model: model, Templates: tmpl, Form: form, Approval: approval, Asker: asker,
 		MaxSteps: cfg.MaxSteps, Concurrency: cfg.Concurrency, Instruction: opts.instruction,
 		Events: sink, Checkpoint: checkpoint, Secrets: red,
@@ -278,6 +287,9 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 	switch {
 	case saveErr != nil:
 		return saveErr
+	case errors.As(runErr, new(*orchestrate.BudgetSpentError)):
+		fmt.Fprintf(opts.io.ErrOut, "lessongen: stopped: %v; what was done is saved\nfix: raise the budget, or run again to continue\n", runErr)
+		return &silentError{code: ExitPartial, err: ErrPartial}
 	case isInterrupt(runErr):
 		return &silentError{code: ExitInterrupted, err: ErrInterrupted}
 	case runErr != nil:
@@ -419,7 +431,7 @@ func newModel(cfg *settings) (llm.Model, error) {
 		TurnTimeout: cfg.Timeout, AttemptTimeout: cfg.AttemptTimeout, Limiter: llm.NewLimiter(cfg.RPS, max(1, cfg.Concurrency)),
 		MaxRetries: retries(cfg.Retries),
 		TokenField: cfg.TokenField, NoParallelToolCalls: !cfg.ParallelToolCalls,
-		IdleConns: max(1, cfg.Concurrency),
+		IdleConns: max(1, cfg.Concurrency), Stream: cfg.Stream,
 	})
 }
 

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"strings"
@@ -32,6 +33,13 @@ type progress struct {
 	stop   chan struct{}
 	done   chan struct{}
 	now    func() time.Time
+
+	// text holds each node's streamed model text up to its next newline;
+	// whole lines are printed above the frame, never inside it.
+	text map[string]*strings.Builder
+	// stray holds what other writers sent to stderr (Writer) up to its
+	// next newline.
+	stray []byte
 }
 
 type progressRow struct {
@@ -131,6 +139,14 @@ func (p *progress) Sink(e event.Event) {
 		if !p.live {
 			p.line("[%s] started", key)
 		}
+	case event.TextChunk:
+		if p.live {
+			p.streamText(key, nodeLabel(e.Node, e.Level), e.Text, false)
+		}
+	case event.ModelText:
+		if p.live {
+			p.streamText(key, nodeLabel(e.Node, e.Level), "", true)
+		}
 	case event.Usage:
 		if r := p.byKey[key]; r != nil {
 			r.detail = fmt.Sprintf("step %d", e.Step)
@@ -151,6 +167,37 @@ func (p *progress) Sink(e event.Event) {
 		}
 		p.line("[%s] %s", key, msg)
 	}
+}
+
+// streamText prints a node's streamed text above the frame line by line,
+// each line labelled with its node; end prints the unfinished rest.
+func (p *progress) streamText(key, label, chunk string, end bool) {
+	if p.text == nil {
+		p.text = map[string]*strings.Builder{}
+	}
+	b := p.text[key]
+	if b == nil {
+		b = &strings.Builder{}
+		p.text[key] = b
+	}
+	b.WriteString(chunk)
+	rest := b.String()
+	for {
+		line, after, ok := strings.Cut(rest, "\n")
+		if !ok {
+			break
+		}
+		if strings.TrimSpace(line) != "" {
+			p.above("%s: %s", label, termsafe.Line(line))
+		}
+		rest = after
+	}
+	if end && strings.TrimSpace(rest) != "" {
+		p.above("%s: %s", label, termsafe.Line(rest))
+		rest = ""
+	}
+	b.Reset()
+	b.WriteString(rest)
 }
 
 func errSuffix(s string) string {
@@ -273,6 +320,33 @@ func fit(s string, width int) string {
 	return string(r[:width-2]) + "…"
 }
 
+// Writer is stderr for everything else that prints during the run
+// (warnings, `--events -`, the log package): on a live terminal each
+// whole line is printed above the frame, so none lands inside it; without
+// one, writes pass straight through.
+func (p *progress) Writer() io.Writer { return strayWriter{p} }
+
+type strayWriter struct{ p *progress }
+
+func (w strayWriter) Write(b []byte) (int, error) {
+	p := w.p
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.live {
+		return p.w.Write(b)
+	}
+	p.stray = append(p.stray, b...)
+	for {
+		line, rest, ok := bytes.Cut(p.stray, []byte("\n"))
+		if !ok {
+			break
+		}
+		p.above("%s", line)
+		p.stray = rest
+	}
+	return len(b), nil
+}
+
 // Pause erases the live frame so a question can be printed on its own
 // lines; Resume draws the frame again below the question and its answer.
 func (p *progress) Pause() {
@@ -309,5 +383,10 @@ func (p *progress) Close() {
 		fmt.Fprintln(p.w, l)
 	}
 	p.held = nil
+	if len(p.stray) > 0 {
+		p.erase()
+		fmt.Fprintln(p.w, termsafe.String(string(p.stray)))
+		p.stray = nil
+	}
 	p.draw(true)
 }

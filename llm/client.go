@@ -63,6 +63,10 @@ type Config struct {
 	// MaxRetries is the number of retries after the first attempt: 0 means
 	// DefaultMaxRetries, a negative value means none.
 	MaxRetries int
+	// Stream asks for the answer as Server-Sent Events, so text can be
+	// shown while it arrives (Request.OnText). The assembled Response is
+	// the same as without it.
+	Stream bool
 	// HTTPClient is optional.
 	HTTPClient *http.Client
 	// Limiter paces requests; pass the same one to every Client of a
@@ -83,6 +87,7 @@ type Client struct {
 	maxTokens  int64
 	completion bool // send max_completion_tokens rather than max_tokens
 	parallel   bool // send parallel_tool_calls: true with tools
+	stream     bool // ask for Server-Sent Events
 	timeout    time.Duration
 	attempt    time.Duration // per-attempt timeout; 0 = none
 	maxRetries int
@@ -150,6 +155,7 @@ func New(cfg Config) (*Client, error) {
 		maxTokens:  cfg.MaxTokens,
 		completion: completion,
 		parallel:   !cfg.NoParallelToolCalls,
+		stream:     cfg.Stream,
 		timeout:    cfg.TurnTimeout,
 		attempt:    max(cfg.AttemptTimeout, 0),
 		maxRetries: maxRetries,
@@ -190,7 +196,7 @@ func (c *Client) Complete(ctx context.Context, req Request) (Response, error) {
 			return Response{Requests: attempts}, c.stopped(parent, ctx, err, last)
 		}
 		attempts++
-		cc, res, err := c.send(ctx, params, attempts)
+		cc, res, err := c.send(ctx, params, attempts, req.OnText)
 		if err == nil {
 			if len(cc.Choices) == 0 {
 				return Response{Requests: attempts}, &ProviderError{
@@ -233,7 +239,7 @@ func (c *Client) Complete(ctx context.Context, req Request) (Response, error) {
 // before the attempt's context is released (an error body is read then).
 // The answer is read inside chat.New, so a body that stalls halfway is cut
 // by the same deadline as a server that never answers.
-func (c *Client) send(ctx context.Context, params openai.ChatCompletionNewParams, attempt int) (*openai.ChatCompletion, *http.Response, error) {
+func (c *Client) send(ctx context.Context, params openai.ChatCompletionNewParams, attempt int, onText func(string)) (*openai.ChatCompletion, *http.Response, error) {
 	actx := ctx
 	if c.attempt > 0 {
 		var cancel context.CancelFunc
@@ -241,12 +247,23 @@ func (c *Client) send(ctx context.Context, params openai.ChatCompletionNewParams
 		defer cancel()
 	}
 	var res *http.Response
-	cc, err := c.chat.New(actx, params, option.WithResponseInto(&res))
+	var cc *openai.ChatCompletion
+	var err error
+	if c.stream {
+		cc, err = c.streamed(actx, params, &res, onText)
+	} else {
+		cc, err = c.chat.New(actx, params, option.WithResponseInto(&res))
+	}
 	switch {
 	case err == nil:
 		return cc, res, nil
 	case ctx.Err() != nil:
 		return nil, res, err // the turn ended, not just this attempt
+	case errors.Is(err, errStreamCut):
+		// Cut like a dropped connection: transient, retried.
+		return nil, res, &ProviderError{StatusCode: res.StatusCode, Message: err.Error(), Retryable: true, Attempts: attempt}
+	case errors.Is(err, errStreamChunk):
+		return nil, res, &ProviderError{StatusCode: res.StatusCode, Message: err.Error(), Attempts: attempt, kind: ErrBadResponse}
 	case errors.Is(context.Cause(actx), errAttemptTimeout{}):
 		return nil, res, &ProviderError{
 			Message:   fmt.Sprintf("no complete answer within the attempt timeout of %s", c.attempt),

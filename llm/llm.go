@@ -55,6 +55,10 @@ type Tool struct {
 type Request struct {
 	Messages []Message
 	Tools    []Tool
+	// OnText, when set, receives the answer's text piece by piece as it
+	// arrives, if the client streams (Config.Stream); otherwise it is not
+	// called. A retried attempt sends its text again from the start.
+	OnText func(string)
 }
 
 // Usage counts tokens for one turn. Servers that report no usage leave it zero.

@@ -23,6 +23,8 @@ import (
 
 // Options configure a run.
 type Options struct {
+	// Budget caps the whole run's requests and tokens; zero is no cap.
+	Budget Budget
 	// Bridge holds the registered modalities' tools.
 	Bridge      *bridge.Bridge
 	Model       llm.Model
@@ -130,6 +132,11 @@ func Run(ctx context.Context, tree Tree, scope Scope, opts Options) (Report, err
 	defer cancel(nil)
 	h := &health{}
 	opts.Model = watchedModel{Model: opts.Model, h: h}
+	var budget *budgetModel
+	if opts.Budget != (Budget{}) {
+		budget = &budgetModel{Model: opts.Model, b: opts.Budget, stop: func(err error) { cancel(err) }}
+		opts.Model = budget
+	}
 	r := &runner{tree: tree, opts: opts, sem: make(chan struct{}, opts.Concurrency), emit: opts.Events, cancel: cancel, health: h}
 	if opts.Checkpoint != nil {
 		r.ckpt = newCheckpointer(opts.Checkpoint, opts.Events, func(err error) { cancel(err) })
@@ -238,6 +245,9 @@ func (r *runner) step(ctx context.Context, st Step, bl modality.Level, d *modali
 	}
 	r.emit(event.Event{Kind: event.NodeStart, Node: node, Level: bl.Name})
 	task := agent.Task{Node: node, Level: bl.Name, Prompt: prompt, MaxSteps: r.opts.MaxSteps}
+	if b, ok := r.opts.Model.(*budgetModel); ok {
+		task.BudgetLeft = b.left
+	}
 	var hist *history.Writer
 	if r.opts.StateDir != "" {
 		hist, err = r.openHistory(&task, sess)

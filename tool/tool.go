@@ -48,6 +48,15 @@ type Envelope struct {
 	PendingMore int               `json:"pending_more,omitempty"`
 	// StepsLeft is the model turns left in the budget; the agent loop sets it.
 	StepsLeft *int `json:"steps_left,omitempty"`
+	// BudgetLeft is what the whole run may still spend (--max-requests,
+	// --max-tokens-total); the agent loop sets it when the run has a budget.
+	BudgetLeft *BudgetLeft `json:"budget_left,omitempty"`
+}
+
+// BudgetLeft is a run budget's remainder; a nil field has no cap.
+type BudgetLeft struct {
+	Requests *int64 `json:"requests,omitempty"`
+	Tokens   *int64 `json:"tokens,omitempty"`
 }
 
 // Error is a tool call that could not be carried out, in the words a model

@@ -14,9 +14,14 @@ import (
 type Kind string
 
 const (
-	RunStart   Kind = "run_start"
-	NodeStart  Kind = "node_start"
-	ModelText  Kind = "model_text"
+	RunStart  Kind = "run_start"
+	NodeStart Kind = "node_start"
+	ModelText Kind = "model_text"
+	// TextChunk is a piece of model text as it arrives (--stream). Pieces
+	// end at whitespace, so a secret is never split across two events and
+	// each passes the redactor whole; the turn's whole text follows as
+	// ModelText.
+	TextChunk  Kind = "text_chunk"
 	ToolCall   Kind = "tool_call"
 	ToolResult Kind = "tool_result"
 	Usage      Kind = "usage"

@@ -19,6 +19,21 @@ type Script struct {
 	Models []string `json:"models,omitempty"`
 	// Quirks imitate how real servers refuse requests.
 	Quirks Quirks `json:"quirks,omitempty"`
+	// Stream shapes streamed answers. A request with "stream": true is
+	// always answered with Server-Sent Events, as OpenAI does.
+	Stream StreamOptions `json:"stream,omitempty"`
+}
+
+// StreamOptions shape Server-Sent Event answers.
+type StreamOptions struct {
+	// Chunk splits text and every tool call's arguments into pieces of at
+	// most this many bytes (never inside a UTF-8 character), one chunk
+	// each; 0 sends each whole.
+	Chunk int `json:"chunk,omitempty"`
+	// CutOnce ends the first streamed answer of the server halfway: the
+	// body ends cleanly, but without a finish_reason and without
+	// [DONE], as when a proxy drops a stream.
+	CutOnce bool `json:"cut_once,omitempty"`
 }
 
 // Quirks are refusals of real OpenAI-compatible servers, checked before any

@@ -49,6 +49,7 @@ type Server struct {
 	served   int // answers sent, for completion ids
 
 	conns atomic.Int64 // connections accepted
+	cut   atomic.Bool  // a stream was cut (StreamOptions.CutOnce)
 }
 
 type failureKey struct {
@@ -153,7 +154,11 @@ func (s *Server) WaitForRequests(ctx context.Context, n int) error {
 // Wire shapes, as OpenAI sends them.
 type (
 	chatRequest struct {
-		Model    string        `json:"model"`
+		Model         string `json:"model"`
+		Stream        bool   `json:"stream"`
+		StreamOptions struct {
+			IncludeUsage bool `json:"include_usage"`
+		} `json:"stream_options"`
 		Messages []chatMessage `json:"messages"`
 		Tools    []struct {
 			Function struct {
@@ -216,6 +221,7 @@ type reply struct {
 	retryAfter string
 	hang       bool
 	hold       bool
+	sse        bool // body is Server-Sent Events
 }
 
 func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
@@ -247,6 +253,13 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if rep.retryAfter != "" {
 		w.Header().Set("Retry-After", rep.retryAfter)
+	}
+	if rep.sse {
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.Header().Set("Content-Length", strconv.Itoa(len(rep.body)))
+		w.WriteHeader(rep.status)
+		_, _ = io.WriteString(w, rep.body)
+		return
 	}
 	writeRaw(w, rep.status, rep.body)
 }
@@ -489,6 +502,9 @@ func (s *Server) answer(req chatRequest, body []byte, turnIdx int, t Turn) reply
 	}
 	if s.script.Quirks.NoUsage {
 		cc.Usage = nil
+	}
+	if req.Stream {
+		return s.streamReply(cc, req.StreamOptions.IncludeUsage)
 	}
 	b, err := json.Marshal(cc)
 	if err != nil {
