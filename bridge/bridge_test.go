@@ -536,7 +536,7 @@ func TestFocusedToolset(t *testing.T) {
 	for _, tool := range ts.Tools() {
 		names = append(names, tool.Name)
 	}
-	if want := "update_slide move_slide remove_slide describe_lesson list_pending"; strings.Join(names, " ") != want {
+	if want := "update_slide move_slide remove_slide describe_lesson list_pending ask_author"; strings.Join(names, " ") != want {
 		t.Errorf("focused tools %v, want %s", names, want)
 	}
 	if p := ts.Pending(); len(p) != 1 || p[0].Path != "slides[light].notes" {

@@ -6,9 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/lessongen/lessongen/internal/clip"
+	"github.com/lessongen/lessongen/internal/sources"
 	"github.com/lessongen/lessongen/modality"
 	"github.com/lessongen/lessongen/session"
 	"github.com/lessongen/lessongen/tool"
@@ -65,8 +67,14 @@ type Toolset struct {
 	Focus string
 	// Secrets, when set, refuses calls whose arguments hold a secret.
 	Secrets Secrets
+	// Sources, when set, is the sandbox over the author's --sources; the
+	// source tools are offered only then.
+	Sources *sources.Sandbox
+	// Author, when set, answers ask_author (an interactive run).
+	Author tool.Author
 
 	catalog *Catalog
+	local   *Catalog
 	sess    *session.Session
 	// added counts the items this subagent created (see Level.MaxNew).
 	// Mutations run one at a time, so a plain counter does.
@@ -117,16 +125,59 @@ func (b *Bridge) NewToolset(level modality.Level, node string, sess *session.Ses
 	for _, d := range defectsOf(sess) {
 		before[d] = true
 	}
-	return &Toolset{Level: level, Node: node, Form: form, Approval: approval, Asker: asker, catalog: c, sess: sess, before: before}, nil
+	return &Toolset{Level: level, Node: node, Form: form, Approval: approval, Asker: asker, catalog: c, local: b.local, sess: sess, before: before}, nil
 }
 
-// Tools returns the tool definitions offered to the model.
-func (t *Toolset) Tools() []tool.Def { return t.catalog.tools(t.Level, t.Form, t.Focus != "") }
+// Tools returns the tool definitions offered to the model: the level's,
+// then the local ones its grant holds (all read-only, so offered to a
+// focused subagent too).
+func (t *Toolset) Tools() []tool.Def {
+	defs := t.catalog.tools(t.Level, t.Form, t.Focus != "")
+	lv := t.Level
+	lv.Grant = t.grant()
+	return append(defs, t.local.tools(lv, t.Form, false)...)
+}
+
+// grant is what the level may do: its modality's capabilities, asking the
+// author, and reading sources when there are any. Decided here, by code.
+func (t *Toolset) grant() []session.Capability {
+	g := append(slices.Clip(t.Level.Grant), tool.CapAuthor)
+	if t.Sources != nil {
+		g = append(g, tool.CapSources)
+	}
+	return g
+}
 
 // ReadOnly reports whether a tool only reads (unknown tools do not).
 func (t *Toolset) ReadOnly(name string) bool {
 	spec, ok := t.catalog.Spec(name)
+	if !ok {
+		spec, ok = t.local.Spec(name)
+	}
 	return ok && spec.ReadOnly
+}
+
+// callLocal runs a local tool with the one tool context.
+func (t *Toolset) callLocal(ctx context.Context, name, args string) (tool.Envelope, error) {
+	in, ce := t.local.Parse(name, args)
+	if ce != nil {
+		return t.fail(ce), nil
+	}
+	tc := tool.Context{Ctx: ctx, Node: t.Node, Grant: t.grant(), Sources: t.Sources, Author: t.Author}
+	if !tc.Allows(in.Spec().Capability) {
+		return t.fail(callErr(session.KindPermission, "", "tools you can call: "+t.toolNames(),
+			"%s is not available to the %s subagent", name, t.Level.Name)), nil
+	}
+	out, te := in.(localTool).Run(tc)
+	if err := ctx.Err(); err != nil {
+		return tool.Envelope{}, context.Cause(ctx)
+	}
+	if te != nil {
+		return t.fail(te), nil
+	}
+	env := tool.Envelope{OK: true, Result: out}
+	t.setPending(&env)
+	return env, nil
 }
 
 // Pending lists what is still pending at this node and level.
@@ -155,6 +206,9 @@ func PendingAt(sess *session.Session, level modality.Level, focus string) []sess
 func (t *Toolset) Call(ctx context.Context, name, args string) (tool.Envelope, error) {
 	if secretIn(t.Secrets, name) || secretIn(t.Secrets, args) {
 		return t.fail(secretRefused()), nil
+	}
+	if _, ok := t.local.Spec(name); ok {
+		return t.callLocal(ctx, name, args)
 	}
 	in, ce := t.catalog.Parse(name, args)
 	if ce != nil {
