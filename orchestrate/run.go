@@ -15,10 +15,12 @@ import (
 	"github.com/lessongen/lessongen/bridge"
 	"github.com/lessongen/lessongen/internal/event"
 	"github.com/lessongen/lessongen/internal/history"
+	"github.com/lessongen/lessongen/internal/sources"
 	"github.com/lessongen/lessongen/llm"
 	"github.com/lessongen/lessongen/modality"
 	"github.com/lessongen/lessongen/session"
 	"github.com/lessongen/lessongen/templates"
+	"github.com/lessongen/lessongen/tool"
 )
 
 // Options configure a run.
@@ -37,6 +39,10 @@ type Options struct {
 	// Secrets, when set, makes every subagent refuse tool calls that would
 	// write a secret (the API key, …) into the document.
 	Secrets bridge.Secrets
+	// Sources, when set, lets every subagent read the author's sources.
+	Sources *sources.Sandbox
+	// Author, when set, answers ask_author (an interactive run).
+	Author tool.Author
 	// Checkpoint saves everything committed so far and returns the files it
 	// wrote. It runs after each node finishes, coalesced: while one save
 	// runs, further requests fold into one more save. Nil disables it.
@@ -198,6 +204,7 @@ func (r *runner) step(ctx context.Context, st Step, bl modality.Level, d *modali
 	}
 	tools.Focus = focus
 	tools.Secrets = r.opts.Secrets
+	tools.Sources, tools.Author = r.opts.Sources, r.opts.Author
 	pending := tools.Pending()
 	if len(pending) == 0 && (r.opts.Instruction == "" || len(st.Pending) > 0) {
 		return true
