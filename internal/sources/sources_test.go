@@ -143,3 +143,33 @@ func TestSeveralFoldersArePrefixed(t *testing.T) {
 		t.Error("unprefixed path read with two folders")
 	}
 }
+
+func TestCitations(t *testing.T) {
+	src, _ := setup(t)
+	s, err := Open([]string{src})
+	must(t, err)
+	defer s.Close()
+	for in, want := range map[string]string{
+		"ch/light.md:2":   "",
+		"ch/light.md:1-3": "",
+		"ch/light.md:4":   "has 3 lines",
+		"ch/light.md:2-9": "has 3 lines",
+		"gone.md:1":       "no source",
+		"../canary.txt:1": "leaves the sources folder",
+	} {
+		c, err := ParseCitation(in)
+		must(t, err)
+		got := ""
+		if err := s.Check(c); err != nil {
+			got = err.Error()
+		}
+		if (want == "") != (got == "") || !strings.Contains(got, want) {
+			t.Errorf("check %q = %q, want %q", in, got, want)
+		}
+	}
+	for _, bad := range []string{"light.md", "light.md:0", "light.md:3-2", "light.md:x", ":3"} {
+		if _, err := ParseCitation(bad); err == nil {
+			t.Errorf("%q parsed", bad)
+		}
+	}
+}
