@@ -132,6 +132,9 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 	if err != nil {
 		return err
 	}
+	if opts.interactive && !opts.io.InTTY {
+		return usagef("--interactive needs a terminal on stdin to ask; drop it in scripts and CI (subagents then choose and say so)")
+	}
 	// From here on every byte out — streams, events, the error returned —
 	// goes through the run's redactor.
 	red := newRedactor(cfg)
@@ -219,9 +222,6 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 	}
 	if approval == bridge.ApproveAsk && !opts.io.InTTY {
 		return usagef("--approve ask needs a terminal on stdin to ask; use auto or --dry-run in scripts and CI")
-	}
-	if opts.interactive && !opts.io.InTTY {
-		return usagef("--interactive needs a terminal on stdin to ask; drop it in scripts and CI (subagents then choose and say so)")
 	}
 	srcs, err := openSources(cfg.Sources)
 	if err != nil {
