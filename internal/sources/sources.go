@@ -16,6 +16,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/lessongen/lessongen/session"
 )
@@ -32,6 +33,9 @@ const (
 	MaxResults     = 50
 	DefaultResults = 20
 	MaxFiles       = 500
+	// MaxSearchBytes bounds what one search scans, so a search over a
+	// large folder stays quick; the result says when it stopped early.
+	MaxSearchBytes = 32_000_000
 )
 
 // textExts are the formats a source may be in: text a model can cite by line.
@@ -231,6 +235,9 @@ func (s *Sandbox) Read(p string, start, end int) (string, *Error) {
 		if n < start || (end != 0 && n > end) || cut != "" {
 			continue
 		}
+		if !utf8.Valid(sc.Bytes()) {
+			return "", refuse(session.KindInvalidArgs, "sources are read as UTF-8 text", "%q line %d is not UTF-8 text", p, n)
+		}
 		line := fmt.Sprintf("%d: %s\n", n, clipLine(sc.Text()))
 		if shown >= MaxReadLines || b.Len()+len(line) > MaxReadBytes {
 			cut = fmt.Sprintf("[cut at line %d: one read returns at most %d lines or %d bytes; read on with start_line %d]", n-1, MaxReadLines, MaxReadBytes, n)
@@ -267,8 +274,12 @@ func (s *Sandbox) Search(query string, max int) ([]string, int, *Error) {
 	}
 	files, _ := s.List()
 	var hits []string
-	more := 0
+	more, scanned := 0, int64(0)
 	for _, fl := range files {
+		if scanned += fl.Size; scanned > MaxSearchBytes {
+			hits = append(hits, fmt.Sprintf("[search stopped before %s: one search scans at most %d bytes; narrow it with read_source]", fl.Path, MaxSearchBytes))
+			break
+		}
 		f, e := s.open(fl.Path)
 		if e != nil {
 			continue

@@ -173,3 +173,14 @@ func TestCitations(t *testing.T) {
 		}
 	}
 }
+
+func TestNotUTF8Refused(t *testing.T) {
+	src, _ := setup(t)
+	must(t, os.WriteFile(filepath.Join(src, "latin1.txt"), []byte("caf\xe9\n"), 0o644))
+	s, err := Open([]string{src})
+	must(t, err)
+	defer s.Close()
+	if _, e := s.Read("latin1.txt", 0, 0); e == nil || e.Kind != session.KindInvalidArgs {
+		t.Errorf("latin-1 read = %v", e)
+	}
+}
