@@ -132,21 +132,36 @@ func (b *Bridge) NewToolset(level modality.Level, node string, sess *session.Ses
 // then the local ones its grant holds (all read-only, so offered to a
 // focused subagent too).
 func (t *Toolset) Tools() []tool.Def {
-	defs := t.catalog.tools(t.Level, t.Form, t.Focus != "")
+	return append(t.catalog.tools(t.Level, t.Form, t.Focus != ""), t.local.tools(t.localLevel(), t.Form, false)...)
+}
+
+func (t *Toolset) localLevel() modality.Level {
 	lv := t.Level
 	lv.Grant = t.grant()
-	return append(defs, t.local.tools(lv, t.Form, false)...)
+	return lv
 }
 
 // grant is what the level may do: its modality's capabilities, asking the
 // author, and reading sources when there are any. Decided here, by code.
-func (t *Toolset) grant() []session.Capability {
-	g := append(slices.Clip(t.Level.Grant), tool.CapAuthor)
-	if t.Sources != nil {
+func (t *Toolset) grant() []session.Capability { return localGrant(t.Level, t.Sources != nil) }
+
+func localGrant(l modality.Level, sources bool) []session.Capability {
+	g := append(slices.Clip(l.Grant), tool.CapAuthor)
+	if sources {
 		g = append(g, tool.CapSources)
 	}
 	return g
 }
+
+// LocalTools lists the local tools a level is offered beside its own, in
+// a run with or without --sources (for lessongen tools).
+func (b *Bridge) LocalTools(l modality.Level, form Form, sources bool) []tool.Def {
+	l.Grant = localGrant(l, sources)
+	return b.local.tools(l, form, false)
+}
+
+// LocalSignature is Catalog.Signature for a local tool.
+func (b *Bridge) LocalSignature(name string) string { return b.local.Signature(name) }
 
 // ReadOnly reports whether a tool only reads (unknown tools do not).
 func (t *Toolset) ReadOnly(name string) bool {
