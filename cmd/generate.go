@@ -135,6 +135,11 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 	if opts.interactive && !opts.io.InTTY {
 		return usagef("--interactive needs a terminal on stdin to ask; drop it in scripts and CI (subagents then choose and say so)")
 	}
+	srcs, err := openSources(cfg.Sources)
+	if err != nil {
+		return err
+	}
+	defer srcs.Close()
 	// From here on every byte out — streams, events, the error returned —
 	// goes through the run's redactor.
 	red := newRedactor(cfg)
@@ -223,11 +228,6 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 	if approval == bridge.ApproveAsk && !opts.io.InTTY {
 		return usagef("--approve ask needs a terminal on stdin to ask; use auto or --dry-run in scripts and CI")
 	}
-	srcs, err := openSources(cfg.Sources)
-	if err != nil {
-		return err
-	}
-	defer srcs.Close()
 	sink, closeEvents, err := openEvents(cfg.Events, opts.io, red)
 	if err != nil {
 		return err
