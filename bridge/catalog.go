@@ -82,6 +82,9 @@ type offerKey struct {
 type Bridge struct {
 	reg      *modality.Registry
 	catalogs map[string]*Catalog
+	// local holds the tools every level may be granted beside its
+	// modality's: the sources and the author (local.go).
+	local *Catalog
 }
 
 // New derives a catalog for every modality in reg.
@@ -94,6 +97,18 @@ func New(reg *modality.Registry) (*Bridge, error) {
 		}
 		b.catalogs[d.Name] = c
 	}
+	local, err := NewCatalog("local", localTools)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range b.catalogs {
+		for _, e := range local.entries {
+			if _, dup := c.byName[e.name]; dup {
+				return nil, fmt.Errorf("%s: an intent is named %s, as a built-in tool is", c.Modality, e.name)
+			}
+		}
+	}
+	b.local = local
 	return b, nil
 }
 

@@ -6,10 +6,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
 	"github.com/lessongen/lessongen/internal/clip"
+	"github.com/lessongen/lessongen/internal/sources"
 	"github.com/lessongen/lessongen/modality"
 	"github.com/lessongen/lessongen/session"
 	"github.com/lessongen/lessongen/tool"
@@ -69,8 +71,14 @@ type Toolset struct {
 	// Notes, when set, receives each note_for_author call. It may be
 	// called from several goroutines at once (the tool is read-only).
 	Notes func(Note)
+	// Sources, when set, is the sandbox over the author's --sources; the
+	// source tools are offered only then.
+	Sources *sources.Sandbox
+	// Author, when set, answers ask_author (an interactive run).
+	Author tool.Author
 
 	catalog *Catalog
+	local   *Catalog
 	sess    *session.Session
 	// added counts the items this subagent created (see Level.MaxNew).
 	// Mutations run one at a time, so a plain counter does.
@@ -126,13 +134,15 @@ func (b *Bridge) NewToolset(level modality.Level, node string, sess *session.Ses
 	for _, d := range defectsOf(sess) {
 		before[d] = true
 	}
-	return &Toolset{Level: level, Node: node, Form: form, Approval: approval, Asker: asker, catalog: c, sess: sess, before: before}, nil
+	return &Toolset{Level: level, Node: node, Form: form, Approval: approval, Asker: asker, catalog: c, local: b.local, sess: sess, before: before}, nil
 }
 
 // Tools returns the tool definitions offered to the model: the level's,
 // less those that fill only what is not pending (a metadata subagent with
 // only objectives pending gets no set_title), with the node's own bounds
-// (see bounded) in their schemas.
+// (see bounded) in their schemas; then the local tools its grant holds
+// (all read-only, so offered to a focused subagent too), placed before the
+// setters so subagents with different setters still share a prefix.
 func (t *Toolset) Tools() []tool.Def {
 	// Read-only calls run concurrently and may be the first to ask.
 	t.offeredOnce.Do(func() {
@@ -143,10 +153,12 @@ func (t *Toolset) Tools() []tool.Def {
 				bounds = b.Bounds()
 			}
 		})
-		if len(bounds) > 0 {
-			// A copy: the trimmed list is shared by every subagent offered it.
-			defs = append([]tool.Def(nil), defs...)
-			for i, d := range defs {
+		// A copy: the trimmed list is shared by every subagent offered it.
+		local := t.local.tools(t.localLevel(), t.Form, false)
+		at := slices.IndexFunc(defs, func(d tool.Def) bool { return d.Name == NoteTool }) + 1
+		defs = slices.Concat(defs[:at], local, defs[at:])
+		for i, d := range defs {
+			if len(bounds) > 0 {
 				defs[i] = t.catalog.bounded(d, bounds, t.Form)
 			}
 		}
@@ -190,13 +202,67 @@ type bounded interface {
 	Bounds() map[string][2]float64
 }
 
+func (t *Toolset) localLevel() modality.Level {
+	lv := t.Level
+	lv.Grant = t.grant()
+	return lv
+}
+
+// grant is what the level may do: its modality's capabilities, asking the
+// author, and reading sources when there are any. Decided here, by code.
+func (t *Toolset) grant() []session.Capability { return localGrant(t.Level, t.Sources != nil) }
+
+func localGrant(l modality.Level, sources bool) []session.Capability {
+	g := append(slices.Clip(l.Grant), tool.CapAuthor)
+	if sources {
+		g = append(g, tool.CapSources)
+	}
+	return g
+}
+
+// LocalTools lists the local tools a level is offered beside its own, in
+// a run with or without --sources (for lessongen tools).
+func (b *Bridge) LocalTools(l modality.Level, form Form, sources bool) []tool.Def {
+	l.Grant = localGrant(l, sources)
+	return b.local.tools(l, form, false)
+}
+
+// LocalSignature is Catalog.Signature for a local tool.
+func (b *Bridge) LocalSignature(name string) string { return b.local.Signature(name) }
+
 // ReadOnly reports whether a tool only reads (unknown tools do not).
 func (t *Toolset) ReadOnly(name string) bool {
 	if name == NoteTool {
 		return true
 	}
 	spec, ok := t.catalog.Spec(name)
+	if !ok {
+		spec, ok = t.local.Spec(name)
+	}
 	return ok && spec.ReadOnly
+}
+
+// callLocal runs a local tool with the one tool context.
+func (t *Toolset) callLocal(ctx context.Context, name, args string) (tool.Envelope, error) {
+	in, ce := t.local.Parse(name, args)
+	if ce != nil {
+		return t.fail(ce), nil
+	}
+	tc := tool.Context{Ctx: ctx, Node: t.Node, Grant: t.grant(), Sources: t.Sources, Author: t.Author}
+	if !tc.Allows(in.Spec().Capability) {
+		return t.fail(callErr(session.KindPermission, "", "tools you can call: "+t.toolNames(),
+			"%s is not available to the %s subagent", name, t.Level.Name)), nil
+	}
+	out, te := in.(localTool).Run(tc)
+	if err := ctx.Err(); err != nil {
+		return tool.Envelope{}, context.Cause(ctx)
+	}
+	if te != nil {
+		return t.fail(te), nil
+	}
+	env := tool.Envelope{OK: true, Result: out}
+	t.setPending(&env)
+	return env, nil
 }
 
 // Pending lists what is still pending at this node and level.
@@ -228,6 +294,9 @@ func (t *Toolset) Call(ctx context.Context, name, args string) (tool.Envelope, e
 	}
 	if name == NoteTool {
 		return t.note(args), nil
+	}
+	if _, ok := t.local.Spec(name); ok {
+		return t.callLocal(ctx, name, args)
 	}
 	in, ce := t.catalog.Parse(name, args)
 	if ce != nil {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/lessongen/lessongen/bridge"
 	"github.com/lessongen/lessongen/internal/termsafe"
+	"github.com/lessongen/lessongen/tool"
 )
 
 // terminalAsker shows each proposed change and asks y/n/always. Subagents
@@ -106,5 +107,32 @@ func (a *terminalAsker) Ask(ctx context.Context, p bridge.Proposal) (bool, error
 			return false, ErrInterrupted
 		}
 		fmt.Fprintln(w, "answer y (apply), n (refuse), a (apply this and all later changes) or q (stop the run and save)")
+	}
+}
+
+// AskAuthor shows a subagent's question and returns the answer typed, one
+// question at a time and with the live display paused, as Ask does.
+func (a *terminalAsker) AskAuthor(ctx context.Context, node, question string) (string, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.display != nil {
+		a.display.Pause()
+		defer a.display.Resume()
+	}
+	w := a.io.ErrOut
+	fmt.Fprintf(w, "\n%s asks: %s\n", nodeLabel(node, ""), termsafe.Line(question))
+	fmt.Fprint(w, "your answer (empty: let it choose): ")
+	select {
+	case <-ctx.Done():
+		return "", ctx.Err()
+	case l, ok := <-a.lines:
+		if !ok {
+			return "", tool.ErrNoAuthor
+		}
+		ans := strings.TrimSpace(l)
+		if ans == "" {
+			return "", tool.ErrNoAuthor
+		}
+		return ans, nil
 	}
 }

@@ -56,7 +56,7 @@ func TestToolsJSONIsWhatTheServerReceives(t *testing.T) {
 		c, _ := br.Catalog("whiteboard")
 		level, _ := br.Level("whiteboard.node")
 		var tools []llm.Tool
-		for _, tool := range c.Tools(level, form.f) {
+		for _, tool := range append(c.Tools(level, form.f), br.LocalTools(level, form.f, false)...) {
 			tools = append(tools, llm.Tool{Name: tool.Name, Description: tool.Description, Parameters: tool.Parameters, Strict: tool.Strict})
 		}
 		if _, err := client.Complete(context.Background(), llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Content: "x"}}, Tools: tools}); err != nil {

@@ -37,6 +37,8 @@ type settings struct {
 	Retries     int
 	// StateDir holds saved conversations; "" means .lessongen beside the lesson.
 	StateDir string
+	// Sources are the author's source folders subagents may read.
+	Sources []string
 
 	// AttemptTimeout bounds one HTTP attempt within a turn; 0 = none.
 	AttemptTimeout time.Duration
@@ -58,7 +60,7 @@ var settingKeys = []string{
 	"model", "base_url", "api_key", "concurrency", "max_steps", "timeout", "attempt_timeout", "approve",
 	"temperature", "seed", "max_tokens", "tool_schema", "templates", "events", "rps", "retries",
 	"parallel_tool_calls", "token_field",
-	"state_dir",
+	"state_dir", "sources",
 	"stream", "max_requests", "max_tokens_total",
 }
 
@@ -99,6 +101,7 @@ func addModelFlags(dst *pflag.FlagSet) {
 	fs.Int64("max-tokens-total", 0, "cap on prompt+completion tokens for the whole run, as the server reports them; when spent, as --max-requests (default: none)")
 	fs.Bool("stream", false, "stream answers: show the model's text as it arrives on a terminal, and log it in pieces to --events")
 	fs.String("state-dir", "", "where subagents' conversations are saved and continued from (default: .lessongen beside the lesson; docs/history.md)")
+	fs.StringArray("sources", nil, "a folder of the author's text sources subagents may read and cite, read-only (repeatable; in the environment, separated by "+string(filepath.ListSeparator)+")")
 }
 
 // envNote names the environment variables a flag's setting is read from,
@@ -150,6 +153,7 @@ func loadSettings(cmd *cobra.Command) (*settings, error) {
 		Retries:     g.int("retries"),
 		TokenField:  v.GetString("token_field"),
 		StateDir:    v.GetString("state_dir"),
+		Sources:     sourceDirs(v.Get("sources")),
 	}
 	s.ParallelToolCalls = g.bool("parallel_tool_calls")
 	s.Stream = g.bool("stream")
@@ -309,4 +313,13 @@ func (g *getter) bool(key string) bool {
 		g.fail(key, "true or false")
 	}
 	return b
+}
+
+// sourceDirs reads the sources setting: a list from the flag or the config
+// file, a path list (a:b) from the environment.
+func sourceDirs(v any) []string {
+	if s, ok := v.(string); ok {
+		return filepath.SplitList(s)
+	}
+	return cast.ToStringSlice(v)
 }

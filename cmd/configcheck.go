@@ -35,6 +35,7 @@ var settingKinds = map[string]string{
 	"temperature": "a number", "rps": "a number",
 	"timeout": "a duration such as 90s or 2m", "attempt_timeout": "a duration such as 90s or 2m",
 	"parallel_tool_calls": "true or false", "stream": "true or false",
+	"sources": "a folder or a list of folders",
 }
 
 // secretSettings are never quoted in a message.
@@ -72,7 +73,17 @@ func checkSettingType(path, key string, value any) error {
 		// (OpenAI's, with the key sent there); a line without a value is a
 		// mistake, never a setting.
 		return usagef("config file %s: %s has no value; give it one or remove the line", path, key)
-	case []any, map[string]any:
+	case []any:
+		if kind == settingKinds["sources"] {
+			for _, it := range value.([]any) {
+				if _, ok := it.(string); !ok {
+					return usagef("config file %s: %s must be %s, got %s", path, key, kind, fmt.Sprint(value))
+				}
+			}
+			return nil
+		}
+		return usagef("config file %s: %s must be %s, not a list or a map", path, key, kind)
+	case map[string]any:
 		return usagef("config file %s: %s must be %s, not a list or a map", path, key, kind)
 	}
 	switch kind {

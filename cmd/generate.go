@@ -8,6 +8,7 @@ import (
 	"log"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -17,12 +18,14 @@ import (
 	"github.com/lessongen/lessongen/compose"
 	"github.com/lessongen/lessongen/internal/event"
 	"github.com/lessongen/lessongen/internal/redact"
+	"github.com/lessongen/lessongen/internal/sources"
 	"github.com/lessongen/lessongen/internal/yamlsrc"
 	"github.com/lessongen/lessongen/lesson"
 	"github.com/lessongen/lessongen/llm"
 	"github.com/lessongen/lessongen/modality"
 	"github.com/lessongen/lessongen/orchestrate"
 	"github.com/lessongen/lessongen/templates"
+	"github.com/lessongen/lessongen/tool"
 )
 
 type generateOptions struct {
@@ -36,6 +39,7 @@ type generateOptions struct {
 	dryRun      bool
 	quiet       bool
 	json        bool
+	interactive bool
 }
 
 func newGenerateCmd(streams *IOStreams, reg *modality.Registry) *cobra.Command {
@@ -118,6 +122,7 @@ func addGenerateFlags(cmd *cobra.Command, opts *generateOptions) {
 	cmd.Flags().BoolVar(&opts.dryRun, "dry-run", false, "call the model, but print the diff the run would make instead of writing (plan is the free preview)")
 	cmd.Flags().BoolVar(&opts.quiet, "quiet", false, "print only errors and the summary")
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print the summary as one JSON object on stdout")
+	cmd.Flags().BoolVar(&opts.interactive, "interactive", false, "let subagents ask you questions on the terminal (ask_author); without it they choose and say so in the notes")
 	addModelFlags(cmd.Flags())
 	completeModelFlags(cmd)
 }
@@ -128,6 +133,14 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 	if err != nil {
 		return err
 	}
+	if opts.interactive && !opts.io.InTTY {
+		return usagef("--interactive needs a terminal on stdin to ask; drop it in scripts and CI (subagents then choose and say so)")
+	}
+	srcs, err := openSources(cfg.Sources)
+	if err != nil {
+		return err
+	}
+	defer srcs.Close()
 	// From here on every byte out — streams, events, the error returned —
 	// goes through the run's redactor.
 	red := newRedactor(cfg)
@@ -237,10 +250,17 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 	ctx, quit := context.WithCancelCause(ctx)
 	defer quit(nil)
 	var asker bridge.Asker
-	if approval == bridge.ApproveAsk {
+	var author tool.Author
+	if approval == bridge.ApproveAsk || opts.interactive {
+		// One asker reads the terminal for both kinds of question.
 		a := newTerminalAsker(opts.io)
 		a.display, a.quit = progress, func() { quit(ErrInterrupted) }
-		asker = a
+		if approval == bridge.ApproveAsk {
+			asker = a
+		}
+		if opts.interactive {
+			author = a
+		}
 	}
 	sink = event.Redacted(event.Tee(sink, progress.Sink), red.String)
 
@@ -253,7 +273,7 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 		Budget: orchestrate.Budget{MaxRequests: cfg.MaxRequests, MaxTokens: cfg.MaxTokensTotal},
 		Bridge: br, Model: model, Templates: tmpl, Form: form, Approval: approval, Asker: asker,
 		MaxSteps: cfg.MaxSteps, Concurrency: cfg.Concurrency, Instruction: opts.instruction,
-		Events: sink, Checkpoint: checkpoint, Secrets: red,
+		Events: sink, Checkpoint: checkpoint, Secrets: red, Sources: srcs, Author: author,
 		StateDir: historyDir(stateDir, toStdout || dryRun), Redact: red.String,
 	})
 	var saveErr error
@@ -475,4 +495,18 @@ func retries(n int) int {
 		return -1
 	}
 	return n
+}
+
+// openSources opens the --sources folders as the read-only sandbox; nil
+// when there are none.
+func openSources(dirs []string) (*sources.Sandbox, error) {
+	dirs = slices.DeleteFunc(slices.Clone(dirs), func(d string) bool { return strings.TrimSpace(d) == "" })
+	if len(dirs) == 0 {
+		return nil, nil
+	}
+	sb, err := sources.Open(dirs)
+	if err != nil {
+		return nil, usagef("%v", err)
+	}
+	return sb, nil
 }

@@ -161,7 +161,7 @@ func TestRegisteredModalityNeedsNoOtherChange(t *testing.T) {
 	reg := pollRegistry(t)
 
 	out, _, code := runWith(t, reg, "tools", "--level", "poll.node")
-	if code != 0 || !strings.Contains(out, "poll.node (3 tools)") || !strings.Contains(out, "add_option(text)") {
+	if code != 0 || !strings.Contains(out, "poll.node (4 tools)") || !strings.Contains(out, "add_option(text)") {
 		t.Errorf("tools --level poll.node (exit %d):\n%s", code, out)
 	}
 	out, _, _ = runWith(t, reg, "tools", "--help")

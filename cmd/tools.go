@@ -18,6 +18,7 @@ type toolsOptions struct {
 	level      string
 	json       bool
 	compatible bool
+	sources    bool
 }
 
 func newToolsCmd(streams *IOStreams, reg *modality.Registry) *cobra.Command {
@@ -45,6 +46,7 @@ strict function calling; set tool_schema: compatible for such servers).`,
 	cmd.Flags().StringVar(&opts.level, "level", "", "one level only: "+levels)
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print raw tool definitions as JSON")
 	cmd.Flags().BoolVar(&opts.compatible, "compatible", false, "print the non-strict (plain JSON Schema) form")
+	cmd.Flags().BoolVar(&opts.sources, "sources", false, "include the tools a run with --sources adds (list_sources, read_source, search_sources)")
 	_ = cmd.RegisterFlagCompletionFunc("level", completeFixed(reg.LevelNames()...))
 	return cmd
 }
@@ -86,7 +88,7 @@ func runTools(opts *toolsOptions) error {
 		if err != nil {
 			return err
 		}
-		byLevel[l.Name] = c.Tools(l, form)
+		byLevel[l.Name] = append(c.Tools(l, form), br.LocalTools(l, form, opts.sources)...)
 	}
 	if opts.json {
 		enc := json.NewEncoder(opts.io.Out)
@@ -111,7 +113,11 @@ func runTools(opts *toolsOptions) error {
 		tools := byLevel[l.Name]
 		fmt.Fprintf(opts.io.Out, "%s (%s)\n", l.Name, plural(len(tools), "tool"))
 		for _, t := range tools {
-			fmt.Fprintf(opts.io.Out, "  %s(%s)\n      %s\n", t.Name, c.Signature(t.Name), t.Description)
+			sig := c.Signature(t.Name)
+			if _, own := c.Spec(t.Name); !own {
+				sig = br.LocalSignature(t.Name)
+			}
+			fmt.Fprintf(opts.io.Out, "  %s(%s)\n      %s\n", t.Name, sig, t.Description)
 		}
 	}
 	return nil

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lessongen/lessongen/compose"
+	"github.com/lessongen/lessongen/internal/sources"
 	"github.com/lessongen/lessongen/internal/termsafe"
 	"github.com/lessongen/lessongen/internal/yamlsrc"
 	"github.com/lessongen/lessongen/lesson"
@@ -22,6 +23,9 @@ type validateOptions struct {
 	files  []string
 	strict bool
 	json   bool
+	// sourceDirs, when given, are the folders citations are checked in.
+	sourceDirs []string
+	sources    *sources.Sandbox
 }
 
 func newValidateCmd(streams *IOStreams, reg *modality.Registry) *cobra.Command {
@@ -45,11 +49,18 @@ file is valid, 2 otherwise.`,
 	}
 	cmd.Flags().BoolVar(&opts.strict, "strict", false, "treat warnings as errors")
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print one JSON object on stdout: every file's result and every problem with file, line, column, severity, message and hint")
+	cmd.Flags().StringArrayVar(&opts.sourceDirs, "sources", nil, "check that every citation (sources: path:line) names a file and lines in these folders (repeatable)")
 	return cmd
 }
 
 func runValidate(opts *validateOptions) error {
 	report := validateReport{Files: []fileResult{}, Problems: []jsonProblem{}}
+	sb, err := openSources(opts.sourceDirs)
+	if err != nil {
+		return err
+	}
+	defer sb.Close()
+	opts.sources = sb
 	failed := 0
 	for _, file := range opts.files {
 		res, problems := validateFile(opts, file)
@@ -95,6 +106,9 @@ func validateFile(opts *validateOptions, file string) (fileResult, yamlsrc.Probl
 		return res, problems
 	case err != nil:
 		return res, yamlsrc.Problems{{File: file, Message: err.Error()}}
+	}
+	if cited := checkCitations(doc, opts.sources, file); len(cited) > 0 {
+		return res, append(cited, doc.Warnings...)
 	}
 	res.Valid = !(opts.strict && len(doc.Warnings) > 0)
 	if res.Valid {
@@ -173,4 +187,25 @@ func plural(n int, word string) string {
 		return "1 " + word
 	}
 	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// checkCitations reports each citation whose file or lines are not in the
+// sources; none without sources.
+func checkCitations(doc *compose.Document, sb *sources.Sandbox, file string) yamlsrc.Problems {
+	if sb == nil {
+		return nil
+	}
+	var cites []lesson.Citation
+	doc.View(func(p *lesson.Plan) { cites = p.Citations() })
+	r := &yamlsrc.Reporter{File: file}
+	for _, c := range cites {
+		ref, err := sources.ParseCitation(c.Ref)
+		if err == nil {
+			err = sb.Check(ref)
+		}
+		if err != nil {
+			r.At(c.Node, "%s: %v", c.Where, err)
+		}
+	}
+	return r.Problems
 }

@@ -71,24 +71,26 @@ type DefineTerm struct {
 // AddSlide places a new slide; its whiteboard is generated afterwards from
 // the whiteboard hint.
 type AddSlide struct {
-	ID              string `json:"id,omitempty" jsonschema:"optional id you choose for the slide (a short slug: a letter, then letters, digits, - or _; at most 32 characters), unique in this lesson. Default: one made from the title"`
-	Title           string `json:"title" jsonschema:"the slide's title"`
-	Section         string `json:"section" jsonschema:"the lesson phase the slide belongs to, e.g. Engage, Explore, Explain, Elaborate, Evaluate"`
-	DurationMinutes int    `json:"duration_minutes" jsonschema:"minutes spent on the slide" minimum:"1" maximum:"120"`
-	Notes           string `json:"notes" jsonschema:"speaker notes for the teacher (not shown on the slide)"`
-	Whiteboard      string `json:"whiteboard" jsonschema:"what the slide's whiteboard should show; another assistant draws it from this"`
-	Quiz            string `json:"quiz,omitempty" jsonschema:"only for a slide that checks learning (a starter, a check for understanding, an exit quiz): what its quiz should ask; another assistant writes the questions. Omit for no quiz"`
-	PendingID       string `json:"pending_id,omitempty" jsonschema:"id of the pending placeholder this slide fills (from list_pending); the slide is placed there. Omit when there is only one"`
-	Position        int    `json:"position,omitempty" jsonschema:"1-based position to insert at when not filling a placeholder; default: at the end" minimum:"1"`
+	ID              string   `json:"id,omitempty" jsonschema:"optional id you choose for the slide (a short slug: a letter, then letters, digits, - or _; at most 32 characters), unique in this lesson. Default: one made from the title"`
+	Title           string   `json:"title" jsonschema:"the slide's title"`
+	Section         string   `json:"section" jsonschema:"the lesson phase the slide belongs to, e.g. Engage, Explore, Explain, Elaborate, Evaluate"`
+	DurationMinutes int      `json:"duration_minutes" jsonschema:"minutes spent on the slide" minimum:"1" maximum:"120"`
+	Notes           string   `json:"notes" jsonschema:"speaker notes for the teacher (not shown on the slide)"`
+	Whiteboard      string   `json:"whiteboard" jsonschema:"what the slide's whiteboard should show; another assistant draws it from this"`
+	Quiz            string   `json:"quiz,omitempty" jsonschema:"only for a slide that checks learning (a starter, a check for understanding, an exit quiz): what its quiz should ask; another assistant writes the questions. Omit for no quiz"`
+	PendingID       string   `json:"pending_id,omitempty" jsonschema:"id of the pending placeholder this slide fills (from list_pending); the slide is placed there. Omit when there is only one"`
+	Position        int      `json:"position,omitempty" jsonschema:"1-based position to insert at when not filling a placeholder; default: at the end" minimum:"1"`
+	Sources         []string `json:"sources,omitempty" jsonschema:"where the slide's content comes from in the author's sources: path:line or path:start-end, as read_source numbers lines. Omit when not written from a source"`
 }
 
 // UpdateSlide changes fields of one slide; unset fields stay.
 type UpdateSlide struct {
-	ID              string  `json:"id" jsonschema:"id of the slide to change"`
-	Title           *string `json:"title,omitempty" jsonschema:"new title"`
-	Section         *string `json:"section,omitempty" jsonschema:"new section"`
-	DurationMinutes *int    `json:"duration_minutes,omitempty" jsonschema:"new duration in minutes" minimum:"1" maximum:"120"`
-	Notes           *string `json:"notes,omitempty" jsonschema:"new speaker notes"`
+	ID              string   `json:"id" jsonschema:"id of the slide to change"`
+	Title           *string  `json:"title,omitempty" jsonschema:"new title"`
+	Section         *string  `json:"section,omitempty" jsonschema:"new section"`
+	DurationMinutes *int     `json:"duration_minutes,omitempty" jsonschema:"new duration in minutes" minimum:"1" maximum:"120"`
+	Notes           *string  `json:"notes,omitempty" jsonschema:"new speaker notes"`
+	Sources         []string `json:"sources,omitempty" jsonschema:"new citations of the author's sources (path:line or path:start-end); replaces the slide's list"`
 }
 
 type MoveSlide struct {

@@ -149,6 +149,9 @@ type Slide struct {
 	Section         yamlsrc.Field[string] `yaml:"section"`
 	DurationMinutes yamlsrc.Field[int]    `yaml:"duration_minutes"`
 	Notes           yamlsrc.Field[string] `yaml:"notes"`
+	// Sources cite the author's sources the slide was written from:
+	// "path:line" or "path:start-end" (see sources.ParseCitation).
+	Sources []string `yaml:"sources,omitempty"`
 	// Props binds children's properties to templates over lesson and slide
 	// values, e.g. heading: "{{ .lesson.title }}".
 	Props map[string]string `yaml:"props,omitempty"`

@@ -7,6 +7,7 @@ import (
 	"unicode"
 
 	"github.com/lessongen/lessongen/internal/rule"
+	"github.com/lessongen/lessongen/internal/sources"
 	"github.com/lessongen/lessongen/internal/yamlsrc"
 	"github.com/lessongen/lessongen/session"
 )
@@ -348,6 +349,9 @@ func (p *Plan) addSlide(rc *session.Context, in AddSlide) (func(), error) {
 			return nil, err
 		}
 	}
+	if err := sources.CheckCitations(in.Sources); err != nil {
+		return nil, session.Reject(session.KindInvalidArgs, "sources", "cite as path:line or path:start-end, with the line numbers read_source shows", "%v", err)
+	}
 	oldSlides, oldNextPH := p.Slides, p.nextPH
 
 	// A pending slide list becomes a list holding one placeholder, so that
@@ -380,6 +384,7 @@ func (p *Plan) addSlide(rc *session.Context, in AddSlide) (func(), error) {
 		Section:         optional(in.Section),
 		DurationMinutes: yamlsrc.Val(in.DurationMinutes),
 		Notes:           optional(in.Notes),
+		Sources:         slices.Clone(in.Sources),
 		Children:        p.briefs(brief, in.Quiz),
 	}
 	p.Slides = yamlsrc.Val(slices.Insert(list, at, s))
@@ -545,8 +550,20 @@ func (p *Plan) updateSlide(rc *session.Context, in UpdateSlide) (func(), error) 
 		s.DurationMinutes = yamlsrc.Val(*in.DurationMinutes)
 		fields = append(fields, "duration_minutes")
 	}
+	if in.Sources != nil {
+		if err := check("sources", false); err != nil {
+			restore()
+			return nil, err
+		}
+		if err := sources.CheckCitations(in.Sources); err != nil {
+			restore()
+			return nil, session.Reject(session.KindInvalidArgs, "sources", "cite as path:line or path:start-end, with the line numbers read_source shows", "%v", err)
+		}
+		s.Sources = slices.Clone(in.Sources)
+		fields = append(fields, "sources")
+	}
 	if len(fields) == 0 {
-		return nil, session.Reject(session.KindInvalidArgs, "", "set at least one of title, section, duration_minutes, notes", "nothing to change")
+		return nil, session.Reject(session.KindInvalidArgs, "", "set at least one of title, section, duration_minutes, notes, sources", "nothing to change")
 	}
 	rc.Report(SlideChanged{ID: s.ID, Fields: fields})
 	return restore, nil

@@ -124,6 +124,9 @@ func (p *Plan) Pages() []Page {
 		case s.Notes.Pending:
 			notes = "<p>" + pending("notes", s.Notes.Hint) + "</p>\n"
 		}
+		if len(s.Sources) > 0 {
+			notes += "<p class=\"sources\">Sources: " + html.EscapeString(strings.Join(s.Sources, ", ")) + "</p>\n"
+		}
 		out = append(out, Page{ID: s.ID, Head: h.String(), Notes: notes})
 	}
 	return out

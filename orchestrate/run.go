@@ -15,10 +15,12 @@ import (
 	"github.com/lessongen/lessongen/bridge"
 	"github.com/lessongen/lessongen/internal/event"
 	"github.com/lessongen/lessongen/internal/history"
+	"github.com/lessongen/lessongen/internal/sources"
 	"github.com/lessongen/lessongen/llm"
 	"github.com/lessongen/lessongen/modality"
 	"github.com/lessongen/lessongen/session"
 	"github.com/lessongen/lessongen/templates"
+	"github.com/lessongen/lessongen/tool"
 )
 
 // Options configure a run.
@@ -39,6 +41,10 @@ type Options struct {
 	// Secrets, when set, makes every subagent refuse tool calls that would
 	// write a secret (the API key, …) into the document.
 	Secrets bridge.Secrets
+	// Sources, when set, lets every subagent read the author's sources.
+	Sources *sources.Sandbox
+	// Author, when set, answers ask_author (an interactive run).
+	Author tool.Author
 	// Checkpoint saves everything committed so far and returns the files it
 	// wrote. It runs after each node finishes, coalesced: while one save
 	// runs, further requests fold into one more save. Nil disables it.
@@ -217,6 +223,7 @@ func (r *runner) step(ctx context.Context, st Step, bl modality.Level, d *modali
 	tools.Focus = focus
 	tools.Secrets = r.opts.Secrets
 	tools.Notes = r.note
+	tools.Sources, tools.Author = r.opts.Sources, r.opts.Author
 	pending := tools.Pending()
 	if len(pending) == 0 && (r.opts.Instruction == "" || len(st.Pending) > 0) {
 		return true
@@ -231,7 +238,7 @@ func (r *runner) step(ctx context.Context, st Step, bl modality.Level, d *modali
 	}
 	prompt, err := r.opts.Templates.Render(bl.Name, templates.Data{
 		Node: node, Level: bl.Name, Context: st.Context, Pending: items, MaxSteps: r.opts.MaxSteps, Instruction: r.opts.Instruction,
-		MaxCalls: agent.MaxCallsPerTurn, MaxNew: maxNew, NewItems: bl.NewItems, Geometry: brief(sess),
+		MaxCalls: agent.MaxCallsPerTurn, MaxNew: maxNew, NewItems: bl.NewItems, Geometry: brief(sess), Sources: r.opts.Sources != nil,
 	})
 	if err != nil {
 		r.fail(node, bl.Name, err)

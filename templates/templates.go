@@ -58,6 +58,9 @@ type Data struct {
 	// Geometry states the node's space as numbers (canvas, margins, free
 	// regions, readable font sizes), for a node that has one.
 	Geometry string
+	// Sources is set when the author gave --sources: the prompt asks the
+	// model to write from them and cite them.
+	Sources bool
 }
 
 // Set is the parsed templates for every level.

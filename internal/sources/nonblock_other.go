@@ -1,0 +1,5 @@
+//go:build !unix
+
+package sources
+
+const nonblock = 0

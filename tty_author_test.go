@@ -1,0 +1,99 @@
+//go:build linux
+
+package main_test
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/lessongen/lessongen/internal/fakellm"
+)
+
+// TestAskAuthorOnTerminal: with --interactive, a subagent's ask_author
+// question stays on the screen while the answer is awaited, and the typed
+// answer goes back to the model.
+func TestAskAuthorOnTerminal(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "lessongen")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	script, err := fakellm.ParseScript([]byte(`{"rules": [
+  {"match": ["lesson.metadata"], "turns": [
+    {"tool_calls": [{"name": "ask_author", "args": {"question": "Which year group is this for?"}}]},
+    {"tool_calls": [{"name": "set_objectives", "args": {"objectives": ["Name the three states"]}}]},
+    {"content": "Done."}
+  ]}
+]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := fakellm.Start(t, script)
+	lesson := filepath.Join(dir, "lesson.yaml")
+	if err := os.WriteFile(lesson, []byte("version: 1\nmetadata:\n  title: Water\n  objectives:\nslides:\n  - id: s\n    title: S\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	master, slave := openPTY(t, 40, 120)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	c := exec.CommandContext(ctx, bin, "generate", "lesson.yaml", "--interactive", "--concurrency", "1")
+	c.Dir = dir
+	c.Env = append(os.Environ(), "LESSONGEN_BASE_URL="+srv.URL(), "LESSONGEN_API_KEY="+fakellm.DummyAPIKey, "TERM=xterm", "NO_COLOR=")
+	c.Stdin, c.Stdout, c.Stderr = slave, slave, slave
+	c.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	slave.Close()
+	var mu sync.Mutex
+	var raw bytes.Buffer
+	go func() {
+		buf := make([]byte, 4096)
+		for {
+			n, err := master.Read(buf)
+			mu.Lock()
+			raw.Write(buf[:n])
+			mu.Unlock()
+			if err != nil {
+				return
+			}
+		}
+	}()
+	screen := func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return render(raw.Bytes(), 120)
+	}
+	prompt := regexp.MustCompile(`your answer \(empty: let it choose\): $`)
+	waitFor(t, ctx, screen, prompt)
+	time.Sleep(500 * time.Millisecond)
+	s := screen()
+	if !prompt.MatchString(lastLine(s)) || !strings.Contains(strings.Join(s, "\n"), "asks: Which year group is this for?") {
+		t.Fatalf("question not on screen while waiting:\n%s", strings.Join(s, "\n"))
+	}
+	if _, err := master.Write([]byte("Year 7\n")); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Wait(); err != nil {
+		t.Fatalf("generate: %v\n%s", err, strings.Join(screen(), "\n"))
+	}
+	var sent bytes.Buffer
+	for _, r := range srv.Requests() {
+		sent.Write(r.Body)
+	}
+	if !bytes.Contains(sent.Bytes(), []byte(`the author answered: Year 7`)) {
+		t.Errorf("the answer did not reach the model")
+	}
+}
