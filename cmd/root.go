@@ -78,6 +78,7 @@ func NewRootCmd(streams *IOStreams, reg *modality.Registry) *cobra.Command {
 		newRenderCmd(streams, reg),
 		newDoctorCmd(streams),
 		newVersionCmd(streams),
+		newSchemaCmd(streams, reg),
 	)
 	return root
 }

@@ -70,6 +70,16 @@ func (m Misconception) PendingResponse() (hint string, pending bool) {
 	return m.responseHint, m.responsePending
 }
 
+// JSONSchema is what DecodeNode accepts; see yamlsrc.SchemaProvider.
+func (Misconception) JSONSchema() map[string]any {
+	return map[string]any{"type": "object", "additionalProperties": false,
+		"required": []any{"misconception", "response"},
+		"properties": map[string]any{
+			"misconception": map[string]any{"type": "string"},
+			"response":      yamlsrc.OrPending(map[string]any{"type": "string"}),
+		}}
+}
+
 func (m *Misconception) DecodeNode(n *yaml.Node, r *yamlsrc.Reporter, path string) {
 	if n.Kind != yaml.MappingNode {
 		r.At(n, "%s must be a mapping {misconception: what students think, response: how the teacher answers (may be !pending)}", path)
@@ -367,6 +377,20 @@ func (t Term) PendingDefinition() (hint string, pending bool) {
 
 // termShapes names the two ways to write a vocabulary item, for errors.
 const termShapes = "a bare term (- chlorophyll) or a term with its definition ({term: stoma, definition: a tiny pore in a leaf}, definition may be !pending)"
+
+// JSONSchema is what DecodeNode accepts: a bare term or {term,
+// definition}; see yamlsrc.SchemaProvider.
+func (Term) JSONSchema() map[string]any {
+	return map[string]any{"anyOf": []any{
+		map[string]any{"type": "string"},
+		map[string]any{"type": "object", "additionalProperties": false,
+			"required": []any{"term"},
+			"properties": map[string]any{
+				"term":       map[string]any{"type": "string"},
+				"definition": yamlsrc.OrPending(map[string]any{"type": "string"}),
+			}},
+	}}
+}
 
 func (t *Term) DecodeNode(n *yaml.Node, r *yamlsrc.Reporter, path string) {
 	if _, pending := yamlsrc.Pending(n); pending {
