@@ -79,6 +79,7 @@ func NewRootCmd(streams *IOStreams, reg *modality.Registry) *cobra.Command {
 		newDoctorCmd(streams),
 		newVersionCmd(streams),
 		newSchemaCmd(streams, reg),
+		newInitCmd(streams, reg),
 	)
 	return root
 }
