@@ -235,6 +235,46 @@ func (p *Plan) SlideIDs() []string {
 	return ids
 }
 
+// SlideName is how messages, plan and prompts name a slide: by its id and
+// 1-based position among real slides, `slide "light" (3)`, or by position
+// alone when it has no id, `slide 3`. fill --slide takes either.
+func SlideName(id string, pos int) string {
+	if id == "" {
+		return fmt.Sprintf("slide %d", pos)
+	}
+	return fmt.Sprintf("slide %q (%d)", id, pos)
+}
+
+// Name is s's SlideName in p.
+func (p *Plan) Name(s *Slide) string {
+	pos := 0
+	for _, o := range p.slides() {
+		if !o.IsPlaceholder {
+			pos++
+		}
+		if o == s {
+			break
+		}
+	}
+	return SlideName(s.ID, pos)
+}
+
+// ItemName names the slide at index i of the slides list while it is
+// decoded; see yamlsrc.ItemNamer.
+func (*Slide) ItemName(list *yaml.Node, i int) string {
+	pos := 0
+	for _, item := range list.Content[:i+1] {
+		if _, pending := yamlsrc.Pending(item); !pending {
+			pos++
+		}
+	}
+	id := ""
+	if v := valueNode(list.Content[i], "id"); v != nil && v != list.Content[i] && v.Kind == yaml.ScalarNode {
+		id = v.Value
+	}
+	return SlideName(id, pos)
+}
+
 // Position returns a slide's 1-based position among real slides and their
 // count.
 func (p *Plan) Position(id string) (pos, count int) {
