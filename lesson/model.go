@@ -381,13 +381,18 @@ func (p *Plan) Pending() []session.Pending {
 	if p.Slides.Pending {
 		ps = append(ps, session.Pending{Level: session.LevelNode, Path: "slides", Hint: p.Slides.Hint, ID: "p1"})
 	}
+	pos, after := 0, "at the start"
 	for i, s := range p.slides() {
 		if s.IsPlaceholder {
 			if s.filled == 0 {
-				ps = append(ps, session.Pending{Level: session.LevelNode, Path: fmt.Sprintf("slides[%d]", i), Hint: s.Hint, ID: s.PlaceholderID})
+				ps = append(ps, session.Pending{Level: session.LevelNode, Path: fmt.Sprintf("slides[%d]", i), Hint: s.Hint, ID: s.PlaceholderID,
+					Label: "new slides " + after})
 			}
 			continue
 		}
+		pos++
+		name := SlideName(s.ID, pos)
+		after = "after " + name
 		for _, f := range []struct {
 			name    string
 			pending bool
@@ -399,7 +404,8 @@ func (p *Plan) Pending() []session.Pending {
 			{"notes", s.Notes.Pending, s.Notes.Hint},
 		} {
 			if f.pending {
-				ps = append(ps, session.Pending{Level: session.LevelNode, Path: fmt.Sprintf("slides[%s].%s", s.ID, f.name), Hint: f.hint})
+				ps = append(ps, session.Pending{Level: session.LevelNode, Path: fmt.Sprintf("slides[%s].%s", s.ID, f.name), Hint: f.hint,
+					Label: name + "." + f.name})
 			}
 		}
 	}

@@ -72,4 +72,16 @@ type Pending struct {
 	Hint  string `json:"hint,omitempty"`
 	// ID names a placeholder that new content can be attached to.
 	ID string `json:"id,omitempty"`
+	// Label is how a person or a prompt reads Path, where it differs
+	// (`slide "light" (3).notes` for slides[light].notes); Path stays
+	// the key tools and merges match on.
+	Label string `json:"-"`
+}
+
+// Name is what a person or a prompt reads for p: its Label, else its Path.
+func (p Pending) Name() string {
+	if p.Label != "" {
+		return p.Label
+	}
+	return p.Path
 }
