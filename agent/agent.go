@@ -334,7 +334,7 @@ func repairPrompt(pending []session.Pending, defects []session.Warning, stepsLef
 		b.WriteString("You stopped, but these are still pending:\n")
 	}
 	for _, p := range pending {
-		b.WriteString("- " + p.Path)
+		b.WriteString("- " + p.Name())
 		if p.ID != "" {
 			b.WriteString(" [placeholder " + p.ID + "]")
 		}

@@ -86,7 +86,7 @@ func runPlan(opts *planOptions) error {
 			if j > 0 {
 				label = "           "
 			}
-			line := p.Path
+			line := p.Name()
 			if p.ID != "" {
 				line += " [" + p.ID + "]"
 			}

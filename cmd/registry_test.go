@@ -184,7 +184,7 @@ func TestRegisteredModalityNeedsNoOtherChange(t *testing.T) {
 	}
 	// Without the poll registered, the same file is an error naming the key.
 	_, errOut, code = run(t, "validate", path)
-	if code != ExitUsage || !strings.Contains(errOut, `unknown key "poll" in slides[0]`) {
+	if code != ExitUsage || !strings.Contains(errOut, `unknown key "poll" in slide "leave" (1)`) {
 		t.Errorf("validate without the poll (exit %d): %s", code, errOut)
 	}
 

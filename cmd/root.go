@@ -78,6 +78,8 @@ func NewRootCmd(streams *IOStreams, reg *modality.Registry) *cobra.Command {
 		newRenderCmd(streams, reg),
 		newDoctorCmd(streams),
 		newVersionCmd(streams),
+		newSchemaCmd(streams, reg),
+		newInitCmd(streams, reg),
 	)
 	return root
 }

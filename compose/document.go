@@ -89,9 +89,9 @@ func (d *Document) decode(n *yaml.Node, r *yamlsrc.Reporter) *lesson.Plan {
 	}
 	p := lesson.Decode(n, r, kinds, bindable)
 	files := map[string]*yaml.Node{}
-	for i, s := range p.Slides.Value {
+	for _, s := range p.Slides.Value {
 		for _, ref := range s.Children {
-			d.decodeChildRef(s, ref, r, fmt.Sprintf("slides[%d]", i), files)
+			d.decodeChildRef(s, ref, r, p.Name(s), files)
 		}
 	}
 	return p

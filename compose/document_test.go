@@ -372,18 +372,18 @@ func TestLoadErrors(t *testing.T) {
 		{"typo and missing title", map[string]string{"lesson.yaml": "version: 1\nmetadata:\n  titel: T\nslides: []\n"},
 			[]string{`lesson.yaml:3:3: unknown key "titel" in metadata; did you mean "title"?`}},
 		{"duplicate and bad ids", map[string]string{"lesson.yaml": "version: 1\nmetadata:\n  title: T\nslides:\n  - {id: a, title: A}\n  - {id: a, title: B}\n  - {id: 'no spaces', title: C}\n"},
-			[]string{`lesson.yaml:6:10: duplicate slide id "a" (first at line 5)`, `lesson.yaml:7:10: slides[2].id "no spaces" must use only letters`}},
+			[]string{`lesson.yaml:6:10: duplicate slide id "a" (first at line 5)`, `lesson.yaml:7:10: slide "no spaces" (3).id "no spaces" must use only letters`}},
 		{"missing board file", map[string]string{"lesson.yaml": "version: 1\nmetadata:\n  title: T\nslides:\n  - id: a\n    title: A\n    whiteboard: {file: boards/none.yaml}\n"},
-			[]string{`lesson.yaml:7:24: slides[0].whiteboard.file "boards/none.yaml" does not exist`}},
+			[]string{`lesson.yaml:7:24: slide "a" (1).whiteboard.file "boards/none.yaml" does not exist`}},
 		{"board file outside", map[string]string{"lesson.yaml": "version: 1\nmetadata:\n  title: T\nslides:\n  - id: a\n    title: A\n    whiteboard: {file: ../x.yaml}\n"},
 			[]string{"must stay inside the lesson's folder"}},
 		{"bad inline board", map[string]string{"lesson.yaml": "version: 1\nmetadata:\n  title: T\nslides:\n  - id: a\n    title: A\n    whiteboard:\n      canvas: {width: 5, height: 5}\n"},
-			[]string{"lesson.yaml:8:7: slides[0].whiteboard.canvas must be between 100"}},
+			[]string{`lesson.yaml:8:7: slide "a" (1).whiteboard.canvas must be between 100`}},
 		{"misspelt child and field", map[string]string{"lesson.yaml": "version: 1\nmetadata:\n  title: T\nslides:\n  - id: a\n    titel: A\n    whitebord: !pending\n    colour: red\n"},
-			[]string{`lesson.yaml:6:5: unknown key "titel" in slides[0]; did you mean "title"?`, `lesson.yaml:7:5: unknown key "whitebord" in slides[0]; did you mean "whiteboard"?`,
-				`lesson.yaml:8:5: unknown key "colour" in slides[0]; allowed keys: id, title, section, duration_minutes, notes, sources, props, whiteboard`}},
+			[]string{`lesson.yaml:6:5: unknown key "titel" in slide "a" (1); did you mean "title"?`, `lesson.yaml:7:5: unknown key "whitebord" in slide "a" (1); did you mean "whiteboard"?`,
+				`lesson.yaml:8:5: unknown key "colour" in slide "a" (1); allowed keys: id, title, section, duration_minutes, notes, sources, props, whiteboard`}},
 		{"durations out of range", map[string]string{"lesson.yaml": "version: 1\nmetadata:\n  title: T\n  duration_minutes: 2\nslides:\n  - id: a\n    title: A\n    duration_minutes: 500\n"},
-			[]string{"lesson.yaml:4:21: metadata.duration_minutes must be between 5 and 600, got 2", "lesson.yaml:8:23: slides[0].duration_minutes must be between 1 and 120, got 500"}},
+			[]string{"lesson.yaml:4:21: metadata.duration_minutes must be between 5 and 600, got 2", `lesson.yaml:8:23: slide "a" (1).duration_minutes must be between 1 and 120, got 500`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -603,7 +603,7 @@ func TestTwoSlidesCannotShareABoardFile(t *testing.T) {
 	path := filepath.Join(dir, "l.yaml")
 	os.WriteFile(path, []byte("version: 1\nmetadata:\n  title: T\nslides:\n  - id: a\n    title: A\n    whiteboard: {file: b/x.yaml}\n  - id: c\n    title: C\n    whiteboard: {file: ./b/x.yaml}\n"), 0o644)
 	_, err := compose.Load(path, testRegistry())
-	if err == nil || !strings.Contains(err.Error(), "l.yaml:10:24: slides[1].whiteboard.file \"./b/x.yaml\" is already used by another child (line 7)") {
+	if err == nil || !strings.Contains(err.Error(), "l.yaml:10:24: slide \"c\" (2).whiteboard.file \"./b/x.yaml\" is already used by another child (line 7)") {
 		t.Errorf("got %v", err)
 	}
 }

@@ -158,9 +158,9 @@ slides:
 		line, col int
 		msg       string
 	}{
-		{8, 7, "slides[0].props.heading: template does not parse: template line 1: unclosed action"},
+		{8, 7, `slide "a" (1).props.heading: template does not parse: template line 1: unclosed action`},
 		{13, 7, `props.heading of slide "b": names "titel", which is not a lesson or slide value`},
-		{18, 7, `slides[2].props.colour: no child of a slide has a property "colour"; bindable: heading, layout (whiteboard)`},
+		{18, 7, `slide "c" (3).props.colour: no child of a slide has a property "colour"; bindable: heading, layout (whiteboard)`},
 		{23, 7, `props.layout of slide "d": names "nope"`},
 	}
 	for _, w := range want {
@@ -191,7 +191,7 @@ slides:
     whiteboard:
       heading: Written
 `)
-	if len(d.Warnings) != 1 || !strings.Contains(d.Warnings[0].Message, "slides[0].props.heading is ignored: the whiteboard already sets heading") || d.Warnings[0].Line != 8 {
+	if len(d.Warnings) != 1 || !strings.Contains(d.Warnings[0].Message, "slide \"a\" (1).props.heading is ignored: the whiteboard already sets heading") || d.Warnings[0].Line != 8 {
 		t.Errorf("warnings = %v", d.Warnings)
 	}
 }

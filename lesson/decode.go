@@ -2,7 +2,6 @@ package lesson
 
 import (
 	"errors"
-	"fmt"
 
 	"gopkg.in/yaml.v3"
 
@@ -25,12 +24,12 @@ func Decode(n *yaml.Node, r *yamlsrc.Reporter, kinds []string, bindable map[stri
 		r.At(valueNode(n, "version"), "version %d is not supported; this lessongen reads version %d", p.Version, FormatVersion)
 	}
 	seen := map[string]*yaml.Node{}
-	for i, s := range p.slides() {
+	for _, s := range p.slides() {
 		if s.IsPlaceholder {
 			continue
 		}
 		s.authored = true
-		path := fmt.Sprintf("slides[%d]", i)
+		path := p.Name(s)
 		idNode := valueNode(s.Src, "id")
 		switch first, dup := seen[s.ID]; {
 		case s.Src == nil:

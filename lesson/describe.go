@@ -193,7 +193,7 @@ func (p *Plan) DescribeSlide(id string) string {
 	}
 	pos, count := p.Position(id)
 	var b strings.Builder
-	fmt.Fprintf(&b, "Slide %d of %d (id %s)", pos, count, s.ID)
+	fmt.Fprintf(&b, "S%s of %d", SlideName(s.ID, pos)[1:], count) // `Slide "light" (3) of 8`
 	if t, ok := s.Title.Get(); ok {
 		fmt.Fprintf(&b, ", %q", clip.Text(t))
 	}

@@ -70,6 +70,16 @@ func (m Misconception) PendingResponse() (hint string, pending bool) {
 	return m.responseHint, m.responsePending
 }
 
+// JSONSchema is what DecodeNode accepts; see yamlsrc.SchemaProvider.
+func (Misconception) JSONSchema() map[string]any {
+	return map[string]any{"type": "object", "additionalProperties": false,
+		"required": []any{"misconception", "response"},
+		"properties": map[string]any{
+			"misconception": map[string]any{"type": "string"},
+			"response":      yamlsrc.OrPending(map[string]any{"type": "string"}),
+		}}
+}
+
 func (m *Misconception) DecodeNode(n *yaml.Node, r *yamlsrc.Reporter, path string) {
 	if n.Kind != yaml.MappingNode {
 		r.At(n, "%s must be a mapping {misconception: what students think, response: how the teacher answers (may be !pending)}", path)
@@ -228,6 +238,46 @@ func (p *Plan) SlideIDs() []string {
 	return ids
 }
 
+// SlideName is how messages, plan and prompts name a slide: by its id and
+// 1-based position among real slides, `slide "light" (3)`, or by position
+// alone when it has no id, `slide 3`. fill --slide takes either.
+func SlideName(id string, pos int) string {
+	if id == "" {
+		return fmt.Sprintf("slide %d", pos)
+	}
+	return fmt.Sprintf("slide %q (%d)", id, pos)
+}
+
+// Name is s's SlideName in p.
+func (p *Plan) Name(s *Slide) string {
+	pos := 0
+	for _, o := range p.slides() {
+		if !o.IsPlaceholder {
+			pos++
+		}
+		if o == s {
+			break
+		}
+	}
+	return SlideName(s.ID, pos)
+}
+
+// ItemName names the slide at index i of the slides list while it is
+// decoded; see yamlsrc.ItemNamer.
+func (*Slide) ItemName(list *yaml.Node, i int) string {
+	pos := 0
+	for _, item := range list.Content[:i+1] {
+		if _, pending := yamlsrc.Pending(item); !pending {
+			pos++
+		}
+	}
+	id := ""
+	if v := valueNode(list.Content[i], "id"); v != nil && v != list.Content[i] && v.Kind == yaml.ScalarNode {
+		id = v.Value
+	}
+	return SlideName(id, pos)
+}
+
 // Position returns a slide's 1-based position among real slides and their
 // count.
 func (p *Plan) Position(id string) (pos, count int) {
@@ -334,13 +384,18 @@ func (p *Plan) Pending() []session.Pending {
 	if p.Slides.Pending {
 		ps = append(ps, session.Pending{Level: session.LevelNode, Path: "slides", Hint: p.Slides.Hint, ID: "p1"})
 	}
+	pos, after := 0, "at the start"
 	for i, s := range p.slides() {
 		if s.IsPlaceholder {
 			if s.filled == 0 {
-				ps = append(ps, session.Pending{Level: session.LevelNode, Path: fmt.Sprintf("slides[%d]", i), Hint: s.Hint, ID: s.PlaceholderID})
+				ps = append(ps, session.Pending{Level: session.LevelNode, Path: fmt.Sprintf("slides[%d]", i), Hint: s.Hint, ID: s.PlaceholderID,
+					Label: "new slides " + after})
 			}
 			continue
 		}
+		pos++
+		name := SlideName(s.ID, pos)
+		after = "after " + name
 		for _, f := range []struct {
 			name    string
 			pending bool
@@ -352,7 +407,8 @@ func (p *Plan) Pending() []session.Pending {
 			{"notes", s.Notes.Pending, s.Notes.Hint},
 		} {
 			if f.pending {
-				ps = append(ps, session.Pending{Level: session.LevelNode, Path: fmt.Sprintf("slides[%s].%s", s.ID, f.name), Hint: f.hint})
+				ps = append(ps, session.Pending{Level: session.LevelNode, Path: fmt.Sprintf("slides[%s].%s", s.ID, f.name), Hint: f.hint,
+					Label: name + "." + f.name})
 			}
 		}
 	}
@@ -370,6 +426,20 @@ func (t Term) PendingDefinition() (hint string, pending bool) {
 
 // termShapes names the two ways to write a vocabulary item, for errors.
 const termShapes = "a bare term (- chlorophyll) or a term with its definition ({term: stoma, definition: a tiny pore in a leaf}, definition may be !pending)"
+
+// JSONSchema is what DecodeNode accepts: a bare term or {term,
+// definition}; see yamlsrc.SchemaProvider.
+func (Term) JSONSchema() map[string]any {
+	return map[string]any{"anyOf": []any{
+		map[string]any{"type": "string"},
+		map[string]any{"type": "object", "additionalProperties": false,
+			"required": []any{"term"},
+			"properties": map[string]any{
+				"term":       map[string]any{"type": "string"},
+				"definition": yamlsrc.OrPending(map[string]any{"type": "string"}),
+			}},
+	}}
+}
 
 func (t *Term) DecodeNode(n *yaml.Node, r *yamlsrc.Reporter, path string) {
 	if _, pending := yamlsrc.Pending(n); pending {

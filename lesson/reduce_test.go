@@ -517,7 +517,7 @@ func TestDescribe(t *testing.T) {
 		}
 	}
 	ds := p.DescribeSlide("practice-one")
-	for _, part := range []string{"Slide 2 of 4 (id practice-one)", `"Practice one"`, "Explore phase", "10 minutes", "Speaker notes: Work in pairs.", `Previous slide: "Why fractions?"`, `Next slide: "Wrap-up"`, "Brief for this slide's whiteboard: three fraction bars."} {
+	for _, part := range []string{`Slide "practice-one" (2) of 4`, `"Practice one"`, "Explore phase", "10 minutes", "Speaker notes: Work in pairs.", `Previous slide: "Why fractions?"`, `Next slide: "Wrap-up"`, "Brief for this slide's whiteboard: three fraction bars."} {
 		if !strings.Contains(ds, part) {
 			t.Errorf("slide description lacks %q:\n%s", part, ds)
 		}

@@ -26,16 +26,16 @@ func (p *Plan) check(r *yamlsrc.Reporter) {
 	if d, ok := p.Metadata.DurationMinutes.Get(); ok && !lessonMinutes().In(float64(d)) {
 		r.At(valueNode(p.Metadata.Src, "duration_minutes"), "metadata.duration_minutes must be %s, got %d", lessonMinutes().Range(), d)
 	}
-	for i, s := range p.slides() {
+	for _, s := range p.slides() {
 		if s.IsPlaceholder {
 			continue
 		}
 		if d, ok := s.DurationMinutes.Get(); ok && !slideMinutes().In(float64(d)) {
-			r.At(valueNode(s.Src, "duration_minutes"), "%s.duration_minutes must be %s, got %d", fmt.Sprintf("slides[%d]", i), slideMinutes().Range(), d)
+			r.At(valueNode(s.Src, "duration_minutes"), "%s.duration_minutes must be %s, got %d", p.Name(s), slideMinutes().Range(), d)
 		}
 		for _, c := range p.slideCitations(s) {
 			if _, err := sources.ParseCitation(c.Ref); err != nil {
-				r.At(c.Node, "slides[%d].sources: %v", i, err)
+				r.At(c.Node, "%s.sources: %v", p.Name(s), err)
 			}
 		}
 	}

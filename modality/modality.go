@@ -10,6 +10,7 @@ package modality
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 
 	"gopkg.in/yaml.v3"
@@ -76,6 +77,9 @@ type Codec struct {
 	// Written reports whether property is already written in the child, so
 	// a binding to it would be ignored.
 	Written func(st session.State, property string) bool
+	// Model is the document type Decode fills, from whose field table
+	// `lessongen schema` derives the file's JSON Schema.
+	Model reflect.Type
 }
 
 // NewCodec builds a Codec from a modality's own typed functions, so the one
@@ -91,6 +95,7 @@ func NewCodec[T session.State](
 		Todo:    func(hint string) session.State { return todo(hint) },
 		Encode:  func(st session.State) *yaml.Node { return encode(st.(T)) },
 		Written: func(st session.State, p string) bool { return written != nil && written(st.(T), p) },
+		Model:   reflect.TypeFor[T](),
 	}
 }
 

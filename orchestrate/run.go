@@ -230,7 +230,7 @@ func (r *runner) step(ctx context.Context, st Step, bl modality.Level, d *modali
 	}
 	items := make([]templates.Item, len(pending))
 	for i, p := range pending {
-		items[i] = templates.Item{Path: p.Path, Hint: p.Hint, ID: p.ID, Generated: p.Generated}
+		items[i] = templates.Item{Path: p.Name(), Hint: p.Hint, ID: p.ID, Generated: p.Generated}
 	}
 	maxNew := bl.MaxNew
 	if focus != "" {

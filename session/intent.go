@@ -81,6 +81,18 @@ type Pending struct {
 	// Generated lists what an earlier, stopped run already added for the
 	// placeholder: the next run adds only what the hint still lacks.
 	Generated []string `json:"generated,omitempty"`
+	// Label is how a person or a prompt reads Path, where it differs
+	// (`slide "light" (3).notes` for slides[light].notes); Path stays
+	// the key tools and merges match on.
+	Label string `json:"-"`
+}
+
+// Name is what a person or a prompt reads for p: its Label, else its Path.
+func (p Pending) Name() string {
+	if p.Label != "" {
+		return p.Label
+	}
+	return p.Path
 }
 
 // Owed is what a subagent must still fill before it may stop: a placeholder

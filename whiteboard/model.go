@@ -53,6 +53,15 @@ func (k Kind) withArticle() string {
 	return "a " + string(k)
 }
 
+// JSONSchema lists the element types; see yamlsrc.SchemaProvider.
+func (Kind) JSONSchema() map[string]any {
+	var names []any
+	for _, k := range Kinds() {
+		names = append(names, string(k))
+	}
+	return map[string]any{"enum": names}
+}
+
 // Kinds lists every element type, in the order documentation shows them.
 func Kinds() []Kind { return []Kind{KindText, KindShape, KindArrow, KindEquation, KindImage} }
 

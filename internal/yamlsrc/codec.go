@@ -36,6 +36,12 @@ type NodeDecoder interface {
 	DecodeNode(n *yaml.Node, r *Reporter, path string)
 }
 
+// ItemNamer names the item at index i of list in messages, replacing the
+// generic path list[i] (a slide is named by its id and 1-based position).
+type ItemNamer interface {
+	ItemName(list *yaml.Node, i int) string
+}
+
 type NodeEncoder interface {
 	EncodeNode() (n *yaml.Node, present bool)
 }
@@ -275,12 +281,19 @@ func decodeSlice(n *yaml.Node, v reflect.Value, r *Reporter, path string) {
 		return
 	}
 	out := reflect.MakeSlice(v.Type(), len(n.Content), len(n.Content))
+	namer, _ := reflect.New(v.Type().Elem()).Interface().(ItemNamer)
+	if v.Type().Elem().Kind() == reflect.Pointer {
+		namer, _ = reflect.New(v.Type().Elem().Elem()).Interface().(ItemNamer)
+	}
 	for i, item := range n.Content {
 		elem := out.Index(i)
 		if elem.Kind() == reflect.Pointer {
 			elem.Set(reflect.New(elem.Type().Elem()))
 		}
 		itemPath := fmt.Sprintf("%s[%d]", path, i)
+		if namer != nil {
+			itemPath = namer.ItemName(n, i)
+		}
 		if hint, pending := Pending(deref(item)); pending {
 			target := elem
 			if target.Kind() != reflect.Pointer {

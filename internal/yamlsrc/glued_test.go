@@ -1,45 +1,85 @@
 package yamlsrc
 
 import (
-	"fmt"
-	"strings"
 	"testing"
+
+	"gopkg.in/yaml.v3"
 )
 
-// `!pending}` in flow style is one tag to YAML; it is reported where the
-// marker is, with the fix, whether the parser fails or silently misreads it.
-func TestGluedPendingIsReportedWithTheFix(t *testing.T) {
+// `!pending}` in flow style is one tag to YAML; a bare marker glued to the
+// `,`, `]` or `}` after it is read as the author meant it: pending, at its
+// own position, and a write fills just that spot.
+func TestGluedPendingIsAccepted(t *testing.T) {
 	tests := []struct {
-		src       string
-		line, col int
-		glued     string
+		src, want string
 	}{
-		{"a: {definition: !pending}\n", 1, 17, "!pending}"},
-		{"a:\n  - {term: x, definition: !pending}\n  - y\n", 2, 27, "!pending}"},
-		{"a: {x: !pending, y: 1}\n", 1, 8, "!pending,"},
-		{"a:\n  b: 1\n  c: [x, !pending]\n  d: 2\n", 3, 10, "!pending]"},
-		// This one parses, with b tagged "!pending,": still refused.
-		{"a: [!pending, b]\n", 1, 5, "!pending,"},
-		{"a: [\"é\", !pending]\n", 1, 10, "!pending]"},
+		{"a: {definition: !pending}\n", "a: {definition: v}\n"},
+		{"a:\n  - {term: x, definition: !pending}\n  - y\n", "a:\n  - {term: x, definition: v}\n  - y\n"},
+		{"a: {x: !pending, y: 1}\n", "a: {x: v, y: 1}\n"},
+		{"a:\n  b: 1\n  c: [x, !pending]\n  d: 2\n", "a:\n  b: 1\n  c: [x, v]\n  d: 2\n"},
+		{"a: [!pending, b]\n", "a: [v, b]\n"},
+		{"a: [\"é\", !pending]\n", "a: [\"é\", v]\n"},
 	}
 	for _, tt := range tests {
-		_, err := Parse("f.yaml", []byte(tt.src))
-		ps, ok := err.(Problems)
-		if !ok || len(ps) != 1 {
-			t.Errorf("%q: err = %v", tt.src, err)
+		s, err := Parse("f.yaml", []byte(tt.src))
+		if err != nil {
+			t.Errorf("%q: %v", tt.src, err)
 			continue
 		}
-		p := ps[0]
-		want := fmt.Sprintf("put a space after !pending: YAML reads %q as one tag here (write %q)", tt.glued, "!pending "+tt.glued[len("!pending"):])
-		if p.Line != tt.line || p.Col != tt.col || p.Message != want {
-			t.Errorf("%q: got %v\nwant %d:%d: %s", tt.src, p, tt.line, tt.col, want)
+		var pending []*yaml.Node
+		var walk func(n *yaml.Node)
+		walk = func(n *yaml.Node) {
+			if _, ok := Pending(n); ok && n.Tag == PendingTag {
+				pending = append(pending, n)
+			}
+			for _, c := range n.Content {
+				walk(c)
+			}
+		}
+		walk(s.Root)
+		if len(pending) != 1 {
+			t.Errorf("%q: %d pending nodes", tt.src, len(pending))
+			continue
+		}
+		cur := cloneNode(s.Root)
+		var fill func(n *yaml.Node)
+		fill = func(n *yaml.Node) {
+			if n.Tag == PendingTag {
+				*n = yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: "v"}
+			}
+			for _, c := range n.Content {
+				fill(c)
+			}
+		}
+		fill(cur)
+		out, err := s.Patch(cur)
+		if err != nil || string(out) != tt.want {
+			t.Errorf("%q filled: got %q (%v), want %q", tt.src, out, err, tt.want)
 		}
 	}
-	// With the space, all of these load.
-	for _, tt := range tests {
-		fixed := strings.ReplaceAll(tt.src, tt.glued, "!pending "+tt.glued[len("!pending"):])
-		if _, err := Parse("f.yaml", []byte(fixed)); err != nil {
-			t.Errorf("%q: %v", fixed, err)
-		}
+}
+
+// Text that merely contains the marker is text; a glued marker that is
+// not a tag of its own is still reported with the fix.
+func TestGluedPendingInTextIsText(t *testing.T) {
+	s, err := Parse("f.yaml", []byte("a: [\"!pending,\", b]\n"))
+	if err != nil {
+		t.Fatal(err)
 	}
+	if v := s.Root.Content[1].Content[0].Value; v != "!pending," {
+		t.Errorf("quoted text read as %q", v)
+	}
+	_, err = Parse("f.yaml", []byte("a: {x: !pending}}\n"))
+	if err == nil {
+		t.Errorf("broken flow: %v", err)
+	}
+}
+
+func cloneNode(n *yaml.Node) *yaml.Node {
+	c := *n
+	c.Content = nil
+	for _, k := range n.Content {
+		c.Content = append(c.Content, cloneNode(k))
+	}
+	return &c
 }

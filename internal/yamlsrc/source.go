@@ -42,6 +42,10 @@ func Parse(file string, data []byte) (*Source, error) {
 	}
 	s := &Source{File: file, Data: data, text: text, crlf: crlf, bom: bom, lineStarts: lineIndex(text)}
 	var doc yaml.Node
+	if fixed, ok := s.parseGlued(); ok {
+		s.Root = fixed
+		return s, nil
+	}
 	dec := yaml.NewDecoder(bytes.NewReader(text))
 	if err := dec.Decode(&doc); err != nil {
 		if errors.Is(err, io.EOF) {
@@ -67,6 +71,53 @@ func Parse(file string, data []byte) (*Source, error) {
 // then fails to parse, or worse, parses with the next value tagged. Both
 // are reported where the marker is, with the fix.
 var gluedPendingRE = regexp.MustCompile(`!pending[,\]}]`)
+
+// gluedStandIn replaces `!pending` glued to `,`, `]` or `}` in a copy of
+// the text for the parser: the same width (`!pendin }`), so every node's
+// line and column, and the spans read from the author's own bytes, stay
+// true.
+const gluedStandIn = "!pendin "
+
+// parseGlued reads a flow-style file whose bare `!pending` touches the `,`,
+// `]` or `}` after it, as the author meant it. It succeeds only when every
+// glued marker turns out to be a tag of its own (not text inside a quoted
+// value), else the file is parsed as written and the marker reported.
+func (s *Source) parseGlued() (*yaml.Node, bool) {
+	locs := gluedPendingRE.FindAllIndex(s.text, -1)
+	if len(locs) == 0 {
+		return nil, false
+	}
+	alt := bytes.Clone(s.text)
+	at := map[int]bool{}
+	for _, l := range locs {
+		copy(alt[l[0]:], gluedStandIn)
+		at[l[0]] = true
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(alt))
+	var doc, extra yaml.Node
+	if dec.Decode(&doc) != nil || dec.Decode(&extra) == nil || len(doc.Content) == 0 {
+		return nil, false
+	}
+	ok := true
+	var walk func(n *yaml.Node)
+	walk = func(n *yaml.Node) {
+		switch {
+		case n.Tag == strings.TrimSpace(gluedStandIn) && at[s.Offset(n.Line, n.Column)]:
+			n.Tag = PendingTag
+			delete(at, s.Offset(n.Line, n.Column))
+		case strings.Contains(n.Value, strings.TrimSpace(gluedStandIn)) || strings.HasPrefix(n.Tag, PendingTag):
+			ok = false // a marker inside text, or another glued form
+		}
+		for _, c := range n.Content {
+			walk(c)
+		}
+	}
+	walk(&doc)
+	if !ok || len(at) > 0 {
+		return nil, false
+	}
+	return doc.Content[0], true
+}
 
 func gluedPending(n *yaml.Node) *yaml.Node {
 	if len(n.Tag) > len(PendingTag) && strings.HasPrefix(n.Tag, PendingTag) && strings.ContainsAny(n.Tag[len(PendingTag):len(PendingTag)+1], ",]}") {
