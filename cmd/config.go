@@ -37,6 +37,9 @@ type settings struct {
 	Retries     int
 	// StateDir holds saved conversations; "" means .lessongen beside the lesson.
 	StateDir string
+	// Record and Replay name a recording of the run's model requests and
+	// answers to write, or to answer from with no network (internal/replay).
+	Record, Replay string
 
 	// AttemptTimeout bounds one HTTP attempt within a turn; 0 = none.
 	AttemptTimeout time.Duration
@@ -54,6 +57,7 @@ var settingKeys = []string{
 	"temperature", "seed", "max_tokens", "tool_schema", "templates", "events", "rps", "retries",
 	"parallel_tool_calls", "token_field",
 	"state_dir",
+	"record", "replay",
 }
 
 const (
@@ -90,6 +94,8 @@ func addModelFlags(dst *pflag.FlagSet) {
 	fs.Bool("parallel-tool-calls", true, "send parallel_tool_calls: true with tools (false for a server that rejects the field)")
 	fs.String("token-field", "auto", "field for --max-tokens: auto (max_completion_tokens for OpenAI and Azure hosts, max_tokens elsewhere), max_tokens or max_completion_tokens")
 	fs.String("state-dir", "", "where subagents' conversations are saved and continued from (default: .lessongen beside the lesson; docs/history.md)")
+	fs.String("record", "", "save every model request and answer of the run to this file (JSON Lines), for --replay")
+	fs.String("replay", "", "answer every model request from this recording, with no network; a request it does not hold stops the run (exit 2)")
 }
 
 // envNote names the environment variables a flag's setting is read from,
@@ -141,6 +147,8 @@ func loadSettings(cmd *cobra.Command) (*settings, error) {
 		Retries:     g.int("retries"),
 		TokenField:  v.GetString("token_field"),
 		StateDir:    v.GetString("state_dir"),
+		Record:      v.GetString("record"),
+		Replay:      v.GetString("replay"),
 	}
 	s.ParallelToolCalls = g.bool("parallel_tool_calls")
 	if cmd.Flags().Changed("temperature") || os.Getenv("LESSONGEN_TEMPERATURE") != "" || v.InConfig("temperature") {
@@ -189,6 +197,8 @@ func (s *settings) check() error {
 		return usagef("--rps must not be negative")
 	case s.Retries < 0:
 		return usagef("--retries must not be negative")
+	case s.Record != "" && s.Replay != "":
+		return usagef("--record and --replay cannot be used together: one run either calls the model or answers from a recording")
 	case !slices.Contains([]string{"", llm.TokenFieldAuto, llm.TokenFieldMaxTokens, llm.TokenFieldMaxCompletionTokens}, s.TokenField):
 		return usagef("--token-field must be auto, max_tokens or max_completion_tokens, got %q", s.TokenField)
 	}

@@ -1,10 +1,12 @@
 package cmd
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -208,7 +210,12 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 	if err != nil {
 		return err
 	}
-	model, err := newModel(cfg)
+	tp, err := openTape(cfg, doc, opts.out, red)
+	if err != nil {
+		return err
+	}
+	defer tp.close()
+	model, err := newModel(cfg, tp.wrap())
 	if err != nil {
 		return err
 	}
@@ -228,6 +235,7 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 	// "q" at a question stops the run as Ctrl-C does: at a safe point, saved.
 	ctx, quit := context.WithCancelCause(ctx)
 	defer quit(nil)
+	tp.setStop(quit)
 	var asker bridge.Asker
 	if approval == bridge.ApproveAsk {
 		a := newTerminalAsker(opts.io)
@@ -237,7 +245,8 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 	sink = event.Redacted(event.Tee(sink, progress.Sink), red.String)
 
 	var checkpoint func() ([]string, error)
-	if !toStdout && !dryRun {
+	// A replay saves only at the end, so a miss (exit 2) writes nothing.
+	if !toStdout && !dryRun && cfg.Replay == "" {
 		checkpoint = func() ([]string, error) { return save(saver, opts.out, opts.io) }
 	}
 	sink(event.Event{Kind: event.RunStart, Text: fmt.Sprintf("%s: %s", opts.file, plural(len(steps), "subagent"))})
@@ -247,6 +256,13 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 		Events: sink, Checkpoint: checkpoint, Secrets: red,
 		StateDir: historyDir(stateDir, toStdout || dryRun), Redact: red.String,
 	})
+	if err := tp.missed(); err != nil {
+		progress.Close()
+		return err
+	}
+	if err := tp.close(); err != nil {
+		fmt.Fprintf(opts.io.ErrOut, "lessongen: warning: the recording is incomplete: %v\n", err)
+	}
 	var saveErr error
 	var written []string
 	if !dryRun {
@@ -256,6 +272,7 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 	// After the live frame is closed, so the lines are not drawn over.
 	progress.Close()
 	printWrote(opts, written)
+	printReplayed(opts.io.ErrOut, cfg, cmp.Or(opts.out, opts.file), written)
 	if dryRun {
 		saveErr = printDryRun(doc, opts)
 	}
@@ -405,8 +422,8 @@ func finalSave(doc *compose.Document, saver *compose.Saver, opts *generateOption
 	return paths, nil
 }
 
-func newModel(cfg *settings) (llm.Model, error) {
-	if cfg.APIKey == "" && strings.HasPrefix(cfg.BaseURL, defaultBaseURL) {
+func newModel(cfg *settings, wrap func(http.RoundTripper) http.RoundTripper) (llm.Model, error) {
+	if cfg.APIKey == "" && cfg.Replay == "" && strings.HasPrefix(cfg.BaseURL, defaultBaseURL) {
 		// Missing configuration: the user's to fix (exit 2).
 		return nil, usagef("no API key for %s\nfix: set LESSONGEN_API_KEY or OPENAI_API_KEY (or api_key in the config file), or point --base-url at a local OpenAI-compatible server", redact.URL(cfg.BaseURL))
 	}
@@ -416,7 +433,7 @@ func newModel(cfg *settings) (llm.Model, error) {
 		TurnTimeout: cfg.Timeout, AttemptTimeout: cfg.AttemptTimeout, Limiter: llm.NewLimiter(cfg.RPS, max(1, cfg.Concurrency)),
 		MaxRetries: retries(cfg.Retries),
 		TokenField: cfg.TokenField, NoParallelToolCalls: !cfg.ParallelToolCalls,
-		IdleConns: max(1, cfg.Concurrency),
+		IdleConns: max(1, cfg.Concurrency), WrapTransport: wrap,
 	})
 }
 
