@@ -255,6 +255,7 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 		MaxSteps: cfg.MaxSteps, Concurrency: cfg.Concurrency, Instruction: opts.instruction,
 		Events: sink, Checkpoint: checkpoint, Secrets: red,
 		StateDir: historyDir(stateDir, toStdout || dryRun), Redact: red.String,
+		HistoryReadOnly: cfg.Replay != "",
 	})
 	if err := tp.missed(); err != nil {
 		progress.Close()
