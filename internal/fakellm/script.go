@@ -19,6 +19,13 @@ type Script struct {
 	Models []string `json:"models,omitempty"`
 	// Quirks imitate how real servers refuse requests.
 	Quirks Quirks `json:"quirks,omitempty"`
+	// Created, when set, is the "created" time of every answer instead of
+	// now, and answer ids come from the request instead of the order
+	// requests arrive in, so a recording of a run is the same each time it
+	// is made.
+	Created int64 `json:"created,omitempty"`
+	// Comment is for people reading the script; the server ignores it.
+	Comment string `json:"comment,omitempty"`
 }
 
 // Quirks are refusals of real OpenAI-compatible servers, checked before any
