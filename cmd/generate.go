@@ -157,6 +157,10 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 	if err := checkPaths(doc, opts, cfg.Events); err != nil {
 		return err
 	}
+	tp, err := openTape(cfg, doc, opts.out)
+	if err != nil {
+		return err
+	}
 	stateDir := cfg.StateDir
 	if stateDir == "" {
 		stateDir = filepath.Join(filepath.Dir(opts.file), ".lessongen")
@@ -210,8 +214,7 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 	if err != nil {
 		return err
 	}
-	tp, err := openTape(cfg, doc, opts.out, red)
-	if err != nil {
+	if err := tp.create(cfg, red); err != nil {
 		return err
 	}
 	defer tp.close()

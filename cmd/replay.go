@@ -23,9 +23,9 @@ type tape struct {
 	stop func(error) // stops the run on a replay miss, once it runs
 }
 
-// openTape loads the --replay recording or creates the --record file,
-// before any model request. Neither may land on an input or output.
-func openTape(cfg *settings, doc *compose.Document, out string, red *redact.Redactor) (*tape, error) {
+// openTape loads the --replay recording, or checks that the --record file
+// lands on no input or output, before anything is written.
+func openTape(cfg *settings, doc *compose.Document, out string) (*tape, error) {
 	t := &tape{}
 	switch {
 	case cfg.Replay != "":
@@ -38,19 +38,27 @@ func openTape(cfg *settings, doc *compose.Document, out string, red *redact.Reda
 		if err := doc.CheckSideFile(cfg.Record, out); err != nil {
 			return nil, usagef("--record %v", err)
 		}
+	}
+	return t, nil
+}
+
+// create creates the --record file; called once the run holds the lesson's
+// lock, so a run refused by the lock leaves another's recording alone.
+func (t *tape) create(cfg *settings, red *redact.Redactor) error {
+	if cfg.Record != "" {
 		f, err := os.Create(cfg.Record)
 		if err != nil {
-			return nil, usagef("--record: %v", err)
+			return usagef("--record: %v", err)
 		}
 		note := fmt.Sprintf("recorded by lessongen from %s, model %s; replay with --replay", redact.URL(cfg.BaseURL), cfg.Model)
 		rec, err := replay.NewRecorder(f, note, red.String)
 		if err != nil {
 			f.Close()
-			return nil, fmt.Errorf("--record: %w", err)
+			return fmt.Errorf("--record: %w", err)
 		}
 		t.recorder, t.file = rec, f
 	}
-	return t, nil
+	return nil
 }
 
 // wrap is the llm.Config transport hook; nil when neither flag is set.
