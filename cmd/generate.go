@@ -62,8 +62,12 @@ The model is any OpenAI-compatible server: set the API key in
 LESSONGEN_API_KEY or OPENAI_API_KEY (or api_key in the config file), and
 for a local server its --base-url (e.g. http://localhost:11434/v1).
 
-Exit codes: 0 done, 1 provider or internal failure, 2 invalid input or
-the lesson is locked by another run, 3 some nodes still pending, failed or
+--record FILE saves every model request and answer; --replay FILE answers
+from such a recording with no network and no key (a request it lacks is
+exit 2, with how it differs from the nearest recorded one).
+
+Exit codes: 0 done, 1 provider or internal failure, 2 invalid input, the
+lesson is locked by another run, or a replay miss, 3 some nodes still pending, failed or
 left defects, or an edit conflicts (the rest is saved), 130 interrupted (Ctrl-C, or
 "q" at an --approve ask question).
 
@@ -75,6 +79,7 @@ preview of what would be asked.`,
   lessongen generate examples/photosynthesis/lesson.yaml -o /tmp/photosynthesis.yaml
   lessongen generate lesson.yaml --base-url http://localhost:11434/v1 --model llama3.1 --tool-schema compatible
   lessongen generate lesson.yaml --dry-run
+  lessongen generate examples/photosynthesis/lesson.yaml --replay examples/photosynthesis/recording.jsonl -o /tmp/p/lesson.yaml
   lessongen generate lesson.yaml --quiet --json > summary.json`,
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
