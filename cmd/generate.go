@@ -266,6 +266,7 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 		HistoryReadOnly: cfg.Replay != "",
 	})
 	if err := tp.missed(); err != nil {
+		sink(event.Event{Kind: event.RunEnd, Status: "stopped: replay miss"})
 		progress.Close()
 		return err
 	}
