@@ -208,3 +208,41 @@ func TestLoadRefusesWhatIsNotARecording(t *testing.T) {
 }
 
 func jsonCompact(b *bytes.Buffer, s string) error { return json.Compact(b, []byte(s)) }
+
+// A streamed answer is not JSON: it is kept and served byte for byte,
+// with its content type.
+func TestStreamedAnswerReplaysVerbatim(t *testing.T) {
+	const sse = "data: {\"choices\":[{\"delta\":{\"content\":\"Hel\"}}]}\n\ndata: {\"choices\":[{\"delta\":{\"content\":\"lo\"}}]}\n\ndata: [DONE]\n\n"
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		for _, part := range strings.SplitAfter(sse, "\n\n") {
+			io.WriteString(w, part)
+			w.(http.Flusher).Flush()
+		}
+	}))
+	defer srv.Close()
+	var buf bytes.Buffer
+	rec, err := NewRecorder(&buf, "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := `{"stream":true,"messages":[{"role":"user","content":"hi"}]}`
+	if _, got := post(t, rec.Wrap(http.DefaultTransport), srv.URL, body); got != sse {
+		t.Fatalf("recording changed the answer: %q", got)
+	}
+	path := filepath.Join(t.TempDir(), "run.jsonl")
+	os.WriteFile(path, buf.Bytes(), 0o666)
+	rp, err := Load(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, _ := http.NewRequest("POST", "http://127.0.0.1:1/never", strings.NewReader(body))
+	res, err := rp.RoundTrip(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := io.ReadAll(res.Body)
+	if string(got) != sse || res.Header.Get("Content-Type") != "text/event-stream" {
+		t.Fatalf("replayed %q (%s), want %q", got, res.Header.Get("Content-Type"), sse)
+	}
+}
