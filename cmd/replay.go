@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -80,12 +81,14 @@ func (t *tape) setStop(stop func(error)) {
 	t.stop = stop
 }
 
-func (t *tape) stopRun(err error) {
+// stopRun stops the run with a short cause (each interrupted node shows
+// it); the difference itself is printed once, at the end (missed).
+func (t *tape) stopRun(error) {
 	t.mu.Lock()
 	stop := t.stop
 	t.mu.Unlock()
 	if stop != nil {
-		stop(err)
+		stop(errors.New("replay miss: the recording holds no answer for a request (the difference is shown below)"))
 	}
 }
 
