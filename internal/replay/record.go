@@ -143,4 +143,14 @@ func (t *teeBody) Read(p []byte) (int, error) {
 	return n, err
 }
 
-func (t *teeBody) Close() error { return t.rc.Close() }
+// Close records a streamed answer the client stopped reading after its
+// end marker ("data: [DONE]") but before EOF; the rest, normally nothing,
+// is read first. Any other answer closed early was cut off: not recorded.
+func (t *teeBody) Close() error {
+	if bytes.Contains(t.buf.Bytes(), []byte("data: [DONE]")) {
+		if _, err := io.Copy(&t.buf, t.rc); err == nil {
+			t.once.Do(func() { t.done(t.buf.Bytes()) })
+		}
+	}
+	return t.rc.Close()
+}

@@ -246,3 +246,26 @@ func TestStreamedAnswerReplaysVerbatim(t *testing.T) {
 		t.Fatalf("replayed %q (%s), want %q", got, res.Header.Get("Content-Type"), sse)
 	}
 }
+
+// A client that stops reading a stream at its end marker, before EOF,
+// still gets it recorded; one that stops midway does not.
+func TestStreamClosedAtItsEndIsRecorded(t *testing.T) {
+	for _, c := range []struct {
+		read string
+		want bool
+	}{
+		{"data: {}\n\ndata: [DONE]", true},
+		{"data: {}\n\n", false},
+	} {
+		var got []byte
+		body := &teeBody{rc: io.NopCloser(strings.NewReader("data: {}\n\ndata: [DONE]\n\n")), done: func(b []byte) { got = b }}
+		io.ReadFull(body, make([]byte, len(c.read)))
+		body.Close()
+		if (got != nil) != c.want {
+			t.Errorf("closed after %q: recorded %q, want recorded %v", c.read, got, c.want)
+		}
+		if c.want && string(got) != "data: {}\n\ndata: [DONE]\n\n" {
+			t.Errorf("recorded %q, want the whole stream", got)
+		}
+	}
+}
