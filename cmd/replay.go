@@ -29,6 +29,8 @@ type tape struct {
 func openTape(cfg *settings, doc *compose.Document, out string) (*tape, error) {
 	t := &tape{}
 	switch {
+	case cfg.Record == "-" || cfg.Replay == "-":
+		return nil, usagef("--record and --replay need a file, not -")
 	case cfg.Replay != "":
 		rp, err := replay.Load(cfg.Replay, t.stopRun)
 		if err != nil {

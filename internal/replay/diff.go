@@ -34,7 +34,7 @@ func split(canon []byte) request {
 // start of the first message that differs.
 func nearest(canon []byte, recorded []*entry) string {
 	if len(recorded) == 0 {
-		return errNoRecording.Error()
+		return "the recording holds no requests"
 	}
 	now := split(canon)
 	var best request

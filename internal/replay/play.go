@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -166,5 +165,3 @@ func respond(req *http.Request, status int, ctype string, body []byte) *http.Res
 		Request:       req,
 	}
 }
-
-var errNoRecording = errors.New("the recording holds no requests")
