@@ -198,3 +198,57 @@ func snapshot(t *testing.T, dir string) map[string][]byte {
 	}
 	return files
 }
+
+// TestReplayOfARefinement records a refinement, which continues a saved
+// conversation, then puts the folder back as it was before it and replays
+// it offline: the same files, and the saved conversations left as they
+// were (a replay reads them, saves nothing).
+func TestReplayOfARefinement(t *testing.T) {
+	cleanEnv(t)
+	dir := t.TempDir()
+	t.Chdir(dir)
+	write(t, "lesson.yaml", refineLesson)
+	write(t, "slides/a.yaml", "# slide a\nelements: !pending \"one line of text\"\n")
+	write(t, "slides/b.yaml", "# slide b\nheading: Poles\nelements: !pending \"the two poles\"\n")
+	startScript(t, refineGenerate)
+	if code, out, errOut := runLessongen(t, "generate", "lesson.yaml"); code != 0 {
+		t.Fatalf("generate: exit %d\n%s%s", code, out, errOut)
+	}
+	before := snapshot(t, dir)
+
+	fill := startScript(t, refineFill)
+	refine := []string{"fill", "lesson.yaml", "--slide", "b", "--instruction", "Add a caption: Magnets pull"}
+	rec := filepath.Join(t.TempDir(), "run.jsonl")
+	if code, out, errOut := runLessongen(t, append(refine, "--record", rec)...); code != 0 {
+		t.Fatalf("fill --record: exit %d\n%s%s", code, out, errOut)
+	}
+	recorded := snapshot(t, dir)
+	if !bytes.Contains(recorded["slides/b.yaml"], []byte("Magnets pull")) {
+		t.Fatalf("the recorded refinement did not refine:\n%s", recorded["slides/b.yaml"])
+	}
+
+	// Back to the state before the refinement; the server is gone.
+	for name := range recorded {
+		if _, ok := before[name]; !ok {
+			os.Remove(name)
+		}
+	}
+	for name, data := range before {
+		write(t, name, string(data))
+	}
+	fill.Close()
+	t.Setenv("LESSONGEN_API_KEY", "")
+	if code, out, errOut := runLessongen(t, append(refine, "--replay", rec)...); code != 0 {
+		t.Fatalf("fill --replay: exit %d\n%s%s", code, out, errOut)
+	}
+	replayed := snapshot(t, dir)
+	for name, data := range before {
+		want := recorded[name]
+		if strings.HasPrefix(name, ".lessongen/") {
+			want = data // a replay saves no conversation
+		}
+		if !bytes.Equal(replayed[name], want) {
+			t.Errorf("%s after the replay:\n%s\nwant:\n%s", name, replayed[name], want)
+		}
+	}
+}
