@@ -39,6 +39,9 @@ type settings struct {
 	StateDir string
 	// Sources are the author's source folders subagents may read.
 	Sources []string
+	// Record and Replay name a recording of the run's model requests and
+	// answers to write, or to answer from with no network (internal/replay).
+	Record, Replay string
 
 	// AttemptTimeout bounds one HTTP attempt within a turn; 0 = none.
 	AttemptTimeout time.Duration
@@ -62,6 +65,7 @@ var settingKeys = []string{
 	"parallel_tool_calls", "token_field",
 	"state_dir", "sources",
 	"stream", "max_requests", "max_tokens_total",
+	"record", "replay",
 }
 
 const (
@@ -102,6 +106,8 @@ func addModelFlags(dst *pflag.FlagSet) {
 	fs.Bool("stream", false, "stream answers: show the model's text as it arrives on a terminal, and log it in pieces to --events")
 	fs.String("state-dir", "", "where subagents' conversations are saved and continued from (default: .lessongen beside the lesson; docs/history.md)")
 	fs.StringArray("sources", nil, "a folder of the author's text sources subagents may read and cite, read-only (repeatable; in the environment, separated by "+string(filepath.ListSeparator)+")")
+	fs.String("record", "", "save every model request and answer of the run to this file (JSON Lines), for --replay")
+	fs.String("replay", "", "answer every model request from this recording, with no network; a request it does not hold stops the run (exit 2)")
 }
 
 // envNote names the environment variables a flag's setting is read from,
@@ -154,6 +160,8 @@ func loadSettings(cmd *cobra.Command) (*settings, error) {
 		TokenField:  v.GetString("token_field"),
 		StateDir:    v.GetString("state_dir"),
 		Sources:     sourceDirs(v.Get("sources")),
+		Record:      v.GetString("record"),
+		Replay:      v.GetString("replay"),
 	}
 	s.ParallelToolCalls = g.bool("parallel_tool_calls")
 	s.Stream = g.bool("stream")
@@ -207,6 +215,8 @@ func (s *settings) check() error {
 		return usagef("--rps must not be negative")
 	case s.Retries < 0:
 		return usagef("--retries must not be negative")
+	case s.Record != "" && s.Replay != "":
+		return usagef("--record and --replay cannot be used together: one run either calls the model or answers from a recording")
 	case !slices.Contains([]string{"", llm.TokenFieldAuto, llm.TokenFieldMaxTokens, llm.TokenFieldMaxCompletionTokens}, s.TokenField):
 		return usagef("--token-field must be auto, max_tokens or max_completion_tokens, got %q", s.TokenField)
 	}

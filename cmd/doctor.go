@@ -62,6 +62,9 @@ printed.`,
 		},
 	}
 	addModelFlags(cmd.Flags())
+	// doctor probes a live server; a recording has nothing to tell it.
+	_ = cmd.Flags().MarkHidden("record")
+	_ = cmd.Flags().MarkHidden("replay")
 	cmd.Flags().BoolVar(&opts.asJSON, "json", false, "print the checks as JSON")
 	return cmd
 }

@@ -1,11 +1,13 @@
 package cmd
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"log"
+	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -65,8 +67,12 @@ The model is any OpenAI-compatible server: set the API key in
 LESSONGEN_API_KEY or OPENAI_API_KEY (or api_key in the config file), and
 for a local server its --base-url (e.g. http://localhost:11434/v1).
 
-Exit codes: 0 done, 1 provider or internal failure, 2 invalid input or
-the lesson is locked by another run, 3 some nodes still pending, failed or
+--record FILE saves every model request and answer; --replay FILE answers
+from such a recording with no network and no key (a request it lacks is
+exit 2, with how it differs from the nearest recorded one).
+
+Exit codes: 0 done, 1 provider or internal failure, 2 invalid input, the
+lesson is locked by another run, or a replay miss, 3 some nodes still pending, failed or
 left defects, or an edit conflicts (the rest is saved), 130 interrupted (Ctrl-C, or
 "q" at an --approve ask question).
 
@@ -78,6 +84,7 @@ preview of what would be asked.`,
   lessongen generate examples/photosynthesis/lesson.yaml -o /tmp/photosynthesis.yaml
   lessongen generate lesson.yaml --base-url http://localhost:11434/v1 --model llama3.1 --tool-schema compatible
   lessongen generate lesson.yaml --dry-run
+  lessongen generate examples/photosynthesis/lesson.yaml --replay examples/photosynthesis/recording.jsonl -o /tmp/p/lesson.yaml
   lessongen generate lesson.yaml --quiet --json > summary.json`,
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -169,6 +176,10 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 	if err := checkPaths(doc, opts, cfg.Events); err != nil {
 		return err
 	}
+	tp, err := openTape(cfg, doc, opts.out)
+	if err != nil {
+		return err
+	}
 	stateDir := cfg.StateDir
 	if stateDir == "" {
 		stateDir = filepath.Join(filepath.Dir(opts.file), ".lessongen")
@@ -222,7 +233,11 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 	if err != nil {
 		return err
 	}
-	model, err := newModel(cfg)
+	if err := tp.create(cfg, red); err != nil {
+		return err
+	}
+	defer tp.close()
+	model, err := newModel(cfg, tp.wrap())
 	if err != nil {
 		return err
 	}
@@ -249,6 +264,7 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 	// "q" at a question stops the run as Ctrl-C does: at a safe point, saved.
 	ctx, quit := context.WithCancelCause(ctx)
 	defer quit(nil)
+	tp.setStop(quit)
 	var asker bridge.Asker
 	var author tool.Author
 	if approval == bridge.ApproveAsk || opts.interactive {
@@ -265,7 +281,8 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 	sink = event.Redacted(event.Tee(sink, progress.Sink), red.String)
 
 	var checkpoint func() ([]string, error)
-	if !toStdout && !dryRun {
+	// A replay saves only at the end, so a miss (exit 2) writes nothing.
+	if !toStdout && !dryRun && cfg.Replay == "" {
 		checkpoint = func() ([]string, error) { return save(saver, opts.out, &runIO) }
 	}
 	sink(event.Event{Kind: event.RunStart, Text: fmt.Sprintf("%s: %s", opts.file, plural(len(steps), "subagent"))})
@@ -275,7 +292,16 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 		MaxSteps: cfg.MaxSteps, Concurrency: cfg.Concurrency, Instruction: opts.instruction,
 		Events: sink, Checkpoint: checkpoint, Secrets: red, Sources: srcs, Author: author,
 		StateDir: historyDir(stateDir, toStdout || dryRun), Redact: red.String,
+		HistoryReadOnly: cfg.Replay != "",
 	})
+	if err := tp.missed(); err != nil {
+		sink(event.Event{Kind: event.RunEnd, Status: "stopped: replay miss"})
+		progress.Close()
+		return err
+	}
+	if err := tp.close(); err != nil {
+		fmt.Fprintf(opts.io.ErrOut, "lessongen: warning: the recording is incomplete: %v\n", err)
+	}
 	var saveErr error
 	var written []string
 	if !dryRun {
@@ -288,6 +314,7 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 	// After the live frame is closed, so the lines are not drawn over.
 	progress.Close()
 	printWrote(opts, written)
+	printReplayed(opts.io.ErrOut, cfg, cmp.Or(opts.out, opts.file), written)
 	if dryRun {
 		saveErr = printDryRun(doc, opts)
 	}
@@ -440,8 +467,8 @@ func finalSave(doc *compose.Document, saver *compose.Saver, opts *generateOption
 	return paths, nil
 }
 
-func newModel(cfg *settings) (llm.Model, error) {
-	if cfg.APIKey == "" && strings.HasPrefix(cfg.BaseURL, defaultBaseURL) {
+func newModel(cfg *settings, wrap func(http.RoundTripper) http.RoundTripper) (llm.Model, error) {
+	if cfg.APIKey == "" && cfg.Replay == "" && strings.HasPrefix(cfg.BaseURL, defaultBaseURL) {
 		// Missing configuration: the user's to fix (exit 2).
 		return nil, usagef("no API key for %s\nfix: set LESSONGEN_API_KEY or OPENAI_API_KEY (or api_key in the config file), or point --base-url at a local OpenAI-compatible server", redact.URL(cfg.BaseURL))
 	}
@@ -451,7 +478,7 @@ func newModel(cfg *settings) (llm.Model, error) {
 		TurnTimeout: cfg.Timeout, AttemptTimeout: cfg.AttemptTimeout, Limiter: llm.NewLimiter(cfg.RPS, max(1, cfg.Concurrency)),
 		MaxRetries: retries(cfg.Retries),
 		TokenField: cfg.TokenField, NoParallelToolCalls: !cfg.ParallelToolCalls,
-		IdleConns: max(1, cfg.Concurrency), Stream: cfg.Stream,
+		IdleConns: max(1, cfg.Concurrency), Stream: cfg.Stream, WrapTransport: wrap,
 	})
 }
 

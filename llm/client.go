@@ -69,6 +69,10 @@ type Config struct {
 	Stream bool
 	// HTTPClient is optional.
 	HTTPClient *http.Client
+	// WrapTransport, when set, wraps the HTTP client's transport: a hook
+	// for recording or replaying requests (internal/replay) under the
+	// real client code.
+	WrapTransport func(http.RoundTripper) http.RoundTripper
 	// Limiter paces requests; pass the same one to every Client of a
 	// provider. Nil means a private, unlimited one.
 	Limiter *Limiter
@@ -119,6 +123,15 @@ func New(cfg Config) (*Client, error) {
 	hc := cfg.HTTPClient
 	if hc == nil {
 		hc = newHTTPClient(cfg.IdleConns)
+	}
+	if cfg.WrapTransport != nil {
+		wrapped := *hc
+		base := hc.Transport
+		if base == nil {
+			base = http.DefaultTransport
+		}
+		wrapped.Transport = cfg.WrapTransport(base)
+		hc = &wrapped
 	}
 	clock := cfg.Clock
 	if clock == nil {

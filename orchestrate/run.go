@@ -54,6 +54,10 @@ type Options struct {
 	StateDir string
 	// Redact, when set, is applied to everything saved in StateDir.
 	Redact func(string) string
+	// HistoryReadOnly continues saved conversations but saves nothing: a
+	// replay, whose requests must not depend on what an earlier replay
+	// left in StateDir.
+	HistoryReadOnly bool
 }
 
 // NodeResult is how one subagent step ended.
@@ -256,7 +260,14 @@ func (r *runner) step(ctx context.Context, st Step, bl modality.Level, d *modali
 		task.BudgetLeft = b.left
 	}
 	var hist *history.Writer
-	if r.opts.StateDir != "" {
+	if r.opts.StateDir != "" && r.opts.HistoryReadOnly {
+		if err := r.continueHistory(&task, sess); err != nil {
+			<-r.sem
+			r.fail(node, bl.Name, err)
+			r.cancel(err)
+			return false
+		}
+	} else if r.opts.StateDir != "" {
 		hist, err = r.openHistory(&task, sess)
 		if err != nil {
 			<-r.sem
@@ -384,6 +395,19 @@ func (r *runner) openHistory(task *agent.Task, sess *session.Session) (*history.
 		return nil, err
 	}
 	return history.Create(r.opts.StateDir, history.Header{Node: task.Node, Level: task.Level, ContentHash: hash}, r.opts.Redact)
+}
+
+// continueHistory is openHistory without writing: the node's saved
+// conversation is continued when it still fits the node, nothing is saved.
+func (r *runner) continueHistory(task *agent.Task, sess *session.Session) error {
+	conv, err := history.Load(r.opts.StateDir, task.Node, task.Level)
+	switch {
+	case err == nil && conv.Header.ContentHash == contentHash(sess):
+		task.Prior, task.Committed, task.Continue = conv.Messages, conv.Committed, r.opts.Instruction
+	case err != nil && !errors.Is(err, history.ErrNone):
+		return err
+	}
+	return nil
 }
 
 // contentHash identifies a node's content by its description, which is

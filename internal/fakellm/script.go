@@ -22,6 +22,13 @@ type Script struct {
 	// Stream shapes streamed answers. A request with "stream": true is
 	// always answered with Server-Sent Events, as OpenAI does.
 	Stream StreamOptions `json:"stream,omitempty"`
+	// Created, when set, is the "created" time of every answer instead of
+	// now, and answer ids come from the request instead of the order
+	// requests arrive in, so a recording of a run is the same each time it
+	// is made.
+	Created int64 `json:"created,omitempty"`
+	// Comment is for people reading the script; the server ignores it.
+	Comment string `json:"comment,omitempty"`
 }
 
 // StreamOptions shape Server-Sent Event answers.

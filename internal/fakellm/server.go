@@ -6,6 +6,7 @@
 package fakellm
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -492,10 +493,15 @@ func (s *Server) answer(req chatRequest, body []byte, turnIdx int, t Turn) reply
 	if turnIdx > 0 {
 		u.PromptTokensDetails.CachedTokens = u.PromptTokens / 2
 	}
+	id := "chatcmpl-fake-" + strconv.Itoa(n)
+	if s.script.Created != 0 {
+		sum := sha256.Sum256(body)
+		id = "chatcmpl-fake-" + hex.EncodeToString(sum[:6])
+	}
 	cc := completion{
-		ID:      "chatcmpl-fake-" + strconv.Itoa(n),
+		ID:      id,
 		Object:  "chat.completion",
-		Created: time.Now().Unix(),
+		Created: cmp.Or(s.script.Created, time.Now().Unix()),
 		Model:   req.Model,
 		Choices: []choice{{Message: a, Logprobs: json.RawMessage("null"), FinishReason: finish}},
 		Usage:   &u,

@@ -41,12 +41,14 @@ func Setup(env *testscript.Env) error {
 //	fakellm wait N            block until at least N requests arrived (10s cap)
 //	fakellm dump FILE         write every request body, one JSON per line
 //	fakellm release           let held answers ("hold": true) go
+//	fakellm conns N           fail unless exactly N connections were accepted
+//	fakellm stop              close the server (its counts stay readable)
 //
 // A second start replaces the first server. The server closes when the
 // script ends.
 func Cmd(ts *testscript.TestScript, neg bool, args []string) {
-	if len(args) != 2 && (len(args) != 1 || args[0] != "release") {
-		ts.Fatalf("usage: fakellm start SCRIPTFILE | requests N | wait N | dump FILE | release")
+	if len(args) != 2 && (len(args) != 1 || (args[0] != "release" && args[0] != "stop")) {
+		ts.Fatalf("usage: fakellm start SCRIPTFILE | requests N | wait N | dump FILE | release | conns N | stop")
 	}
 	h, _ := ts.Value(holderKey{}).(*holder)
 	if h == nil {
@@ -90,6 +92,14 @@ func Cmd(ts *testscript.TestScript, neg bool, args []string) {
 
 	case "release":
 		h.srv.Release()
+
+	case "stop":
+		h.srv.Close()
+
+	case "conns":
+		if got, want := h.srv.Conns(), atoi(ts, args[1]); got != want {
+			ts.Fatalf("fakellm: %d connections accepted, want %d", got, want)
+		}
 
 	case "dump":
 		var buf bytes.Buffer
