@@ -160,6 +160,13 @@ func (s *Saver) write(f OutFile) (*OutFile, error) {
 		sum := sha256.Sum256(disk)
 		data, reformatted := f.Data, f.Reformatted
 		edited := sum != bl.sum || bl.merged
+		if !edited && bytes.Equal(f.Data, bl.ours) {
+			// The disk still holds exactly this rendering (an earlier
+			// checkpoint wrote it): no write, so a checkpoint costs only the
+			// files changed since the last. It is still reported, as the
+			// run's change to that file.
+			return &f, nil
+		}
 		if edited {
 			var clash string
 			data, clash, err = s.doc.merge(f.Path, bl.ours, f.Data, disk, bl.kind)

@@ -168,3 +168,37 @@ func TestSaverMergesAWhiteboardFile(t *testing.T) {
 		t.Errorf("board file:\n%s", got)
 	}
 }
+
+// A checkpoint rewrites only the files that changed since the last one:
+// saving again with nothing new leaves the file itself alone (an atomic
+// write would replace it with a new file), yet still reports it as the
+// run's change.
+func TestSaverSkipsFilesUnchangedSinceLastCheckpoint(t *testing.T) {
+	d := loadFractions(t)
+	s := compose.NewSaver(d)
+	stat := func() os.FileInfo {
+		t.Helper()
+		fi, err := os.Stat(d.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fi
+	}
+	dispatch(t, d.Session(), lesson.SetSubject{Subject: "math"})
+	mustSave(t, s)
+	first := stat()
+	if files := mustSave(t, s); len(files) != 1 || files[0].Path != d.Path {
+		t.Errorf("second save reported %v, want the lesson", files)
+	}
+	if !os.SameFile(first, stat()) {
+		t.Error("a save with nothing new rewrote the lesson")
+	}
+	dispatch(t, d.Session(), lesson.SetGrade{Grade: "4"})
+	mustSave(t, s)
+	if os.SameFile(first, stat()) {
+		t.Error("a save after a change did not write the lesson")
+	}
+	if got := read(t, d.Path); !strings.Contains(got, `grade: "4"`) {
+		t.Errorf("saved file lacks the grade:\n%s", got)
+	}
+}

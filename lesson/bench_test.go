@@ -190,3 +190,37 @@ func BenchmarkSaverCheckpoint2000(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkSaverCheckpointUnchanged2000 measures a checkpoint of a
+// 2,000-slide lesson with nothing new since the last one: it must not
+// rewrite the file (render, read and hash only).
+func BenchmarkSaverCheckpointUnchanged2000(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "lesson.yaml")
+	if err := os.WriteFile(path, []byte(benchLesson(2000)), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	d, err := compose.Load(path, testRegistry())
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := d.Session().Dispatch(context.Background(), lesson.UpdateSlide{ID: "s1000", Notes: ptr("Changed.")}); err != nil {
+		b.Fatal(err)
+	}
+	s := compose.NewSaver(d)
+	if _, err := s.Save(""); err != nil {
+		b.Fatal(err)
+	}
+	before, err := os.Stat(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := s.Save(""); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if after, err := os.Stat(path); err != nil || !os.SameFile(before, after) {
+		b.Fatalf("an unchanged checkpoint rewrote the lesson (%v)", err)
+	}
+}
