@@ -381,7 +381,7 @@ func TestLoadErrors(t *testing.T) {
 			[]string{`lesson.yaml:8:7: slide "a" (1).whiteboard.canvas must be between 100`}},
 		{"misspelt child and field", map[string]string{"lesson.yaml": "version: 1\nmetadata:\n  title: T\nslides:\n  - id: a\n    titel: A\n    whitebord: !pending\n    colour: red\n"},
 			[]string{`lesson.yaml:6:5: unknown key "titel" in slide "a" (1); did you mean "title"?`, `lesson.yaml:7:5: unknown key "whitebord" in slide "a" (1); did you mean "whiteboard"?`,
-				`lesson.yaml:8:5: unknown key "colour" in slide "a" (1); allowed keys: id, title, section, duration_minutes, notes, sources, props, whiteboard`}},
+				`lesson.yaml:8:5: unknown key "colour" in slide "a" (1); allowed keys: id, title, section, duration_minutes, notes, sources, props, generated_for, whiteboard`}},
 		{"durations out of range", map[string]string{"lesson.yaml": "version: 1\nmetadata:\n  title: T\n  duration_minutes: 2\nslides:\n  - id: a\n    title: A\n    duration_minutes: 500\n"},
 			[]string{"lesson.yaml:4:21: metadata.duration_minutes must be between 5 and 600, got 2", `lesson.yaml:8:23: slide "a" (1).duration_minutes must be between 1 and 120, got 500`}},
 	}

@@ -48,6 +48,7 @@ func Decode(n *yaml.Node, r *yamlsrc.Reporter, kinds []string, bindable map[stri
 		p.resolveChildren(s, r, path)
 	}
 	p.index()
+	p.linkGenerated()
 	p.check(r)
 	// Evaluate bindings once now, so a name that no value has is caught here
 	// and not when the slide's children are generated.

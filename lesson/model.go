@@ -168,6 +168,11 @@ type Slide struct {
 	// Children are the slide's children, one field per registered kind
 	// (whiteboard:, quiz:, ...).
 	Children Children `yaml:",rest"`
+	// GeneratedFor is the hint (or id) of the open placeholder a run
+	// generated this slide for, written while the placeholder stays open so
+	// a rerun after an interruption adds only what the hint still lacks (as
+	// on whiteboards and quizzes); dropped when the placeholder closes.
+	GeneratedFor string `yaml:"generated_for,omitempty"`
 
 	authored  bool
 	filled    int            // placeholders: slides generated for it
@@ -324,6 +329,42 @@ func (p *Plan) index() {
 	}
 }
 
+// linkGenerated ties each slide a stopped run generated for a placeholder
+// still open back to it.
+func (p *Plan) linkGenerated() {
+	for _, s := range p.slides() {
+		if s.IsPlaceholder || s.GeneratedFor == "" {
+			continue
+		}
+		for _, ph := range p.slides() {
+			if ph.IsPlaceholder && placeholderKey(ph) == s.GeneratedFor {
+				s.filledFor = ph
+				break
+			}
+		}
+	}
+}
+
+// placeholderKey is what generated_for records for placeholder ph: its
+// hint, or its id when it has none.
+func placeholderKey(ph *Slide) string {
+	if ph.Hint != "" {
+		return ph.Hint
+	}
+	return ph.PlaceholderID
+}
+
+// earlier lists the slides a stopped run generated for placeholder ph.
+func (p *Plan) earlier(ph *Slide) []string {
+	var ids []string
+	for _, s := range p.slides() {
+		if s.authored && !s.IsPlaceholder && s.filledFor == ph {
+			ids = append(ids, s.ID)
+		}
+	}
+	return ids
+}
+
 // Placements lists every child of every slide, kind by kind in generation
 // order; see session.Parent.
 func (p *Plan) Placements() []session.Placement {
@@ -389,7 +430,7 @@ func (p *Plan) Pending() []session.Pending {
 		if s.IsPlaceholder {
 			if s.filled == 0 {
 				ps = append(ps, session.Pending{Level: session.LevelNode, Path: fmt.Sprintf("slides[%d]", i), Hint: s.Hint, ID: s.PlaceholderID,
-					Label: "new slides " + after})
+					Label: "new slides " + after, Generated: p.earlier(s)})
 			}
 			continue
 		}

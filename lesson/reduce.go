@@ -394,6 +394,7 @@ func (p *Plan) addSlide(rc *session.Context, in AddSlide) (func(), error) {
 	if ph != nil {
 		ph.filled++
 		s.filledFor = ph
+		s.GeneratedFor = placeholderKey(ph)
 		rep.PendingID = ph.PlaceholderID
 	}
 	rc.Report(rep)
@@ -612,16 +613,29 @@ func (p *Plan) closePlaceholders(rc *session.Context) (func(), error) {
 	old := p.Slides
 	oldList := slices.Clone(p.Slides.Value)
 	var closed []string
+	var closedPH []*Slide
 	p.Slides.Value = slices.DeleteFunc(p.Slides.Value, func(s *Slide) bool {
-		if s.IsPlaceholder && s.filled > 0 {
+		if s.IsPlaceholder && (s.filled > 0 || len(p.earlier(s)) > 0) {
 			closed = append(closed, s.PlaceholderID)
+			closedPH = append(closedPH, s)
 			return true
 		}
 		return false
 	})
+	// The slides generated for a closed placeholder no longer need to say so.
+	cleared := map[*Slide]string{}
+	for _, s := range p.Slides.Value {
+		if s.filledFor != nil && slices.Contains(closedPH, s.filledFor) && s.GeneratedFor != "" {
+			cleared[s] = s.GeneratedFor
+			s.GeneratedFor = ""
+		}
+	}
 	rc.Report(Closed{Placeholders: closed})
 	return func() {
 		p.Slides = old
 		p.Slides.Value = oldList
+		for s, key := range cleared {
+			s.GeneratedFor = key
+		}
 	}, nil
 }

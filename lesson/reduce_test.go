@@ -198,7 +198,7 @@ func TestIntentsReduce(t *testing.T) {
 			in:   practice("Opening"),
 			check: func(t *testing.T, p *lesson.Plan, res session.Result, saved string) {
 				wantOutputs(t, res, lesson.SlideAdded{ID: "opening", Position: 1, PendingID: "p1"})
-				if !strings.HasSuffix(saved, "slides:\n  - id: opening\n    title: Opening\n    section: Explore\n    duration_minutes: 10\n    notes: Work in pairs.\n    whiteboard: !pending \"three fraction bars\"\n  - !pending \"five slides\"\n") {
+				if !strings.HasSuffix(saved, "slides:\n  - id: opening\n    title: Opening\n    section: Explore\n    duration_minutes: 10\n    notes: Work in pairs.\n    generated_for: five slides\n    whiteboard: !pending \"three fraction bars\"\n  - !pending \"five slides\"\n") {
 					t.Errorf("saved:\n%s", saved)
 				}
 			},
