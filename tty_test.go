@@ -132,7 +132,7 @@ func TestApproveAskOnTerminal(t *testing.T) {
 	if strings.Contains(text, `{"heading"`) {
 		t.Error("preview still shows JSON arguments")
 	}
-	for _, want := range []string{"2/2 finished", "summary: 2 done, 0 failed, 0 still pending, 0 left with 0 defects, 0 interrupted", "wrote lesson.yaml"} {
+	for _, want := range []string{"2/2 finished", "summary: 2 done, 0 failed, 0 still pending, 0 with defects (0 defects), 0 interrupted", "wrote lesson.yaml"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("screen lacks %q", want)
 		}

@@ -27,7 +27,7 @@ func newPlanCmd(streams *IOStreams, reg *modality.Registry) *cobra.Command {
 		Short: "Show what generation would do, without calling a model",
 		Long: `Show the subagents 'lessongen generate' would run, in the order it would run
 them: for each, the node and level (metadata or node), what is pending there
-with the author's hints, and the context it would receive (the chain of
+with their briefs (the author's or an earlier assistant's), and the context it would receive (the chain of
 descriptions from the lesson down to the node).
 
 A complete lesson reports nothing to do.`,

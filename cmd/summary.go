@@ -87,7 +87,7 @@ func summarizeRun(r orchestrate.Report, runErr error, elapsed time.Duration, fil
 func printSummary(w io.Writer, s runSummary) {
 	// "still pending" counts steps, as the other counts do; the spots left
 	// are counted on their own line below.
-	fmt.Fprintf(w, "summary: %d done, %d failed, %d still pending, %d left with %s, %d interrupted (of %s) · %s · tokens %d prompt, %d completion, %d cached · %s\n",
+	fmt.Fprintf(w, "summary: %d done, %d failed, %d still pending, %d with defects (%s), %d interrupted (of %s) · %s · tokens %d prompt, %d completion, %d cached · %s\n",
 		s.Done, s.Failed, s.Pending, s.WithDefects, plural(s.Defects, "defect"), s.Interrupted, plural(s.Steps, "step"), plural(s.Requests, "model request"),
 		s.Tokens.Prompt, s.Tokens.Completion, s.Tokens.Cached, s.elapsed.Round(time.Millisecond))
 	for _, n := range s.Incomplete {
