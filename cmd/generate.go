@@ -9,7 +9,6 @@ import (
 	"log"
 	"net/http"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -180,10 +179,7 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 	if err != nil {
 		return err
 	}
-	stateDir := cfg.StateDir
-	if stateDir == "" {
-		stateDir = filepath.Join(filepath.Dir(opts.file), ".lessongen")
-	}
+	stateDir := stateDirFor(cfg.StateDir, opts.file)
 	if err := doc.CheckSideFile(stateDir, opts.out); err != nil {
 		return usagef("--state-dir %v", err)
 	}

@@ -16,6 +16,21 @@ import (
 	"github.com/lessongen/lessongen/render"
 )
 
+// defaultStateDir is where a run keeps its state when --state-dir is not
+// given: .lessongen beside the lesson.
+func defaultStateDir(lessonFile string) string {
+	return filepath.Join(filepath.Dir(lessonFile), ".lessongen")
+}
+
+// stateDirFor is the state dir a command uses: the setting, else the
+// default beside the lesson.
+func stateDirFor(setting, lessonFile string) string {
+	if setting != "" {
+		return setting
+	}
+	return defaultStateDir(lessonFile)
+}
+
 // notesFile is where runs keep the notes subagents left for the author
 // (note_for_author), one JSON object a line, so `render` can show them.
 // It is beside the saved conversations; the author's files never hold
@@ -51,7 +66,8 @@ func saveNotes(stateDir string, notes []bridge.Note, redact func(string) string)
 }
 
 // loadNotes reads the notes file; none when there is no file. A line that
-// does not parse is skipped: notes are a courtesy, not the lesson.
+// does not parse is skipped: notes are a courtesy, not the lesson. A note
+// repeated by a later run (same node, subject and text) is shown once.
 func loadNotes(stateDir string) ([]render.AuthorNote, error) {
 	data, err := os.ReadFile(notesFile(stateDir))
 	if errors.Is(err, fs.ErrNotExist) {
@@ -61,12 +77,18 @@ func loadNotes(stateDir string) ([]render.AuthorNote, error) {
 		return nil, fmt.Errorf("notes: %w", err)
 	}
 	var out []render.AuthorNote
+	seen := map[render.AuthorNote]bool{}
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
 	for sc.Scan() {
 		var n bridge.Note
-		if json.Unmarshal(sc.Bytes(), &n) == nil && n.Text != "" {
-			out = append(out, render.AuthorNote{Node: n.Node, About: n.About, Text: n.Text})
+		if json.Unmarshal(sc.Bytes(), &n) != nil || n.Text == "" {
+			continue
+		}
+		note := render.AuthorNote{Node: n.Node, About: n.About, Text: n.Text}
+		if !seen[note] {
+			seen[note] = true
+			out = append(out, note)
 		}
 	}
 	return out, nil

@@ -23,6 +23,8 @@ type renderOptions struct {
 	file   string
 	out    string
 	format string
+	// stateDir is generate's --state-dir, "" for the default.
+	stateDir string
 }
 
 func newRenderCmd(streams *IOStreams, reg *modality.Registry) *cobra.Command {
@@ -51,6 +53,7 @@ writes to stdout. An output that is one of the lesson's files is refused.`,
 	}
 	cmd.Flags().StringVarP(&opts.out, "output", "o", "", "output file (default: FILE with .html or .md; - for stdout)")
 	cmd.Flags().StringVar(&opts.format, "format", "html", "html or md (Marp Markdown)")
+	cmd.Flags().StringVar(&opts.stateDir, "state-dir", os.Getenv("LESSONGEN_STATE_DIR"), "where generate kept its state, for the notes subagents left for the author (default: .lessongen beside the lesson; env LESSONGEN_STATE_DIR)")
 	return cmd
 }
 
@@ -92,9 +95,8 @@ func runRender(opts *renderOptions) error {
 			return usagef("-o %s is a folder; name the output file, e.g. %s", out, filepath.Join(out, "lesson."+opts.format))
 		}
 	}
-	// Notes runs left for the author, from the default state dir beside
-	// the lesson.
-	notes, err := loadNotes(filepath.Join(filepath.Dir(opts.file), ".lessongen"))
+	// Notes runs left for the author, from the state dir generate used.
+	notes, err := loadNotes(stateDirFor(opts.stateDir, opts.file))
 	if err != nil {
 		return err
 	}
