@@ -202,6 +202,13 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 	if dryRun && toStdout {
 		return usagef("--dry-run prints a diff and writes nothing; drop -o -")
 	}
+	if len(steps) == 0 && opts.out == "" {
+		// A finished lesson written back in place: nothing to run and
+		// nothing to write, so no lock file and no save (the cost of a
+		// validate).
+		fmt.Fprintf(opts.io.ErrOut, "%s: nothing to do; nothing is pending.\n", opts.file)
+		return nil
+	}
 	// Writability first: it names an unwritable target plainly, where the
 	// lock would only fail to create its file beside it.
 	if len(steps) > 0 && !toStdout && !dryRun {
