@@ -809,8 +809,8 @@ func TestToolsTrimmedToPending(t *testing.T) {
 func TestNoteForAuthor(t *testing.T) {
 	sess := newBoard(t)
 	ts, _ := testBridge(t).NewToolset(levelFor(t, "whiteboard", session.LevelNode), "slides/a/whiteboard", sess, Strict, ApproveAuto, nil)
-	var got []Note
-	ts.Notes = func(n Note) { got = append(got, n) }
+	var got []tool.Note
+	ts.Notes = func(n tool.Note) { got = append(got, n) }
 	if !ts.ReadOnly(NoteTool) || !slices.ContainsFunc(ts.Tools(), func(d tool.Def) bool { return d.Name == NoteTool }) {
 		t.Fatalf("note_for_author not offered as read-only: %v", ts.Tools())
 	}
@@ -819,7 +819,7 @@ func TestNoteForAuthor(t *testing.T) {
 	if err != nil || !env.OK {
 		t.Fatalf("%+v %v", env, err)
 	}
-	want := Note{Node: "slides/a/whiteboard", Level: "whiteboard.node", About: "heading", Text: "The title asks why leaves are green; the board asks where mass comes from."}
+	want := tool.Note{Node: "slides/a/whiteboard", Level: "whiteboard.node", About: "heading", Text: "The title asks why leaves are green; the board asks where mass comes from."}
 	if len(got) != 1 || got[0] != want {
 		t.Errorf("notes %+v, want %+v", got, want)
 	}

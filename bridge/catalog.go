@@ -66,8 +66,12 @@ type Catalog struct {
 	// or turn, and the same slice (so the same wire form) for every
 	// subagent offered the same tools.
 	mu    sync.Mutex
-	cache map[offerKey][]tool.Def
+	cache map[offerKey]offering
 }
+
+// offering is a trimmed tool list in two parts: the tools every such
+// subagent gets, and the setters, which vary with what is pending.
+type offering struct{ fixed, setters []tool.Def }
 
 type offerKey struct {
 	level   string
@@ -138,9 +142,6 @@ func NewCatalog(modality string, intents []session.Intent) (*Catalog, error) {
 		e := &entry{name: ToolName(t), typ: t, spec: in.Spec()}
 		if _, dup := c.byName[e.name]; dup {
 			return nil, fmt.Errorf("%s: two intents named %s", modality, e.name)
-		}
-		if e.name == NoteTool {
-			return nil, fmt.Errorf("%s: %s is offered at every level already; rename the intent", modality, e.name)
 		}
 		var err error
 		if e.compat, err = compatibleSchema(t); err != nil {
@@ -216,8 +217,8 @@ func (c *Catalog) offer(l modality.Level, focused bool) []*entry {
 }
 
 // offered is tools trimmed to what is pending, cached: subagents offered
-// the same tools get the same slice.
-func (c *Catalog) offered(l modality.Level, form Form, focused bool, pending []session.Pending) []tool.Def {
+// the same tools get the same slices.
+func (c *Catalog) offered(l modality.Level, form Form, focused bool, pending []session.Pending) offering {
 	var left []string
 	var kept []*entry
 	for _, e := range c.offer(l, focused) {
@@ -230,29 +231,22 @@ func (c *Catalog) offered(l modality.Level, form Form, focused bool, pending []s
 	key := offerKey{level: l.Name, form: form, focused: focused, left: strings.Join(left, ",")}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if defs, ok := c.cache[key]; ok {
-		return defs
+	if o, ok := c.cache[key]; ok {
+		return o
 	}
-	// The tools every such subagent gets come first and the setters, which
-	// vary with what is pending, last: two subagents offered different
-	// setters still share the longest prefix for a prompt cache.
-	defs := []tool.Def{}
+	var o offering
 	for _, e := range kept {
 		if len(e.spec.Fills) == 0 {
-			defs = append(defs, e.tool(form))
-		}
-	}
-	defs = append(defs, noteDef(form))
-	for _, e := range kept {
-		if len(e.spec.Fills) > 0 {
-			defs = append(defs, e.tool(form))
+			o.fixed = append(o.fixed, e.tool(form))
+		} else {
+			o.setters = append(o.setters, e.tool(form))
 		}
 	}
 	if c.cache == nil {
-		c.cache = map[offerKey][]tool.Def{}
+		c.cache = map[offerKey]offering{}
 	}
-	c.cache[key] = defs
-	return defs
+	c.cache[key] = o
+	return o
 }
 
 // fillsAny reports whether the entry is worth offering with these items

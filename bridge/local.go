@@ -20,7 +20,7 @@ type localTool interface {
 }
 
 // localTools lists them, in the order they are offered.
-var localTools = []session.Intent{ListSources{}, ReadSource{}, SearchSources{}, AskAuthor{}}
+var localTools = []session.Intent{NoteForAuthor{}, ListSources{}, ReadSource{}, SearchSources{}, AskAuthor{}}
 
 // ListSources lists the author's source files.
 type ListSources struct{}

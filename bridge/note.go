@@ -1,7 +1,7 @@
 package bridge
 
 import (
-	"encoding/json"
+	"reflect"
 	"strings"
 
 	"github.com/lessongen/lessongen/internal/clip"
@@ -13,56 +13,26 @@ import (
 // note for the person: an inconsistency in what they wrote, a doubt, a
 // choice made without asking. It never changes the lesson; notes reach the
 // run summary, the events and `render`.
-const NoteTool = "note_for_author"
+var NoteTool = ToolName(reflect.TypeOf(NoteForAuthor{}))
 
-// Note is one note a subagent left for the author.
-type Note struct {
-	Node  string `json:"node"`
-	Level string `json:"level"`
-	// About names what the note is about (a field, an element), if given.
-	About string `json:"about,omitempty"`
-	Text  string `json:"text"`
+// NoteForAuthor leaves a note for the lesson's author.
+type NoteForAuthor struct {
+	Text  string `json:"text" jsonschema:"the note, one or two sentences"`
+	About string `json:"about,omitempty" jsonschema:"what it is about, e.g. a field or an element id; omit for the node as a whole"`
 }
 
-const noteDoc = "Leave a note for the lesson's author: something they wrote that looks wrong or inconsistent, a doubt, or a choice you made without asking. It changes nothing in the lesson. Read-only."
-
-// Schemas of note_for_author in the two forms. Written out, not derived:
-// the tool is not an intent of any modality.
-const (
-	noteStrict = `{"type":"object","properties":{"text":{"type":"string","description":"the note, one or two sentences"},"about":{"type":["string","null"],"description":"what it is about, e.g. a field or an element id; pass null for the node as a whole"}},"required":["text","about"],"additionalProperties":false}`
-	notePlain  = `{"type":"object","properties":{"text":{"type":"string","description":"the note, one or two sentences","minLength":1},"about":{"type":"string","description":"what it is about, e.g. a field or an element id; omit for the node as a whole"}},"required":["text"],"additionalProperties":false}`
-)
-
-func noteDef(form Form) tool.Def {
-	if form == Strict {
-		return tool.Def{Name: NoteTool, Description: noteDoc, Parameters: json.RawMessage(noteStrict), Strict: true}
-	}
-	return tool.Def{Name: NoteTool, Description: noteDoc, Parameters: json.RawMessage(notePlain)}
+func (NoteForAuthor) Spec() session.Spec {
+	return session.Spec{Capability: tool.CapNote, ReadOnly: true,
+		Doc: "Leave a note for the lesson's author: something they wrote that looks wrong or inconsistent, a doubt, or a choice you made without asking. It changes nothing in the lesson."}
 }
 
-// note records a note_for_author call.
-func (t *Toolset) note(args string) tool.Envelope {
-	var in struct {
-		Text  string  `json:"text"`
-		About *string `json:"about"`
-	}
-	dec := json.NewDecoder(strings.NewReader(args))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&in); err != nil {
-		return t.fail(callErr(session.KindInvalidArgs, "", `pass {"text": "…", "about": null}`, "note_for_author: %v", err))
-	}
-	text := strings.TrimSpace(in.Text)
+func (n NoteForAuthor) Run(tc tool.Context) ([]any, *tool.Error) {
+	text := strings.TrimSpace(n.Text)
 	if text == "" {
-		return t.fail(callErr(session.KindInvalidArgs, "text", "write the note in a sentence or two", "the note is empty"))
+		return nil, callErr(session.KindInvalidArgs, "text", "write the note in a sentence or two", "the note is empty")
 	}
-	n := Note{Node: t.Node, Level: t.Level.Name, Text: clip.Text(text)}
-	if in.About != nil {
-		n.About = clip.Text(strings.TrimSpace(*in.About))
+	if tc.Notes != nil {
+		tc.Notes(tool.Note{Node: tc.Node, Level: tc.Level, Text: clip.Text(text), About: clip.Text(strings.TrimSpace(n.About))})
 	}
-	if t.Notes != nil {
-		t.Notes(n)
-	}
-	env := tool.Envelope{OK: true, Result: []any{"noted for the author; the lesson is unchanged"}}
-	t.setPending(&env)
-	return env
+	return []any{"noted for the author; the lesson is unchanged"}, nil
 }

@@ -70,7 +70,7 @@ type Toolset struct {
 	Secrets Secrets
 	// Notes, when set, receives each note_for_author call. It may be
 	// called from several goroutines at once (the tool is read-only).
-	Notes func(Note)
+	Notes func(tool.Note)
 	// Sources, when set, is the sandbox over the author's --sources; the
 	// source tools are offered only then.
 	Sources *sources.Sandbox
@@ -146,17 +146,19 @@ func (b *Bridge) NewToolset(level modality.Level, node string, sess *session.Ses
 func (t *Toolset) Tools() []tool.Def {
 	// Read-only calls run concurrently and may be the first to ask.
 	t.offeredOnce.Do(func() {
-		defs := t.catalog.offered(t.Level, t.Form, t.Focus != "", t.Pending())
+		o := t.catalog.offered(t.Level, t.Form, t.Focus != "", t.Pending())
 		var bounds map[string][2]float64
 		t.sess.View(func(st session.State) {
 			if b, ok := st.(bounded); ok {
 				bounds = b.Bounds()
 			}
 		})
-		// A copy: the trimmed list is shared by every subagent offered it.
+		// The tools every such subagent gets come first and the setters,
+		// which vary with what is pending, last: two subagents offered
+		// different setters still share the longest prefix for a prompt
+		// cache. A new slice: the parts are shared by every subagent.
 		local := t.local.tools(t.localLevel(), t.Form, false)
-		at := slices.IndexFunc(defs, func(d tool.Def) bool { return d.Name == NoteTool }) + 1
-		defs = slices.Concat(defs[:at], local, defs[at:])
+		defs := slices.Concat(o.fixed, local, o.setters)
 		for i, d := range defs {
 			if len(bounds) > 0 {
 				defs[i] = t.catalog.bounded(d, bounds, t.Form)
@@ -213,7 +215,7 @@ func (t *Toolset) localLevel() modality.Level {
 func (t *Toolset) grant() []session.Capability { return localGrant(t.Level, t.Sources != nil) }
 
 func localGrant(l modality.Level, sources bool) []session.Capability {
-	g := append(slices.Clip(l.Grant), tool.CapAuthor)
+	g := append(slices.Clip(l.Grant), tool.CapNote, tool.CapAuthor)
 	if sources {
 		g = append(g, tool.CapSources)
 	}
@@ -232,9 +234,6 @@ func (b *Bridge) LocalSignature(name string) string { return b.local.Signature(n
 
 // ReadOnly reports whether a tool only reads (unknown tools do not).
 func (t *Toolset) ReadOnly(name string) bool {
-	if name == NoteTool {
-		return true
-	}
 	spec, ok := t.catalog.Spec(name)
 	if !ok {
 		spec, ok = t.local.Spec(name)
@@ -242,20 +241,30 @@ func (t *Toolset) ReadOnly(name string) bool {
 	return ok && spec.ReadOnly
 }
 
-// callLocal runs a local tool with the one tool context.
-func (t *Toolset) callLocal(ctx context.Context, name, args string) (tool.Envelope, error) {
+// context is the one tool context every call of this subagent receives.
+func (t *Toolset) context(ctx context.Context) tool.Context {
+	return tool.Context{Ctx: ctx, Node: t.Node, Level: t.Level.Name, Session: t.sess, Grant: t.grant(),
+		Sources: t.Sources, Author: t.Author, Notes: t.Notes}
+}
+
+// notGranted refuses a tool the level's grant does not hold.
+func (t *Toolset) notGranted(name string) tool.Envelope {
+	return t.fail(callErr(session.KindPermission, "", "tools you can call: "+t.toolNames(),
+		"%s is not available to the %s subagent", name, t.Level.Name))
+}
+
+// callLocal runs a local tool.
+func (t *Toolset) callLocal(tc tool.Context, name, args string) (tool.Envelope, error) {
 	in, ce := t.local.Parse(name, args)
 	if ce != nil {
 		return t.fail(ce), nil
 	}
-	tc := tool.Context{Ctx: ctx, Node: t.Node, Grant: t.grant(), Sources: t.Sources, Author: t.Author}
 	if !tc.Allows(in.Spec().Capability) {
-		return t.fail(callErr(session.KindPermission, "", "tools you can call: "+t.toolNames(),
-			"%s is not available to the %s subagent", name, t.Level.Name)), nil
+		return t.notGranted(name), nil
 	}
 	out, te := in.(localTool).Run(tc)
-	if err := ctx.Err(); err != nil {
-		return tool.Envelope{}, context.Cause(ctx)
+	if err := tc.Ctx.Err(); err != nil {
+		return tool.Envelope{}, context.Cause(tc.Ctx)
 	}
 	if te != nil {
 		return t.fail(te), nil
@@ -285,34 +294,41 @@ func PendingAt(sess *session.Session, level modality.Level, focus string) []sess
 	return out
 }
 
-// Call carries out one tool call and returns its envelope. Everything the
-// model can fix comes back in the envelope; only cancellation and internal
-// faults are returned as errors, and they end the subagent.
+// Call carries out one tool call and returns its envelope. Every call, of
+// a local tool or a document tool, runs with the one tool.Context: a local
+// tool receives it whole; a document tool is an intent, dispatched on the
+// context's node session under its grant. Everything the model can fix
+// comes back in the envelope; only cancellation and internal faults are
+// returned as errors, and they end the subagent.
 func (t *Toolset) Call(ctx context.Context, name, args string) (tool.Envelope, error) {
 	if secretIn(t.Secrets, name) || secretIn(t.Secrets, args) {
 		return t.fail(secretRefused()), nil
 	}
-	if name == NoteTool {
-		return t.note(args), nil
-	}
+	tc := t.context(ctx)
 	if _, ok := t.local.Spec(name); ok {
-		return t.callLocal(ctx, name, args)
+		return t.callLocal(tc, name, args)
 	}
+	return t.callIntent(tc, name, args)
+}
+
+// callIntent parses a document tool's call into its intent and dispatches
+// it, after the checks a mutation passes: grant, what was offered, focus,
+// the cap on new items, approval.
+func (t *Toolset) callIntent(tc tool.Context, name, args string) (tool.Envelope, error) {
 	in, ce := t.catalog.Parse(name, args)
 	if ce != nil {
 		return t.fail(ce), nil
 	}
 	spec := in.Spec()
-	if spec.Hidden || !t.Level.Allows(spec.Capability) {
-		return t.fail(callErr(session.KindPermission, "", "tools you can call: "+t.toolNames(),
-			"%s is not available to the %s subagent", name, t.Level.Name)), nil
+	if spec.Hidden || !tc.Allows(spec.Capability) {
+		return t.notGranted(name), nil
 	}
 	if len(spec.Fills) > 0 && !t.isOffered(name) {
 		return t.fail(callErr(session.KindPermission, "", t.toolsForLeft(),
 			"%s is not offered here: nothing it fills was pending", name)), nil
 	}
 	if spec.ReadOnly {
-		res, err := t.sess.Dispatch(ctx, in)
+		res, err := tc.Session.Dispatch(tc.Ctx, in)
 		return t.result(res, err, false)
 	}
 	if t.Focus != "" {
@@ -325,7 +341,7 @@ func (t *Toolset) Call(ctx context.Context, name, args string) (tool.Envelope, e
 		return t.fail(callErr(session.KindLimit, "", "finish with what is there: fill, change or delete what exists, or stop",
 			"not run: this subagent has added %d %s, the most one may add", t.added, t.Level.NewItems)), nil
 	}
-	env, err := t.mutate(ctx, in, name, args)
+	env, err := t.mutate(tc, in, name, args)
 	if err == nil && env.OK && spec.Adds {
 		t.added++
 	}
@@ -333,17 +349,17 @@ func (t *Toolset) Call(ctx context.Context, name, args string) (tool.Envelope, e
 }
 
 // mutate passes a change through the approval gate and dispatches it.
-func (t *Toolset) mutate(ctx context.Context, in session.Intent, name, args string) (tool.Envelope, error) {
+func (t *Toolset) mutate(tc tool.Context, in session.Intent, name, args string) (tool.Envelope, error) {
 	switch t.Approval {
 	case ApproveDeny:
-		res, err := t.sess.Preview(in)
+		res, err := tc.Session.Preview(in)
 		return t.result(res, err, true)
 	case ApproveAsk:
-		preview, err := t.sess.Preview(in)
+		preview, err := tc.Session.Preview(in)
 		if err != nil {
 			return t.result(preview, err, false)
 		}
-		ok, err := t.Asker.Ask(ctx, Proposal{Node: t.Node, Tool: name, Args: args, Preview: preview})
+		ok, err := t.Asker.Ask(tc.Ctx, Proposal{Node: tc.Node, Tool: name, Args: args, Preview: preview})
 		if errors.Is(err, ErrNoTerminal) {
 			return t.fail(callErr(session.KindPermission, "", "no change can be made in this run", "%v", err)), nil
 		}
@@ -354,7 +370,7 @@ func (t *Toolset) mutate(ctx context.Context, in session.Intent, name, args stri
 			return t.fail(callErr(session.KindPermission, "", "try a different change, or stop if the node is done", "the user declined this change")), nil
 		}
 	}
-	res, err := t.sess.Dispatch(ctx, in)
+	res, err := tc.Session.Dispatch(tc.Ctx, in)
 	return t.result(res, err, false)
 }
 

@@ -11,9 +11,9 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/lessongen/lessongen/bridge"
 	"github.com/lessongen/lessongen/internal/termsafe"
 	"github.com/lessongen/lessongen/render"
+	"github.com/lessongen/lessongen/tool"
 )
 
 // defaultStateDir is where a run keeps its state when --state-dir is not
@@ -38,7 +38,7 @@ func stateDirFor(setting, lessonFile string) string {
 func notesFile(stateDir string) string { return filepath.Join(stateDir, "notes.jsonl") }
 
 // saveNotes appends a run's notes to the notes file.
-func saveNotes(stateDir string, notes []bridge.Note, redact func(string) string) error {
+func saveNotes(stateDir string, notes []tool.Note, redact func(string) string) error {
 	if len(notes) == 0 || stateDir == "" {
 		return nil
 	}
@@ -81,7 +81,7 @@ func loadNotes(stateDir string) ([]render.AuthorNote, error) {
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
 	for sc.Scan() {
-		var n bridge.Note
+		var n tool.Note
 		if json.Unmarshal(sc.Bytes(), &n) != nil || n.Text == "" {
 			continue
 		}
@@ -95,7 +95,7 @@ func loadNotes(stateDir string) ([]render.AuthorNote, error) {
 }
 
 // printNotes lists the run's notes for the author under the summary.
-func printNotes(w io.Writer, notes []bridge.Note) {
+func printNotes(w io.Writer, notes []tool.Note) {
 	for _, n := range notes {
 		about := ""
 		if n.About != "" {

@@ -9,11 +9,11 @@ import (
 
 	"github.com/rogpeppe/go-internal/diff"
 
-	"github.com/lessongen/lessongen/bridge"
 	"github.com/lessongen/lessongen/compose"
 	"github.com/lessongen/lessongen/internal/event"
 	"github.com/lessongen/lessongen/internal/termsafe"
 	"github.com/lessongen/lessongen/orchestrate"
+	"github.com/lessongen/lessongen/tool"
 )
 
 // runSummary is what a run did, counted once for the line on stderr and
@@ -37,7 +37,7 @@ type runSummary struct {
 	Files        []string                 `json:"files"`
 	Incomplete   []orchestrate.NodeResult `json:"incomplete"`
 	// Notes are what subagents told the author (note_for_author).
-	Notes   []bridge.Note `json:"notes"`
+	Notes   []tool.Note `json:"notes"`
 	elapsed time.Duration
 }
 
@@ -52,7 +52,7 @@ func summarizeRun(r orchestrate.Report, runErr error, elapsed time.Duration, fil
 	}
 	s.Notes = r.Notes
 	if s.Notes == nil {
-		s.Notes = []bridge.Note{}
+		s.Notes = []tool.Note{}
 	}
 	for _, n := range r.Nodes {
 		switch n.Status {

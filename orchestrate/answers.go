@@ -7,8 +7,8 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/lessongen/lessongen/bridge"
 	"github.com/lessongen/lessongen/session"
+	"github.com/lessongen/lessongen/tool"
 )
 
 // answerKeyed is a state with answers students must not see (a quiz).
@@ -25,7 +25,7 @@ const minAnswerLen = 3
 // appears word for word on a board of the same slide gives the task away.
 // Each finding is a note for the author, as the check cannot know whether
 // the board was meant to be read after the quiz.
-func answersShown(kids []*session.Session) []bridge.Note {
+func answersShown(kids []*session.Session) []tool.Note {
 	var answers []string
 	shown := map[string]map[string]string{} // node -> where -> text
 	for _, s := range kids {
@@ -38,7 +38,7 @@ func answersShown(kids []*session.Session) []bridge.Note {
 			}
 		})
 	}
-	var notes []bridge.Note
+	var notes []tool.Note
 	for _, answer := range answers {
 		want := normalize(answer)
 		if len([]rune(want)) < minAnswerLen {
@@ -47,7 +47,7 @@ func answersShown(kids []*session.Session) []bridge.Note {
 		for _, node := range slices.Sorted(maps.Keys(shown)) {
 			for _, where := range slices.Sorted(maps.Keys(shown[node])) {
 				if containsWords(normalize(shown[node][where]), want) {
-					notes = append(notes, bridge.Note{Node: node, Level: "check", About: where,
+					notes = append(notes, tool.Note{Node: node, Level: "check", About: where,
 						Text: fmt.Sprintf("the quiz answer %q is on this slide's board: students would see it while they answer; move it to the speaker notes", answer)})
 				}
 			}

@@ -84,7 +84,7 @@ type Report struct {
 	Tokens   event.Tokens
 	// Notes are what subagents told the author (note_for_author), in
 	// the order left.
-	Notes []bridge.Note
+	Notes []tool.Note
 }
 
 // Incomplete lists the steps that ended with work still pending.
@@ -432,7 +432,7 @@ func contentHash(sess *session.Session) string {
 const briefLine = "Brief for this "
 
 // note keeps a note for the author and logs it.
-func (r *runner) note(n bridge.Note) {
+func (r *runner) note(n tool.Note) {
 	r.mu.Lock()
 	r.report.Notes = append(r.report.Notes, n)
 	r.mu.Unlock()

@@ -14,18 +14,24 @@ import (
 const (
 	CapSources session.Capability = "sources.read"
 	CapAuthor  session.Capability = "author.ask"
+	CapNote    session.Capability = "author.note"
 )
 
 // Context is the one thing every tool call receives: the run's context
-// (cancellation, deadline), the node it acts on, the capabilities granted
-// to its level, the sandbox over the author's sources, and the way to ask
-// the author. Nothing else is reached around it.
+// (cancellation, deadline), the node it acts on (its name, and its session,
+// through which a document tool's intent is dispatched), the capabilities
+// granted to its level, the sandbox over the author's sources, and the
+// ways to reach the author (a question, a note). Nothing else is reached
+// around it: a tool that needs something more gets a field here.
 type Context struct {
 	Ctx     context.Context
 	Node    string
+	Level   string // the subagent's level, e.g. "whiteboard.node"
+	Session *session.Session
 	Grant   []session.Capability
 	Sources *sources.Sandbox // nil without --sources
 	Author  Author           // nil in a batch run
+	Notes   func(Note)       // nil when nobody collects notes
 }
 
 // Allows reports whether the level holds a capability.
@@ -39,3 +45,13 @@ type Author interface {
 
 // ErrNoAuthor is returned by an Author with nobody to ask.
 var ErrNoAuthor = errors.New("nobody is at the keyboard to answer")
+
+// Note is one note a subagent left for the author (note_for_author): an
+// inconsistency in what they wrote, a doubt, a choice made without asking.
+type Note struct {
+	Node  string `json:"node"`
+	Level string `json:"level"`
+	// About names what the note is about (a field, an element), if given.
+	About string `json:"about,omitempty"`
+	Text  string `json:"text"`
+}
