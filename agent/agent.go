@@ -219,7 +219,7 @@ func Run(ctx context.Context, model llm.Model, tools Tools, task Task, emit even
 			res.PromptBytes += len(m.Content)
 		}
 		chunks := newChunker(task, res.Steps, emit)
-		resp, err := model.Complete(ctx, llm.Request{Messages: msgs, Tools: defs, OnText: chunks.add})
+		resp, err := model.Complete(ctx, llm.Request{Messages: msgs, Tools: defs, OnText: chunks.add, OnRestart: chunks.restart})
 		chunks.flush()
 		res.Requests += max(resp.Requests, 1)
 		if err != nil {

@@ -14,15 +14,30 @@ import (
 // spaces — always reaches the redacting sink whole, never split across two
 // events. Like ModelText, a turn's chunks stop at tool.MaxArgsBytes.
 type chunker struct {
-	emit  func(string)
-	buf   strings.Builder
-	total int
+	emit      func(string)
+	restarted func()
+	buf       strings.Builder
+	total     int
 }
 
 func newChunker(task Task, step int, emit event.Sink) *chunker {
-	return &chunker{emit: func(s string) {
-		emit(event.Event{Kind: event.TextChunk, Node: task.Node, Level: task.Level, Step: step, Text: s})
-	}}
+	return &chunker{
+		emit: func(s string) {
+			emit(event.Event{Kind: event.TextChunk, Node: task.Node, Level: task.Level, Step: step, Text: s})
+		},
+		restarted: func() {
+			emit(event.Event{Kind: event.TextChunk, Node: task.Node, Level: task.Level, Step: step, Restart: true})
+		},
+	}
+}
+
+// restart voids the turn's text so far: the stream was cut and the
+// answer is retried from its start. The pieces already sent stay sent;
+// the event says to drop them.
+func (c *chunker) restart() {
+	c.buf.Reset()
+	c.total = 0
+	c.restarted()
 }
 
 // add takes a piece as it arrives.

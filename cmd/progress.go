@@ -140,7 +140,9 @@ func (p *progress) Sink(e event.Event) {
 			p.line("[%s] started", key)
 		}
 	case event.TextChunk:
-		if p.live {
+		if p.live && e.Restart {
+			p.restartText(key, nodeLabel(e.Node, e.Level))
+		} else if p.live {
 			p.streamText(key, nodeLabel(e.Node, e.Level), e.Text, false)
 		}
 	case event.ModelText:
@@ -198,6 +200,16 @@ func (p *progress) streamText(key, label, chunk string, end bool) {
 	}
 	b.Reset()
 	b.WriteString(rest)
+}
+
+// restartText drops a node's unfinished line of streamed text and says
+// that what was shown was cut off, so the retried answer's text that
+// follows does not read as a repetition.
+func (p *progress) restartText(key, label string) {
+	if b := p.text[key]; b != nil {
+		b.Reset()
+	}
+	p.above("%s: (the answer was cut off; it starts again)", label)
 }
 
 func errSuffix(s string) string {

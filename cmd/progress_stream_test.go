@@ -67,3 +67,27 @@ func TestProgressWriterPrintsAboveFrame(t *testing.T) {
 		t.Errorf("without a terminal: %q", buf.String())
 	}
 }
+
+// A stream cut halfway and retried: the partial line is dropped and a
+// marker says the answer starts again, so its text is not read twice.
+func TestLiveProgressRestartedText(t *testing.T) {
+	var buf bytes.Buffer
+	p := newProgress(&IOStreams{ErrOut: &buf, ErrTTY: true})
+	n, l := "lesson", "lesson.metadata"
+	p.Sink(event.Event{Kind: event.NodeStart, Node: n, Level: l})
+	p.Resume()
+	p.Sink(event.Event{Kind: event.TextChunk, Node: n, Level: l, Text: "First line.\nHalf a "})
+	p.Sink(event.Event{Kind: event.TextChunk, Node: n, Level: l, Restart: true})
+	p.Sink(event.Event{Kind: event.TextChunk, Node: n, Level: l, Text: "First line.\nSecond line."})
+	p.Sink(event.Event{Kind: event.ModelText, Node: n, Level: l})
+	p.Close()
+	out := buf.String()
+	if strings.Contains(out, "Half a") {
+		t.Errorf("the cut partial line was shown: %q", out)
+	}
+	marker := strings.Index(out, "(the answer was cut off; it starts again)")
+	second := strings.Index(out, "Second line.")
+	if marker < 0 || second < marker || strings.Count(out, "First line.") != 2 {
+		t.Errorf("want the first attempt's line, the marker, then the retried text: %q", out)
+	}
+}

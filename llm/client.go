@@ -203,13 +203,24 @@ func (c *Client) Complete(ctx context.Context, req Request) (Response, error) {
 
 	attempts := 0
 	var last *ProviderError
+	// texted is whether the current attempt has handed out text, which a
+	// retry makes void (Request.OnRestart).
+	texted := false
+	onText := req.OnText
+	if onText != nil {
+		onText = func(s string) { texted = true; req.OnText(s) }
+	}
 	for {
 		epoch, err := c.limiter.admit(ctx)
 		if err != nil {
 			return Response{Requests: attempts}, c.stopped(parent, ctx, err, last)
 		}
 		attempts++
-		cc, res, err := c.send(ctx, params, attempts, req.OnText)
+		if texted && req.OnRestart != nil {
+			req.OnRestart()
+		}
+		texted = false
+		cc, res, err := c.send(ctx, params, attempts, onText)
 		if err == nil {
 			if len(cc.Choices) == 0 {
 				return Response{Requests: attempts}, &ProviderError{

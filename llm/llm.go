@@ -59,6 +59,10 @@ type Request struct {
 	// arrives, if the client streams (Config.Stream); otherwise it is not
 	// called. A retried attempt sends its text again from the start.
 	OnText func(string)
+	// OnRestart, when set, is called before a retry whose failed attempt
+	// had already handed text to OnText (a stream cut halfway): that text
+	// is void, and the answer's text starts again.
+	OnRestart func()
 }
 
 // Usage counts tokens for one turn. Servers that report no usage leave it zero.

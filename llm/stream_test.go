@@ -94,6 +94,21 @@ func TestStreamCutIsRetried(t *testing.T) {
 		t.Errorf("answer %+v", resp.Message)
 	}
 
+	// The text of the cut attempt is declared void before the retry's
+	// text comes: what follows the last restart is the whole answer.
+	var shown []string
+	req := userReq("go")
+	req.OnText = func(s string) { shown = append(shown, s) }
+	req.OnRestart = func() { shown = append(shown, "<restart>") }
+	srv3 := fakellm.Start(t, fakellm.Script{Rules: []fakellm.Rule{{Turns: []fakellm.Turn{{Content: "all of it"}}}}, Stream: fakellm.StreamOptions{Chunk: 2, CutOnce: true}})
+	if _, err := newClient(t, Config{BaseURL: srv3.URL(), Clock: newFakeClock(), Stream: true}).Complete(context.Background(), req); err != nil {
+		t.Fatal(err)
+	}
+	joined := strings.Join(shown, "")
+	if strings.Count(joined, "<restart>") != 1 || !strings.HasSuffix(joined, "<restart>all of it") || strings.HasPrefix(joined, "<restart>") {
+		t.Errorf("text shown %q: want the cut attempt's text, one restart, then the whole answer", shown)
+	}
+
 	// Without retries, the cut is reported as such.
 	srv2 := fakellm.Start(t, fakellm.Script{Rules: []fakellm.Rule{{Turns: []fakellm.Turn{{Content: "abcdef"}}}}, Stream: fakellm.StreamOptions{Chunk: 1, CutOnce: true}})
 	_, err = newClient(t, Config{BaseURL: srv2.URL(), Clock: newFakeClock(), Stream: true, MaxRetries: -1}).Complete(context.Background(), userReq("go"))

@@ -78,6 +78,10 @@ type Event struct {
 	Files []string `json:"files,omitempty"`
 	// About is what a note is about.
 	About string `json:"about,omitempty"`
+	// Restart, on a TextChunk, says the step's text so far was cut off
+	// (a stream dropped halfway) and is void: the retried answer's text
+	// follows from its start.
+	Restart bool `json:"restart,omitempty"`
 }
 
 // Sink receives events. It must be safe for concurrent use: subagents run
