@@ -297,7 +297,7 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 		StateDir: historyDir(stateDir, toStdout || dryRun), Redact: red.String,
 		HistoryReadOnly: cfg.Replay != "",
 	})
-	if err := tp.missed(); err != nil {
+	if err := tp.missed(stateDir, report.Continued); err != nil {
 		sink(event.Event{Kind: event.RunEnd, Status: "stopped: replay miss"})
 		progress.Close()
 		return err

@@ -95,15 +95,21 @@ func (t *tape) stopRun(error) {
 }
 
 // missed is the replay's first miss, as a usage error (exit 2): the
-// recording does not fit this input.
-func (t *tape) missed() error {
+// recording does not fit this input. When the run found saved
+// conversations in its state dir, it continued them, and a recording made
+// from a fresh start cannot match that: the error says so.
+func (t *tape) missed(stateDir string, continued int) error {
 	if t.replayer == nil {
 		return nil
 	}
-	if err := t.replayer.Err(); err != nil {
-		return &usageError{err}
+	err := t.replayer.Err()
+	if err == nil {
+		return nil
 	}
-	return nil
+	if continued > 0 {
+		err = fmt.Errorf("%w\n  note: %s continued conversations an earlier run saved in %s; if the recording was made without them, replay with --state-dir set to an empty folder", err, plural(continued, "subagent"), stateDir)
+	}
+	return &usageError{err}
 }
 
 // close finishes the recording; an error means it is incomplete.

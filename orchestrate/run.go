@@ -85,6 +85,9 @@ type Report struct {
 	// Notes are what subagents told the author (note_for_author), in
 	// the order left.
 	Notes []tool.Note
+	// Continued counts the subagents that continued a conversation saved
+	// by an earlier run (the state dir) instead of starting afresh.
+	Continued int
 }
 
 // Incomplete lists the steps that ended with work still pending.
@@ -387,7 +390,7 @@ func (r *runner) openHistory(task *agent.Task, sess *session.Session) (*history.
 				}
 			}
 		}
-		task.Prior, task.Committed, task.Continue = conv.Messages, conv.Committed, r.opts.Instruction
+		r.resume(task, conv)
 		return w, nil
 	case err == nil:
 		r.emit(event.Event{Kind: event.ModelText, Node: task.Node, Level: task.Level, Text: "saved conversation not continued: the node changed since it was saved"})
@@ -403,11 +406,19 @@ func (r *runner) continueHistory(task *agent.Task, sess *session.Session) error 
 	conv, err := history.Load(r.opts.StateDir, task.Node, task.Level)
 	switch {
 	case err == nil && conv.Header.ContentHash == contentHash(sess):
-		task.Prior, task.Committed, task.Continue = conv.Messages, conv.Committed, r.opts.Instruction
+		r.resume(task, conv)
 	case err != nil && !errors.Is(err, history.ErrNone):
 		return err
 	}
 	return nil
+}
+
+// resume has task continue a saved conversation.
+func (r *runner) resume(task *agent.Task, conv history.Conversation) {
+	task.Prior, task.Committed, task.Continue = conv.Messages, conv.Committed, r.opts.Instruction
+	r.mu.Lock()
+	r.report.Continued++
+	r.mu.Unlock()
 }
 
 // contentHash identifies a node's content by its description, which is
