@@ -288,7 +288,7 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 	if !toStdout && !dryRun && cfg.Replay == "" {
 		checkpoint = func() ([]string, error) { return save(saver, opts.out, &runIO) }
 	}
-	sink(event.Event{Kind: event.RunStart, Text: fmt.Sprintf("%s: %s", opts.file, plural(len(steps), "subagent"))})
+	sink(event.Event{Kind: event.RunStart, Text: fmt.Sprintf("%s: %s", opts.file, countSubagents(steps))})
 	report, runErr := orchestrate.Run(ctx, doc, scope, orchestrate.Options{
 		Budget: orchestrate.Budget{MaxRequests: cfg.MaxRequests, MaxTokens: cfg.MaxTokensTotal},
 		Bridge: br, Model: model, Templates: tmpl, Form: form, Approval: approval, Asker: asker,

@@ -72,9 +72,9 @@ func runPlan(opts *planOptions) error {
 		fmt.Fprintf(&out, "%s: nothing to do; nothing is pending.\n", opts.file)
 		return nil
 	}
-	fmt.Fprintf(&out, "%s: %s\n", opts.file, plural(len(steps), "subagent"))
+	fmt.Fprintf(&out, "%s: %s\n", opts.file, countSubagents(steps))
 	for i, st := range steps {
-		fmt.Fprintf(&out, "\n%d. %s · %s\n", i+1, st.Node, st.Level)
+		fmt.Fprintf(&out, "\n%d. %s\n", i+1, partLabel(st.Node, string(st.Level)))
 		if st.Note != "" {
 			fmt.Fprintf(&out, "   note: %s\n", st.Note)
 		}
@@ -104,6 +104,21 @@ func runPlan(opts *planOptions) error {
 		}
 	}
 	return nil
+}
+
+// countSubagents says how many subagents the steps run; the children of
+// slides a model will add are counted only once it has added them.
+func countSubagents(steps []orchestrate.Step) string {
+	n := 0
+	for _, st := range steps {
+		if st.Node != orchestrate.NewSlidesNode {
+			n++
+		}
+	}
+	if n < len(steps) {
+		return plural(n, "subagent") + ", and those of the slides the lesson node adds"
+	}
+	return plural(n, "subagent")
 }
 
 func indentRest(s, pad string) string {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/lessongen/lessongen/internal/event"
 	"github.com/lessongen/lessongen/internal/termsafe"
+	"github.com/lessongen/lessongen/orchestrate"
 )
 
 // progress shows a run on stderr: on a terminal, a live frame with one row
@@ -102,17 +103,26 @@ func (p *progress) loop() {
 // nodeLabel names a node as a person would: `slide "light" · whiteboard ·
 // metadata`, not `slides/light/whiteboard whiteboard.metadata`.
 func nodeLabel(node, level string) string {
+	_, part, _ := strings.Cut(level, ".")
+	return partLabel(node, part)
+}
+
+// partLabel is nodeLabel for a node and a level part ("node",
+// "metadata"), as plan lists its steps.
+func partLabel(node, part string) string {
 	var parts []string
 	segs := strings.Split(node, "/")
 	switch {
+	case node == orchestrate.NewSlidesNode:
+		return "the children of the slides the lesson node adds"
 	case len(segs) >= 2 && segs[0] == "slides":
 		parts = append(parts, fmt.Sprintf("slide %q", segs[1]))
 		parts = append(parts, segs[2:]...)
 	default:
 		parts = append(parts, node)
 	}
-	if _, step, ok := strings.Cut(level, "."); ok {
-		parts = append(parts, step)
+	if part != "" {
+		parts = append(parts, part)
 	}
 	return termsafe.Line(strings.Join(parts, " · "))
 }

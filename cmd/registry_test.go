@@ -161,7 +161,7 @@ func TestRegisteredModalityNeedsNoOtherChange(t *testing.T) {
 	reg := pollRegistry(t)
 
 	out, _, code := runWith(t, reg, "tools", "--level", "poll.node")
-	if code != 0 || !strings.Contains(out, "poll.node (4 tools)") || !strings.Contains(out, "add_option(text)") {
+	if code != 0 || !strings.Contains(out, "poll.node (5 tools)") || !strings.Contains(out, "add_option(text)") {
 		t.Errorf("tools --level poll.node (exit %d):\n%s", code, out)
 	}
 	out, _, _ = runWith(t, reg, "tools", "--help")
@@ -175,7 +175,7 @@ func TestRegisteredModalityNeedsNoOtherChange(t *testing.T) {
 		t.Fatal(err)
 	}
 	out, errOut, code := runWith(t, reg, "plan", path)
-	if code != 0 || !strings.Contains(out, "slides/leave/poll · metadata") || !strings.Contains(out, "slides/leave/poll · node") ||
+	if code != 0 || !strings.Contains(out, `slide "leave" · poll · metadata`) || !strings.Contains(out, `slide "leave" · poll · node`) ||
 		!strings.Contains(out, `pending: options - "three reasons to vote on"`) || !strings.Contains(out, `A poll, question not written yet.`) {
 		t.Errorf("plan (exit %d):\n%s%s", code, out, errOut)
 	}

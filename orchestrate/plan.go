@@ -39,11 +39,15 @@ func Plan(tree Tree, reg *modality.Registry, scope Scope) ([]Step, error) {
 		return nil, p.err
 	}
 	for _, hint := range p.deferred {
-		p.steps = append(p.steps, Step{Node: "slides/(new)", Level: session.LevelNode,
+		p.steps = append(p.steps, Step{Node: NewSlidesNode, Level: session.LevelNode,
 			Note: fmt.Sprintf("the children of the slides the lesson's node subagent adds (%s) are generated after it", hint)})
 	}
 	return p.steps, nil
 }
+
+// NewSlidesNode names the plan step that stands for the children of slides
+// a lesson node subagent will add: which they are is known only then.
+const NewSlidesNode = "slides/(new)"
 
 // planner records the walk's steps.
 type planner struct {
