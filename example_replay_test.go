@@ -54,8 +54,8 @@ func TestExampleRecording(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("recording run: exit %d\n%s%s", code, stdout, stderr)
 	}
-	if code, stdout, stderr := runLessongen(t, "validate", "--strict", "out/lesson.yaml"); code != 0 {
-		t.Fatalf("the recorded run's lesson does not pass validate --strict: exit %d\n%s%s", code, stdout, stderr)
+	if code, stdout, stderr := runLessongen(t, "validate", "--strict", "out/lesson.yaml"); code != 0 || !strings.Contains(stdout, ", 0 pending spots)") {
+		t.Fatalf("the recorded run's lesson does not pass validate --strict with nothing left pending: exit %d\n%s%s", code, stdout, stderr)
 	}
 	rec, err := os.ReadFile("rec.jsonl")
 	if err != nil {

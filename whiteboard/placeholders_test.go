@@ -126,6 +126,20 @@ func TestAddsLandBeforeTheirPlaceholder(t *testing.T) {
 	wantIDs(t, b, "top", "text2", "mid", "text1", "end", "text3")
 }
 
+// An arrow with a free end names no element at that end: it does not keep
+// the placeholders open as an arrow to a missing element does.
+func TestCloseWithFreeEndedArrows(t *testing.T) {
+	s, b := newSession(t, "elements:\n  - !pending \"a part to name\"\n")
+	apply(t, s, b, whiteboard.AddShape{Box: box(80, 240, 280, 90), Shape: "rect", Label: "A: ?", Placing: whiteboard.Placing{ID: "label-a"}})
+	apply(t, s, b, whiteboard.AddArrow{From: "label-a", ToPoint: &whiteboard.Point{X: 540, Y: 300}})
+	apply(t, s, b, whiteboard.AddArrow{FromPoint: &whiteboard.Point{X: 600, Y: 60}, To: "label-a"})
+	res := apply(t, s, b, whiteboard.ClosePlaceholders{})
+	wantOutputs(t, res, whiteboard.Closed{Placeholders: []string{"p1"}})
+	if p := b.Pending(); len(p) != 0 {
+		t.Errorf("still pending after close: %+v", p)
+	}
+}
+
 func TestCloseKeepsUnfilledPlaceholders(t *testing.T) {
 	src := "elements:\n  - !pending \"a\"\n  - !pending \"b\"\n"
 	s, b := newSession(t, src)

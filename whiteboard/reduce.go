@@ -366,11 +366,11 @@ func (b *Board) danglingArrow() bool {
 		if e.Type != KindArrow || e.IsPlaceholder {
 			continue
 		}
-		if _, ok := b.byID[e.From]; !ok {
-			return true
-		}
-		if _, ok := b.byID[e.To]; !ok {
-			return true
+		// A free end (from_point, to_point) names no element.
+		for _, end := range []string{e.From, e.To} {
+			if _, ok := b.byID[end]; end != "" && !ok {
+				return true
+			}
 		}
 	}
 	return false
