@@ -475,8 +475,12 @@ func newModel(cfg *settings, wrap func(http.RoundTripper) http.RoundTripper) (ll
 		// Missing configuration: the user's to fix (exit 2).
 		return nil, usagef("no API key for %s\nfix: set LESSONGEN_API_KEY or OPENAI_API_KEY (or api_key in the config file), or point --base-url at a local OpenAI-compatible server", redact.URL(cfg.BaseURL))
 	}
+	var clock llm.Clock
+	if cfg.Replay != "" {
+		clock = llm.NoWait // recorded errors replay without their backoff
+	}
 	return llm.New(llm.Config{
-		BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Model: cfg.Model,
+		BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Model: cfg.Model, Clock: clock,
 		Temperature: cfg.Temperature, Seed: cfg.Seed, MaxTokens: cfg.MaxTokens,
 		TurnTimeout: cfg.Timeout, AttemptTimeout: cfg.AttemptTimeout, Limiter: llm.NewLimiter(cfg.RPS, max(1, cfg.Concurrency)),
 		MaxRetries: retries(cfg.Retries),
