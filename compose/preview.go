@@ -55,7 +55,6 @@ func (d *Document) Stage(sess *session.Session, st session.State) func() (FileCh
 		if !ok {
 			return FileChange{}, fmt.Errorf("%s is not a child of %s", name, d.Path)
 		}
-		now := d.encode(key.Kind, sess)
 		if file != "" {
 			d.mu.Lock()
 			src := d.files[key]
@@ -63,7 +62,7 @@ func (d *Document) Stage(sess *session.Session, st session.State) func() (FileCh
 			if src == nil {
 				return FileChange{}, fmt.Errorf("%s is not loaded", file)
 			}
-			return pair(d.childFull(file), src, now, node)
+			return pair(d.childFull(file), src, d.encode(key.Kind, sess), node)
 		}
 		// Inline: the lesson file, with this child as it is and as it
 		// would be, and every other child encoded once for both.
@@ -73,8 +72,7 @@ func (d *Document) Stage(sess *session.Session, st session.State) func() (FileCh
 			before, inline = lessonTree(p)
 			after, _ = lessonTree(p)
 		})
-		nodes := d.inlineNodes(inline)
-		nodes[key] = now
+		nodes := d.inlineNodes(inline) // this child's as it is among them
 		d.splice(before, inline, nodes)
 		nodes[key] = node
 		d.splice(after, inline, nodes)
