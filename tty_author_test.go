@@ -48,7 +48,7 @@ func TestAskAuthorOnTerminal(t *testing.T) {
 	master, slave := openPTY(t, 40, 120)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	c := exec.CommandContext(ctx, bin, "generate", "lesson.yaml", "--interactive", "--concurrency", "1")
+	c := exec.CommandContext(ctx, bin, "generate", "lesson.yaml", "--interactive", "--concurrency", "1", "--events", "events.jsonl")
 	c.Dir = dir
 	c.Env = append(os.Environ(), "LESSONGEN_BASE_URL="+srv.URL(), "LESSONGEN_API_KEY="+fakellm.DummyAPIKey, "TERM=xterm", "NO_COLOR=")
 	c.Stdin, c.Stdout, c.Stderr = slave, slave, slave
@@ -95,5 +95,28 @@ func TestAskAuthorOnTerminal(t *testing.T) {
 	}
 	if !bytes.Contains(sent.Bytes(), []byte(`the author answered: Year 7`)) {
 		t.Errorf("the answer did not reach the model")
+	}
+	// The question and the answer are events, with the node that asked,
+	// and they are in the node's saved conversation.
+	events, err := os.ReadFile(filepath.Join(dir, "events.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		`"kind":"author_question","node":"lesson","level":"lesson.metadata","text":"Which year group is this for?"`,
+		`"kind":"author_answer","node":"lesson","level":"lesson.metadata","text":"Year 7","status":"answered"`,
+	} {
+		if !bytes.Contains(events, []byte(want)) {
+			t.Errorf("events lack %s:\n%s", want, events)
+		}
+	}
+	saved, err := os.ReadFile(filepath.Join(dir, ".lessongen", "history", "lesson", "lesson.metadata.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"name":"ask_author","arguments":"{\"question\":\"Which year group is this for?\"}"`, `the author answered: Year 7`} {
+		if !bytes.Contains(saved, []byte(want)) {
+			t.Errorf("saved conversation lacks %s:\n%s", want, saved)
+		}
 	}
 }

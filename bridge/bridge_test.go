@@ -478,6 +478,32 @@ func TestAskGate(t *testing.T) {
 	}
 }
 
+// The file diff is taken from the state as the change leaves it, and
+// rendered after the session is unlocked and the change reversed.
+func TestAskGateDiff(t *testing.T) {
+	sess := newBoard(t)
+	asker := &fakeAsker{answer: false}
+	ts, _ := testBridge(t).NewToolset(levelFor(t, "whiteboard", session.LevelMetadata), "board", sess, Strict, ApproveAsk, asker)
+	ts.Diff = func(s *session.Session, st session.State) func() (string, error) {
+		during := st.Describe()
+		return func() (string, error) {
+			var after string
+			s.View(func(st session.State) { after = st.Describe() }) // would block under the lock
+			return "during: " + during + "\nafter: " + after, nil
+		}
+	}
+	if _, err := ts.Call(context.Background(), "set_heading", `{"heading":"Leaves"}`); err != nil {
+		t.Fatal(err)
+	}
+	if len(asker.asked) != 1 {
+		t.Fatalf("asked %d times", len(asker.asked))
+	}
+	during, after, _ := strings.Cut(asker.asked[0].Diff, "\nafter: ")
+	if !strings.Contains(during, "Leaves") || strings.Contains(after, "Leaves") {
+		t.Errorf("diff saw %q", asker.asked[0].Diff)
+	}
+}
+
 func TestReadOnlyToolsNeedNoApproval(t *testing.T) {
 	asker := &fakeAsker{answer: false}
 	ts, _ := testBridge(t).NewToolset(levelFor(t, "whiteboard", session.LevelNode), "board", newBoard(t), Strict, ApproveAsk, asker)

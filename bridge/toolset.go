@@ -44,7 +44,20 @@ type Proposal struct {
 	Tool    string
 	Args    string
 	Preview session.Result
+	// Diff is the change as a unified diff of the file that holds the
+	// node (see FileDiff); empty when the run shows none or DiffErr says
+	// why it could not.
+	Diff    string
+	DiffErr error
 }
+
+// FileDiff renders, for the approval prompt, the change a proposal would
+// make to the file that holds its node. It is called with the node's
+// session and the state as the change leaves it, under that session's lock
+// (session.Preview), so it may only read st; the function it returns runs
+// once the change is reversed and the lock released, and renders the text.
+// The run passes it down: the bridge knows no file and no encoding.
+type FileDiff func(sess *session.Session, st session.State) func() (string, error)
 
 // Asker decides on proposals, e.g. by asking a person.
 type Asker interface {
@@ -76,6 +89,8 @@ type Toolset struct {
 	Sources *sources.Sandbox
 	// Author, when set, answers ask_author (an interactive run).
 	Author tool.Author
+	// Diff, when set, adds the file's diff to each proposal.
+	Diff FileDiff
 
 	catalog *Catalog
 	local   *Catalog
@@ -352,14 +367,23 @@ func (t *Toolset) callIntent(tc tool.Context, name, args string) (tool.Envelope,
 func (t *Toolset) mutate(tc tool.Context, in session.Intent, name, args string) (tool.Envelope, error) {
 	switch t.Approval {
 	case ApproveDeny:
-		res, err := tc.Session.Preview(in)
+		res, err := tc.Session.Preview(in, nil)
 		return t.result(res, err, true)
 	case ApproveAsk:
-		preview, err := tc.Session.Preview(in)
+		var look func(session.State)
+		var render func() (string, error)
+		if t.Diff != nil {
+			look = func(st session.State) { render = t.Diff(tc.Session, st) }
+		}
+		preview, err := tc.Session.Preview(in, look)
 		if err != nil {
 			return t.result(preview, err, false)
 		}
-		ok, err := t.Asker.Ask(tc.Ctx, Proposal{Node: tc.Node, Tool: name, Args: args, Preview: preview})
+		p := Proposal{Node: tc.Node, Tool: name, Args: args, Preview: preview}
+		if render != nil {
+			p.Diff, p.DiffErr = render()
+		}
+		ok, err := t.Asker.Ask(tc.Ctx, p)
 		if errors.Is(err, ErrNoTerminal) {
 			return t.fail(callErr(session.KindPermission, "", "no change can be made in this run", "%v", err)), nil
 		}

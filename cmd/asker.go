@@ -58,22 +58,18 @@ func (a *terminalAsker) Ask(ctx context.Context, p bridge.Proposal) (bool, error
 		defer a.display.Resume()
 	}
 	w := a.io.ErrOut
-	// The preview is the model's text: shown with control characters and
-	// bidi overrides made visible, so it reads as what would be committed.
-	// Arguments and outcome are shown as YAML, the lesson file's own
-	// notation; arguments that are not JSON are shown as sent.
-	if args, ok := asYAML([]byte(p.Args), "    "); ok {
-		fmt.Fprintf(w, "\n%s wants to %s:\n%s\n", nodeLabel(p.Node, ""), termsafe.Line(p.Tool), termsafe.String(args))
+	// The preview quotes the model's text: shown with control characters
+	// and bidi overrides made visible, so it reads as what would be saved.
+	fmt.Fprintf(w, "\n%s wants to %s:\n", nodeLabel(p.Node, ""), termsafe.Line(p.Tool))
+	if p.Diff != "" {
+		fmt.Fprint(w, indent(termsafe.String(p.Diff), "  "))
 	} else {
-		fmt.Fprintf(w, "\n%s wants to %s %s\n", nodeLabel(p.Node, ""), termsafe.Line(p.Tool), termsafe.Line(p.Args))
-	}
-	for _, out := range p.Preview.Outputs {
-		data, _ := json.Marshal(out)
-		if view, ok := asYAML(data, "    "); ok {
-			fmt.Fprintf(w, "  would commit:\n%s\n", termsafe.String(view))
-			continue
+		// No diff (none was asked for, or it could not be made): the
+		// arguments and outcome, as YAML, the lesson file's own notation.
+		if p.DiffErr != nil {
+			fmt.Fprintf(w, "  (no diff: %s)\n", termsafe.Line(p.DiffErr.Error()))
 		}
-		fmt.Fprintf(w, "  would commit: %s\n", termsafe.Line(string(data)))
+		a.showCall(p)
 	}
 	for _, warn := range p.Preview.Warnings {
 		fmt.Fprintf(w, "  warning: %s\n", termsafe.Line(warn.Message))
@@ -108,6 +104,37 @@ func (a *terminalAsker) Ask(ctx context.Context, p bridge.Proposal) (bool, error
 		}
 		fmt.Fprintln(w, "answer y (apply), n (refuse), a (apply this and all later changes) or q (stop the run and save)")
 	}
+}
+
+// showCall shows a proposal's arguments and what it would commit as YAML;
+// arguments that are not JSON are shown as sent.
+func (a *terminalAsker) showCall(p bridge.Proposal) {
+	w := a.io.ErrOut
+	if args, ok := asYAML([]byte(p.Args), "    "); ok {
+		fmt.Fprintf(w, "%s\n", termsafe.String(args))
+	} else {
+		fmt.Fprintf(w, "    %s\n", termsafe.Line(p.Args))
+	}
+	for _, out := range p.Preview.Outputs {
+		data, _ := json.Marshal(out)
+		if view, ok := asYAML(data, "    "); ok {
+			fmt.Fprintf(w, "  would commit:\n%s\n", termsafe.String(view))
+			continue
+		}
+		fmt.Fprintf(w, "  would commit: %s\n", termsafe.Line(string(data)))
+	}
+}
+
+// indent puts prefix before every line of text.
+func indent(text, prefix string) string {
+	lines := strings.SplitAfter(text, "\n")
+	var b strings.Builder
+	for _, l := range lines {
+		if l != "" {
+			b.WriteString(prefix + l)
+		}
+	}
+	return b.String()
 }
 
 // AskAuthor shows a subagent's question and returns the answer typed, one

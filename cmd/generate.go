@@ -270,12 +270,13 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 	tp.setStop(quit)
 	var asker bridge.Asker
 	var author tool.Author
+	var fileDiff bridge.FileDiff
 	if approval == bridge.ApproveAsk || opts.interactive {
 		// One asker reads the terminal for both kinds of question.
 		a := newTerminalAsker(opts.io)
 		a.display, a.quit = progress, func() { quit(ErrInterrupted) }
 		if approval == bridge.ApproveAsk {
-			asker = a
+			asker, fileDiff = a, changeDiff(doc)
 		}
 		if opts.interactive {
 			author = a
@@ -293,7 +294,7 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 		Budget: orchestrate.Budget{MaxRequests: cfg.MaxRequests, MaxTokens: cfg.MaxTokensTotal},
 		Bridge: br, Model: model, Templates: tmpl, Form: form, Approval: approval, Asker: asker,
 		MaxSteps: cfg.MaxSteps, Concurrency: cfg.Concurrency, Instruction: opts.instruction,
-		Events: sink, Checkpoint: checkpoint, Secrets: red, Sources: srcs, Author: author,
+		Events: sink, Checkpoint: checkpoint, Secrets: red, Sources: srcs, Author: author, Diff: fileDiff,
 		StateDir: historyDir(stateDir, toStdout || dryRun), Redact: red.String,
 		HistoryReadOnly: cfg.Replay != "",
 	})

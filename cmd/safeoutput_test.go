@@ -16,24 +16,33 @@ import (
 
 const hostile = "\x1b]0;pwned\x07\x1b[2J\u202etxet"
 
-// The approval preview shows the model's arguments and what would be
-// committed with control characters made visible.
+// The approval preview shows the model's text, in the file's diff or, with
+// no diff, in the arguments and what would be committed, with control
+// characters made visible.
 func TestAskerPreviewIsEscaped(t *testing.T) {
-	var errOut bytes.Buffer
-	a := newTerminalAsker(&IOStreams{In: strings.NewReader("y\n"), ErrOut: &errOut})
-	ok, err := a.Ask(context.Background(), bridge.Proposal{
-		Node: "lesson", Tool: "set_title", Args: `{"title":"` + hostile + `"}`,
-		Preview: session.Result{Outputs: []any{map[string]string{"set": "title", "value": hostile}}, Warnings: []session.Warning{{Message: hostile}}},
-	})
-	if err != nil || !ok {
-		t.Fatalf("Ask = %v, %v", ok, err)
-	}
-	out := errOut.String()
-	if strings.ContainsAny(out, "\x1b\x07\u202e") {
-		t.Errorf("raw control characters in the preview: %q", out)
-	}
-	if !strings.Contains(out, `\x1b]0;pwned\x07`) || !strings.Contains(out, `\u202e`) {
-		t.Errorf("preview does not show them escaped: %q", out)
+	for _, diff := range []string{"--- lesson.yaml · lesson\n+++ lesson.yaml · lesson (with this change)\n@@ -1,1 +1,1 @@\n-title: Old\n+title: " + hostile + "\n", ""} {
+		var errOut bytes.Buffer
+		a := newTerminalAsker(&IOStreams{In: strings.NewReader("y\n"), ErrOut: &errOut})
+		ok, err := a.Ask(context.Background(), bridge.Proposal{
+			Node: "lesson", Tool: "set_title", Args: `{"title":"` + hostile + `"}`, Diff: diff,
+			Preview: session.Result{Outputs: []any{map[string]string{"set": "title", "value": hostile}}, Warnings: []session.Warning{{Message: hostile}}},
+		})
+		if err != nil || !ok {
+			t.Fatalf("Ask = %v, %v", ok, err)
+		}
+		out := errOut.String()
+		if strings.ContainsAny(out, "\x1b\x07\u202e") {
+			t.Errorf("raw control characters in the preview: %q", out)
+		}
+		if !strings.Contains(out, `\x1b]0;pwned\x07`) || !strings.Contains(out, `\u202e`) {
+			t.Errorf("preview does not show them escaped: %q", out)
+		}
+		if shown := strings.Contains(out, "\n  -title: Old\n  +title: "); shown != (diff != "") {
+			t.Errorf("diff shown = %v with diff %q: %q", shown, diff, out)
+		}
+		if args := strings.Contains(out, "would commit"); args == (diff != "") {
+			t.Errorf("arguments shown = %v with diff %q: %q", args, diff, out)
+		}
 	}
 }
 

@@ -7,8 +7,6 @@ import (
 	"os"
 	"time"
 
-	"github.com/rogpeppe/go-internal/diff"
-
 	"github.com/lessongen/lessongen/compose"
 	"github.com/lessongen/lessongen/internal/event"
 	"github.com/lessongen/lessongen/internal/termsafe"
@@ -133,14 +131,14 @@ func printDryRun(doc *compose.Document, opts *generateOptions) error {
 		if err != nil {
 			old, oldName = nil, "/dev/null"
 		}
-		d := diff.Diff(oldName, old, f.Path, f.Data)
-		if len(d) == 0 {
+		d := unifiedDiff(oldName, old, f.Path, f.Data)
+		if d == "" {
 			continue
 		}
 		changed++
 		if !opts.json {
 			// The diff quotes the model's text: shown safe.
-			fmt.Fprint(opts.io.Out, termsafe.String(string(d)))
+			fmt.Fprint(opts.io.Out, termsafe.String(d))
 		}
 	}
 	fmt.Fprintf(opts.io.ErrOut, "dry run: %s would change; nothing was written\n", plural(changed, "file"))

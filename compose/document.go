@@ -156,9 +156,13 @@ func (d *Document) loader(id string, ref lesson.ChildRef) func() (*session.Sessi
 		default:
 			st = desc.Codec.Todo(ref.Hint)
 		}
-		return session.New("slides/"+id+"/"+kind, st), nil
+		return session.New(childName(key), st), nil
 	}
 }
+
+// childName names a child's session, as the run names its node:
+// "slides/<id>/<kind>".
+func childName(key session.Key) string { return "slides/" + key.Placement + "/" + key.Kind }
 
 func (d *Document) loadFile(key session.Key, desc *modality.Descriptor, rel string) (session.State, error) {
 	full := d.childFull(rel)
@@ -300,33 +304,61 @@ func (d *Document) LessonBytes() ([]byte, error) {
 
 func (d *Document) lessonBytes() (data []byte, reformatted bool, err error) {
 	var tree *yaml.Node
-	var inline [][]session.Key // per slide item, its inline children
-	d.View(func(p *lesson.Plan) {
-		tree = yamlsrc.Encode(*p)
-		for _, s := range p.Slides.Value {
-			var keys []session.Key
-			for _, ref := range s.Children {
-				if ref.File == "" {
-					keys = append(keys, session.Key{Placement: s.ID, Kind: ref.Kind})
+	var inline [][]session.Key
+	d.View(func(p *lesson.Plan) { tree, inline = lessonTree(p) })
+	d.splice(tree, inline, d.inlineNodes(inline))
+	return patchOrRender(d.src, tree)
+}
+
+// lessonTree encodes the lesson's own fields and lists, per slide item,
+// the keys of its inline children. The caller holds the lesson's lock.
+func lessonTree(p *lesson.Plan) (tree *yaml.Node, inline [][]session.Key) {
+	tree = yamlsrc.Encode(*p)
+	for _, s := range p.Slides.Value {
+		var keys []session.Key
+		for _, ref := range s.Children {
+			if ref.File == "" {
+				keys = append(keys, session.Key{Placement: s.ID, Kind: ref.Kind})
+			}
+		}
+		inline = append(inline, keys)
+	}
+	return tree, inline
+}
+
+// inlineNodes encodes the hot inline children among keys, each once, with
+// only its own session locked (never inside the lesson's View).
+func (d *Document) inlineNodes(keys ...[][]session.Key) map[session.Key]*yaml.Node {
+	nodes := map[session.Key]*yaml.Node{}
+	for _, perSlide := range keys {
+		for _, slide := range perSlide {
+			for _, key := range slide {
+				if _, done := nodes[key]; done {
+					continue
+				}
+				if child, hot := d.root.HotChild(key); hot {
+					nodes[key] = d.encode(key.Kind, child)
 				}
 			}
-			inline = append(inline, keys)
 		}
-	})
+	}
+	return nodes
+}
+
+// splice puts each inline child's node into the lesson's tree; a child
+// with no node (cold) keeps what the lesson holds.
+func (d *Document) splice(tree *yaml.Node, inline [][]session.Key, nodes map[session.Key]*yaml.Node) {
 	items := mapValue(tree, "slides")
 	for i, keys := range inline {
 		if items == nil || items.Kind != yaml.SequenceNode || i >= len(items.Content) {
 			continue
 		}
 		for _, key := range keys {
-			child, hot := d.root.HotChild(key)
-			if !hot {
-				continue
+			if n, ok := nodes[key]; ok {
+				setValue(items.Content[i], key.Kind, n)
 			}
-			setValue(items.Content[i], key.Kind, d.encode(key.Kind, child))
 		}
 	}
-	return patchOrRender(d.src, tree)
 }
 
 // patchOrRender splices tree into src; if the author's layout defeats

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rogpeppe/go-internal/diff"
+
 	"github.com/lessongen/lessongen/compose"
 	"github.com/lessongen/lessongen/lesson"
 	"github.com/lessongen/lessongen/session"
@@ -222,5 +224,38 @@ func BenchmarkSaverCheckpointUnchanged2000(b *testing.B) {
 	}
 	if after, err := os.Stat(path); err != nil || !os.SameFile(before, after) {
 		b.Fatalf("an unchanged checkpoint rewrote the lesson (%v)", err)
+	}
+}
+
+// BenchmarkApprovalDiff2000 measures what --approve ask does before it
+// asks about one change in a 2,000-slide lesson: preview the change,
+// render the lesson file before and after it (compose.Stage, the save
+// path twice) and diff the two.
+func BenchmarkApprovalDiff2000(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "lesson.yaml")
+	data := []byte(benchLesson(2000))
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	d, err := compose.Load(path, testRegistry())
+	if err != nil {
+		b.Fatal(err)
+	}
+	sess := d.Session()
+	in := lesson.UpdateSlide{ID: "s1000", Notes: ptr("Changed.")}
+	b.ReportAllocs()
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		var stage func() (compose.FileChange, error)
+		if _, err := sess.Preview(in, func(st session.State) { stage = d.Stage(sess, st) }); err != nil {
+			b.Fatal(err)
+		}
+		fc, err := stage()
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(diff.Diff("a", fc.Before, "b", fc.After)) == 0 {
+			b.Fatal("no diff")
+		}
 	}
 }

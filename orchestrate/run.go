@@ -45,6 +45,9 @@ type Options struct {
 	Sources *sources.Sandbox
 	// Author, when set, answers ask_author (an interactive run).
 	Author tool.Author
+	// Diff, when set, shows each change awaiting approval as a diff of
+	// its file (bridge.FileDiff).
+	Diff bridge.FileDiff
 	// Checkpoint saves everything committed so far and returns the files it
 	// wrote. It runs after each node finishes, coalesced: while one save
 	// runs, further requests fold into one more save. Nil disables it.
@@ -230,7 +233,8 @@ func (r *runner) step(ctx context.Context, st Step, bl modality.Level, d *modali
 	tools.Focus = focus
 	tools.Secrets = r.opts.Secrets
 	tools.Notes = r.note
-	tools.Sources, tools.Author = r.opts.Sources, r.opts.Author
+	tools.Sources, tools.Diff = r.opts.Sources, r.opts.Diff
+	tools.Author = askedAuthor{author: r.opts.Author, emit: r.emit, node: node, level: bl.Name}
 	pending := tools.Pending()
 	if len(pending) == 0 && (r.opts.Instruction == "" || len(st.Pending) > 0) {
 		return true

@@ -181,8 +181,10 @@ func (s *Session) Dispatch(ctx context.Context, in Intent) (Result, error) {
 
 // Preview reduces in and reverses it at once, returning what it would report.
 // Nothing is committed or emitted; the approval gate uses it to show a change
-// before it happens.
-func (s *Session) Preview(in Intent) (Result, error) {
+// before it happens. look, when set, sees the state as the change leaves it,
+// before it is reversed and under the session's lock: it may only read the
+// state, and must take no other session's lock (a wait that could deadlock).
+func (s *Session) Preview(in Intent, look func(State)) (Result, error) {
 	if in.Spec().ReadOnly {
 		return s.read(in)
 	}
@@ -194,6 +196,9 @@ func (s *Session) Preview(in Intent) (Result, error) {
 		return Result{Outputs: rc.outputs}, err
 	}
 	s.state.Recompile(&rc, in)
+	if look != nil {
+		look(s.state)
+	}
 	if undo != nil {
 		undo()
 	}

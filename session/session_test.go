@@ -406,9 +406,13 @@ func TestUndoHistoryIsBounded(t *testing.T) {
 func TestPreviewLeavesStateAndVersion(t *testing.T) {
 	s, l, rec := newList(t, "x", "y")
 	mustDispatch(t, s, Add{"z"})
-	res, err := s.Preview(Add{"w"})
+	var seen string
+	res, err := s.Preview(Add{"w"}, func(st session.State) { seen = st.(*list).String() })
 	if err != nil {
 		t.Fatal(err)
+	}
+	if seen != "x,y,z,w" {
+		t.Errorf("look saw %q, want the state as the change leaves it", seen)
 	}
 	if !slices.Equal(res.Outputs, []any{"added w"}) {
 		t.Errorf("preview outputs = %v", res.Outputs)
@@ -431,12 +435,12 @@ func TestPreviewLeavesStateAndVersion(t *testing.T) {
 		t.Errorf("after undo: %q, want x,y", l.String())
 	}
 
-	if _, err := s.Preview(Add{""}); err == nil {
+	if _, err := s.Preview(Add{""}, nil); err == nil {
 		t.Errorf("preview of a bad intent succeeded")
 	} else if e, ok := session.AsError(err); !ok || e.Kind != session.KindInvalidArgs {
 		t.Errorf("preview rejection = %v", err)
 	}
-	res, err = s.Preview(Read{})
+	res, err = s.Preview(Read{}, nil)
 	if err != nil || !slices.Equal(res.Outputs, []any{"x,y"}) {
 		t.Errorf("preview of a read = %v, %v", res.Outputs, err)
 	}

@@ -32,6 +32,20 @@ const (
 	// Note is a note a subagent left for the author (note_for_author):
 	// Text, and About when it names what the note is about.
 	Note Kind = "note"
+
+	// AuthorQuestion is a subagent's question to the author (ask_author),
+	// in Text, sent before anyone is asked. AuthorAnswer follows it: Status
+	// StatusAnswered with the answer in Text, or StatusUnanswered with the
+	// reason in Error (a batch run has nobody to ask; an empty answer
+	// leaves the choice to the subagent).
+	AuthorQuestion Kind = "author_question"
+	AuthorAnswer   Kind = "author_answer"
+)
+
+// Outcomes of a question to the author, in AuthorAnswer events.
+const (
+	StatusAnswered   = "answered"
+	StatusUnanswered = "unanswered"
 )
 
 // Node outcomes, in NodeEnd events.
