@@ -148,7 +148,7 @@ func TestMissingChildFilePaths(t *testing.T) {
 	outside := t.TempDir()
 	for _, tc := range []struct {
 		name, file, want string
-		setup          func(t *testing.T, dir string)
+		setup            func(t *testing.T, dir string)
 	}{
 		{"a linked folder out", "ext/new.yaml", `leads outside the lesson's folder (a symlink to ` + outside, func(t *testing.T, dir string) {
 			symlink(t, outside, filepath.Join(dir, "ext"))
