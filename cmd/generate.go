@@ -216,7 +216,7 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 			return err
 		}
 	}
-	release, err := lockRun(doc, opts.out, opts.io.ErrOut)
+	release, err := lockRun(doc, opts.out, dryRun, opts.io.ErrOut)
 	if err != nil {
 		return err
 	}

@@ -13,9 +13,11 @@ import (
 // lockRun takes the run's advisory lock on every file it may write — the
 // lesson and its children's files, or their copies under -o — and, where
 // it can, on the input it only reads, so a second generate or fill on any
-// of them stops before its first model request (exit 2). A lock left by a
+// of them stops before its first model request (exit 2). A dry run writes
+// nothing, so it locks as a reader: no folder is made for its locks (a
+// child file the run would create may have none yet). A lock left by a
 // killed run is taken over with a note on errOut.
-func lockRun(doc *compose.Document, out string, errOut io.Writer) (release func(), err error) {
+func lockRun(doc *compose.Document, out string, dryRun bool, errOut io.Writer) (release func(), err error) {
 	children := doc.ChildFiles()
 	files := func(lessonPath string) []string {
 		paths := []string{lessonPath}
@@ -25,10 +27,15 @@ func lockRun(doc *compose.Document, out string, errOut io.Writer) (release func(
 		return paths
 	}
 	var write, read []string
-	switch out {
-	case "":
+	switch {
+	case dryRun:
+		read = files(doc.Path)
+		if out != "" {
+			read = append(read, files(out)...)
+		}
+	case out == "":
 		write = files(doc.Path)
-	case "-": // stdout: nothing is written
+	case out == "-": // stdout: nothing is written
 		read = files(doc.Path)
 	default:
 		write, read = files(out), files(doc.Path)

@@ -38,6 +38,10 @@ type Document struct {
 	mu     sync.Mutex
 	inline map[session.Key]session.State   // decoded at load, handed to the child session on warm
 	files  map[session.Key]*yamlsrc.Source // file-backed children, once loaded
+	// missing holds the children whose file did not exist at load (the
+	// path, as the lesson names it): each is pending as a whole, and the
+	// first save with something in it creates the file (see Saver.create).
+	missing map[session.Key]string
 	// checkedOut is the last output CheckOutput passed, so checkpoints
 	// do not stat every file again (see paths.go).
 	checkedOut string
@@ -52,7 +56,8 @@ type Document struct {
 // Load reads and checks a lesson file. Any problem found makes it fail with
 // yamlsrc.Problems listing every one, each with file, line and column.
 // Children in their own files are checked for existence now and read when
-// first needed (see Child and LoadAll).
+// first needed (see Child and LoadAll); a child whose file does not exist
+// yet is pending as a whole, its file made by the first save.
 func Load(path string, reg *modality.Registry) (*Document, error) {
 	data, err := readFile(path)
 	if err != nil {
@@ -63,8 +68,7 @@ func Load(path string, reg *modality.Registry) (*Document, error) {
 		return nil, err
 	}
 	r := &yamlsrc.Reporter{File: path}
-	d := &Document{Path: path, reg: reg, src: src, inline: map[session.Key]session.State{}, files: map[session.Key]*yamlsrc.Source{}}
-	d.realDirs = map[string]bool{}
+	d := newDocument(path, reg, src)
 	d.lessonInfo, _ = os.Stat(path)
 	plan := d.decode(src.Root, r)
 	d.realDirs, d.lessonInfo = nil, nil // later reads and writes look again
@@ -78,6 +82,11 @@ func Load(path string, reg *modality.Registry) (*Document, error) {
 	d.root = session.New("lesson", plan)
 	d.root.ReconcileChildren()
 	return d, nil
+}
+
+func newDocument(path string, reg *modality.Registry, src *yamlsrc.Source) *Document {
+	return &Document{Path: path, reg: reg, src: src, inline: map[session.Key]session.State{},
+		files: map[session.Key]*yamlsrc.Source{}, missing: map[session.Key]string{}, realDirs: map[string]bool{}}
 }
 
 func (d *Document) decode(n *yaml.Node, r *yamlsrc.Reporter) *lesson.Plan {
@@ -99,13 +108,14 @@ func (d *Document) decode(n *yaml.Node, r *yamlsrc.Reporter) *lesson.Plan {
 
 func (d *Document) decodeChildRef(s *lesson.Slide, ref lesson.ChildRef, r *yamlsrc.Reporter, path string, files map[string]*yaml.Node) {
 	kind, _ := d.reg.Child(ref.Kind)
+	key := session.Key{Placement: s.ID, Kind: ref.Kind}
 	switch {
 	case ref.Inline != nil:
 		st := kind.Codec.Decode(ref.Inline, r, path+"."+ref.Kind)
-		d.inline[session.Key{Placement: s.ID, Kind: ref.Kind}] = st
+		d.inline[key] = st
 		d.warnShadowedProps(s, kind, st, r, path)
 	case ref.File != "":
-		d.checkChildFile(ref, r, path, files)
+		d.checkChildFile(key, ref, r, path, files)
 	}
 }
 
@@ -143,7 +153,12 @@ func (d *Document) loader(id string, ref lesson.ChildRef) func() (*session.Sessi
 	key := session.Key{Placement: id, Kind: kind}
 	return func() (*session.Session, error) {
 		var st session.State
+		d.mu.Lock()
+		_, missing := d.missing[key]
+		d.mu.Unlock()
 		switch {
+		case missing:
+			st = desc.Codec.Todo("")
 		case ref.File != "":
 			var err error
 			if st, err = d.loadFile(key, desc, ref.File); err != nil {
@@ -381,7 +396,14 @@ func (d *Document) encode(kind string, child *session.Session) *yaml.Node {
 }
 
 func (d *Document) renderFile(key session.Key, rel, dest string, moved bool) (*OutFile, error) {
+	d.mu.Lock()
+	_, missing := d.missing[key]
+	src := d.files[key]
+	d.mu.Unlock()
 	child, hot := d.root.HotChild(key)
+	if missing {
+		return d.renderNew(key, child, hot, dest)
+	}
 	if !hot {
 		if !moved {
 			return nil, nil
@@ -392,9 +414,6 @@ func (d *Document) renderFile(key session.Key, rel, dest string, moved bool) (*O
 		}
 		return &OutFile{Path: dest, Data: data}, nil
 	}
-	d.mu.Lock()
-	src := d.files[key]
-	d.mu.Unlock()
 	data, reformatted, err := patchOrRender(src, d.encode(key.Kind, child))
 	if err != nil {
 		return nil, fmt.Errorf("render %s: %w", dest, err)
@@ -403,6 +422,32 @@ func (d *Document) renderFile(key session.Key, rel, dest string, moved bool) (*O
 		return nil, nil
 	}
 	return &OutFile{Path: dest, Data: data, Reformatted: reformatted}, nil
+}
+
+// renderNew renders a child whose file did not exist at load as a new
+// file, the way its codec encodes it; nothing while the child is untouched
+// (still one pending marker), so the file stays missing and pending.
+func (d *Document) renderNew(key session.Key, child *session.Session, hot bool, dest string) (*OutFile, error) {
+	if !hot {
+		return nil, nil
+	}
+	n := d.encode(key.Kind, child)
+	if _, untouched := yamlsrc.Pending(n); untouched {
+		return nil, nil
+	}
+	data, err := yamlsrc.Render(n, 2)
+	if err != nil {
+		return nil, fmt.Errorf("render %s: %w", dest, err)
+	}
+	return &OutFile{Path: dest, Data: data}, nil
+}
+
+// NewFile returns the file, as the lesson names it, that slide id's child
+// of kind will be created in: "" unless that file did not exist at load.
+func (d *Document) NewFile(id, kind string) string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.missing[session.Key{Placement: id, Kind: kind}]
 }
 
 func setValue(m *yaml.Node, key string, v *yaml.Node) {

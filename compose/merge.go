@@ -14,7 +14,6 @@ import (
 
 	"github.com/lessongen/lessongen/internal/atomicfile"
 	"github.com/lessongen/lessongen/internal/yamlsrc"
-	"github.com/lessongen/lessongen/session"
 )
 
 // ConflictSuffix names the file beside an author's file that holds the
@@ -136,6 +135,9 @@ func (s *Saver) write(f OutFile) (*OutFile, error) {
 		}
 	}
 	if bl == nil {
+		if kind, ok := s.doc.created(key); ok {
+			return s.create(f, key, kind)
+		}
 		// A file the run did not load (an -o output): the run owns it from
 		// its first write on.
 		if err := atomicfile.Write(f.Path, f.Data, 0o644); err != nil {
@@ -196,6 +198,47 @@ func (s *Saver) write(f OutFile) (*OutFile, error) {
 		return &OutFile{Path: f.Path, Data: data, Reformatted: reformatted}, nil
 	}
 	return s.conflict(f, bl, "kept changing while this run tried to merge it")
+}
+
+// create writes, the first time, a child's file that did not exist when
+// the run loaded the lesson. If the author has made it since, it is
+// theirs: the very bytes the run would write are taken as written; anything
+// else is a conflict, as there is no common version to merge from.
+func (s *Saver) create(f OutFile, key, kind string) (*OutFile, error) {
+	bl := &baseline{kind: kind}
+	s.files[key] = bl
+	for range 3 {
+		disk, err := os.ReadFile(f.Path)
+		switch {
+		case err == nil && bytes.Equal(disk, f.Data):
+			bl.sum, bl.ours = sha256.Sum256(disk), f.Data
+			return &f, nil
+		case err == nil:
+			return s.conflict(f, bl, "was created during the run, so there is no common version to merge")
+		case !errors.Is(err, fs.ErrNotExist):
+			delete(s.files, key)
+			return nil, fmt.Errorf("check %s before writing: %w", f.Path, err)
+		}
+		err = atomicfile.WriteIf(f.Path, f.Data, 0o644, func() error { return absent(f.Path) })
+		if errors.Is(err, errChanged) {
+			continue // made just now: look at it
+		}
+		if err != nil {
+			delete(s.files, key)
+			return nil, err
+		}
+		bl.sum, bl.ours = sha256.Sum256(f.Data), f.Data
+		return &f, nil
+	}
+	return s.conflict(f, bl, "kept changing while this run tried to create it")
+}
+
+// absent fails with errChanged once something exists at path.
+func absent(path string) error {
+	if _, err := os.Lstat(path); !errors.Is(err, fs.ErrNotExist) {
+		return errChanged
+	}
+	return nil
 }
 
 var errChanged = errors.New("changed on disk meanwhile")
@@ -276,7 +319,8 @@ func (d *Document) checkMerged(path string, data []byte, kind string) error {
 	}
 	r := &yamlsrc.Reporter{File: path}
 	if kind == "" {
-		check := &Document{Path: d.Path, reg: d.reg, base: d.base, inline: map[session.Key]session.State{}, files: map[session.Key]*yamlsrc.Source{}, realDirs: map[string]bool{}}
+		check := newDocument(d.Path, d.reg, src)
+		check.base = d.base
 		check.decode(src.Root, r)
 	} else if desc, ok := d.reg.Child(kind); ok {
 		if _, pending := yamlsrc.Pending(src.Root); !pending && checkChildRoot(src.Root, r, desc) {
@@ -290,6 +334,19 @@ func (d *Document) checkMerged(path string, data []byte, kind string) error {
 func firstLine(err error) string {
 	s, _, _ := strings.Cut(err.Error(), "\n")
 	return s
+}
+
+// created returns the kind of the child whose file, path in place, did not
+// exist when the document was loaded.
+func (d *Document) created(path string) (kind string, ok bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for key, rel := range d.missing {
+		if filepath.Clean(d.childFull(rel)) == path {
+			return key.Kind, true
+		}
+	}
+	return "", false
 }
 
 // loaded returns the bytes path held when the document read it, and the

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"gopkg.in/yaml.v3"
 
@@ -20,26 +21,28 @@ import (
 // writes: child files (whiteboards, quizzes) stay inside the lesson's folder once symlinks
 // are followed, and no output of a save may land on an input.
 
-// checkChildFile checks a child's file at load (slide path's ref): it
-// must be a regular file inside the lesson's folder, symlinks followed, and
-// no other child's. files maps each resolved file to the node that first
-// named it.
-func (d *Document) checkChildFile(ref lesson.ChildRef, r *yamlsrc.Reporter, path string, files map[string]*yaml.Node) {
-	real, err := d.resolveChild(ref.File, ref.Kind)
-	key := real
+// checkChildFile checks a child's file at load (slide path's ref, the
+// child key): it must be a regular file inside the lesson's folder,
+// symlinks followed, and no other child's. A file that does not exist yet
+// is fine where a save could create it (see resolveWrite): the child is
+// then pending as a whole. files maps each resolved file to the node that
+// first named it.
+func (d *Document) checkChildFile(key session.Key, ref lesson.ChildRef, r *yamlsrc.Reporter, path string, files map[string]*yaml.Node) {
+	real, exists, err := d.resolveWrite(ref.File, ref.Kind)
+	seen := real
 	if err != nil {
-		key = filepath.Clean(ref.File) // best effort, for the duplicate check
+		seen = filepath.Clean(ref.File) // best effort, for the duplicate check
 	}
-	if first, dup := files[key]; dup {
+	if first, dup := files[seen]; dup {
 		r.At(ref.FileNode, "%s.%s.file %q is already used by another child (line %d); give each child its own file", path, ref.Kind, ref.File, first.Line)
 		return
 	}
-	files[key] = ref.FileNode
+	files[seen] = ref.FileNode
 	var bf childFileError
 	switch {
+	case err == nil && !exists:
+		d.missing[key] = ref.File
 	case err == nil:
-	case errors.Is(err, fs.ErrNotExist):
-		r.At(ref.FileNode, "%s.%s.file %q does not exist (looked for %s); create it, fix the path, or write the %s inline", path, ref.Kind, ref.File, d.childFull(ref.File), ref.Kind)
 	case errors.As(err, &bf):
 		r.At(ref.FileNode, "%s.%s.file %q %s", path, ref.Kind, ref.File, bf)
 	default:
@@ -85,6 +88,61 @@ func (d *Document) resolveChild(rel, kind string) (string, error) {
 		return "", childFileError(fmt.Sprintf("leads outside the lesson's folder (a symlink to %s); copy the %s into the folder, or link to a file inside it", real, kind))
 	}
 	return real, nil
+}
+
+// resolveWrite is resolveChild for a file a save may create: one that
+// does not exist resolves to where it would be made (exists is false), as
+// long as that is inside the lesson's folder.
+func (d *Document) resolveWrite(rel, kind string) (real string, exists bool, err error) {
+	real, err = d.resolveChild(rel, kind)
+	if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {
+		return real, err == nil, err
+	}
+	base, err := d.folder()
+	if err != nil {
+		return "", false, err
+	}
+	real, err = resolveNew(base, rel, kind)
+	return real, false, err
+}
+
+// resolveNew returns where child file rel (of kind), which does not
+// exist, would be created under folder base (a real path). The parts of
+// rel that exist are followed, symlinks included, and must be folders
+// inside base; the first part that does not exist and everything after it
+// are made there, so they stay inside too.
+func resolveNew(base, rel, kind string) (string, error) {
+	p := base
+	parts := strings.Split(filepath.Clean(rel), string(filepath.Separator))
+	for i, part := range parts {
+		next := filepath.Join(p, part)
+		fi, err := os.Lstat(next)
+		if errors.Is(err, fs.ErrNotExist) {
+			return filepath.Join(append([]string{next}, parts[i+1:]...)...), nil
+		}
+		if err != nil {
+			return "", err
+		}
+		shown := filepath.Join(parts[:i+1]...)
+		if fi.Mode()&os.ModeSymlink != 0 {
+			real, err := filepath.EvalSymlinks(next)
+			if err != nil {
+				return "", childFileError(fmt.Sprintf("cannot be created: %s is a symlink that leads nowhere (a missing target or a loop); fix the link or the path", shown))
+			}
+			if r, err := filepath.Rel(base, real); err != nil || !filepath.IsLocal(r) {
+				return "", childFileError(fmt.Sprintf("leads outside the lesson's folder (a symlink to %s); name a path inside the folder for the new %s", real, kind))
+			}
+			if fi, err = os.Stat(real); err != nil {
+				return "", err
+			}
+			next = real
+		}
+		if i < len(parts)-1 && !fi.IsDir() {
+			return "", childFileError(fmt.Sprintf("cannot be created: %s is not a folder", shown))
+		}
+		p = next
+	}
+	return p, nil // made meanwhile
 }
 
 // resolveUnder resolves rel inside folder base (a real path) and returns
@@ -366,9 +424,10 @@ func (s *fileSet) find(p string) (int, bool) {
 
 // checkChildTarget refuses to write a child's file in place when it no
 // longer resolves inside the lesson's folder: a link swapped during the
-// run must not steer the write (which follows links) out.
+// run must not steer the write (which follows links, and makes missing
+// folders) out.
 func (d *Document) checkChildTarget(key session.Key, rel string) error {
-	if _, err := d.resolveChild(rel, key.Kind); err != nil {
+	if _, _, err := d.resolveWrite(rel, key.Kind); err != nil {
 		return fmt.Errorf("save %s of slide %q: %s %w", key.Kind, key.Placement, d.childFull(rel), err)
 	}
 	return nil

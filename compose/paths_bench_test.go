@@ -37,6 +37,21 @@ func BenchmarkCheckOutputFileBoards(b *testing.B) {
 	}
 }
 
+// Loading a lesson whose whiteboard files are all still to be created:
+// each is resolved as a file to create (compare BenchmarkLoadFileBoards).
+func BenchmarkLoadNewFileBoards(b *testing.B) {
+	path := writeFileBoards(b, 2000)
+	if err := os.RemoveAll(filepath.Join(filepath.Dir(path), "boards", "")); err != nil {
+		b.Fatal(err)
+	}
+	mkfile(b, filepath.Join(filepath.Dir(path), "boards", ".keep"), "")
+	for b.Loop() {
+		if _, err := compose.Load(path, testRegistry()); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 // writeFileBoards writes a lesson of n slides, each with its whiteboard
 // in its own file, and returns the lesson's path.
 func writeFileBoards(b *testing.B, n int) string {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/lessongen/lessongen/bridge"
 	"github.com/lessongen/lessongen/modality"
@@ -23,6 +24,9 @@ type Tree interface {
 	// Child returns the child of a kind placed on slide id, loading it if
 	// needed; session.ErrUnknownChild when the slide places none.
 	Child(id, kind string) (*session.Session, error)
+	// NewFile returns the file slide id's child of kind will be created
+	// in, as the lesson names it: "" unless it does not exist yet.
+	NewFile(id, kind string) string
 }
 
 // Scope says where generation starts: the whole lesson, or one slide.
@@ -147,10 +151,14 @@ func (w *walker) children(ctx context.Context, id string) {
 		values, bindErr := w.tree.Bindings(id)
 		values = only(values, d.Bindable)
 		w.v.bind(ctx, node, d, sess, values, bindErr)
-		note := ""
-		if errors.Is(bindErr, modality.ErrBindingPending) {
-			note = "props bindings resolve after the lesson's metadata is generated"
+		var notes []string
+		if f := w.tree.NewFile(id, d.Name); f != "" {
+			notes = append(notes, "file "+f+" will be created")
 		}
+		if errors.Is(bindErr, modality.ErrBindingPending) {
+			notes = append(notes, "props bindings resolve after the lesson's metadata is generated")
+		}
+		note := strings.Join(notes, "; ")
 		for _, part := range modality.Parts() {
 			if ctx.Err() != nil {
 				return

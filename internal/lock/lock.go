@@ -68,6 +68,9 @@ func (s Stale) String() string {
 // Set is the locks one run holds.
 type Set struct {
 	files []*os.File
+	// made are the folders Acquire created for lock files, removed again
+	// on Release when the run left them empty.
+	made []string
 }
 
 // Path returns the lock file for path: beside the file it guards, after
@@ -112,9 +115,11 @@ func Acquire(write, read []string, self Holder) (*Set, []Stale, error) {
 			continue
 		}
 		seen[lp] = true
-		f, left, err := acquire(p, lp, self)
-		if i >= len(write) && cannotWrite(err) {
-			continue
+		reading := i >= len(write)
+		f, left, made, err := acquire(p, lp, self, !reading)
+		s.made = append(s.made, made...)
+		if reading && (cannotWrite(err) || errors.Is(err, fs.ErrNotExist)) {
+			continue // a folder the run never writes to is not made for a lock
 		}
 		if err != nil {
 			s.Release()
@@ -128,47 +133,66 @@ func Acquire(write, read []string, self Holder) (*Set, []Stale, error) {
 	return s, stale, nil
 }
 
-// acquire takes one lock file. It retries when the file it locked was
+// acquire takes one lock file, making its folder if it is missing and
+// mkdir says so (the folders it made are returned). It retries when the file it locked was
 // removed by its releasing holder in between (the inode check), so that two
 // runs can never each hold a lock on a different inode of one path.
-func acquire(file, lp string, self Holder) (*os.File, *Holder, error) {
+func acquire(file, lp string, self Holder, mkdir bool) (f *os.File, left *Holder, made []string, err error) {
 	for range 10 {
-		f, err := os.OpenFile(lp, os.O_RDWR|os.O_CREATE, 0o644)
-		if errors.Is(err, fs.ErrNotExist) {
-			// An output folder the run will create anyway (-o new/out.yaml).
+		f, err = os.OpenFile(lp, os.O_RDWR|os.O_CREATE, 0o644)
+		if errors.Is(err, fs.ErrNotExist) && mkdir {
+			// An output folder the run will create anyway (-o new/out.yaml,
+			// or the folder of a child file the run creates).
+			made = append(made, missingDirs(filepath.Dir(lp))...)
 			if err = os.MkdirAll(filepath.Dir(lp), 0o755); err == nil {
 				f, err = os.OpenFile(lp, os.O_RDWR|os.O_CREATE, 0o644)
 			}
 		}
 		if err != nil {
-			return nil, nil, &Error{File: file, Lock: lp, Err: unwrapPath(err)}
+			return nil, nil, made, &Error{File: file, Lock: lp, Err: unwrapPath(err)}
 		}
 		ok, err := tryLock(f)
 		if err != nil {
 			f.Close()
-			return nil, nil, fmt.Errorf("lock %s: %w", file, err)
+			return nil, nil, made, fmt.Errorf("lock %s: %w", file, err)
 		}
 		if !ok {
 			h, _ := readHolder(f)
 			f.Close()
-			return nil, nil, &HeldError{File: file, Lock: lp, Holder: h}
+			return nil, nil, made, &HeldError{File: file, Lock: lp, Holder: h}
 		}
 		if !sameFile(f, lp) {
 			f.Close() // released and removed meanwhile: lock the new file
 			continue
 		}
-		var left *Holder
+		left = nil
 		if h, err := readHolder(f); err == nil {
 			left = &h
 		}
 		if err := writeHolder(f, self); err != nil {
 			os.Remove(lp)
 			f.Close()
-			return nil, nil, fmt.Errorf("lock %s: %w", file, err)
+			return nil, nil, made, fmt.Errorf("lock %s: %w", file, err)
 		}
-		return f, left, nil
+		return f, left, made, nil
 	}
-	return nil, nil, fmt.Errorf("lock %s: the lock file %s keeps changing; is another run starting and stopping?", file, lp)
+	return nil, nil, made, fmt.Errorf("lock %s: the lock file %s keeps changing; is another run starting and stopping?", file, lp)
+}
+
+// missingDirs lists the folders MkdirAll(dir) would make, deepest first.
+func missingDirs(dir string) []string {
+	var out []string
+	for {
+		if _, err := os.Lstat(dir); err == nil {
+			return out
+		}
+		out = append(out, dir)
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return out
+		}
+		dir = parent
+	}
 }
 
 func sameFile(f *os.File, path string) bool {
@@ -242,7 +266,12 @@ func (s *Set) Release() {
 		os.Remove(f.Name())
 		f.Close() // closing drops the flock
 	}
-	s.files = nil
+	// Deepest first, so a parent is empty by the time it is tried.
+	slices.SortFunc(s.made, func(a, b string) int { return len(b) - len(a) })
+	for _, dir := range s.made {
+		os.Remove(dir) // only if empty: the run wrote nothing there
+	}
+	s.files, s.made = nil, nil
 }
 
 // cannotWrite reports whether err says the folder is not writable.

@@ -148,3 +148,33 @@ func TestReadOnlyFolder(t *testing.T) {
 		t.Errorf("read-only output: got %v, want a lock.Error", err)
 	}
 }
+
+// A file the run will create in a folder that does not exist yet gets its
+// lock there (the folder is made), and the folder goes again on release
+// when the run wrote nothing in it. A file only read makes no folder.
+func TestLockInAMissingFolder(t *testing.T) {
+	dir := t.TempDir()
+	lesson := filepath.Join(dir, "lesson.yaml")
+	write(t, lesson, "x")
+	created := filepath.Join(dir, "slides", "new", "summary.yaml")
+	kept := filepath.Join(dir, "kept", "b.yaml")
+	readOnly := filepath.Join(dir, "input", "b.yaml")
+	s, _, err := Acquire([]string{lesson, created, kept}, []string{readOnly}, Self())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(Path(created)); err != nil {
+		t.Errorf("no lock beside the new file: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "input")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a folder was made for a file only read: %v", err)
+	}
+	write(t, kept, "the run's")
+	s.Release()
+	if _, err := os.Stat(filepath.Join(dir, "slides")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the empty folders made for the lock are left: %v", err)
+	}
+	if _, err := os.Stat(kept); err != nil {
+		t.Errorf("a folder the run wrote in is gone: %v", err)
+	}
+}
