@@ -272,7 +272,7 @@ func (q *Quiz) validate(r *yamlsrc.Reporter, path string) {
 			default:
 				at = item(qu.Src, "distractors", p.index-nAnswers)
 			}
-			r.At(at, "%s (%s): %s; %s", qp, qu.ID, p.msg, p.hint)
+			r.At(at, "%s: %s; %s", qp, p.msg, p.hint)
 		}
 	}
 }
