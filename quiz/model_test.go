@@ -125,10 +125,10 @@ func TestPendingInEveryPosition(t *testing.T) {
 			{Level: session.LevelNode, Path: "questions[2]", ID: "p2"},
 		}},
 		{"every question field", "questions:\n  - id: a\n    prompt: !pending \"on evaporation\"\n    answers: !pending\n    distractors: !pending \"two misconceptions\"\n    feedback:\n", []session.Pending{
-			{Level: session.LevelNode, Path: "questions[a].prompt", Hint: "on evaporation"},
-			{Level: session.LevelNode, Path: "questions[a].answers"},
-			{Level: session.LevelNode, Path: "questions[a].distractors", Hint: "two misconceptions"},
-			{Level: session.LevelNode, Path: "questions[a].feedback"},
+			{Level: session.LevelNode, Path: "questions[a].prompt", Hint: "on evaporation", Label: `question "a" (1).prompt`},
+			{Level: session.LevelNode, Path: "questions[a].answers", Label: `question "a" (1).answers`},
+			{Level: session.LevelNode, Path: "questions[a].distractors", Hint: "two misconceptions", Label: `question "a" (1).distractors`},
+			{Level: session.LevelNode, Path: "questions[a].feedback", Label: `question "a" (1).feedback`},
 		}},
 	}
 	for _, tt := range tests {

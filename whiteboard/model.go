@@ -215,20 +215,20 @@ func Decode(n *yaml.Node, r *yamlsrc.Reporter, path string) *Board {
 		open = open || e.IsPlaceholder
 	}
 	for _, d := range b.defects {
-		at := b.Src
+		at, where := b.Src, path
 		if id, ok := strings.CutPrefix(d.Path, "elements["); ok {
 			if e, found := b.byID[strings.TrimSuffix(id, "]")]; found && e.Src != nil {
-				at = e.Src
+				at, where = e.Src, path+": "+b.Name(e)
 			}
 		}
 		if d.dangling && !open {
-			r.At(at, "%s: %s; point it at an element of this whiteboard", path, d.Message)
+			r.At(at, "%s: %s; point it at an element of this whiteboard", where, d.Message)
 			continue
 		}
 		if d.Path == "heading" {
 			at = keyNode(b.Src, "heading")
 		}
-		r.WarnAt(at, "%s: %s", path, d.Message)
+		r.WarnAt(at, "%s: %s", where, d.Message)
 	}
 	return b
 }

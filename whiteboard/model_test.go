@@ -391,7 +391,7 @@ func TestDescribeClipsHugeValues(t *testing.T) {
 func TestDanglingArrowIsAnError(t *testing.T) {
 	ps := decodeProblems(t, "elements:\n  - {id: a, type: text, text: A, x: 0, y: 0, w: 100, h: 40}\n  - {id: x, type: arrow, from: a, to: nowhere}\n")
 	err := ps.Err()
-	if err == nil || !strings.Contains(err.Error(), `board.yaml:3:5: whiteboard: arrow x points at "nowhere", which does not exist`) {
+	if err == nil || !strings.Contains(err.Error(), `board.yaml:3:5: whiteboard: element "x" (2): arrow x points at "nowhere", which does not exist`) {
 		t.Errorf("err = %v, want an error at the arrow's line", err)
 	}
 }
