@@ -8,13 +8,17 @@ import (
 
 // ItemIDs gives every item of list the id it goes by: the id it was written
 // with, or, for a mapping without one, an id derived by base from the item
-// and its 1-based position among the list's real (not pending) items. A
+// and n, its 1-based place among the items written without an id. A
 // derived id never takes an id written anywhere in the list (explicit ids
 // win) nor one derived before it: it gets the first free suffix -2, -3, ….
 // Pending items get "". derived reports which ids were not written, so a
-// save leaves them out. The result depends only on the list, so the same
-// file gives the same ids on every load.
-func ItemIDs(list *yaml.Node, base func(item *yaml.Node, pos int) string) (ids []string, derived []bool) {
+// save leaves them out.
+//
+// The result depends only on the list, so the same file gives the same ids
+// on every load; and as what a run adds always has an id, counting only
+// the items without one keeps their ids when a run inserts items before
+// them (an arrow a model drew to one still finds it after the save).
+func ItemIDs(list *yaml.Node, base func(item *yaml.Node, n int) string) (ids []string, derived []bool) {
 	if list == nil || list.Kind != yaml.SequenceNode {
 		return nil, nil
 	}
@@ -27,16 +31,16 @@ func ItemIDs(list *yaml.Node, base func(item *yaml.Node, pos int) string) (ids [
 			taken[id] = true
 		}
 	}
-	pos := 0
+	n := 0
 	for i, item := range list.Content {
 		if _, pending := Pending(deref(item)); pending {
 			continue
 		}
-		pos++
 		if _, ok := writtenID(item); ok {
 			continue
 		}
-		b := base(deref(item), pos)
+		n++
+		b := base(deref(item), n)
 		id := b
 		for n := 2; taken[id]; n++ {
 			id = fmt.Sprintf("%s-%d", b, n)

@@ -21,8 +21,8 @@ func byTitle(t *testing.T, src string) ([]string, []bool) {
 }
 
 // A derived id never takes an explicit one, wherever in the list it is
-// written, nor one derived before it; pending items have none and do not
-// count as positions.
+// written, nor one derived before it; pending items have none, and only
+// items without an id are counted.
 func TestItemIDsExplicitWins(t *testing.T) {
 	ids, derived := byTitle(t, `slides:
   - title: light
@@ -33,12 +33,14 @@ func TestItemIDsExplicitWins(t *testing.T) {
     title: Other
   - id: light-2
     title: x
+  - title: !pending
 `)
-	want := []string{"light-3", "", "light-4", "slide-3", "light", "light-2"}
+	want := []string{"light-3", "", "light-4", "slide-3", "light", "light-2", "slide-4"}
+	// slide-3: the third slide written without an id.
 	if !slices.Equal(ids, want) {
 		t.Errorf("ids = %q, want %q", ids, want)
 	}
-	if w := []bool{true, false, true, true, false, false}; !slices.Equal(derived, w) {
+	if w := []bool{true, false, true, true, false, false, true}; !slices.Equal(derived, w) {
 		t.Errorf("derived = %v, want %v", derived, w)
 	}
 }
@@ -107,5 +109,15 @@ func TestMerge3KeylessItems(t *testing.T) {
 	theirs = "slides:\n  - title: New\n  - title: A\n    notes: !pending\n  - title: B\n"
 	if _, conflicts := merge3Text(t, base, ours, theirs); len(conflicts) == 0 {
 		t.Error("an added keyless slide merged by position")
+	}
+}
+
+// What a run adds has an id, so inserting it before items without one
+// leaves their derived ids as they were.
+func TestItemIDsKeepThroughInsertions(t *testing.T) {
+	before, _ := byTitle(t, "slides:\n  - title: !pending\n  - title: !pending\n")
+	after, _ := byTitle(t, "slides:\n  - id: new\n    title: New\n  - title: !pending\n  - id: new-2\n    title: New\n  - title: !pending\n")
+	if got := []string{after[1], after[3]}; !slices.Equal(got, before) {
+		t.Errorf("after insertions %q, before %q", got, before)
 	}
 }
