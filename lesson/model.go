@@ -294,9 +294,9 @@ func (*Slide) ItemNames(_ string, list *yaml.Node) []string {
 	return names
 }
 
-// OmitKey leaves a derived id out of the file: only the author writes a
-// slide's id, and a run never adds one to an authored slide.
-func (s Slide) OmitKey(key string) bool { return key == "id" && s.idDerived }
+// DerivedKey leaves a derived id out of the file: only the author writes
+// a slide's id, and a run never adds one to an authored slide.
+func (s Slide) DerivedKey(key string) bool { return key == "id" && s.idDerived }
 
 // Position returns a slide's 1-based position among real slides and their
 // count.

@@ -52,8 +52,8 @@ type Question struct {
 	filledFor string
 }
 
-// OmitKey leaves an id the author did not write out of the file.
-func (q Question) OmitKey(key string) bool { return key == "id" && q.idDerived }
+// DerivedKey leaves an id the author did not write out of the file.
+func (q Question) DerivedKey(key string) bool { return key == "id" && q.idDerived }
 
 // QuestionName is how messages, tool results and prompts name a question:
 // `question "q2" (2)`, its id and 1-based position among real questions.

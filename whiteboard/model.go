@@ -132,12 +132,11 @@ type Element struct {
 	filledFor string
 }
 
-// OmitKey drops the box of an arrow, which is placed by its endpoints, and
-// an id the author did not write.
+// DerivedKey leaves an id the author did not write out of the file.
+func (e Element) DerivedKey(key string) bool { return key == "id" && e.idDerived }
+
+// OmitKey drops the box of an arrow, which is placed by its endpoints.
 func (e Element) OmitKey(key string) bool {
-	if key == "id" {
-		return e.idDerived
-	}
 	if e.Type != KindArrow {
 		return false
 	}

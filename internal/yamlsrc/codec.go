@@ -30,6 +30,14 @@ type KeyOmitter interface {
 	OmitKey(key string) bool
 }
 
+// KeyDeriver lets a struct leave out of the file a value it derived
+// rather than read (an id the author did not write), so a save adds
+// nothing to what the author wrote. Unlike KeyOmitter it says nothing of
+// which keys a variant may have, so the schema is not affected.
+type KeyDeriver interface {
+	DerivedKey(key string) bool
+}
+
 // NodeDecoder and NodeEncoder let a type that is not a plain struct (such as
 // a whiteboard given inline, by file, or as pending) handle its own node.
 type NodeDecoder interface {
@@ -435,10 +443,11 @@ func encodeStruct(v reflect.Value) *yaml.Node {
 		}
 	}
 	omitter, _ := v.Interface().(KeyOmitter)
+	deriver, _ := v.Interface().(KeyDeriver)
 	n := &yaml.Node{Kind: yaml.MappingNode}
 	for _, f := range infoFor(v.Type()).fields {
 		fv := v.Field(f.index)
-		if omitter != nil && omitter.OmitKey(f.name) {
+		if omitter != nil && omitter.OmitKey(f.name) || deriver != nil && deriver.DerivedKey(f.name) {
 			continue
 		}
 		if f.optional && fv.IsZero() {
