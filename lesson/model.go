@@ -268,13 +268,14 @@ func (p *Plan) Name(s *Slide) string {
 // SlideIDs gives each item of a slides list the id it goes by (see
 // yamlsrc.ItemIDs): the id written, else a slug of its title with whole
 // words ("Light reactions" → light-reactions), else slide-N for the N-th
-// real slide; derived says which ids the file does not hold.
+// slide written without an id; derived says which ids the file does not
+// hold.
 func SlideIDs(list *yaml.Node) (ids []string, derived []bool) {
-	return yamlsrc.ItemIDs(list, func(item *yaml.Node, pos int) string {
+	return yamlsrc.ItemIDs(list, func(item *yaml.Node, n int) string {
 		if s := slug(yamlsrc.Scalar(item, "title")); s != "" {
 			return s
 		}
-		return fmt.Sprintf("slide-%d", pos)
+		return fmt.Sprintf("slide-%d", n)
 	})
 }
 

@@ -55,15 +55,16 @@ type Question struct {
 // DerivedKey leaves an id the author did not write out of the file.
 func (q Question) DerivedKey(key string) bool { return key == "id" && q.idDerived }
 
-// QuestionName is how messages, tool results and prompts name a question:
+// QuestionName is how messages, plan and prompts name a question:
 // `question "q2" (2)`, its id and 1-based position among real questions.
 func QuestionName(id string, pos int) string { return session.ItemName("question", id, pos) }
 
 // QuestionIDs gives each item of a questions list the id it goes by (see
-// yamlsrc.ItemIDs): the id written, else qN for the N-th real question, as
-// new questions are named; derived says which ids the file does not hold.
+// yamlsrc.ItemIDs): the id written, else qN for the N-th question written
+// without an id, as new questions are named; derived says which ids the
+// file does not hold.
 func QuestionIDs(list *yaml.Node) (ids []string, derived []bool) {
-	return yamlsrc.ItemIDs(list, func(_ *yaml.Node, pos int) string { return fmt.Sprintf("q%d", pos) })
+	return yamlsrc.ItemIDs(list, func(_ *yaml.Node, n int) string { return fmt.Sprintf("q%d", n) })
 }
 
 // ItemNames names the questions of a list while it is decoded; see

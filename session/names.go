@@ -2,7 +2,7 @@ package session
 
 import "fmt"
 
-// ItemName is how messages, plan, tool results and prompts name an item of
+// ItemName is how messages, plan and prompts name an item of
 // a document's list: by its id (written or derived) and 1-based position
 // among the list's real items, `slide "light" (3)`, `element "arrow1" (4)`;
 // by position alone when it has no id, `slide 3`. Each modality names its

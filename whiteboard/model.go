@@ -239,22 +239,22 @@ func (b *Board) elements() []*Element {
 	return b.Elements.Value
 }
 
-// ElementName is how messages, tool results and prompts name an element:
+// ElementName is how messages, plan and prompts name an element:
 // `element "arrow1" (4)`, its id and 1-based position among the board's
 // real elements.
 func ElementName(id string, pos int) string { return session.ItemName("element", id, pos) }
 
 // ElementIDs gives each item of an elements list the id it goes by (see
-// yamlsrc.ItemIDs): the id written, else its type's id prefix and its
-// position (text3, eq5), as new elements are named; derived says which ids
-// the file does not hold.
+// yamlsrc.ItemIDs): the id written, else its type's id prefix, as new
+// elements are named, and N for the N-th element written without an id
+// (text1, eq2); derived says which ids the file does not hold.
 func ElementIDs(list *yaml.Node) (ids []string, derived []bool) {
-	return yamlsrc.ItemIDs(list, func(item *yaml.Node, pos int) string {
+	return yamlsrc.ItemIDs(list, func(item *yaml.Node, n int) string {
 		k := Kind(yamlsrc.Scalar(item, "type"))
 		if !slices.Contains(Kinds(), k) {
-			return fmt.Sprintf("element%d", pos)
+			return fmt.Sprintf("element%d", n)
 		}
-		return fmt.Sprintf("%s%d", idPrefix(k), pos)
+		return fmt.Sprintf("%s%d", idPrefix(k), n)
 	})
 }
 

@@ -19,6 +19,7 @@ import (
 // the items without one keeps their ids when a run inserts items before
 // them (an arrow a model drew to one still finds it after the save).
 func ItemIDs(list *yaml.Node, base func(item *yaml.Node, n int) string) (ids []string, derived []bool) {
+	list = deref(list)
 	if list == nil || list.Kind != yaml.SequenceNode {
 		return nil, nil
 	}
