@@ -1,8 +1,6 @@
 package cmd
 
 import (
-	"strconv"
-
 	"github.com/spf13/cobra"
 
 	"github.com/lessongen/lessongen/bridge"
@@ -34,8 +32,8 @@ func completeModelFlags(cmd *cobra.Command) {
 }
 
 // completeSlide completes --slide with the slide ids of the lesson named by
-// the command's first argument, and the 1-based position of a slide that
-// has no id.
+// the command's first argument: as written, or derived for a slide written
+// without one (see lesson.SlideIDs).
 func completeSlide(cmd *cobra.Command, reg *modality.Registry) {
 	_ = cmd.RegisterFlagCompletionFunc("slide", func(_ *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
 		if len(args) == 0 {
@@ -46,14 +44,7 @@ func completeSlide(cmd *cobra.Command, reg *modality.Registry) {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}
 		var out []string
-		doc.View(func(p *lesson.Plan) {
-			for i, id := range p.SlideIDs() {
-				if id == "" {
-					id = strconv.Itoa(i + 1)
-				}
-				out = append(out, id)
-			}
-		})
+		doc.View(func(p *lesson.Plan) { out = p.SlideIDs() })
 		return out, cobra.ShellCompDirectiveNoFileComp
 	})
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -47,6 +48,16 @@ func benchLesson(n int) string {
 `, i, i, i, i)
 	}
 	return b.String()
+}
+
+// benchLessonNoIDs is benchLesson written without ids: every slide and
+// element goes by a derived one.
+func benchLessonNoIDs(n int) string {
+	return strings.NewReplacer(
+		"{id: a, ", "{", "{id: b, ", "{",
+		"{id: c, type: arrow, from: a, to: b}", "{type: arrow, from: text1, to: shape2}",
+		"- id: d\n          type:", "- type:",
+	).Replace(regexp.MustCompile(`(?m)^  - id: s\d+\n    title:`).ReplaceAllString(benchLesson(n), "  - title:"))
 }
 
 func loadBench(b *testing.B, n int) *compose.Document {
@@ -126,6 +137,24 @@ func BenchmarkLoadSave2000(b *testing.B) {
 		b.SetBytes(int64(len(data)))
 		for b.Loop() {
 			d, err := compose.Load(path, testRegistry())
+			if err != nil {
+				b.Fatal(err)
+			}
+			files, err := d.Render("")
+			if err != nil || len(files) != 0 {
+				b.Fatalf("render: %d files, %v", len(files), err)
+			}
+		}
+	})
+	noIDs := filepath.Join(b.TempDir(), "noids.yaml")
+	if err := os.WriteFile(noIDs, []byte(benchLessonNoIDs(2000)), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	b.Run("unchanged-no-ids", func(b *testing.B) {
+		b.ReportAllocs()
+		b.SetBytes(int64(len(data)))
+		for b.Loop() {
+			d, err := compose.Load(noIDs, testRegistry())
 			if err != nil {
 				b.Fatal(err)
 			}

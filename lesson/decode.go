@@ -23,16 +23,20 @@ func Decode(n *yaml.Node, r *yamlsrc.Reporter, kinds []string, bindable map[stri
 	if p.Version != FormatVersion && hasKey(n, "version") {
 		r.At(valueNode(n, "version"), "version %d is not supported; this lessongen reads version %d", p.Version, FormatVersion)
 	}
+	ids, derived := SlideIDs(valueNode(n, "slides"))
 	seen := map[string]*yaml.Node{}
-	for _, s := range p.slides() {
+	for i, s := range p.slides() {
 		if s.IsPlaceholder {
 			continue
 		}
 		s.authored = true
+		if i < len(derived) && derived[i] {
+			s.ID, s.idDerived = ids[i], true
+		}
 		path := p.Name(s)
 		idNode := valueNode(s.Src, "id")
 		switch first, dup := seen[s.ID]; {
-		case s.Src == nil:
+		case s.Src == nil, s.idDerived:
 		case !idPattern.MatchString(s.ID):
 			r.At(idNode, "%s.id %q must use only letters, digits, - and _", path, s.ID)
 		case dup:

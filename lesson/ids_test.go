@@ -48,3 +48,44 @@ func outputID(t *testing.T, res session.Result) string {
 	}
 	return a.ID
 }
+
+const idlessLesson = `version: 1
+metadata:
+  title: Light
+slides:
+  - title: "Practice: where each stage happens in the chloroplast"
+    notes: !pending
+  - title: !pending
+  - id: practice-where-each-stage
+    title: Taken
+`
+
+// A slide written without an id goes by a slug of its title with whole
+// words (else slide-N); an explicit id elsewhere in the list wins, and the
+// derived one takes a suffix.
+func TestDerivedSlideIDs(t *testing.T) {
+	d := load(t, idlessLesson)
+	got := plan(d).SlideIDs()
+	want := []string{"practice-where-each-stage-2", "slide-2", "practice-where-each-stage"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("ids = %q, want %q", got, want)
+	}
+	if s, err := plan(d).Lookup("slide-2"); err != nil || s.ID != "slide-2" {
+		t.Errorf("Lookup(slide-2) = %v, %v", s, err)
+	}
+}
+
+// Filling a pending field of a slide whose id is derived saves the field
+// and no id: the author's other bytes are as they were.
+func TestDerivedSlideIDIsNotSaved(t *testing.T) {
+	d := load(t, idlessLesson)
+	apply(t, d, d.Session(), lesson.UpdateSlide{ID: "practice-where-each-stage-2", Notes: ptr("Sort the cards.")})
+	got := rendered(t, d)[d.Path]
+	want := strings.Replace(idlessLesson, "notes: !pending", "notes: Sort the cards.", 1)
+	if got != want {
+		t.Errorf("saved\n%s\nwant\n%s", got, want)
+	}
+	if again := plan(reload(t, d)).SlideIDs(); again[0] != "practice-where-each-stage-2" {
+		t.Errorf("after the save the slide goes by %q", again[0])
+	}
+}

@@ -154,7 +154,9 @@ type Slide struct {
 	yamlsrc.Placeholder
 	Src *yaml.Node `yaml:"-"`
 
-	ID              string                `yaml:"id"`
+	// ID is the slide's id: as written, or derived (see SlideIDs) when the
+	// author wrote none.
+	ID              string                `yaml:"id,omitempty"`
 	Title           yamlsrc.Field[string] `yaml:"title,required"`
 	Section         yamlsrc.Field[string] `yaml:"section"`
 	DurationMinutes yamlsrc.Field[int]    `yaml:"duration_minutes"`
@@ -175,6 +177,7 @@ type Slide struct {
 	GeneratedFor string `yaml:"generated_for,omitempty"`
 
 	authored  bool
+	idDerived bool           // ID is not in the file (see SlideIDs)
 	filled    int            // placeholders: slides generated for it
 	filledFor *Slide         // generated slides: the placeholder they fill
 	compiled  map[string]tpl // parsed props templates
@@ -246,12 +249,7 @@ func (p *Plan) SlideIDs() []string {
 // SlideName is how messages, plan and prompts name a slide: by its id and
 // 1-based position among real slides, `slide "light" (3)`, or by position
 // alone when it has no id, `slide 3`. fill --slide takes either.
-func SlideName(id string, pos int) string {
-	if id == "" {
-		return fmt.Sprintf("slide %d", pos)
-	}
-	return fmt.Sprintf("slide %q (%d)", id, pos)
-}
+func SlideName(id string, pos int) string { return session.ItemName("slide", id, pos) }
 
 // Name is s's SlideName in p.
 func (p *Plan) Name(s *Slide) string {
@@ -267,21 +265,39 @@ func (p *Plan) Name(s *Slide) string {
 	return SlideName(s.ID, pos)
 }
 
-// ItemName names the slide at index i of the slides list while it is
-// decoded; see yamlsrc.ItemNamer.
-func (*Slide) ItemName(list *yaml.Node, i int) string {
-	pos := 0
-	for _, item := range list.Content[:i+1] {
-		if _, pending := yamlsrc.Pending(item); !pending {
-			pos++
+// SlideIDs gives each item of a slides list the id it goes by (see
+// yamlsrc.ItemIDs): the id written, else a slug of its title with whole
+// words ("Light reactions" → light-reactions), else slide-N for the N-th
+// slide written without an id; derived says which ids the file does not
+// hold.
+func SlideIDs(list *yaml.Node) (ids []string, derived []bool) {
+	return yamlsrc.ItemIDs(list, func(item *yaml.Node, n int) string {
+		if s := slug(yamlsrc.Scalar(item, "title")); s != "" {
+			return s
 		}
-	}
-	id := ""
-	if v := valueNode(list.Content[i], "id"); v != nil && v != list.Content[i] && v.Kind == yaml.ScalarNode {
-		id = v.Value
-	}
-	return SlideName(id, pos)
+		return fmt.Sprintf("slide-%d", n)
+	})
 }
+
+// ItemNames names the slides of a list while it is decoded; see
+// yamlsrc.ItemNamer.
+func (*Slide) ItemNames(_ string, list *yaml.Node) []string {
+	ids, _ := SlideIDs(list)
+	names := make([]string, len(list.Content))
+	pos := 0
+	for i, item := range list.Content {
+		if _, pending := yamlsrc.Pending(item); pending {
+			continue
+		}
+		pos++
+		names[i] = SlideName(ids[i], pos)
+	}
+	return names
+}
+
+// DerivedKey leaves a derived id out of the file: only the author writes
+// a slide's id, and a run never adds one to an authored slide.
+func (s Slide) DerivedKey(key string) bool { return key == "id" && s.idDerived }
 
 // Position returns a slide's 1-based position among real slides and their
 // count.

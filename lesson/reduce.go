@@ -474,10 +474,25 @@ func (p *Plan) idTaken(id string) bool {
 const maxSlugID = 32
 
 // newID derives a readable, unique id from the title: "Light reactions" →
-// "light-reactions", then "light-reactions-2". It keeps whole words: the
-// first always (up to twice that), then each next one while the id stays
-// within maxSlugID.
+// "light-reactions", then "light-reactions-2".
 func (p *Plan) newID(title string) string {
+	base := slug(title)
+	if base == "" {
+		base = "slide"
+	}
+	id := base
+	for n := 2; ; n++ {
+		if _, taken := p.byID[id]; !taken {
+			return id
+		}
+		id = fmt.Sprintf("%s-%d", base, n)
+	}
+}
+
+// slug makes an id of a title, "" when it has no letters or digits. It
+// keeps whole words: the first always (up to twice maxSlugID), then each
+// next one while the id stays within maxSlugID.
+func slug(title string) string {
 	words := strings.FieldsFunc(strings.ToLower(title), func(r rune) bool {
 		return !(r < 128 && (unicode.IsLetter(r) || unicode.IsDigit(r)))
 	})
@@ -493,16 +508,7 @@ func (p *Plan) newID(title string) string {
 		}
 		base += w
 	}
-	if base == "" {
-		base = "slide"
-	}
-	id := base
-	for n := 2; ; n++ {
-		if _, taken := p.byID[id]; !taken {
-			return id
-		}
-		id = fmt.Sprintf("%s-%d", base, n)
-	}
+	return base
 }
 
 func (p *Plan) updateSlide(rc *session.Context, in UpdateSlide) (func(), error) {

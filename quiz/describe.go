@@ -123,6 +123,7 @@ func (q *Quiz) Pending() []session.Pending {
 	if q.Questions.Pending {
 		ps = append(ps, session.Pending{Level: session.LevelNode, Path: "questions", Hint: q.Questions.Hint, ID: "p1"})
 	}
+	pos := 0
 	for i, qu := range q.questions() {
 		if qu.IsPlaceholder {
 			if qu.filled == 0 {
@@ -130,6 +131,7 @@ func (q *Quiz) Pending() []session.Pending {
 			}
 			continue
 		}
+		pos++
 		for _, f := range []struct {
 			name    string
 			pending bool
@@ -141,7 +143,8 @@ func (q *Quiz) Pending() []session.Pending {
 			{"feedback", qu.Feedback.Pending, qu.Feedback.Hint},
 		} {
 			if f.pending {
-				ps = append(ps, session.Pending{Level: session.LevelNode, Path: fmt.Sprintf("questions[%s].%s", qu.ID, f.name), Hint: f.hint})
+				ps = append(ps, session.Pending{Level: session.LevelNode, Path: fmt.Sprintf("questions[%s].%s", qu.ID, f.name), Hint: f.hint,
+					Label: QuestionName(qu.ID, pos) + "." + f.name})
 			}
 		}
 	}

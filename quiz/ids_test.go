@@ -22,3 +22,21 @@ func TestQuestionChosenID(t *testing.T) {
 		t.Errorf("clash: %v", err)
 	}
 }
+
+// A question written without an id goes by qN, N its place among those
+// written without one; an explicit q1 wins, and the derived id is not
+// saved when its pending feedback is filled.
+func TestDerivedQuestionIDs(t *testing.T) {
+	s, q := newSession(t, `questions:
+  - prompt: Who built the wall?
+    answers: [Hadrian]
+    distractors: [Caesar]
+    feedback: !pending
+  - {id: q1, prompt: "When?", answers: [AD 122], distractors: [AD 43]}
+`)
+	apply(t, s, q, quiz.UpdateQuestion{ID: "q1-2", Feedback: ptr("Hadrian ordered it.")})
+	got := render(t, q)
+	if strings.Count(got, "id:") != 1 || !strings.Contains(got, "feedback: Hadrian ordered it.") {
+		t.Errorf("saved:\n%s", got)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strings"
 
 	"gopkg.in/yaml.v3"
 
@@ -26,7 +27,9 @@ type Question struct {
 	yamlsrc.Placeholder
 	Src *yaml.Node `yaml:"-"`
 
-	ID          string                  `yaml:"id"`
+	// ID is as written, or derived (see QuestionIDs) when the author wrote
+	// none.
+	ID          string                  `yaml:"id,omitempty"`
 	Prompt      yamlsrc.Field[string]   `yaml:"prompt,required"`
 	Answers     yamlsrc.Field[[]string] `yaml:"answers,required"`
 	Distractors yamlsrc.Field[[]string] `yaml:"distractors"`
@@ -40,10 +43,59 @@ type Question struct {
 	// authored questions came from the file; generation may fill their
 	// pending fields but not otherwise change them.
 	authored bool
+	// idDerived: ID is not in the file (see QuestionIDs), so a save leaves
+	// it out.
+	idDerived bool
 	// filled counts the questions generated for a placeholder.
 	filled int
 	// filledFor names the placeholder a generated question fills.
 	filledFor string
+}
+
+// DerivedKey leaves an id the author did not write out of the file.
+func (q Question) DerivedKey(key string) bool { return key == "id" && q.idDerived }
+
+// QuestionName is how messages, plan and prompts name a question:
+// `question "q2" (2)`, its id and 1-based position among real questions.
+func QuestionName(id string, pos int) string { return session.ItemName("question", id, pos) }
+
+// QuestionIDs gives each item of a questions list the id it goes by (see
+// yamlsrc.ItemIDs): the id written, else qN for the N-th question written
+// without an id, as new questions are named; derived says which ids the
+// file does not hold.
+func QuestionIDs(list *yaml.Node) (ids []string, derived []bool) {
+	return yamlsrc.ItemIDs(list, func(_ *yaml.Node, n int) string { return fmt.Sprintf("q%d", n) })
+}
+
+// ItemNames names the questions of a list while it is decoded; see
+// yamlsrc.ItemNamer.
+func (*Question) ItemNames(path string, list *yaml.Node) []string {
+	ids, _ := QuestionIDs(list)
+	names := make([]string, len(list.Content))
+	owner, _ := strings.CutSuffix(path, ".questions")
+	pos := 0
+	for i, item := range list.Content {
+		if _, pending := yamlsrc.Pending(item); pending {
+			continue
+		}
+		pos++
+		names[i] = owner + ": " + QuestionName(ids[i], pos)
+	}
+	return names
+}
+
+// name is qu's QuestionName in q.
+func (q *Quiz) name(qu *Question) string {
+	pos := 0
+	for _, o := range q.questions() {
+		if !o.IsPlaceholder {
+			pos++
+		}
+		if o == qu {
+			break
+		}
+	}
+	return QuestionName(qu.ID, pos)
 }
 
 // options lists the question's options, answers first, as the rules and
@@ -108,8 +160,16 @@ func Decode(n *yaml.Node, r *yamlsrc.Reporter, path string) *Quiz {
 	q := &Quiz{Protect: true}
 	yamlsrc.Decode(n, q, r, path)
 	q.Src = n
-	for _, qu := range q.questions() {
+	var list *yaml.Node
+	if v := valueNode(n, "questions"); v != n {
+		list = v
+	}
+	ids, derived := QuestionIDs(list)
+	for i, qu := range q.questions() {
 		qu.authored = !qu.IsPlaceholder
+		if i < len(derived) && derived[i] {
+			qu.ID, qu.idDerived = ids[i], true
+		}
 	}
 	q.validate(r, path)
 	q.index()
@@ -185,13 +245,15 @@ func (q *Quiz) validate(r *yamlsrc.Reporter, path string) {
 		r.At(valueNode(q.Src, "kind"), "%s.kind must be one of %s, got %q", path, listWords(Kinds()), k)
 	}
 	seen := map[string]*yaml.Node{}
-	for i, qu := range q.questions() {
+	for _, qu := range q.questions() {
 		if qu.IsPlaceholder || qu.Src == nil {
 			continue
 		}
-		qp := fmt.Sprintf("%s.questions[%d]", path, i)
+		qp := path + ": " + q.name(qu)
 		idNode := valueNode(qu.Src, "id")
-		if !idPattern.MatchString(qu.ID) {
+		if qu.idDerived {
+			// derived ids are unique and well formed by construction
+		} else if !idPattern.MatchString(qu.ID) {
 			r.At(idNode, "%s.id %q must start with a letter and use only letters, digits, - and _", qp, qu.ID)
 		} else if first, dup := seen[qu.ID]; dup {
 			r.At(idNode, "duplicate question id %q (first at line %d); ids must be unique in a quiz", qu.ID, first.Line)
@@ -211,7 +273,7 @@ func (q *Quiz) validate(r *yamlsrc.Reporter, path string) {
 			default:
 				at = item(qu.Src, "distractors", p.index-nAnswers)
 			}
-			r.At(at, "%s (%s): %s; %s", qp, qu.ID, p.msg, p.hint)
+			r.At(at, "%s: %s; %s", qp, p.msg, p.hint)
 		}
 	}
 }

@@ -125,10 +125,10 @@ func TestPendingInEveryPosition(t *testing.T) {
 			{Level: session.LevelNode, Path: "questions[2]", ID: "p2"},
 		}},
 		{"every question field", "questions:\n  - id: a\n    prompt: !pending \"on evaporation\"\n    answers: !pending\n    distractors: !pending \"two misconceptions\"\n    feedback:\n", []session.Pending{
-			{Level: session.LevelNode, Path: "questions[a].prompt", Hint: "on evaporation"},
-			{Level: session.LevelNode, Path: "questions[a].answers"},
-			{Level: session.LevelNode, Path: "questions[a].distractors", Hint: "two misconceptions"},
-			{Level: session.LevelNode, Path: "questions[a].feedback"},
+			{Level: session.LevelNode, Path: "questions[a].prompt", Hint: "on evaporation", Label: `question "a" (1).prompt`},
+			{Level: session.LevelNode, Path: "questions[a].answers", Label: `question "a" (1).answers`},
+			{Level: session.LevelNode, Path: "questions[a].distractors", Hint: "two misconceptions", Label: `question "a" (1).distractors`},
+			{Level: session.LevelNode, Path: "questions[a].feedback", Label: `question "a" (1).feedback`},
 		}},
 	}
 	for _, tt := range tests {
@@ -187,18 +187,18 @@ func TestDecodeReportsEveryRuleWithPosition(t *testing.T) {
 		line, col int    // where the error points, in the whole file
 		msg       string
 	}{
-		{"no answer", "{id: a, prompt: P, answers: [], distractors: [x, y]}", 3, 5, "quiz.questions[0] (a): the question has no answer; give at least one correct answer"},
+		{"no answer", "{id: a, prompt: P, answers: [], distractors: [x, y]}", 3, 5, "quiz: question \"a\" (1): the question has no answer; give at least one correct answer"},
 		{"too few options", "{id: a, prompt: P, answers: [x]}", 3, 5, "the question has 1 option; a question has 2 to 6 options, answers and distractors together; add distractors"},
 		{"too many options", "{id: a, prompt: P, answers: [a, b], distractors: [c, d, e, f, g]}", 3, 5, "the question has 7 options; a question has 2 to 6 options"},
 		{"an answer twice", "{id: a, prompt: P, answers: [x, ' X '], distractors: [y]}", 3, 37, `"X" is listed twice in answers; keep one`},
 		{"a distractor twice", "{id: a, prompt: P, answers: [x], distractors: [y, z, y]}", 3, 58, `"y" is listed twice in distractors; keep one`},
 		{"both right and wrong", "{id: a, prompt: P, answers: [AD 43], distractors: [AD 410, ad 43]}", 3, 64, `"ad 43" is both an answer and a distractor; an option is either right or wrong; keep it in one list`},
 		{"an empty option", "{id: a, prompt: P, answers: [x], distractors: ['']}", 3, 52, "a distractor is empty; write the option or remove it"},
-		{"a bad id", "{id: 1a, prompt: P, answers: [x], distractors: [y]}", 3, 10, `quiz.questions[0].id "1a" must start with a letter`},
+		{"a bad id", "{id: 1a, prompt: P, answers: [x], distractors: [y]}", 3, 10, `quiz: question "1a" (1).id "1a" must start with a letter`},
 		{"too many before distractors are written", "{id: a, prompt: P, answers: [a, b, c, d, e, f, g], distractors: !pending }", 3, 5, "the question has 7 options"},
 		{"no room for the pending answers", "{id: a, prompt: P, answers: !pending , distractors: [b, c, d, e, f, g]}", 3, 5, "the question has 6 distractors and its answers are still to come; a question has 2 to 6 options, answers and distractors together; leave room for an answer"},
-		{"no answer key", "{id: a, prompt: P, distractors: [x]}", 3, 5, `quiz.questions[0] is missing the required key "answers"`},
-		{"misspelt key", "{id: a, prompt: P, answer: [x], distractors: [y]}", 3, 24, `unknown key "answer" in quiz.questions[0]; did you mean "answers"?`},
+		{"no answer key", "{id: a, prompt: P, distractors: [x]}", 3, 5, `quiz: question "a" (1) is missing the required key "answers"`},
+		{"misspelt key", "{id: a, prompt: P, answer: [x], distractors: [y]}", 3, 24, `unknown key "answer" in quiz: question "a" (1); did you mean "answers"?`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

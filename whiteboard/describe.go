@@ -109,6 +109,7 @@ func (b *Board) Pending() []session.Pending {
 	if b.Elements.Pending {
 		ps = append(ps, session.Pending{Level: session.LevelNode, Path: "elements", Hint: b.Elements.Hint, ID: "p1"})
 	}
+	pos := 0
 	for i, e := range b.Elements.Value {
 		if e.IsPlaceholder {
 			if e.filled == 0 {
@@ -116,9 +117,11 @@ func (b *Board) Pending() []session.Pending {
 			}
 			continue
 		}
+		pos++
 		for name, f := range e.textFields() {
 			if f.Pending {
-				ps = append(ps, session.Pending{Level: session.LevelNode, Path: fmt.Sprintf("elements[%s].%s", e.ID, name), Hint: f.Hint})
+				ps = append(ps, session.Pending{Level: session.LevelNode, Path: fmt.Sprintf("elements[%s].%s", e.ID, name), Hint: f.Hint,
+					Label: ElementName(e.ID, pos) + "." + name})
 			}
 		}
 	}

@@ -59,3 +59,37 @@ func TestChosenIDRejected(t *testing.T) {
 	in.ID = "title-2"
 	apply(t, s, b, in)
 }
+
+const idlessBoard = `elements:
+  - {type: text, text: !pending "a caption", x: 100, y: 200, w: 300, h: 80}
+  - !pending "a diagram"
+  - {id: shape3, type: text, text: taken, x: 500, y: 200, w: 300, h: 80}
+  - {type: shape, shape: rect, x: 100, y: 400, w: 300, h: 80}   # no id
+  - {type: arrow, from: text1, to: shape3}
+`
+
+// An element written without an id goes by its type's prefix and its place
+// among the elements written without one; an explicit id wins.
+func TestDerivedElementIDs(t *testing.T) {
+	b, _ := decode(t, idlessBoard)
+	if got, want := strings.Join(ids(b), " "), "text1 ?p1 shape3 shape2 arrow3"; got != want {
+		t.Errorf("ids = %s, want %s", got, want)
+	}
+}
+
+// An element a model adds is saved with its id, and a filled field is
+// saved; the derived ids are not, and the arrow still names its end.
+func TestDerivedElementIDsAreNotSaved(t *testing.T) {
+	s, b := newSession(t, idlessBoard)
+	apply(t, s, b, whiteboard.UpdateElement{ID: "text1", Text: ptr("Light in")})
+	add := whiteboard.AddText{Box: box(600, 400, 200, 60), Text: "Leaf"}
+	add.PendingID = "p1"
+	apply(t, s, b, add)
+	got := render(t, b)
+	if strings.Count(got, "id:") != 2 || !strings.Contains(got, "id: shape3") || !strings.Contains(got, "id: text2") || !strings.Contains(got, "text: Light in") {
+		t.Errorf("saved:\n%s", got)
+	}
+	if n := strings.Count(got, "from: text1"); n != 1 {
+		t.Errorf("the arrow lost its end:\n%s", got)
+	}
+}

@@ -6,6 +6,7 @@ package whiteboard
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -93,7 +94,9 @@ type Element struct {
 	yamlsrc.Placeholder
 	Src *yaml.Node `yaml:"-"`
 
-	ID          string                `yaml:"id"`
+	// ID is as written, or derived (see ElementIDs) when the author wrote
+	// none.
+	ID          string                `yaml:"id,omitempty"`
 	Type        Kind                  `yaml:"type"`
 	Shape       string                `yaml:"shape,omitempty"`
 	From        string                `yaml:"from,omitempty"`
@@ -120,11 +123,17 @@ type Element struct {
 	// authored elements came from the file; generation may fill their
 	// pending fields but not otherwise change them.
 	authored bool
+	// idDerived: ID is not in the file (see ElementIDs), so a save leaves
+	// it out.
+	idDerived bool
 	// filled counts the elements generated for a placeholder.
 	filled int
 	// filledFor names the placeholder a generated element fills.
 	filledFor string
 }
+
+// DerivedKey leaves an id the author did not write out of the file.
+func (e Element) DerivedKey(key string) bool { return key == "id" && e.idDerived }
 
 // OmitKey drops the box of an arrow, which is placed by its endpoints.
 func (e Element) OmitKey(key string) bool {
@@ -187,8 +196,12 @@ func Decode(n *yaml.Node, r *yamlsrc.Reporter, path string) *Board {
 	b := &Board{Protect: true}
 	yamlsrc.Decode(n, b, r, path)
 	b.Src = n
-	for _, e := range b.elements() {
+	ids, derived := ElementIDs(valueOf(n, "elements"))
+	for i, e := range b.elements() {
 		e.authored = !e.IsPlaceholder
+		if i < len(derived) && derived[i] {
+			e.ID, e.idDerived = ids[i], true
+		}
 	}
 	b.validate(r, path)
 	b.index()
@@ -201,20 +214,20 @@ func Decode(n *yaml.Node, r *yamlsrc.Reporter, path string) *Board {
 		open = open || e.IsPlaceholder
 	}
 	for _, d := range b.defects {
-		at := b.Src
+		at, where := b.Src, path
 		if id, ok := strings.CutPrefix(d.Path, "elements["); ok {
 			if e, found := b.byID[strings.TrimSuffix(id, "]")]; found && e.Src != nil {
-				at = e.Src
+				at, where = e.Src, path+": "+b.Name(e)
 			}
 		}
 		if d.dangling && !open {
-			r.At(at, "%s: %s; point it at an element of this whiteboard", path, d.Message)
+			r.At(at, "%s: %s; point it at an element of this whiteboard", where, d.Message)
 			continue
 		}
 		if d.Path == "heading" {
 			at = keyNode(b.Src, "heading")
 		}
-		r.WarnAt(at, "%s: %s", path, d.Message)
+		r.WarnAt(at, "%s: %s", where, d.Message)
 	}
 	return b
 }
@@ -224,6 +237,56 @@ func (b *Board) Hint() string { return b.hint }
 
 func (b *Board) elements() []*Element {
 	return b.Elements.Value
+}
+
+// ElementName is how messages, plan and prompts name an element:
+// `element "arrow1" (4)`, its id and 1-based position among the board's
+// real elements.
+func ElementName(id string, pos int) string { return session.ItemName("element", id, pos) }
+
+// ElementIDs gives each item of an elements list the id it goes by (see
+// yamlsrc.ItemIDs): the id written, else its type's id prefix, as new
+// elements are named, and N for the N-th element written without an id
+// (text1, eq2); derived says which ids the file does not hold.
+func ElementIDs(list *yaml.Node) (ids []string, derived []bool) {
+	return yamlsrc.ItemIDs(list, func(item *yaml.Node, n int) string {
+		k := Kind(yamlsrc.Scalar(item, "type"))
+		if !slices.Contains(Kinds(), k) {
+			return fmt.Sprintf("element%d", n)
+		}
+		return fmt.Sprintf("%s%d", idPrefix(k), n)
+	})
+}
+
+// ItemNames names the elements of a list while it is decoded; see
+// yamlsrc.ItemNamer.
+func (*Element) ItemNames(path string, list *yaml.Node) []string {
+	ids, _ := ElementIDs(list)
+	names := make([]string, len(list.Content))
+	owner, _ := strings.CutSuffix(path, ".elements")
+	pos := 0
+	for i, item := range list.Content {
+		if _, pending := yamlsrc.Pending(item); pending {
+			continue
+		}
+		pos++
+		names[i] = owner + ": " + ElementName(ids[i], pos)
+	}
+	return names
+}
+
+// Name is e's ElementName on b.
+func (b *Board) Name(e *Element) string {
+	pos := 0
+	for _, o := range b.elements() {
+		if !o.IsPlaceholder {
+			pos++
+		}
+		if o == e {
+			break
+		}
+	}
+	return ElementName(e.ID, pos)
 }
 
 // CanvasSize is the canvas with defaults filled in.
@@ -310,12 +373,14 @@ func (b *Board) validate(r *yamlsrc.Reporter, path string) {
 		}
 	}
 	seen := map[string]*yaml.Node{}
-	for i, e := range b.elements() {
+	for _, e := range b.elements() {
 		if e.IsPlaceholder {
 			continue
 		}
-		ep := fmt.Sprintf("%s.elements[%d]", path, i)
-		if !idPattern.MatchString(e.ID) {
+		ep := path + ": " + b.Name(e)
+		if e.idDerived {
+			// derived ids are unique and well formed by construction
+		} else if !idPattern.MatchString(e.ID) {
 			r.At(keyNode(e.Src, "id"), "%s.id %q must start with a letter and use only letters, digits, - and _", ep, e.ID)
 		} else if first, dup := seen[e.ID]; dup {
 			r.At(keyNode(e.Src, "id"), "duplicate element id %q (first at line %d); ids must be unique on a whiteboard", e.ID, first.Line)
@@ -459,6 +524,18 @@ func keyNode(m *yaml.Node, key string) *yaml.Node {
 		}
 	}
 	return m
+}
+
+// valueOf is the value of key in mapping m, or nil.
+func valueOf(m *yaml.Node, key string) *yaml.Node {
+	if k := keyNode(m, key); k != m {
+		for i := 0; i+1 < len(m.Content); i += 2 {
+			if m.Content[i] == k {
+				return m.Content[i+1]
+			}
+		}
+	}
+	return nil
 }
 
 // EncodeNode writes the board as YAML nodes. A whiteboard that was pending as

@@ -131,7 +131,7 @@ elements:
 		msg  string
 	}{
 		{1, "whiteboard.canvas must be between 100 and 10000 pixels on each side, got 50x720"},
-		{3, `whiteboard.elements[0].id "1st" must start with a letter`},
+		{3, `whiteboard: element "1st" (1).id "1st" must start with a letter`},
 		{5, `duplicate element id "ok" (first at line 4)`},
 		{6, `a text element needs "text"`},
 		{7, `type must be one of text, shape, arrow, equation, image, got "blob"`},
@@ -141,7 +141,7 @@ elements:
 		{11, "x,y (5000,0) must lie on the 50x720 canvas"},
 		{12, `style.align must be left, center or right, got "justify"`},
 		{13, `an arrow element needs "to or to_point"`},
-		{14, `unknown key "txt" in whiteboard.elements[11]; did you mean "text"?`},
+		{14, `unknown key "txt" in whiteboard: element "typo" (12); did you mean "text"?`},
 		// NaN fails every comparison, so it must be refused explicitly.
 		{15, "w and h must be between 1 and 10000, got 10xNaN"},
 		{15, "x,y (NaN,0) must lie on the 50x720 canvas"},
@@ -391,7 +391,7 @@ func TestDescribeClipsHugeValues(t *testing.T) {
 func TestDanglingArrowIsAnError(t *testing.T) {
 	ps := decodeProblems(t, "elements:\n  - {id: a, type: text, text: A, x: 0, y: 0, w: 100, h: 40}\n  - {id: x, type: arrow, from: a, to: nowhere}\n")
 	err := ps.Err()
-	if err == nil || !strings.Contains(err.Error(), `board.yaml:3:5: whiteboard: arrow x points at "nowhere", which does not exist`) {
+	if err == nil || !strings.Contains(err.Error(), `board.yaml:3:5: whiteboard: element "x" (2): arrow x points at "nowhere", which does not exist`) {
 		t.Errorf("err = %v, want an error at the arrow's line", err)
 	}
 }

@@ -30,16 +30,26 @@ type KeyOmitter interface {
 	OmitKey(key string) bool
 }
 
+// KeyDeriver lets a struct leave out of the file a value it derived
+// rather than read (an id the author did not write), so a save adds
+// nothing to what the author wrote. Unlike KeyOmitter it says nothing of
+// which keys a variant may have, so the schema is not affected.
+type KeyDeriver interface {
+	DerivedKey(key string) bool
+}
+
 // NodeDecoder and NodeEncoder let a type that is not a plain struct (such as
 // a whiteboard given inline, by file, or as pending) handle its own node.
 type NodeDecoder interface {
 	DecodeNode(n *yaml.Node, r *Reporter, path string)
 }
 
-// ItemNamer names the item at index i of list in messages, replacing the
-// generic path list[i] (a slide is named by its id and 1-based position).
+// ItemNamer names the items of list, found at path, in messages, replacing
+// the generic path list[i] (a slide is named by its id, written or derived,
+// and its 1-based position). It names the whole list at once, as a derived
+// id depends on the ids of the other items; "" keeps the generic path.
 type ItemNamer interface {
-	ItemName(list *yaml.Node, i int) string
+	ItemNames(path string, list *yaml.Node) []string
 }
 
 type NodeEncoder interface {
@@ -285,14 +295,18 @@ func decodeSlice(n *yaml.Node, v reflect.Value, r *Reporter, path string) {
 	if v.Type().Elem().Kind() == reflect.Pointer {
 		namer, _ = reflect.New(v.Type().Elem().Elem()).Interface().(ItemNamer)
 	}
+	var names []string
+	if namer != nil {
+		names = namer.ItemNames(path, n)
+	}
 	for i, item := range n.Content {
 		elem := out.Index(i)
 		if elem.Kind() == reflect.Pointer {
 			elem.Set(reflect.New(elem.Type().Elem()))
 		}
 		itemPath := fmt.Sprintf("%s[%d]", path, i)
-		if namer != nil {
-			itemPath = namer.ItemName(n, i)
+		if i < len(names) && names[i] != "" {
+			itemPath = names[i]
 		}
 		if hint, pending := Pending(deref(item)); pending {
 			target := elem
@@ -429,10 +443,11 @@ func encodeStruct(v reflect.Value) *yaml.Node {
 		}
 	}
 	omitter, _ := v.Interface().(KeyOmitter)
+	deriver, _ := v.Interface().(KeyDeriver)
 	n := &yaml.Node{Kind: yaml.MappingNode}
 	for _, f := range infoFor(v.Type()).fields {
 		fv := v.Field(f.index)
-		if omitter != nil && omitter.OmitKey(f.name) {
+		if omitter != nil && omitter.OmitKey(f.name) || deriver != nil && deriver.DerivedKey(f.name) {
 			continue
 		}
 		if f.optional && fv.IsZero() {

@@ -119,7 +119,10 @@ func (m *merger) sequence(path string, b, o, t *yaml.Node) (*yaml.Node, bool) {
 	bk, ok1 := itemKeys(b)
 	ok, ok2 := itemKeys(o)
 	tk, ok3 := itemKeys(t)
-	if !ok1 || !ok2 || !ok3 {
+	// Mappings without an id are keyed by their order among such items
+	// (see itemKeys), which names the same items only when no side added
+	// or removed one.
+	if !ok1 || !ok2 || !ok3 || len(keyless(b.Content)) != len(keyless(o.Content)) || len(keyless(b.Content)) != len(keyless(t.Content)) {
 		return nil, false
 	}
 	bi, oi, ti := index(bk), index(ok), index(tk)
@@ -206,13 +209,20 @@ func placeAdded(slots []slot, ours []string, i int, inBase map[string]int) int {
 	return 0
 }
 
-// itemKeys identifies every item of a list by id or pending hint; ok is
-// false when one has neither or two share one.
+// itemKeys identifies every item of a list by id or pending hint, and a
+// mapping without an id by its place among those (the author's slide
+// whose id is derived); ok is false when an item has none or two share
+// one.
 func itemKeys(n *yaml.Node) ([]string, bool) {
 	keys := make([]string, len(n.Content))
 	seen := map[string]bool{}
+	nth := 0
 	for i, item := range n.Content {
 		k := itemKey(item)
+		if k == "" && deref(item).Kind == yaml.MappingNode {
+			nth++
+			k = fmt.Sprintf("keyless\x00%d", nth)
+		}
 		if k == "" || seen[k] || deref(item).Kind == yaml.ScalarNode && !isPending(item) {
 			return nil, false
 		}

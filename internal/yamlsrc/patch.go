@@ -516,6 +516,14 @@ func (p *patcher) sequence(o, c *yaml.Node, pl place) {
 			}
 		}
 	}
+	// Mappings without an id (an author's slide whose id is derived) match
+	// in order, when both versions hold as many: a run never adds or drops
+	// one (what it adds gets an id), so the k-th is the same item.
+	if ko, kc := keyless(o.Content), keyless(c.Content); len(ko) == len(kc) {
+		for x, i := range kc {
+			used[ko[x]], match[i] = true, ko[x]
+		}
+	}
 
 	var out strings.Builder
 	// A deleted item's own lines go; the comments and blank lines above it
@@ -557,6 +565,17 @@ func (p *patcher) sequence(o, c *yaml.Node, pl place) {
 		text = strings.TrimSuffix(text, "\n")
 	}
 	p.edits = append(p.edits, Edit{Start: start, End: end, Text: text})
+}
+
+// keyless lists the indexes of the mappings in items that have no key.
+func keyless(items []*yaml.Node) []int {
+	var out []int
+	for i, item := range items {
+		if itemKey(item) == "" && deref(item).Kind == yaml.MappingNode {
+			out = append(out, i)
+		}
+	}
+	return out
 }
 
 // sameKeys reports whether two lists of one length hold the same items in
