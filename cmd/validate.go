@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -107,14 +108,23 @@ func validateFile(opts *validateOptions, file string) (fileResult, yamlsrc.Probl
 	case err != nil:
 		return res, yamlsrc.Problems{{File: file, Message: err.Error()}}
 	}
+	// Counted before the props are bound: a bound property is not
+	// pending, but neither is it written.
+	slides, pending := summarize(doc)
+	bound, err := doc.BoundWarnings()
+	if err != nil {
+		return res, yamlsrc.Problems{{File: file, Message: err.Error()}}
+	}
+	warnings := append(slices.Clip(doc.Warnings), bound...)
+	warnings.Sort()
 	if cited := checkCitations(doc, opts.sources, file); len(cited) > 0 {
-		return res, append(cited, doc.Warnings...)
+		return res, append(cited, warnings...)
 	}
-	res.Valid = !(opts.strict && len(doc.Warnings) > 0)
+	res.Valid = !(opts.strict && len(warnings) > 0)
 	if res.Valid {
-		res.Slides, res.Pending = summarize(doc)
+		res.Slides, res.Pending = slides, pending
 	}
-	return res, doc.Warnings
+	return res, warnings
 }
 
 // validateReport is validate --json's output.

@@ -42,6 +42,10 @@ type Document struct {
 	// path, as the lesson names it): each is pending as a whole, and the
 	// first save with something in it creates the file (see Saver.create).
 	missing map[session.Key]string
+	// decodedAt is where each decoded child's problems were reported: its
+	// file and the path its messages start with (BoundWarnings reports
+	// there too).
+	decodedAt map[session.Key]reportAt
 	// checkedOut is the last output CheckOutput passed, so checkpoints
 	// do not stat every file again (see paths.go).
 	checkedOut string
@@ -86,7 +90,8 @@ func Load(path string, reg *modality.Registry) (*Document, error) {
 
 func newDocument(path string, reg *modality.Registry, src *yamlsrc.Source) *Document {
 	return &Document{Path: path, reg: reg, src: src, inline: map[session.Key]session.State{},
-		files: map[session.Key]*yamlsrc.Source{}, missing: map[session.Key]string{}, realDirs: map[string]bool{}}
+		files: map[session.Key]*yamlsrc.Source{}, missing: map[session.Key]string{}, realDirs: map[string]bool{},
+		decodedAt: map[session.Key]reportAt{}}
 }
 
 func (d *Document) decode(n *yaml.Node, r *yamlsrc.Reporter) *lesson.Plan {
@@ -113,6 +118,7 @@ func (d *Document) decodeChildRef(s *lesson.Slide, ref lesson.ChildRef, r *yamls
 	case ref.Inline != nil:
 		st := kind.Codec.Decode(ref.Inline, r, path+"."+ref.Kind)
 		d.inline[key] = st
+		d.decodedAt[key] = reportAt{file: r.File, path: path + "." + ref.Kind}
 		d.warnShadowedProps(s, kind, st, r, path)
 	case ref.File != "":
 		d.checkChildFile(key, ref, r, path, files)
@@ -202,6 +208,7 @@ func (d *Document) loadFile(key session.Key, desc *modality.Descriptor, rel stri
 	}
 	d.mu.Lock()
 	d.files[key] = src
+	d.decodedAt[key] = reportAt{file: full, path: key.Kind}
 	d.Warnings = append(d.Warnings, r.Problems.Warnings()...)
 	d.mu.Unlock()
 	return st, nil

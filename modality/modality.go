@@ -80,6 +80,10 @@ type Codec struct {
 	// Model is the document type Decode fills, from whose field table
 	// `lessongen schema` derives the file's JSON Schema.
 	Model reflect.Type
+	// Report, when set, reports the state's layout defects as Decode does,
+	// each at its position: for a decoded child whose defects change once
+	// the slide's props are bound (a bound heading takes the heading band).
+	Report func(st session.State, r *yamlsrc.Reporter, path string)
 }
 
 // NewCodec builds a Codec from a modality's own typed functions, so the one

@@ -25,11 +25,19 @@ func Modality() modality.Descriptor {
 		Close:    ClosePlaceholders{},
 		Bindable: bindableNames(),
 		Bind:     func(p, v string) session.Intent { return ApplyBinding{Property: p, Value: v} },
-		Codec: modality.NewCodec(Decode, Todo,
-			func(b *Board) *yaml.Node { n, _ := b.EncodeNode(); return n },
-			func(b *Board, p string) bool { f := b.bindable(p); return f != nil && f.Set }),
-		Render: modality.NewRender(Render),
+		Codec:    codec(),
+		Render:   modality.NewRender(Render),
 	}
+}
+
+func codec() *modality.Codec {
+	c := modality.NewCodec(Decode, Todo,
+		func(b *Board) *yaml.Node { n, _ := b.EncodeNode(); return n },
+		func(b *Board, p string) bool { f := b.bindable(p); return f != nil && f.Set })
+	c.Report = func(st session.State, r *yamlsrc.Reporter, path string) {
+		st.(*Board).report(r, path)
+	}
+	return c
 }
 
 // bindables are the fields a slide's props may bind, by property name:

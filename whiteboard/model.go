@@ -207,6 +207,13 @@ func Decode(n *yaml.Node, r *yamlsrc.Reporter, path string) *Board {
 	b.index()
 	b.linkGenerated()
 	b.recompute()
+	b.report(r, path)
+	return b
+}
+
+// report gives the board's defects as load problems, each at the element
+// (or key) it concerns.
+func (b *Board) report(r *yamlsrc.Reporter, path string) {
 	// An arrow may name an element a pending placeholder is to add; with
 	// nothing left to generate, a missing end is the author's error.
 	open := b.Elements.Pending
@@ -229,7 +236,6 @@ func Decode(n *yaml.Node, r *yamlsrc.Reporter, path string) *Board {
 		}
 		r.WarnAt(at, "%s: %s", where, d.Message)
 	}
-	return b
 }
 
 // Hint is the author's hint for the whiteboard as a whole, if it had one.
