@@ -349,8 +349,8 @@ func (p *Plan) addSlide(rc *session.Context, in AddSlide) (func(), error) {
 			return nil, err
 		}
 	}
-	if err := sources.CheckCitations(in.Sources); err != nil {
-		return nil, session.Reject(session.KindInvalidArgs, "sources", "cite as path:line or path:start-end, with the line numbers read_source shows", "%v", err)
+	if err := sources.CheckList(in.Sources); err != nil {
+		return nil, err
 	}
 	oldSlides, oldNextPH := p.Slides, p.nextPH
 
@@ -556,9 +556,9 @@ func (p *Plan) updateSlide(rc *session.Context, in UpdateSlide) (func(), error) 
 			restore()
 			return nil, err
 		}
-		if err := sources.CheckCitations(in.Sources); err != nil {
+		if err := sources.CheckList(in.Sources); err != nil {
 			restore()
-			return nil, session.Reject(session.KindInvalidArgs, "sources", "cite as path:line or path:start-end, with the line numbers read_source shows", "%v", err)
+			return nil, err
 		}
 		s.Sources = slices.Clone(in.Sources)
 		fields = append(fields, "sources")

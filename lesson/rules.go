@@ -3,8 +3,6 @@ package lesson
 import (
 	"fmt"
 
-	"gopkg.in/yaml.v3"
-
 	"github.com/lessongen/lessongen/internal/rule"
 	"github.com/lessongen/lessongen/internal/sources"
 	"github.com/lessongen/lessongen/internal/yamlsrc"
@@ -33,11 +31,7 @@ func (p *Plan) check(r *yamlsrc.Reporter) {
 		if d, ok := s.DurationMinutes.Get(); ok && !slideMinutes().In(float64(d)) {
 			r.At(valueNode(s.Src, "duration_minutes"), "%s.duration_minutes must be %s, got %d", p.Name(s), slideMinutes().Range(), d)
 		}
-		for _, c := range p.slideCitations(s) {
-			if _, err := sources.ParseCitation(c.Ref); err != nil {
-				r.At(c.Node, "%s.sources: %v", p.Name(s), err)
-			}
-		}
+		sources.CheckRefs(sources.Refs(s.Src, s.Sources, p.Name(s)+".sources"), r)
 	}
 	if msg := p.MinutesDefect(); msg != "" {
 		r.WarnAt(valueNode(p.Metadata.Src, "duration_minutes"), "metadata.duration_minutes: %s", msg)
@@ -81,36 +75,13 @@ func (p *Plan) Defects() []session.Warning {
 	return nil
 }
 
-// Citation is one entry of a sources list, with the YAML node it was read
-// from (nil for one added by a run) so a report can point at it.
-type Citation struct {
-	Ref  string
-	Node *yaml.Node
-	// Where names the item for a person: slides[light].sources.
-	Where string
-}
-
-// Citations lists every citation in the lesson, for validate --sources.
-func (p *Plan) Citations() []Citation {
-	var out []Citation
+// Citations lists every citation in the lesson itself (its children hold
+// their own), for validate --sources.
+func (p *Plan) Citations() []sources.Ref {
+	var out []sources.Ref
 	for _, s := range p.slides() {
 		if !s.IsPlaceholder {
-			out = append(out, p.slideCitations(s)...)
-		}
-	}
-	return out
-}
-
-func (p *Plan) slideCitations(s *Slide) []Citation {
-	var nodes []*yaml.Node
-	if n := valueNode(s.Src, "sources"); n != nil && n != s.Src && n.Kind == yaml.SequenceNode && len(n.Content) == len(s.Sources) {
-		nodes = n.Content
-	}
-	out := make([]Citation, len(s.Sources))
-	for i, ref := range s.Sources {
-		out[i] = Citation{Ref: ref, Where: "slides[" + s.ID + "].sources", Node: s.Src}
-		if nodes != nil {
-			out[i].Node = nodes[i]
+			out = append(out, sources.Refs(s.Src, s.Sources, "slides["+s.ID+"].sources")...)
 		}
 	}
 	return out
