@@ -14,7 +14,8 @@ type Box struct {
 	H float64 `json:"h" jsonschema:"height in pixels" minimum:"1" maximum:"10000"`
 }
 
-// Placing is embedded in every add intent.
+// Placing is embedded in every add intent: where the element goes, and
+// what it was written from.
 type Placing struct {
 	ID        string   `json:"id,omitempty" jsonschema:"optional id you choose for the element (a short slug: a letter, then letters, digits, - or _; at most 32 characters), unique on this whiteboard; an arrow later in this same turn may name it. Default: one is generated"`
 	PendingID string   `json:"pending_id,omitempty" jsonschema:"id of the pending placeholder this element fills (from list_pending); the element is placed there. Omit when there is only one"`
