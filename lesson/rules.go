@@ -21,6 +21,7 @@ func slideMinutes() rule.Rule { return rule.Of[AddSlide]("duration_minutes") }
 
 // check reports values the author wrote outside the declared ranges.
 func (p *Plan) check(r *yamlsrc.Reporter) {
+	sources.CheckRefs(p.metadataCitations(), r)
 	if d, ok := p.Metadata.DurationMinutes.Get(); ok && !lessonMinutes().In(float64(d)) {
 		r.At(valueNode(p.Metadata.Src, "duration_minutes"), "metadata.duration_minutes must be %s, got %d", lessonMinutes().Range(), d)
 	}
@@ -78,11 +79,32 @@ func (p *Plan) Defects() []session.Warning {
 // Citations lists every citation in the lesson itself (its children hold
 // their own), for validate --sources.
 func (p *Plan) Citations() []sources.Ref {
-	var out []sources.Ref
+	out := p.metadataCitations()
 	for _, s := range p.slides() {
 		if !s.IsPlaceholder {
 			out = append(out, sources.Refs(s.Src, s.Sources, "slides["+s.ID+"].sources")...)
 		}
+	}
+	return out
+}
+
+// metadataCitations lists the citations of the metadata's list items.
+func (p *Plan) metadataCitations() []sources.Ref {
+	m := &p.Metadata
+	var out []sources.Ref
+	items := func(name string, list []Item) {
+		for i, it := range list {
+			out = append(out, sources.Refs(it.src, it.Sources, fmt.Sprintf("metadata.%s[%d].sources", name, i))...)
+		}
+	}
+	items("objectives", m.Objectives.Value)
+	items("key_learning_points", m.KeyLearningPoints.Value)
+	items("materials", m.Materials.Value)
+	for i, t := range m.Vocabulary.Value {
+		out = append(out, sources.Refs(t.src, t.Sources, fmt.Sprintf("metadata.vocabulary[%d].sources", i))...)
+	}
+	for i, c := range m.Misconceptions.Value {
+		out = append(out, sources.Refs(c.src, c.Sources, fmt.Sprintf("metadata.misconceptions[%d].sources", i))...)
 	}
 	return out
 }

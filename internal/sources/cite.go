@@ -126,3 +126,31 @@ func (s *Sandbox) Check(c Citation) error {
 	}
 	return nil
 }
+
+// DecodeList reads the value of a `sources:` key that a type decoding its
+// own node meets (the struct codec reads the others), reporting a value
+// that is not a list of text; CheckRefs then checks each citation's form.
+func DecodeList(n *yaml.Node, r *yamlsrc.Reporter, path string) []string {
+	if n.Kind != yaml.SequenceNode {
+		r.At(n, "%s must be a list of citations such as [ch1.md:12, ch1.md:20-24]", path)
+		return nil
+	}
+	var list []string
+	for _, c := range n.Content {
+		if c.Kind != yaml.ScalarNode {
+			r.At(c, "%s: a citation is text such as ch1.md:12", path)
+			continue
+		}
+		list = append(list, c.Value)
+	}
+	return list
+}
+
+// ListNode encodes a sources list.
+func ListNode(list []string) *yaml.Node {
+	n := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
+	for _, c := range list {
+		n.Content = append(n.Content, yamlsrc.Encode(c))
+	}
+	return n
+}
