@@ -37,6 +37,10 @@ func (d *Document) Citations() []FileRefs {
 		if len(refs) == 0 {
 			continue
 		}
+		// The child names its items; the slide and kind say whose they are.
+		for i := range refs {
+			refs[i].Where = "slides[" + key.Placement + "]." + key.Kind + "." + refs[i].Where
+		}
 		file := d.Path
 		d.mu.Lock()
 		if src, ok := d.files[key]; ok {
