@@ -227,8 +227,14 @@ func (s *Sandbox) List() Listing {
 			if !slices.Contains(textExts, strings.ToLower(path.Ext(p))) {
 				return nil
 			}
-			// Stat through the root: a link leading outside fails here.
-			fi, err := r.r.Stat(p)
+			// A symlink is stat'ed through the root, so one leading outside
+			// fails here; a regular file's own entry says enough.
+			var fi fs.FileInfo
+			if d.Type().IsRegular() {
+				fi, err = d.Info()
+			} else {
+				fi, err = r.r.Stat(p)
+			}
 			if err != nil || !fi.Mode().IsRegular() || fi.Size() > MaxFileBytes {
 				return nil
 			}
