@@ -16,8 +16,8 @@ import (
 // cites the author's sources; a bare string stays byte for byte. A tool
 // call may give either shape too.
 type Item struct {
-	Text    string   `json:"text" jsonschema:"the item itself"`
-	Sources []string `json:"sources,omitempty" jsonschema:"where the item comes from in the author's sources: path:line or path:start-end, as read_source numbers lines"`
+	Text    string
+	Sources []string
 
 	src *yaml.Node
 }
@@ -39,7 +39,7 @@ func (Item) JSONSchema() map[string]any {
 }
 
 // ToolSchema is the shape a tool call may give: either form, as in the
-// file (see bridge's ownSchema).
+// file (see bridge's ownSchemas); UnmarshalJSON reads both.
 func (Item) ToolSchema() map[string]any {
 	return map[string]any{"anyOf": []any{
 		map[string]any{"type": "string", "description": "the item itself, when not written from a source"},

@@ -252,16 +252,17 @@ type Cited struct {
 	Sources []string
 }
 
-// CitationNotes is the notes fragment listing items' citations, "" when no
-// item cites anything. Every modality lists its items' sources this way.
-func CitationNotes(items []Cited) string {
+// CitationNotes is the notes fragment listing items' citations under
+// title ("Whiteboard sources"), "" when no item cites anything. Every
+// modality lists its items' sources this way.
+func CitationNotes(title string, items []Cited) string {
 	var b strings.Builder
 	for _, c := range items {
 		if len(c.Sources) == 0 {
 			continue
 		}
 		if b.Len() == 0 {
-			b.WriteString("<p class=\"sources\">Sources:</p>\n<ul class=\"sources\">")
+			b.WriteString("<p class=\"sources\">" + html.EscapeString(title) + ":</p>\n<ul class=\"sources\">")
 		}
 		b.WriteString("<li>" + html.EscapeString(c.Item) + ": " + html.EscapeString(strings.Join(c.Sources, ", ")) + "</li>")
 	}

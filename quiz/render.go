@@ -83,7 +83,7 @@ func Render(q *Quiz, bound map[string]string) modality.Rendered {
 			cited = append(cited, modality.Cited{Item: "question " + qu.ID, Sources: qu.Sources})
 		}
 	}
-	notes.WriteString(modality.CitationNotes(cited))
+	notes.WriteString(modality.CitationNotes("Quiz sources", cited))
 	return modality.Rendered{Body: body.String(), Notes: notes.String()}
 }
 
