@@ -56,6 +56,7 @@ func TestScripts(t *testing.T) {
 			"bgexits":   cmdBackgroundExits,
 			"bgkill":    cmdBackgroundKill,
 			"replace":   cmdReplace,
+			"hardlink":  cmdHardlink,
 		},
 		Condition: func(cond string) (bool, error) {
 			if cond == "root" { // permission bits do not stop root
@@ -365,6 +366,16 @@ func cmdReplace(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("replace: %q occurs %d times in %s, want once:\n%s", old, n, args[0], data)
 	}
 	ts.Check(os.WriteFile(path, []byte(strings.Replace(string(data), old, repl, 1)), 0o644))
+}
+
+// cmdHardlink makes NEW a second hard link to OLD:
+//
+//	hardlink sources/copy.md canary.md
+func cmdHardlink(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: hardlink NEW OLD")
+	}
+	ts.Check(os.Link(ts.MkAbs(args[1]), ts.MkAbs(args[0])))
 }
 
 // cmdBackgroundKill kills a program started by bg with SIGKILL, as a crash

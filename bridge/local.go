@@ -78,10 +78,10 @@ func (ListSources) Run(tc tool.Context) ([]any, *tool.Error) {
 	if tc.Sources == nil {
 		return nil, noSources()
 	}
-	files, more := tc.Sources.List()
-	out := []any{files}
-	if more > 0 {
-		out = append(out, fmt.Sprintf("%d more files not listed (at most %d are); use search_sources", more, sources.MaxFiles))
+	l := tc.Sources.List()
+	out := []any{l.Files}
+	if note := l.Note(); note != "" {
+		out = append(out, note)
 	}
 	return out, nil
 }

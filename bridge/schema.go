@@ -1,6 +1,7 @@
 package bridge
 
 import (
+	"encoding/json"
 	"fmt"
 	"reflect"
 	"slices"
@@ -22,7 +23,11 @@ import (
 // compatibleSchema is the plain JSON Schema for an intent type: optional
 // fields are simply not required.
 func compatibleSchema(t reflect.Type) (*jsonschema.Schema, error) {
-	s, err := jsonschema.ForType(t, &jsonschema.ForOptions{})
+	own, err := ownSchemas(t, map[reflect.Type]*jsonschema.Schema{}, map[reflect.Type]bool{})
+	if err != nil {
+		return nil, fmt.Errorf("schema for %s: %w", t, err)
+	}
+	s, err := jsonschema.ForType(t, &jsonschema.ForOptions{TypeSchemas: own})
 	if err != nil {
 		return nil, fmt.Errorf("schema for %s: %w", t, err)
 	}
@@ -31,6 +36,44 @@ func compatibleSchema(t reflect.Type) (*jsonschema.Schema, error) {
 	}
 	dropNull(s)
 	return s, nil
+}
+
+// toolSchemer is a type that states its own tool schema: a value a call
+// may give in more than one shape, such as a list item written as text or
+// as {text, sources}. Reflection cannot say that.
+type toolSchemer interface {
+	ToolSchema() map[string]any
+}
+
+// ownSchemas finds the types under t that state their own schema.
+func ownSchemas(t reflect.Type, out map[reflect.Type]*jsonschema.Schema, seen map[reflect.Type]bool) (map[reflect.Type]*jsonschema.Schema, error) {
+	if seen[t] {
+		return out, nil
+	}
+	seen[t] = true
+	if ts, ok := reflect.Zero(t).Interface().(toolSchemer); ok && t.Kind() == reflect.Struct {
+		raw, err := json.Marshal(ts.ToolSchema())
+		if err != nil {
+			return nil, err
+		}
+		s := &jsonschema.Schema{}
+		if err := json.Unmarshal(raw, s); err != nil {
+			return nil, fmt.Errorf("%s.ToolSchema: %w", t, err)
+		}
+		out[t] = s
+		return out, nil
+	}
+	switch t.Kind() {
+	case reflect.Pointer, reflect.Slice, reflect.Array, reflect.Map:
+		return ownSchemas(t.Elem(), out, seen)
+	case reflect.Struct:
+		for i := range t.NumField() {
+			if _, err := ownSchemas(t.Field(i).Type, out, seen); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return out, nil
 }
 
 // applyTags walks the struct's fields (embedded ones included) alongside the
@@ -118,6 +161,9 @@ func dropNull(s *jsonschema.Schema) {
 		dropNull(p)
 	}
 	dropNull(s.Items)
+	for _, a := range s.AnyOf {
+		dropNull(a)
+	}
 }
 
 // strictKeywords are the validation keywords strict mode does not accept;
@@ -163,6 +209,9 @@ func makeStrict(s *jsonschema.Schema) {
 		s.AdditionalProperties = falseSchema()
 	}
 	makeStrict(s.Items)
+	for _, a := range s.AnyOf {
+		makeStrict(a)
+	}
 }
 
 // strictAbsent rewrites an optional property's description for the strict

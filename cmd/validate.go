@@ -117,7 +117,7 @@ func validateFile(opts *validateOptions, file string) (fileResult, yamlsrc.Probl
 	}
 	warnings := append(slices.Clip(doc.Warnings), bound...)
 	warnings.Sort()
-	if cited := checkCitations(doc, opts.sources, file); len(cited) > 0 {
+	if cited := checkCitations(doc, opts.sources); len(cited) > 0 {
 		return res, append(cited, warnings...)
 	}
 	res.Valid = !(opts.strict && len(warnings) > 0)
@@ -200,22 +200,25 @@ func plural(n int, word string) string {
 }
 
 // checkCitations reports each citation whose file or lines are not in the
-// sources; none without sources.
-func checkCitations(doc *compose.Document, sb *sources.Sandbox, file string) yamlsrc.Problems {
+// sources, at the file, line and column it is written; none without
+// sources.
+func checkCitations(doc *compose.Document, sb *sources.Sandbox) yamlsrc.Problems {
 	if sb == nil {
 		return nil
 	}
-	var cites []lesson.Citation
-	doc.View(func(p *lesson.Plan) { cites = p.Citations() })
-	r := &yamlsrc.Reporter{File: file}
-	for _, c := range cites {
-		ref, err := sources.ParseCitation(c.Ref)
-		if err == nil {
-			err = sb.Check(ref)
+	var problems yamlsrc.Problems
+	for _, f := range doc.Citations() {
+		r := &yamlsrc.Reporter{File: f.File}
+		for _, c := range f.Refs {
+			ref, err := sources.ParseCitation(c.Text)
+			if err == nil {
+				err = sb.Check(ref)
+			}
+			if err != nil {
+				r.At(c.Node, "%s: %v", c.Where, err)
+			}
 		}
-		if err != nil {
-			r.At(c.Node, "%s: %v", c.Where, err)
-		}
+		problems = append(problems, r.Problems...)
 	}
-	return r.Problems
+	return problems
 }

@@ -117,7 +117,7 @@ func TestRoundTripCRLF(t *testing.T) {
 		t.Errorf("unchanged CRLF file: %d files, %v", len(files), err)
 	}
 	s := d.Session()
-	dispatch(t, s, lesson.SetObjectives{Objectives: []string{"Add", "Compare"}})
+	dispatch(t, s, lesson.SetObjectives{Objectives: lesson.Items("Add", "Compare")})
 	dispatch(t, s, practice("Practice one"))
 	dispatch(t, s, lesson.UpdateSlide{ID: "intro", Notes: ptr("Share a pizza.")})
 	got := rendered(t, d)[d.Path]
@@ -127,7 +127,7 @@ func TestRoundTripCRLF(t *testing.T) {
 		t.Errorf("%d bare LF line ends in a CRLF file:\n%q", bare, got)
 	}
 	d2 := reload(t, d)
-	if v := plan(d2).Metadata.Objectives.Value; !slices.Equal(v, []string{"Add", "Compare"}) {
+	if v := plan(d2).Metadata.Objectives.Value; !slices.Equal(lesson.Texts(v), []string{"Add", "Compare"}) {
 		t.Errorf("objectives after reload = %v", v)
 	}
 }
@@ -138,7 +138,7 @@ func TestSaveChangesOnlyChangedSpots(t *testing.T) {
 	d := loadFractions(t)
 	s := d.Session()
 	ctx := context.Background()
-	dispatch(t, s, lesson.SetObjectives{Objectives: []string{"Add fractions with like denominators", "Explain the rule"}})
+	dispatch(t, s, lesson.SetObjectives{Objectives: lesson.Items("Add fractions with like denominators", "Explain the rule")})
 	dispatch(t, s, lesson.SetSubject{Subject: "math"})
 	dispatch(t, s, lesson.UpdateSlide{ID: "intro", Notes: ptr("Share 3 pizzas among 8 friends.")})
 	if res := dispatch(t, s, practice("Practice one")); res.Outputs[0].(lesson.SlideAdded).PendingID != "p1" {
@@ -543,7 +543,7 @@ func TestSaveChangesBundledExample(t *testing.T) {
 	}
 	s := d.Session()
 	ctx := context.Background()
-	dispatch(t, s, lesson.SetObjectives{Objectives: []string{"Name the inputs and outputs of photosynthesis"}})
+	dispatch(t, s, lesson.SetObjectives{Objectives: lesson.Items("Name the inputs and outputs of photosynthesis")})
 	dispatch(t, s, lesson.SetStandards{Standards: []string{"MS-LS1-6"}})
 	dispatch(t, s, lesson.UpdateSlide{ID: "light", Notes: ptr("Light hits the thylakoids.")})
 	dispatch(t, s, lesson.AddSlide{Title: "Inputs and outputs", DurationMinutes: 5, Whiteboard: "a two-column table"})

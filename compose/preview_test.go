@@ -51,7 +51,7 @@ func TestStageIsTheSaveWithAndWithoutTheChange(t *testing.T) {
 		file string
 	}{
 		{"lesson", func(d *compose.Document) *session.Session { return d.Session() },
-			lesson.SetObjectives{Objectives: []string{"Name the states"}}, "lesson.yaml"},
+			lesson.SetObjectives{Objectives: []lesson.Item{{Text: "Name the states"}}}, "lesson.yaml"},
 		{"inline child", func(d *compose.Document) *session.Session { return child(t, d, "a") },
 			whiteboard.SetHeading{Heading: "Water"}, "lesson.yaml"},
 		{"child in its own file", func(d *compose.Document) *session.Session { return child(t, d, "r") },

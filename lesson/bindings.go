@@ -118,7 +118,7 @@ func (p *Plan) templateData(s *Slide) map[string]any {
 			"grade":            str(m.Grade.Value, m.Grade.Set),
 			"duration_minutes": str(fmt.Sprint(m.DurationMinutes.Value), m.DurationMinutes.Set),
 			"language":         str(m.Language.Value, m.Language.Set),
-			"objectives":       list(m.Objectives.Value, m.Objectives.Set),
+			"objectives":       list(Texts(m.Objectives.Value), m.Objectives.Set),
 			"prerequisites":    list(m.Prerequisites.Value, m.Prerequisites.Set),
 			"standards":        list(m.Standards.Value, m.Standards.Set),
 			"vocabulary":       vocab,

@@ -116,7 +116,7 @@ slides:
 	if !errors.Is(err, lesson.ErrBindingPending) || m["heading"] != "math: A" {
 		t.Errorf("after the subject: %v, %v; want the heading resolved and the layout still pending", m, err)
 	}
-	dispatch(t, s, lesson.SetObjectives{Objectives: []string{"add", "compare"}})
+	dispatch(t, s, lesson.SetObjectives{Objectives: lesson.Items("add", "compare")})
 	m, err = bindings(t, d, "a")
 	if err != nil || !reflect.DeepEqual(m, map[string]string{"heading": "math: A", "layout": "add, compare"}) {
 		t.Errorf("after the objectives: %v, %v", m, err)

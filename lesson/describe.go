@@ -32,10 +32,10 @@ func (p *Plan) Describe() string {
 	facts = append(facts, plural(count, "slide"))
 	fmt.Fprintf(&s, ", %s.", strings.Join(facts, ", "))
 	if o, ok := m.Objectives.Get(); ok && len(o) > 0 {
-		fmt.Fprintf(&s, " Objectives: %s.", joinSentences(o))
+		fmt.Fprintf(&s, " Objectives: %s.", joinSentences(Texts(o)))
 	}
 	if k, ok := m.KeyLearningPoints.Get(); ok && len(k) > 0 {
-		fmt.Fprintf(&s, " Key learning points: %s.", joinSentences(k))
+		fmt.Fprintf(&s, " Key learning points: %s.", joinSentences(Texts(k)))
 	}
 	if v, ok := m.Vocabulary.Get(); ok && len(v) > 0 {
 		terms := make([]string, len(v))
@@ -64,7 +64,7 @@ func (p *Plan) Describe() string {
 		fmt.Fprintf(&s, " Standards: %s.", strings.Join(clipAll(st), ", "))
 	}
 	if ma, ok := m.Materials.Get(); ok && len(ma) > 0 {
-		fmt.Fprintf(&s, " Materials in the room: %s.", joinSentences(ma))
+		fmt.Fprintf(&s, " Materials in the room: %s.", joinSentences(Texts(ma)))
 	}
 	return s.String()
 }

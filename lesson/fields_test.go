@@ -41,16 +41,20 @@ slides: []
 func TestNewFieldsLoad(t *testing.T) {
 	d := load(t, romansSrc)
 	m := plan(d).Metadata
-	if !reflect.DeepEqual(m.KeyLearningPoints.Value, []string{"The Roman army left Britain around AD 410.", "Towns and roads fell out of use."}) {
+	if !reflect.DeepEqual(lesson.Texts(m.KeyLearningPoints.Value), []string{"The Roman army left Britain around AD 410.", "Towns and roads fell out of use."}) {
 		t.Errorf("key learning points = %+v", m.KeyLearningPoints)
 	}
-	if want := []lesson.Misconception{
-		{Misconception: "The Romans left all at once.", Response: "Show the timeline; the army left over decades."},
-		{Misconception: "Everyone left with them.", Response: "Most Britons stayed."},
-	}; !reflect.DeepEqual(m.Misconceptions.Value, want) {
+	var got []string
+	for _, c := range m.Misconceptions.Value {
+		got = append(got, c.Misconception+" | "+c.Response)
+	}
+	if want := []string{
+		"The Romans left all at once. | Show the timeline; the army left over decades.",
+		"Everyone left with them. | Most Britons stayed.",
+	}; !reflect.DeepEqual(got, want) {
 		t.Errorf("misconceptions = %+v", m.Misconceptions)
 	}
-	if !reflect.DeepEqual(m.Materials.Value, []string{"timeline cards", "a map of Roman Britain"}) {
+	if !reflect.DeepEqual(lesson.Texts(m.Materials.Value), []string{"timeline cards", "a map of Roman Britain"}) {
 		t.Errorf("materials = %+v", m.Materials)
 	}
 	v := m.Vocabulary.Value
@@ -161,9 +165,9 @@ slides: []
 		t.Errorf("pending = %q\nwant %q", paths, want)
 	}
 	s := d.Session()
-	apply(t, d, s, lesson.SetKeyLearningPoints{Points: []string{" Rivers flow downhill. ", "", "They carry sediment."}})
+	apply(t, d, s, lesson.SetKeyLearningPoints{Points: lesson.Items(" Rivers flow downhill. ", "", "They carry sediment.")})
 	apply(t, d, s, lesson.SetMisconceptions{Misconceptions: []lesson.Misconception{{Misconception: "Rivers flow south.", Response: "Trace a river that flows north on the map."}}})
-	apply(t, d, s, lesson.SetMaterials{Materials: []string{"a stream table"}})
+	apply(t, d, s, lesson.SetMaterials{Materials: lesson.Items("a stream table")})
 	apply(t, d, s, lesson.DefineTerm{Term: "mouth", Definition: "where a river meets the sea"})
 	got := rendered(t, d)[d.Path]
 	want := `version: 1
@@ -196,7 +200,7 @@ func TestNewFieldsRejectBadValues(t *testing.T) {
 		in         session.Intent
 		path, hint string
 	}{
-		{lesson.SetKeyLearningPoints{Points: []string{" "}}, "points", "between 1 and 8"},
+		{lesson.SetKeyLearningPoints{Points: lesson.Items(" ")}, "points", "between 1 and 8"},
 		{lesson.SetMaterials{}, "materials", "between 1 and 15"},
 		{lesson.SetMisconceptions{}, "misconceptions", "between 1 and 8"},
 		{lesson.SetMisconceptions{Misconceptions: []lesson.Misconception{{Misconception: "x"}}}, "misconceptions[0]", "the mistaken idea and the teacher's response"},
@@ -205,7 +209,7 @@ func TestNewFieldsRejectBadValues(t *testing.T) {
 	}
 	// What the author wrote stays.
 	d = load(t, romansSrc)
-	_, err := d.Session().Dispatch(context.Background(), lesson.SetMaterials{Materials: []string{"x"}})
+	_, err := d.Session().Dispatch(context.Background(), lesson.SetMaterials{Materials: lesson.Items("x")})
 	if e, ok := session.AsError(err); !ok || e.Kind != session.KindPrecondition {
 		t.Errorf("overwrote the author's materials: %v", err)
 	}
@@ -338,7 +342,7 @@ func TestMisconceptionShapeErrors(t *testing.T) {
 	for _, tt := range []struct{ item, want string }{
 		{"just a sentence", `lesson.yaml:5:7: metadata.misconceptions[0] must be a mapping {misconception: what students think, response: how the teacher answers (may be !pending)}`},
 		{"{misconception: !pending , response: r}", "lesson.yaml:5:23: metadata.misconceptions[0].misconception must be the mistaken idea itself (only a response may be pending)"},
-		{"{misconception: m, reply: r}", `lesson.yaml:5:26: unknown key "reply" in metadata.misconceptions[0]; a misconception has the keys misconception and response`},
+		{"{misconception: m, reply: r}", `lesson.yaml:5:26: unknown key "reply" in metadata.misconceptions[0]; a misconception has the keys misconception, response and sources`},
 		{"{misconception: m, response: [a]}", "lesson.yaml:5:36: metadata.misconceptions[0].response must be text"},
 	} {
 		dir := writeFiles(t, map[string]string{"lesson.yaml": "version: 1\nmetadata:\n  title: T\n  misconceptions:\n    - " + tt.item + "\nslides: []\n"})

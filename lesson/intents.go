@@ -27,7 +27,7 @@ type SetLanguage struct {
 }
 
 type SetObjectives struct {
-	Objectives []string `json:"objectives" jsonschema:"learning objectives, each one measurable sentence starting with a verb" minItems:"1" maxItems:"8"`
+	Objectives []Item `json:"objectives" jsonschema:"learning objectives, each one measurable sentence starting with a verb; give one as {text, sources} to cite where it comes from" minItems:"1" maxItems:"8"`
 }
 
 type SetVocabulary struct {
@@ -43,7 +43,7 @@ type SetStandards struct {
 }
 
 type SetKeyLearningPoints struct {
-	Points []string `json:"points" jsonschema:"what every student should take away, one statement of fact or skill each" minItems:"1" maxItems:"8"`
+	Points []Item `json:"points" jsonschema:"what every student should take away, one statement of fact or skill each; give one as {text, sources} to cite where it comes from" minItems:"1" maxItems:"8"`
 }
 
 type SetMisconceptions struct {
@@ -51,21 +51,23 @@ type SetMisconceptions struct {
 }
 
 type SetMaterials struct {
-	Materials []string `json:"materials" jsonschema:"what the teacher needs in the room, one item each, e.g. 30 printed maps" minItems:"1" maxItems:"15"`
+	Materials []Item `json:"materials" jsonschema:"what the teacher needs in the room, one item each, e.g. 30 printed maps; give one as {text, sources} to cite where it comes from" minItems:"1" maxItems:"15"`
 }
 
 // RespondToMisconception writes the response to one misconception the
 // author listed with a pending response.
 type RespondToMisconception struct {
-	Misconception string `json:"misconception" jsonschema:"the misconception exactly as the lesson lists it"`
-	Response      string `json:"response" jsonschema:"how the teacher answers it: what to say or show, one or two sentences"`
+	Misconception string   `json:"misconception" jsonschema:"the misconception exactly as the lesson lists it"`
+	Response      string   `json:"response" jsonschema:"how the teacher answers it: what to say or show, one or two sentences"`
+	Sources       []string `json:"sources,omitempty" jsonschema:"where the response comes from in the author's sources: path:line or path:start-end, as read_source numbers lines. Omit when not written from a source"`
 }
 
 // DefineTerm writes the definition of one vocabulary term the author
 // listed with a pending definition.
 type DefineTerm struct {
-	Term       string `json:"term" jsonschema:"the term exactly as the vocabulary lists it"`
-	Definition string `json:"definition" jsonschema:"a definition pitched at the lesson's grade, one sentence"`
+	Term       string   `json:"term" jsonschema:"the term exactly as the vocabulary lists it"`
+	Definition string   `json:"definition" jsonschema:"a definition pitched at the lesson's grade, one sentence"`
+	Sources    []string `json:"sources,omitempty" jsonschema:"where the definition comes from in the author's sources: path:line or path:start-end, as read_source numbers lines. Omit when not written from a source"`
 }
 
 // AddSlide places a new slide; its whiteboard is generated afterwards from

@@ -12,6 +12,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/lessongen/lessongen/internal/sources"
 	"github.com/lessongen/lessongen/internal/yamlsrc"
 	"github.com/lessongen/lessongen/session"
 )
@@ -36,9 +37,12 @@ const MaxNewSlides = 40
 // definition} whose definition may be pending; either way every byte the
 // author wrote is kept (see DecodeNode and EncodeNode).
 type Term struct {
-	Term       string `yaml:"term" json:"term" jsonschema:"the word or phrase"`
-	Definition string `yaml:"definition" json:"definition" jsonschema:"a definition pitched at the lesson's grade"`
+	Term       string   `yaml:"term" json:"term" jsonschema:"the word or phrase"`
+	Definition string   `yaml:"definition" json:"definition" jsonschema:"a definition pitched at the lesson's grade"`
+	Sources    []string `yaml:"sources" json:"sources,omitempty" jsonschema:"where the definition comes from in the author's sources: path:line or path:start-end, as read_source numbers lines. Omit when not written from a source"`
 
+	// src is the node the term was read from, for its citations.
+	src *yaml.Node
 	// bare is a term written without a mapping: complete as it stands.
 	bare bool
 	// definitionPending asks for the definition to be written, with an
@@ -55,9 +59,12 @@ type Term struct {
 // teacher answers it. The response may be pending in the file ("here are
 // the misconceptions I see; suggest responses").
 type Misconception struct {
-	Misconception string `yaml:"misconception" json:"misconception" jsonschema:"the mistaken idea, as a student would put it"`
-	Response      string `yaml:"response" json:"response" jsonschema:"how the teacher answers it: what to say or show, one or two sentences"`
+	Misconception string   `yaml:"misconception" json:"misconception" jsonschema:"the mistaken idea, as a student would put it"`
+	Response      string   `yaml:"response" json:"response" jsonschema:"how the teacher answers it: what to say or show, one or two sentences"`
+	Sources       []string `yaml:"sources" json:"sources,omitempty" jsonschema:"where it comes from in the author's sources: path:line or path:start-end, as read_source numbers lines. Omit when not written from a source"`
 
+	// src is the node it was read from, for its citations.
+	src             *yaml.Node
 	responsePending bool
 	responseHint    string
 	// answered: the response was generated in this session.
@@ -77,6 +84,7 @@ func (Misconception) JSONSchema() map[string]any {
 		"properties": map[string]any{
 			"misconception": map[string]any{"type": "string"},
 			"response":      yamlsrc.OrPending(map[string]any{"type": "string"}),
+			"sources":       citationsSchema(),
 		}}
 }
 
@@ -85,7 +93,7 @@ func (m *Misconception) DecodeNode(n *yaml.Node, r *yamlsrc.Reporter, path strin
 		r.At(n, "%s must be a mapping {misconception: what students think, response: how the teacher answers (may be !pending)}", path)
 		return
 	}
-	*m = Misconception{}
+	*m = Misconception{src: n}
 	seen := map[string]*yaml.Node{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
@@ -107,8 +115,10 @@ func (m *Misconception) DecodeNode(n *yaml.Node, r *yamlsrc.Reporter, path strin
 			r.At(v, "%s.response must be text", path)
 		case k.Value == "response":
 			m.Response = v.Value
+		case k.Value == "sources":
+			m.Sources = sources.DecodeList(v, r, path+".sources")
 		default:
-			r.At(k, "unknown key %q in %s; a misconception has the keys misconception and response", k.Value, path)
+			r.At(k, "unknown key %q in %s; a misconception has the keys misconception, response and sources", k.Value, path)
 		}
 	}
 	for _, key := range []string{"misconception", "response"} {
@@ -123,10 +133,14 @@ func (m Misconception) EncodeNode() (*yaml.Node, bool) {
 	if m.responsePending {
 		resp = yamlsrc.PendingNode(m.responseHint)
 	}
-	return &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{
+	n := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{
 		{Kind: yaml.ScalarNode, Tag: "!!str", Value: "misconception"}, yamlsrc.Encode(m.Misconception),
 		{Kind: yaml.ScalarNode, Tag: "!!str", Value: "response"}, resp,
-	}}, true
+	}}
+	if len(m.Sources) > 0 {
+		n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: "sources"}, sources.ListNode(m.Sources))
+	}
+	return n, true
 }
 
 // Metadata describes the lesson as a whole.
@@ -138,15 +152,15 @@ type Metadata struct {
 	Grade           yamlsrc.Field[string]   `yaml:"grade"`
 	DurationMinutes yamlsrc.Field[int]      `yaml:"duration_minutes"`
 	Language        yamlsrc.Field[string]   `yaml:"language"`
-	Objectives      yamlsrc.Field[[]string] `yaml:"objectives"`
+	Objectives      yamlsrc.Field[[]Item]   `yaml:"objectives"`
 	Vocabulary      yamlsrc.Field[[]Term]   `yaml:"vocabulary"`
 	Prerequisites   yamlsrc.Field[[]string] `yaml:"prerequisites"`
 	Standards       yamlsrc.Field[[]string] `yaml:"standards"`
 
-	KeyLearningPoints yamlsrc.Field[[]string]        `yaml:"key_learning_points"`
+	KeyLearningPoints yamlsrc.Field[[]Item]          `yaml:"key_learning_points"`
 	Misconceptions    yamlsrc.Field[[]Misconception] `yaml:"misconceptions"`
 	// Materials is what the teacher needs in the room.
-	Materials yamlsrc.Field[[]string] `yaml:"materials"`
+	Materials yamlsrc.Field[[]Item] `yaml:"materials"`
 }
 
 // Slide is one placement in the lesson: its own fields and its whiteboard.
@@ -494,6 +508,7 @@ func (Term) JSONSchema() map[string]any {
 			"properties": map[string]any{
 				"term":       map[string]any{"type": "string"},
 				"definition": yamlsrc.OrPending(map[string]any{"type": "string"}),
+				"sources":    citationsSchema(),
 			}},
 	}}
 }
@@ -509,14 +524,14 @@ func (t *Term) DecodeNode(n *yaml.Node, r *yamlsrc.Reporter, path string) {
 			r.At(n, "%s is empty; write %s", path, termShapes)
 			return
 		}
-		*t = Term{Term: n.Value, bare: true}
+		*t = Term{Term: n.Value, bare: true, src: n}
 		return
 	case yaml.MappingNode:
 	default:
 		r.At(n, "%s must be %s, not a list", path, termShapes)
 		return
 	}
-	*t = Term{noDefinition: true}
+	*t = Term{noDefinition: true, src: n}
 	ok := true
 	seen := map[string]*yaml.Node{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
@@ -547,6 +562,8 @@ func (t *Term) DecodeNode(n *yaml.Node, r *yamlsrc.Reporter, path string) {
 				continue
 			}
 			t.Definition = v.Value
+		case "sources":
+			t.Sources = sources.DecodeList(v, r, path+".sources")
 		default:
 			r.At(k, "unknown key %q in %s; write %s", k.Value, path, termShapes)
 			ok = false
@@ -558,7 +575,7 @@ func (t *Term) DecodeNode(n *yaml.Node, r *yamlsrc.Reporter, path string) {
 }
 
 func (t Term) EncodeNode() (*yaml.Node, bool) {
-	if t.bare {
+	if t.bare && len(t.Sources) == 0 {
 		return yamlsrc.Encode(t.Term), true
 	}
 	n := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{
@@ -573,6 +590,9 @@ func (t Term) EncodeNode() (*yaml.Node, bool) {
 	}
 	if def != nil {
 		n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: "definition"}, def)
+	}
+	if len(t.Sources) > 0 {
+		n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: "sources"}, sources.ListNode(t.Sources))
 	}
 	return n, true
 }

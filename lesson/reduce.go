@@ -64,7 +64,7 @@ func (p *Plan) Reduce(rc *session.Context, in session.Intent) (func(), error) {
 		}
 		return setField(p, rc, &p.Metadata.DurationMinutes, "duration_minutes", in.Minutes)
 	case SetObjectives:
-		items, err := cleanList("objectives", in.Objectives, rule.Of[SetObjectives]("objectives"))
+		items, err := cleanItems("objectives", in.Objectives, rule.Of[SetObjectives]("objectives"))
 		if err != nil {
 			return nil, err
 		}
@@ -90,20 +90,23 @@ func (p *Plan) Reduce(rc *session.Context, in session.Intent) (func(), error) {
 		}
 		terms := make([]Term, len(in.Terms))
 		for i, t := range in.Terms {
-			terms[i] = Term{Term: strings.TrimSpace(t.Term), Definition: strings.TrimSpace(t.Definition)}
+			terms[i] = Term{Term: strings.TrimSpace(t.Term), Definition: strings.TrimSpace(t.Definition), Sources: slices.Clone(t.Sources)}
 			if terms[i].Term == "" || terms[i].Definition == "" {
 				return nil, session.Reject(session.KindInvalidArgs, fmt.Sprintf("terms[%d]", i), "every term needs a word and a definition", "term %d is incomplete", i)
+			}
+			if err := citesAt(fmt.Sprintf("terms[%d].sources", i), t.Sources); err != nil {
+				return nil, err
 			}
 		}
 		return setField(p, rc, &p.Metadata.Vocabulary, "vocabulary", terms)
 	case SetKeyLearningPoints:
-		items, err := cleanList("points", in.Points, rule.Of[SetKeyLearningPoints]("points"))
+		items, err := cleanItems("points", in.Points, rule.Of[SetKeyLearningPoints]("points"))
 		if err != nil {
 			return nil, err
 		}
 		return setField(p, rc, &p.Metadata.KeyLearningPoints, "key_learning_points", items)
 	case SetMaterials:
-		items, err := cleanList("materials", in.Materials, rule.Of[SetMaterials]("materials"))
+		items, err := cleanItems("materials", in.Materials, rule.Of[SetMaterials]("materials"))
 		if err != nil {
 			return nil, err
 		}
@@ -117,9 +120,12 @@ func (p *Plan) Reduce(rc *session.Context, in session.Intent) (func(), error) {
 		}
 		items := make([]Misconception, len(in.Misconceptions))
 		for i, c := range in.Misconceptions {
-			items[i] = Misconception{Misconception: strings.TrimSpace(c.Misconception), Response: strings.TrimSpace(c.Response)}
+			items[i] = Misconception{Misconception: strings.TrimSpace(c.Misconception), Response: strings.TrimSpace(c.Response), Sources: slices.Clone(c.Sources)}
 			if items[i].Misconception == "" || items[i].Response == "" {
 				return nil, session.Reject(session.KindInvalidArgs, fmt.Sprintf("misconceptions[%d]", i), "every misconception needs the mistaken idea and the teacher's response", "misconception %d is incomplete", i)
+			}
+			if err := citesAt(fmt.Sprintf("misconceptions[%d].sources", i), c.Sources); err != nil {
+				return nil, err
 			}
 		}
 		return setField(p, rc, &p.Metadata.Misconceptions, "misconceptions", items)
@@ -219,8 +225,14 @@ func (p *Plan) defineTerm(rc *session.Context, in DefineTerm) (func(), error) {
 	if def == "" {
 		return nil, session.Reject(session.KindInvalidArgs, "definition", "give a non-empty value", "definition is empty")
 	}
+	if err := p.newCitations(t.Sources, t.defined, in.Sources); err != nil {
+		return nil, err
+	}
 	old := v.Value
 	t.Definition, t.definitionPending, t.definitionHint, t.defined = def, false, "", true
+	if in.Sources != nil {
+		t.Sources = slices.Clone(in.Sources)
+	}
 	v.Value = slices.Clone(old)
 	v.Value[i] = t
 	rc.Report(Set{Field: fmt.Sprintf("vocabulary[%s].definition", t.Term), Value: def})
@@ -251,12 +263,31 @@ func (p *Plan) respond(rc *session.Context, in RespondToMisconception) (func(), 
 	if resp == "" {
 		return nil, session.Reject(session.KindInvalidArgs, "response", "give a non-empty value", "response is empty")
 	}
+	if err := p.newCitations(c.Sources, c.answered, in.Sources); err != nil {
+		return nil, err
+	}
 	old := mc.Value
 	c.Response, c.responsePending, c.responseHint, c.answered = resp, false, "", true
+	if in.Sources != nil {
+		c.Sources = slices.Clone(in.Sources)
+	}
 	mc.Value = slices.Clone(old)
 	mc.Value[i] = c
 	rc.Report(Set{Field: fmt.Sprintf("misconceptions[%d].response", i), Value: resp})
 	return func() { mc.Value = old }, nil
+}
+
+// newCitations checks the citations given with a filled item: the
+// author's own citations stay as written (ours, from an earlier fill in
+// this session, may be replaced).
+func (p *Plan) newCitations(had []string, ours bool, given []string) error {
+	if given == nil {
+		return nil
+	}
+	if p.Protect && len(had) > 0 && !ours {
+		return session.Reject(session.KindPrecondition, "sources", "the author's citations stay as written; pass no sources", "the author cited its sources")
+	}
+	return sources.CheckList(given)
 }
 
 // sameText compares sentences as a person would: case, spacing and a
@@ -316,6 +347,34 @@ func cleanList(name string, items []string, r rule.Rule) ([]string, error) {
 	return out, nil
 }
 
+// citesAt checks the sources list of one item of a list argument.
+func citesAt(path string, list []string) error {
+	err := sources.CheckList(list)
+	if e, ok := session.AsError(err); ok {
+		e.Path = path
+	}
+	return err
+}
+
+// cleanItems is cleanList for items that may cite sources.
+func cleanItems(name string, items []Item, r rule.Rule) ([]Item, error) {
+	var out []Item
+	for i, it := range items {
+		if it.Text = strings.TrimSpace(it.Text); it.Text == "" {
+			continue
+		}
+		if err := citesAt(fmt.Sprintf("%s[%d].sources", name, i), it.Sources); err != nil {
+			return nil, err
+		}
+		it.Sources = slices.Clone(it.Sources)
+		out = append(out, it)
+	}
+	if len(out) == 0 || !r.Count(len(out)) {
+		return nil, session.Reject(session.KindInvalidArgs, name, "give "+r.Items()+" non-empty items", "%d items", len(out))
+	}
+	return out, nil
+}
+
 func (p *Plan) notFound(path, id string) error {
 	return session.RejectUnknown(path, "slide", id, p.SlideIDs(), "slide ids", "the lesson has no slides yet")
 }
@@ -349,8 +408,8 @@ func (p *Plan) addSlide(rc *session.Context, in AddSlide) (func(), error) {
 			return nil, err
 		}
 	}
-	if err := sources.CheckCitations(in.Sources); err != nil {
-		return nil, session.Reject(session.KindInvalidArgs, "sources", "cite as path:line or path:start-end, with the line numbers read_source shows", "%v", err)
+	if err := sources.CheckList(in.Sources); err != nil {
+		return nil, err
 	}
 	oldSlides, oldNextPH := p.Slides, p.nextPH
 
@@ -562,9 +621,9 @@ func (p *Plan) updateSlide(rc *session.Context, in UpdateSlide) (func(), error) 
 			restore()
 			return nil, err
 		}
-		if err := sources.CheckCitations(in.Sources); err != nil {
+		if err := sources.CheckList(in.Sources); err != nil {
 			restore()
-			return nil, session.Reject(session.KindInvalidArgs, "sources", "cite as path:line or path:start-end, with the line numbers read_source shows", "%v", err)
+			return nil, err
 		}
 		s.Sources = slices.Clone(in.Sources)
 		fields = append(fields, "sources")

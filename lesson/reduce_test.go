@@ -98,9 +98,9 @@ func TestIntentsReduce(t *testing.T) {
 		},
 		{
 			name: "SetObjectives drops blank items",
-			in:   lesson.SetObjectives{Objectives: []string{" Add fractions with like denominators ", "  ", "Explain why denominators stay"}},
+			in:   lesson.SetObjectives{Objectives: lesson.Items(" Add fractions with like denominators ", "  ", "Explain why denominators stay")},
 			check: func(t *testing.T, p *lesson.Plan, res session.Result, saved string) {
-				want := []string{"Add fractions with like denominators", "Explain why denominators stay"}
+				want := lesson.Items("Add fractions with like denominators", "Explain why denominators stay")
 				wantOutputs(t, res, lesson.Set{Field: "objectives", Value: want})
 				if !strings.Contains(saved, "  objectives: # two or three\n    - Add fractions with like denominators\n    - Explain why denominators stay\n") {
 					t.Errorf("saved:\n%s", saved)
@@ -339,8 +339,8 @@ func TestIntentsReject(t *testing.T) {
 		{"empty language", lesson.SetLanguage{}, session.KindInvalidArgs, "language", "non-empty"},
 		{"short lesson", lesson.SetDuration{Minutes: 4}, session.KindInvalidArgs, "minutes", "between 5 and 600"},
 		{"long lesson", lesson.SetDuration{Minutes: 601}, session.KindInvalidArgs, "minutes", "between 5 and 600"},
-		{"no objectives", lesson.SetObjectives{Objectives: []string{" ", ""}}, session.KindInvalidArgs, "objectives", "between 1 and 8"},
-		{"too many objectives", lesson.SetObjectives{Objectives: strings.Split("a b c d e f g h i", " ")}, session.KindInvalidArgs, "objectives", "between 1 and 8"},
+		{"no objectives", lesson.SetObjectives{Objectives: lesson.Items(" ", "")}, session.KindInvalidArgs, "objectives", "between 1 and 8"},
+		{"too many objectives", lesson.SetObjectives{Objectives: lesson.Items(strings.Split("a b c d e f g h i", " ")...)}, session.KindInvalidArgs, "objectives", "between 1 and 8"},
 		{"too many prerequisites", lesson.SetPrerequisites{Prerequisites: strings.Split("a b c d e f g h i j k", " ")}, session.KindInvalidArgs, "prerequisites", "between 1 and 10"},
 		{"no standards", lesson.SetStandards{}, session.KindInvalidArgs, "standards", "between 1 and 10"},
 		{"no terms", lesson.SetVocabulary{}, session.KindInvalidArgs, "terms", "between 1 and 20"},
@@ -495,7 +495,7 @@ func TestDescribe(t *testing.T) {
 	dispatch(t, s, lesson.SetGrade{Grade: "4"})
 	dispatch(t, s, lesson.SetSubject{Subject: "math"})
 	dispatch(t, s, lesson.SetDuration{Minutes: 45})
-	dispatch(t, s, lesson.SetObjectives{Objectives: []string{"Add like fractions.", "Explain why"}})
+	dispatch(t, s, lesson.SetObjectives{Objectives: lesson.Items("Add like fractions.", "Explain why")})
 	dispatch(t, s, practice("Practice one"))
 	p := plan(d)
 	want := `A grade 4 math lesson titled "Adding fractions", 45 minutes, 4 slides. Objectives: Add like fractions; Explain why.`

@@ -31,8 +31,8 @@ func Render(p *Plan, _ map[string]string) modality.Rendered {
 		fmt.Fprintf(&b, "<p class=\"facts\">%s</p>\n", strings.Join(facts, " · "))
 	}
 	b.WriteString("<div class=\"overview-grid\">\n")
-	list(&b, "Objectives", m.Objectives, html.EscapeString)
-	list(&b, "Key learning points", m.KeyLearningPoints, html.EscapeString)
+	list(&b, "Objectives", m.Objectives, Item.html)
+	list(&b, "Key learning points", m.KeyLearningPoints, Item.html)
 	list(&b, "Vocabulary", m.Vocabulary, func(t Term) string {
 		s := "<b>" + html.EscapeString(t.Term) + "</b>"
 		if hint, ok := t.PendingDefinition(); ok {
@@ -41,16 +41,16 @@ func Render(p *Plan, _ map[string]string) modality.Rendered {
 		if t.Definition != "" {
 			s += " — " + html.EscapeString(t.Definition)
 		}
-		return s
+		return s + citations(t.Sources)
 	})
 	list(&b, "Misconceptions", m.Misconceptions, func(mc Misconception) string {
 		s := html.EscapeString(mc.Misconception)
 		if hint, ok := mc.PendingResponse(); ok {
 			return s + "<br><span class=\"response\">" + pending("response", hint) + "</span>"
 		}
-		return s + "<br><span class=\"response\">" + html.EscapeString(mc.Response) + "</span>"
+		return s + "<br><span class=\"response\">" + html.EscapeString(mc.Response) + "</span>" + citations(mc.Sources)
 	})
-	list(&b, "Materials", m.Materials, html.EscapeString)
+	list(&b, "Materials", m.Materials, Item.html)
 	list(&b, "Prerequisites", m.Prerequisites, html.EscapeString)
 	list(&b, "Standards", m.Standards, html.EscapeString)
 	b.WriteString("</div>\n")
@@ -167,6 +167,17 @@ func list[T any](b *strings.Builder, title string, f yamlsrc.Field[[]T], item fu
 		b.WriteString("<li>" + item(v) + "</li>")
 	}
 	b.WriteString("</ul></section>\n")
+}
+
+func (it Item) html() string { return html.EscapeString(it.Text) + citations(it.Sources) }
+
+// citations shows an overview item's sources beside it: the overview has
+// no notes of its own.
+func citations(list []string) string {
+	if len(list) == 0 {
+		return ""
+	}
+	return " <span class=\"sources\">(sources: " + html.EscapeString(strings.Join(list, ", ")) + ")</span>"
 }
 
 // pending is a visible placeholder for something still to be generated.

@@ -3,8 +3,6 @@ package lesson
 import (
 	"fmt"
 
-	"gopkg.in/yaml.v3"
-
 	"github.com/lessongen/lessongen/internal/rule"
 	"github.com/lessongen/lessongen/internal/sources"
 	"github.com/lessongen/lessongen/internal/yamlsrc"
@@ -23,6 +21,7 @@ func slideMinutes() rule.Rule { return rule.Of[AddSlide]("duration_minutes") }
 
 // check reports values the author wrote outside the declared ranges.
 func (p *Plan) check(r *yamlsrc.Reporter) {
+	sources.CheckRefs(p.metadataCitations(), r)
 	if d, ok := p.Metadata.DurationMinutes.Get(); ok && !lessonMinutes().In(float64(d)) {
 		r.At(valueNode(p.Metadata.Src, "duration_minutes"), "metadata.duration_minutes must be %s, got %d", lessonMinutes().Range(), d)
 	}
@@ -33,11 +32,7 @@ func (p *Plan) check(r *yamlsrc.Reporter) {
 		if d, ok := s.DurationMinutes.Get(); ok && !slideMinutes().In(float64(d)) {
 			r.At(valueNode(s.Src, "duration_minutes"), "%s.duration_minutes must be %s, got %d", p.Name(s), slideMinutes().Range(), d)
 		}
-		for _, c := range p.slideCitations(s) {
-			if _, err := sources.ParseCitation(c.Ref); err != nil {
-				r.At(c.Node, "%s.sources: %v", p.Name(s), err)
-			}
-		}
+		sources.CheckRefs(sources.Refs(s.Src, s.Sources, p.Name(s)+".sources"), r)
 	}
 	if msg := p.MinutesDefect(); msg != "" {
 		r.WarnAt(valueNode(p.Metadata.Src, "duration_minutes"), "metadata.duration_minutes: %s", msg)
@@ -81,37 +76,35 @@ func (p *Plan) Defects() []session.Warning {
 	return nil
 }
 
-// Citation is one entry of a sources list, with the YAML node it was read
-// from (nil for one added by a run) so a report can point at it.
-type Citation struct {
-	Ref  string
-	Node *yaml.Node
-	// Where names the item for a person: slides[light].sources.
-	Where string
-}
-
-// Citations lists every citation in the lesson, for validate --sources.
-func (p *Plan) Citations() []Citation {
-	var out []Citation
+// Citations lists every citation in the lesson itself (its children hold
+// their own), for validate --sources.
+func (p *Plan) Citations() []sources.Ref {
+	out := p.metadataCitations()
 	for _, s := range p.slides() {
 		if !s.IsPlaceholder {
-			out = append(out, p.slideCitations(s)...)
+			out = append(out, sources.Refs(s.Src, s.Sources, p.Name(s)+".sources")...)
 		}
 	}
 	return out
 }
 
-func (p *Plan) slideCitations(s *Slide) []Citation {
-	var nodes []*yaml.Node
-	if n := valueNode(s.Src, "sources"); n != nil && n != s.Src && n.Kind == yaml.SequenceNode && len(n.Content) == len(s.Sources) {
-		nodes = n.Content
-	}
-	out := make([]Citation, len(s.Sources))
-	for i, ref := range s.Sources {
-		out[i] = Citation{Ref: ref, Where: "slides[" + s.ID + "].sources", Node: s.Src}
-		if nodes != nil {
-			out[i].Node = nodes[i]
+// metadataCitations lists the citations of the metadata's list items.
+func (p *Plan) metadataCitations() []sources.Ref {
+	m := &p.Metadata
+	var out []sources.Ref
+	items := func(name string, list []Item) {
+		for i, it := range list {
+			out = append(out, sources.Refs(it.src, it.Sources, fmt.Sprintf("metadata.%s[%d].sources", name, i))...)
 		}
+	}
+	items("objectives", m.Objectives.Value)
+	items("key_learning_points", m.KeyLearningPoints.Value)
+	items("materials", m.Materials.Value)
+	for i, t := range m.Vocabulary.Value {
+		out = append(out, sources.Refs(t.src, t.Sources, fmt.Sprintf("metadata.vocabulary[%d].sources", i))...)
+	}
+	for i, c := range m.Misconceptions.Value {
+		out = append(out, sources.Refs(c.src, c.Sources, fmt.Sprintf("metadata.misconceptions[%d].sources", i))...)
 	}
 	return out
 }

@@ -10,8 +10,10 @@ package modality
 import (
 	"errors"
 	"fmt"
+	"html"
 	"reflect"
 	"slices"
+	"strings"
 
 	"gopkg.in/yaml.v3"
 
@@ -246,3 +248,30 @@ func (r *Registry) Level(name string) (Level, bool) {
 // ErrBindingPending means a binding reads a value that is still pending; it
 // resolves once that value has been generated.
 var ErrBindingPending = errors.New("binding reads a value that is still pending")
+
+// Cited is one item's citations of the author's sources, as a render lists
+// them in the notes: Item names it for the teacher ("text t1").
+type Cited struct {
+	Item    string
+	Sources []string
+}
+
+// CitationNotes is the notes fragment listing items' citations under
+// title ("Whiteboard sources"), "" when no item cites anything. Every
+// modality lists its items' sources this way.
+func CitationNotes(title string, items []Cited) string {
+	var b strings.Builder
+	for _, c := range items {
+		if len(c.Sources) == 0 {
+			continue
+		}
+		if b.Len() == 0 {
+			b.WriteString("<p class=\"sources\">" + html.EscapeString(title) + ":</p>\n<ul class=\"sources\">")
+		}
+		b.WriteString("<li>" + html.EscapeString(c.Item) + ": " + html.EscapeString(strings.Join(c.Sources, ", ")) + "</li>")
+	}
+	if b.Len() == 0 {
+		return ""
+	}
+	return b.String() + "</ul>\n"
+}

@@ -36,7 +36,8 @@ type SetInstructions struct {
 type AddQuestion struct {
 	Prompt string `json:"prompt" jsonschema:"the question, one clear sentence at the lesson's grade"`
 	Choices
-	Feedback string `json:"feedback,omitempty" jsonschema:"optional: why the answer is right, shown after answering, one or two sentences"`
+	Feedback string   `json:"feedback,omitempty" jsonschema:"optional: why the answer is right, shown after answering, one or two sentences"`
+	Sources  []string `json:"sources,omitempty" jsonschema:"where the question's content comes from in the author's sources: path:line or path:start-end, as read_source numbers lines. Omit when not written from a source"`
 	Placing
 }
 
@@ -45,7 +46,8 @@ type UpdateQuestion struct {
 	ID     string  `json:"id" jsonschema:"id of the question to change"`
 	Prompt *string `json:"prompt,omitempty" jsonschema:"new prompt"`
 	Choices
-	Feedback *string `json:"feedback,omitempty" jsonschema:"new feedback"`
+	Feedback *string  `json:"feedback,omitempty" jsonschema:"new feedback"`
+	Sources  []string `json:"sources,omitempty" jsonschema:"new citations of the author's sources (path:line or path:start-end); replaces the question's list"`
 }
 
 type RemoveQuestion struct {

@@ -11,6 +11,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/lessongen/lessongen/internal/sources"
 	"github.com/lessongen/lessongen/internal/yamlsrc"
 	"github.com/lessongen/lessongen/session"
 )
@@ -34,6 +35,9 @@ type Question struct {
 	Answers     yamlsrc.Field[[]string] `yaml:"answers,required"`
 	Distractors yamlsrc.Field[[]string] `yaml:"distractors"`
 	Feedback    yamlsrc.Field[string]   `yaml:"feedback"`
+	// Sources cite the author's sources the question was written from:
+	// "path:line" or "path:start-end" (see sources.ParseCitation).
+	Sources []string `yaml:"sources,omitempty"`
 	// GeneratedFor is the hint of the open placeholder a run generated this
 	// question for, written while the placeholder stays open so a rerun
 	// after an interruption adds only what the hint still lacks (as on
@@ -46,6 +50,9 @@ type Question struct {
 	// idDerived: ID is not in the file (see QuestionIDs), so a save leaves
 	// it out.
 	idDerived bool
+	// cited: the author wrote the question's sources, which generation
+	// keeps (see whiteboard.Element).
+	cited bool
 	// filled counts the questions generated for a placeholder.
 	filled int
 	// filledFor names the placeholder a generated question fills.
@@ -170,6 +177,7 @@ func Decode(n *yaml.Node, r *yamlsrc.Reporter, path string) *Quiz {
 		if i < len(derived) && derived[i] {
 			qu.ID, qu.idDerived = ids[i], true
 		}
+		qu.cited = qu.authored && len(qu.Sources) > 0
 	}
 	q.validate(r, path)
 	q.index()
@@ -260,6 +268,7 @@ func (q *Quiz) validate(r *yamlsrc.Reporter, path string) {
 		} else {
 			seen[qu.ID] = idNode
 		}
+		sources.CheckRefs(sources.Refs(qu.Src, qu.Sources, qp+".sources"), r)
 		if !qu.Answers.Set && !qu.Answers.Pending {
 			continue // the codec has reported the missing key
 		}
@@ -276,6 +285,17 @@ func (q *Quiz) validate(r *yamlsrc.Reporter, path string) {
 			r.At(at, "%s: %s; %s", qp, p.msg, p.hint)
 		}
 	}
+}
+
+// Citations lists every question's citations, for validate --sources.
+func (q *Quiz) Citations() []sources.Ref {
+	var out []sources.Ref
+	for _, qu := range q.questions() {
+		if !qu.IsPlaceholder {
+			out = append(out, sources.Refs(qu.Src, qu.Sources, q.name(qu)+".sources")...)
+		}
+	}
+	return out
 }
 
 // valueNode returns the value for key in mapping m, or m itself so a problem

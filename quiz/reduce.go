@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/lessongen/lessongen/internal/sources"
 	"github.com/lessongen/lessongen/internal/yamlsrc"
 	"github.com/lessongen/lessongen/session"
 )
@@ -303,6 +304,9 @@ func (q *Quiz) add(rc *session.Context, in AddQuestion) error {
 	if err := checkChoices(in.Options); err != nil {
 		return err
 	}
+	if err := sources.CheckList(in.Sources); err != nil {
+		return err
+	}
 	if in.ID != "" {
 		if err := session.CheckChosenID(in.ID, q.idTaken); err != nil {
 			return err
@@ -328,6 +332,7 @@ func (q *Quiz) add(rc *session.Context, in AddQuestion) error {
 	if f := strings.TrimSpace(in.Feedback); f != "" {
 		qu.Feedback = yamlsrc.Val(f)
 	}
+	qu.Sources = slices.Clone(in.Sources)
 	list := q.questions()
 	at := len(list)
 	if ph != nil {
@@ -431,8 +436,18 @@ func (q *Quiz) update(rc *session.Context, in UpdateQuestion) error {
 			}
 		}
 	}
+	if in.Sources != nil {
+		if qu.cited && q.Protect {
+			return session.Reject(session.KindPrecondition, "sources", "the author's citations stay as written", "sources of question %q were written by the author", qu.ID)
+		}
+		if err := sources.CheckList(in.Sources); err != nil {
+			return err
+		}
+		qu.Sources = slices.Clone(in.Sources)
+		fields = append(fields, "sources")
+	}
 	if len(fields) == 0 {
-		return session.Reject(session.KindInvalidArgs, "", "set at least one of prompt, options, feedback, with something new", "nothing to change")
+		return session.Reject(session.KindInvalidArgs, "", "set at least one of prompt, options, feedback, sources, with something new", "nothing to change")
 	}
 	rc.Report(Changed{qu.ID, fields})
 	return nil

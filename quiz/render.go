@@ -77,6 +77,13 @@ func Render(q *Quiz, bound map[string]string) modality.Rendered {
 	}
 	body.WriteString("</ol>\n</section>\n")
 	notes.WriteString("</ol></div>\n")
+	var cited []modality.Cited
+	for _, qu := range q.questions() {
+		if !qu.IsPlaceholder {
+			cited = append(cited, modality.Cited{Item: "question " + qu.ID, Sources: qu.Sources})
+		}
+	}
+	notes.WriteString(modality.CitationNotes("Quiz sources", cited))
 	return modality.Rendered{Body: body.String(), Notes: notes.String()}
 }
 

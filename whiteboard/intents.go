@@ -14,10 +14,12 @@ type Box struct {
 	H float64 `json:"h" jsonschema:"height in pixels" minimum:"1" maximum:"10000"`
 }
 
-// Placing is embedded in every add intent.
+// Placing is embedded in every add intent: where the element goes, and
+// what it was written from.
 type Placing struct {
-	ID        string `json:"id,omitempty" jsonschema:"optional id you choose for the element (a short slug: a letter, then letters, digits, - or _; at most 32 characters), unique on this whiteboard; an arrow later in this same turn may name it. Default: one is generated"`
-	PendingID string `json:"pending_id,omitempty" jsonschema:"id of the pending placeholder this element fills (from list_pending); the element is placed there. Omit when there is only one"`
+	ID        string   `json:"id,omitempty" jsonschema:"optional id you choose for the element (a short slug: a letter, then letters, digits, - or _; at most 32 characters), unique on this whiteboard; an arrow later in this same turn may name it. Default: one is generated"`
+	PendingID string   `json:"pending_id,omitempty" jsonschema:"id of the pending placeholder this element fills (from list_pending); the element is placed there. Omit when there is only one"`
+	Sources   []string `json:"sources,omitempty" jsonschema:"where the element's content comes from in the author's sources: path:line or path:start-end, as read_source numbers lines. Omit when not written from a source"`
 }
 
 type AddText struct {
@@ -62,13 +64,14 @@ type AddImage struct {
 
 // UpdateElement changes the content of one element; unset fields stay.
 type UpdateElement struct {
-	ID          string  `json:"id" jsonschema:"id of the element to change"`
-	Text        *string `json:"text,omitempty" jsonschema:"new text (text elements)"`
-	Label       *string `json:"label,omitempty" jsonschema:"new label (shapes and arrows)"`
-	Latex       *string `json:"latex,omitempty" jsonschema:"new LaTeX (equations)"`
-	Description *string `json:"description,omitempty" jsonschema:"new description (images)"`
-	Alt         *string `json:"alt,omitempty" jsonschema:"new alt text (images)"`
-	Style       *Style  `json:"style,omitempty" jsonschema:"new presentation, replacing the old"`
+	ID          string   `json:"id" jsonschema:"id of the element to change"`
+	Text        *string  `json:"text,omitempty" jsonschema:"new text (text elements)"`
+	Label       *string  `json:"label,omitempty" jsonschema:"new label (shapes and arrows)"`
+	Latex       *string  `json:"latex,omitempty" jsonschema:"new LaTeX (equations)"`
+	Description *string  `json:"description,omitempty" jsonschema:"new description (images)"`
+	Alt         *string  `json:"alt,omitempty" jsonschema:"new alt text (images)"`
+	Style       *Style   `json:"style,omitempty" jsonschema:"new presentation, replacing the old"`
+	Sources     []string `json:"sources,omitempty" jsonschema:"new citations of the author's sources (path:line or path:start-end); replaces the element's list"`
 }
 
 type MoveElement struct {

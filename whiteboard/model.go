@@ -11,6 +11,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/lessongen/lessongen/internal/sources"
 	"github.com/lessongen/lessongen/internal/suggest"
 	"github.com/lessongen/lessongen/internal/yamlsrc"
 	"github.com/lessongen/lessongen/session"
@@ -113,6 +114,9 @@ type Element struct {
 	Description yamlsrc.Field[string] `yaml:"description"`
 	Alt         yamlsrc.Field[string] `yaml:"alt"`
 	Style       *Style                `yaml:"style,omitempty"`
+	// Sources cite the author's sources the element was written from:
+	// "path:line" or "path:start-end" (see sources.ParseCitation).
+	Sources []string `yaml:"sources,omitempty"`
 	// GeneratedFor is the hint of the open placeholder a run generated this
 	// element for. It is written while the placeholder stays open (a run
 	// stopped before finishing it), so a rerun knows what that placeholder
@@ -126,6 +130,10 @@ type Element struct {
 	// idDerived: ID is not in the file (see ElementIDs), so a save leaves
 	// it out.
 	idDerived bool
+	// cited: the author wrote the element's sources, which generation
+	// keeps; an authored element without them may be given some when a
+	// run fills its pending fields from a source.
+	cited bool
 	// filled counts the elements generated for a placeholder.
 	filled int
 	// filledFor names the placeholder a generated element fills.
@@ -202,6 +210,7 @@ func Decode(n *yaml.Node, r *yamlsrc.Reporter, path string) *Board {
 		if i < len(derived) && derived[i] {
 			e.ID, e.idDerived = ids[i], true
 		}
+		e.cited = e.authored && len(e.Sources) > 0
 	}
 	b.validate(r, path)
 	b.index()
@@ -396,7 +405,19 @@ func (b *Board) validate(r *yamlsrc.Reporter, path string) {
 		for _, p := range e.problems(b.CanvasSize()) {
 			r.At(pathNode(e.Src, p.key), "%s: %s", ep, p.msg)
 		}
+		sources.CheckRefs(sources.Refs(e.Src, e.Sources, ep+".sources"), r)
 	}
+}
+
+// Citations lists every element's citations, for validate --sources.
+func (b *Board) Citations() []sources.Ref {
+	var out []sources.Ref
+	for _, e := range b.elements() {
+		if !e.IsPlaceholder {
+			out = append(out, sources.Refs(e.Src, e.Sources, b.Name(e)+".sources")...)
+		}
+	}
+	return out
 }
 
 type problem struct{ key, msg string }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/lessongen/lessongen/internal/rule"
+	"github.com/lessongen/lessongen/internal/sources"
 	"github.com/lessongen/lessongen/internal/yamlsrc"
 	"github.com/lessongen/lessongen/session"
 )
@@ -522,10 +523,14 @@ func (b *Board) add(rc *session.Context, e *Element, box Box, at Placing) error 
 			return err
 		}
 	}
+	if err := sources.CheckList(at.Sources); err != nil {
+		return err
+	}
 	ph, err := b.placeholderFor(at.PendingID)
 	if err != nil {
 		return err
 	}
+	e.Sources = slices.Clone(at.Sources)
 	if e.Type != KindArrow {
 		e.X, e.Y, e.W, e.H = box.X, box.Y, box.W, box.H
 	}
@@ -648,8 +653,18 @@ func (b *Board) update(rc *session.Context, in UpdateElement) error {
 		e.Style = &s
 		fields = append(fields, "style")
 	}
+	if in.Sources != nil {
+		if e.cited && b.Protect {
+			return session.Reject(session.KindPrecondition, "sources", "the author's citations stay as written", "sources of %q were written by the author", e.ID)
+		}
+		if err := sources.CheckList(in.Sources); err != nil {
+			return err
+		}
+		e.Sources = slices.Clone(in.Sources)
+		fields = append(fields, "sources")
+	}
 	if len(fields) == 0 {
-		return session.Reject(session.KindInvalidArgs, "", "set at least one of text, label, latex, description, alt, style", "nothing to change")
+		return session.Reject(session.KindInvalidArgs, "", "set at least one of text, label, latex, description, alt, style, sources", "nothing to change")
 	}
 	rc.Report(Changed{e.ID, fields})
 	return nil

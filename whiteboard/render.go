@@ -75,7 +75,13 @@ func Render(b *Board, bound map[string]string) modality.Rendered {
 	for _, e := range below {
 		fmt.Fprintf(&s, "<div class=\"pending\">%s</div>\n", pendingLabel("element", e.Hint))
 	}
-	return modality.Rendered{Body: s.String()}
+	var cited []modality.Cited
+	for _, e := range b.elements() {
+		if !e.IsPlaceholder {
+			cited = append(cited, modality.Cited{Item: string(e.Type) + " " + e.ID, Sources: e.Sources})
+		}
+	}
+	return modality.Rendered{Body: s.String(), Notes: modality.CitationNotes("Whiteboard sources", cited)}
 }
 
 // svgDefs is the arrowhead every arrow ends in; its colour follows the

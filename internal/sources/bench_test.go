@@ -43,3 +43,12 @@ func BenchmarkRead(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkList is list_sources over the same folder: every entry is
+// stat'ed through the root (symlinks resolved, hard links counted).
+func BenchmarkList(b *testing.B) {
+	s := benchFolder(b)
+	for b.Loop() {
+		listed(s)
+	}
+}

@@ -4,6 +4,11 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/lessongen/lessongen/internal/yamlsrc"
+	"github.com/lessongen/lessongen/session"
 )
 
 // MaxCitations bounds one item's sources list.
@@ -52,6 +57,63 @@ func CheckCitations(list []string) error {
 	return nil
 }
 
+// CiteHint tells a model how to write a citation.
+const CiteHint = "cite as path:line or path:start-end, with the line numbers read_source shows"
+
+// CheckList checks the sources list an intent carries: nil, or the
+// invalid_args refusal every add and update tool gives.
+func CheckList(list []string) error {
+	if err := CheckCitations(list); err != nil {
+		return session.Reject(session.KindInvalidArgs, "sources", CiteHint, "%v", err)
+	}
+	return nil
+}
+
+// Ref is one citation as a file holds it, so a report can point at it.
+type Ref struct {
+	Text string
+	// Node is the YAML node it was read from: the list item, or the item
+	// that holds the list; nil for one a run added.
+	Node *yaml.Node
+	// Where names the item for a person: slides[light].sources.
+	Where string
+}
+
+// Refs pairs the sources list of the item read from the mapping src with
+// the nodes it was read from.
+func Refs(src *yaml.Node, list []string, where string) []Ref {
+	var nodes []*yaml.Node
+	if src != nil && src.Kind == yaml.MappingNode {
+		for i := 0; i+1 < len(src.Content); i += 2 {
+			if v := src.Content[i+1]; src.Content[i].Value == "sources" && v.Kind == yaml.SequenceNode && len(v.Content) == len(list) {
+				nodes = v.Content
+			}
+		}
+	}
+	out := make([]Ref, len(list))
+	for i, text := range list {
+		out[i] = Ref{Text: text, Node: src, Where: where}
+		if nodes != nil {
+			out[i].Node = nodes[i]
+		}
+	}
+	return out
+}
+
+// CheckRefs reports, at load, each citation that is not written
+// path:line or path:start-end, and a list longer than MaxCitations.
+func CheckRefs(refs []Ref, r *yamlsrc.Reporter) {
+	count := map[string]int{}
+	for _, c := range refs {
+		if _, err := ParseCitation(c.Text); err != nil {
+			r.At(c.Node, "%s: %v", c.Where, err)
+		}
+		if count[c.Where]++; count[c.Where] == MaxCitations+1 {
+			r.At(c.Node, "%s: more than %d citations; keep the %d that matter most", c.Where, MaxCitations, MaxCitations)
+		}
+	}
+}
+
 // Check reports whether a citation names an existing file and lines in
 // it: nil, or a message for the author.
 func (s *Sandbox) Check(c Citation) error {
@@ -63,4 +125,32 @@ func (s *Sandbox) Check(c Citation) error {
 		return fmt.Errorf("%s has %d lines; line %d is past the end", c.Path, n, c.End)
 	}
 	return nil
+}
+
+// DecodeList reads the value of a `sources:` key that a type decoding its
+// own node meets (the struct codec reads the others), reporting a value
+// that is not a list of text; CheckRefs then checks each citation's form.
+func DecodeList(n *yaml.Node, r *yamlsrc.Reporter, path string) []string {
+	if n.Kind != yaml.SequenceNode {
+		r.At(n, "%s must be a list of citations such as [ch1.md:12, ch1.md:20-24]", path)
+		return nil
+	}
+	var list []string
+	for _, c := range n.Content {
+		if c.Kind != yaml.ScalarNode {
+			r.At(c, "%s: a citation is text such as ch1.md:12", path)
+			continue
+		}
+		list = append(list, c.Value)
+	}
+	return list
+}
+
+// ListNode encodes a sources list.
+func ListNode(list []string) *yaml.Node {
+	n := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
+	for _, c := range list {
+		n.Content = append(n.Content, yamlsrc.Encode(c))
+	}
+	return n
 }

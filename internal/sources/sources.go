@@ -1,7 +1,9 @@
 // Package sources is the read-only sandbox over the author's source
 // folders (--sources). Every path a model names is opened through an
 // os.Root, so "..", absolute paths and symlinks that lead outside a folder
-// cannot reach a byte beyond it; only regular text files are read.
+// cannot reach a byte beyond it; only regular text files are read. A file
+// with several hard links is refused too: one of them may be outside the
+// folder, and nothing on the file says which name is the original.
 package sources
 
 import (
@@ -100,6 +102,10 @@ func refuse(kind session.ErrorKind, hint, format string, a ...any) *Error {
 
 const listHint = "call list_sources for the paths you may read"
 
+// linkedHint says why a hard-linked file is refused: a hard link to a file
+// outside the folder looks exactly like a file inside it.
+const linkedHint = "a file with more than one hard link may be a link to a file outside the sources folder, which cannot be told apart; ask the author to copy the file into the folder (a copy, not a hard link)"
+
 // resolve checks a model-given path and names the root and the path
 // inside it. It refuses before opening anything; os.Root then refuses any
 // symlink that leads outside.
@@ -150,6 +156,9 @@ func (s *Sandbox) open(p string) (*os.File, *Error) {
 	if !fi.Mode().IsRegular() {
 		return nil, refuse(session.KindPermission, listHint, "%q is not a regular file", p)
 	}
+	if links(fi) > 1 {
+		return nil, refuse(session.KindPermission, linkedHint, "%q has %d hard links and is not read", p, links(fi))
+	}
 	if fi.Size() > MaxFileBytes {
 		return nil, refuse(session.KindPermission, "ask the author to split it", "%q is %d bytes; sources over %d bytes are not read", p, fi.Size(), MaxFileBytes)
 	}
@@ -158,7 +167,7 @@ func (s *Sandbox) open(p string) (*os.File, *Error) {
 		return nil, fsRefusal(p, err)
 	}
 	// The file may have been swapped between Stat and Open.
-	if fi2, err := f.Stat(); err != nil || !fi2.Mode().IsRegular() || fi2.Size() > MaxFileBytes {
+	if fi2, err := f.Stat(); err != nil || !fi2.Mode().IsRegular() || fi2.Size() > MaxFileBytes || links(fi2) > 1 {
 		f.Close()
 		return nil, refuse(session.KindPermission, listHint, "%q is not a regular file of at most %d bytes", p, MaxFileBytes)
 	}
@@ -179,36 +188,73 @@ type File struct {
 	Size int64  `json:"size"`
 }
 
-// List lists the readable text files, at most MaxFiles. Symlinks are not
-// followed when walking; one that resolves inside the root can still be
-// read by path.
-func (s *Sandbox) List() (files []File, more int) {
+// Listing is what List finds.
+type Listing struct {
+	Files []File
+	// More counts the readable files past MaxFiles.
+	More int
+	// Linked names the text files left out because they have several hard
+	// links (see linkedHint).
+	Linked []string
+}
+
+// Note says what the listing leaves out and why, "" when nothing.
+func (l Listing) Note() string {
+	var notes []string
+	if l.More > 0 {
+		notes = append(notes, fmt.Sprintf("%d more files not listed (at most %d are); use search_sources", l.More, MaxFiles))
+	}
+	if len(l.Linked) > 0 {
+		notes = append(notes, fmt.Sprintf("not listed, as they have more than one hard link: %s; %s", strings.Join(l.Linked, ", "), linkedHint))
+	}
+	return strings.Join(notes, ". ")
+}
+
+// List lists the readable text files, at most MaxFiles. Directories behind
+// symlinks are not walked; a symlink to a file is listed when it resolves
+// inside its folder (os.Root refuses the rest), as Read reads it.
+func (s *Sandbox) List() Listing {
+	var l Listing
 	for i := range s.roots {
 		r := &s.roots[i]
 		_ = fs.WalkDir(r.r.FS(), ".", func(p string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() || !d.Type().IsRegular() {
+			if err != nil || d.IsDir() {
+				return nil
+			}
+			if !d.Type().IsRegular() && d.Type()&fs.ModeSymlink == 0 {
 				return nil
 			}
 			if !slices.Contains(textExts, strings.ToLower(path.Ext(p))) {
 				return nil
 			}
-			fi, err := d.Info()
-			if err != nil || fi.Size() > MaxFileBytes {
-				return nil
+			// A symlink is stat'ed through the root, so one leading outside
+			// fails here; a regular file's own entry says enough.
+			var fi fs.FileInfo
+			if d.Type().IsRegular() {
+				fi, err = d.Info()
+			} else {
+				fi, err = r.r.Stat(p)
 			}
-			if len(files) >= MaxFiles {
-				more++
+			if err != nil || !fi.Mode().IsRegular() || fi.Size() > MaxFileBytes {
 				return nil
 			}
 			name := p
 			if len(s.roots) > 1 {
 				name = r.name + "/" + p
 			}
-			files = append(files, File{Path: name, Size: fi.Size()})
+			if links(fi) > 1 {
+				l.Linked = append(l.Linked, name)
+				return nil
+			}
+			if len(l.Files) >= MaxFiles {
+				l.More++
+				return nil
+			}
+			l.Files = append(l.Files, File{Path: name, Size: fi.Size()})
 			return nil
 		})
 	}
-	return files, more
+	return l
 }
 
 // Read returns lines start..end (1-based, inclusive; 0 means from the
@@ -272,7 +318,8 @@ func (s *Sandbox) Search(query string, max int) ([]string, int, *Error) {
 	if err != nil {
 		re = regexp.MustCompile("(?i)" + regexp.QuoteMeta(query))
 	}
-	files, _ := s.List()
+	listing := s.List()
+	files := listing.Files
 	var hits []string
 	more, scanned := 0, int64(0)
 	for _, fl := range files {
@@ -295,6 +342,9 @@ func (s *Sandbox) Search(query string, max int) ([]string, int, *Error) {
 			}
 		}
 		f.Close()
+	}
+	if len(listing.Linked) > 0 {
+		hits = append(hits, fmt.Sprintf("[not searched, as they have more than one hard link: %s; %s]", strings.Join(listing.Linked, ", "), linkedHint))
 	}
 	return hits, more, nil
 }

@@ -28,6 +28,11 @@ func setup(t *testing.T) (src, canary string) {
 	must(t, os.Symlink(filepath.Join(base, "outdir"), filepath.Join(src, "linkdir")))
 	must(t, os.Symlink("ch/light.md", filepath.Join(src, "inside.md")))
 	must(t, syscall.Mkfifo(filepath.Join(src, "pipe.md"), 0o644))
+	// A hard link to the canary looks like any file inside the folder.
+	must(t, os.Link(canary, filepath.Join(src, "hard.md")))
+	// So does a file inside with a second name outside.
+	must(t, os.WriteFile(filepath.Join(src, "shared.md"), []byte("shared\n"), 0o644))
+	must(t, os.Link(filepath.Join(src, "shared.md"), filepath.Join(base, "shared-outside.md")))
 	big := strings.Repeat("x\n", MaxFileBytes/2+1)
 	must(t, os.WriteFile(filepath.Join(src, "huge.md"), []byte(big), 0o644))
 	return src, canary
@@ -56,6 +61,8 @@ func TestEscapesRefused(t *testing.T) {
 		{"linkdir/x.md", session.KindPermission},
 		{"ch/light.md\x00.png", session.KindInvalidArgs},
 		{"pipe.md", session.KindPermission},
+		{"hard.md", session.KindPermission},
+		{"shared.md", session.KindPermission},
 		{"huge.md", session.KindPermission},
 		{"pic.png", session.KindInvalidArgs},
 		{"missing.md", session.KindNotFound},
@@ -69,6 +76,11 @@ func TestEscapesRefused(t *testing.T) {
 		if e.Kind != c.kind {
 			t.Errorf("%q: kind %s (%s), want %s", c.path, e.Kind, e.Message, c.kind)
 		}
+		if strings.HasSuffix(c.path, "hard.md") || c.path == "shared.md" {
+			if !strings.Contains(e.Message, "hard links") || !strings.Contains(e.Hint, "copy the file") {
+				t.Errorf("%q: %s (hint %q), want why and to copy the file", c.path, e.Message, e.Hint)
+			}
+		}
 		if strings.Contains(e.Message, "CANARY") {
 			t.Errorf("%q: message leaks the canary: %s", c.path, e.Message)
 		}
@@ -80,20 +92,28 @@ func TestListSearchNeverReachOutside(t *testing.T) {
 	s, err := Open([]string{src})
 	must(t, err)
 	defer s.Close()
-	files, _ := s.List()
+	l := s.List()
 	var names []string
-	for _, f := range files {
+	for _, f := range l.Files {
 		names = append(names, f.Path)
 	}
-	if got := strings.Join(names, " "); got != "ch/light.md" {
-		t.Errorf("list = %q, want only the regular text file", got)
+	// inside.md is a symlink to ch/light.md: read_source reads it, so it
+	// is listed; link.md leads outside and is not.
+	if got := strings.Join(names, " "); got != "ch/light.md inside.md" {
+		t.Errorf("list = %q, want the regular text file and the symlink inside", got)
+	}
+	if got := strings.Join(l.Linked, " "); got != "hard.md shared.md" {
+		t.Errorf("linked = %q, want the two hard-linked files", got)
+	}
+	if note := l.Note(); !strings.Contains(note, "hard.md, shared.md") || !strings.Contains(note, "copy the file") {
+		t.Errorf("note = %q, want the hard-linked files and what to do", note)
 	}
 	hits, _, e := s.Search("canary", 0)
-	if e != nil || len(hits) != 0 {
-		t.Errorf("search canary = %v %v, want nothing", hits, e)
+	if e != nil || len(hits) != 1 || !strings.HasPrefix(hits[0], "[not searched, as they have more than one hard link: hard.md, shared.md") {
+		t.Errorf("search canary = %q %v, want only the note on hard links", hits, e)
 	}
 	hits, _, _ = s.Search("chloro", 0)
-	if len(hits) != 1 || hits[0] != "ch/light.md:3: Chlorophyll is green." {
+	if len(hits) != 3 || hits[0] != "ch/light.md:3: Chlorophyll is green." || hits[1] != "inside.md:3: Chlorophyll is green." {
 		t.Errorf("search = %q", hits)
 	}
 	// An invalid regexp is searched as the words written.

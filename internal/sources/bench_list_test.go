@@ -1,0 +1,3 @@
+package sources
+
+func listed(s *Sandbox) int { return len(s.List().Files) }
