@@ -47,6 +47,40 @@ type Document struct {
 	// file's info, so checking many whiteboard files stats less.
 	realDirs   map[string]bool
 	lessonInfo fs.FileInfo
+
+	// renderMu guards what the last save rendered, kept so the next
+	// renders only what changed since (see lessonBytes and renderFile).
+	renderMu sync.Mutex
+	lp       *yamlsrc.ListPatcher
+	last     *lessonRender
+	fileLast map[session.Key]fileRender
+}
+
+// lessonRender is the lesson file as last rendered: the lesson session's
+// version it was rendered at, the tree handed to the patcher (its slides
+// list is items), each inline child and the version it was encoded at,
+// and the bytes.
+type lessonRender struct {
+	version     uint64
+	tree, items *yaml.Node
+	inline      []inlineChild
+	data        []byte
+	reformatted bool
+}
+
+type inlineChild struct {
+	key  session.Key
+	item int // the slide's index in items
+	// hot is set once the child was encoded from its session, at version.
+	hot     bool
+	version uint64
+}
+
+// fileRender is a child file as last rendered, at the child's version.
+type fileRender struct {
+	version uint64
+	dest    string
+	out     *OutFile
 }
 
 // Load reads and checks a lesson file. Any problem found makes it fail with
@@ -261,6 +295,25 @@ func (d *Document) fileChildren() []fileChild {
 // Unchanged files in place are skipped; when out is in another folder, every
 // child file is written there too, so the copy is whole.
 func (d *Document) Render(out string) ([]OutFile, error) {
+	files, err := d.RenderChildren(out)
+	if err != nil {
+		return nil, err
+	}
+	out = d.outPath(out)
+	moved := filepath.Clean(filepath.Dir(d.Path)) != filepath.Clean(filepath.Dir(out))
+	data, reformatted, err := d.lessonBytes()
+	if err != nil {
+		return nil, fmt.Errorf("render %s: %w", out, err)
+	}
+	if moved || !slices.Equal(data, d.src.Data) || filepath.Clean(out) != filepath.Clean(d.Path) {
+		files = append(files, OutFile{Path: out, Data: data, Reformatted: reformatted})
+	}
+	return files, nil
+}
+
+// RenderChildren is Render without the lesson file: the files of children
+// kept in their own files.
+func (d *Document) RenderChildren(out string) ([]OutFile, error) {
 	out = d.outPath(out)
 	if err := d.checkOutputOnce(out); err != nil {
 		return nil, err
@@ -281,13 +334,6 @@ func (d *Document) Render(out string) ([]OutFile, error) {
 			files = append(files, *f)
 		}
 	}
-	data, reformatted, err := d.lessonBytes()
-	if err != nil {
-		return nil, fmt.Errorf("render %s: %w", out, err)
-	}
-	if moved || !slices.Equal(data, d.src.Data) || filepath.Clean(out) != filepath.Clean(d.Path) {
-		files = append(files, OutFile{Path: out, Data: data, Reformatted: reformatted})
-	}
 	return files, nil
 }
 
@@ -298,41 +344,87 @@ func (d *Document) LessonBytes() ([]byte, error) {
 	return data, err
 }
 
+// lessonBytes renders the lesson file. A render costs what changed since
+// the last: while the lesson itself is as it was (during a run, while its
+// children are generated), only the slides whose inline children changed
+// are encoded, spliced and checked again (yamlsrc.ListPatcher); a change to
+// the lesson renders it whole.
 func (d *Document) lessonBytes() (data []byte, reformatted bool, err error) {
-	var tree *yaml.Node
-	var inline [][]session.Key // per slide item, its inline children
-	d.View(func(p *lesson.Plan) {
-		tree = yamlsrc.Encode(*p)
-		for _, s := range p.Slides.Value {
-			var keys []session.Key
-			for _, ref := range s.Children {
-				if ref.File == "" {
-					keys = append(keys, session.Key{Placement: s.ID, Kind: ref.Kind})
-				}
-			}
-			inline = append(inline, keys)
-		}
-	})
-	items := mapValue(tree, "slides")
-	for i, keys := range inline {
-		if items == nil || items.Kind != yaml.SequenceNode || i >= len(items.Content) {
+	d.renderMu.Lock()
+	defer d.renderMu.Unlock()
+	// The version is read first: a change made while encoding only makes
+	// the next render start over.
+	version := d.root.Version()
+	last := d.last
+	if last == nil || last.version != version {
+		return d.renderLesson(version)
+	}
+	var dirty []int
+	for i := range last.inline {
+		c := &last.inline[i]
+		child, hot := d.root.HotChild(c.key)
+		if !hot {
 			continue
 		}
-		for _, key := range keys {
-			child, hot := d.root.HotChild(key)
-			if !hot {
-				continue
-			}
-			setValue(items.Content[i], key.Kind, d.encode(key.Kind, child))
+		if v := child.Version(); !c.hot || v != c.version {
+			c.hot, c.version = true, v
+			setValue(last.items.Content[c.item], c.key.Kind, d.encode(c.key.Kind, child))
+			dirty = append(dirty, c.item)
 		}
 	}
-	return patchOrRender(d.src, tree)
+	if len(dirty) == 0 {
+		return last.data, last.reformatted, nil
+	}
+	last.data, last.reformatted, err = patchOrRender(last.tree, func() ([]byte, error) { return d.lp.PatchItems(last.tree, dirty) })
+	if err != nil {
+		d.last = nil
+	}
+	return last.data, last.reformatted, err
 }
 
-// patchOrRender splices tree into src; if the author's layout defeats
-// splicing it renders the file fresh, keeping the data, and says so.
-func patchOrRender(src *yamlsrc.Source, tree *yaml.Node) ([]byte, bool, error) {
-	data, err := src.Patch(tree)
+// renderLesson renders the lesson whole, at the lesson's version.
+func (d *Document) renderLesson(version uint64) ([]byte, bool, error) {
+	r := &lessonRender{version: version}
+	d.View(func(p *lesson.Plan) {
+		r.tree = yamlsrc.Encode(*p)
+		for i, s := range p.Slides.Value {
+			for _, ref := range s.Children {
+				if ref.File == "" {
+					r.inline = append(r.inline, inlineChild{key: session.Key{Placement: s.ID, Kind: ref.Kind}, item: i})
+				}
+			}
+		}
+	})
+	r.items = mapValue(r.tree, "slides")
+	if r.items == nil || r.items.Kind != yaml.SequenceNode {
+		r.inline = nil
+	}
+	for i := range r.inline {
+		c := &r.inline[i]
+		child, hot := d.root.HotChild(c.key)
+		if !hot || c.item >= len(r.items.Content) {
+			continue
+		}
+		c.hot, c.version = true, child.Version()
+		setValue(r.items.Content[c.item], c.key.Kind, d.encode(c.key.Kind, child))
+	}
+	if d.lp == nil {
+		d.lp = d.src.NewListPatcher("slides")
+	}
+	var err error
+	r.data, r.reformatted, err = patchOrRender(r.tree, func() ([]byte, error) { return d.lp.Patch(r.tree) })
+	d.last = nil
+	if err == nil {
+		d.last = r
+	}
+	return r.data, r.reformatted, err
+}
+
+// patchOrRender splices tree into its file with patch; if the author's
+// layout defeats splicing it renders the file fresh, keeping the data, and
+// says so.
+func patchOrRender(tree *yaml.Node, patch func() ([]byte, error)) ([]byte, bool, error) {
+	data, err := patch()
 	if errors.Is(err, yamlsrc.ErrUnsafePatch) {
 		data, err = yamlsrc.Render(tree, 2)
 		return data, true, err
@@ -360,17 +452,30 @@ func (d *Document) renderFile(key session.Key, rel, dest string, moved bool) (*O
 		}
 		return &OutFile{Path: dest, Data: data}, nil
 	}
+	// A child unchanged since the last render renders as it did then.
+	version := child.Version()
+	d.renderMu.Lock()
+	defer d.renderMu.Unlock()
+	if last, ok := d.fileLast[key]; ok && last.version == version && last.dest == dest {
+		return last.out, nil
+	}
 	d.mu.Lock()
 	src := d.files[key]
 	d.mu.Unlock()
-	data, reformatted, err := patchOrRender(src, d.encode(key.Kind, child))
+	tree := d.encode(key.Kind, child)
+	data, reformatted, err := patchOrRender(tree, func() ([]byte, error) { return src.Patch(tree) })
 	if err != nil {
 		return nil, fmt.Errorf("render %s: %w", dest, err)
 	}
-	if !moved && slices.Equal(data, src.Data) {
-		return nil, nil
+	var out *OutFile
+	if moved || !slices.Equal(data, src.Data) {
+		out = &OutFile{Path: dest, Data: data, Reformatted: reformatted}
 	}
-	return &OutFile{Path: dest, Data: data, Reformatted: reformatted}, nil
+	if d.fileLast == nil {
+		d.fileLast = map[session.Key]fileRender{}
+	}
+	d.fileLast[key] = fileRender{version: version, dest: dest, out: out}
+	return out, nil
 }
 
 func setValue(m *yaml.Node, key string, v *yaml.Node) {

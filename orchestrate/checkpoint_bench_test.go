@@ -85,11 +85,16 @@ func runSaved(b *testing.B, srv *fakellm.Server, path string) savedRun {
 		}
 	}
 	opts := options(b, benchModel(b, srv), 4) // the default --concurrency
-	opts.Checkpoint = func() ([]string, error) {
+	opts.Checkpoint = func(lesson bool) ([]string, error) {
 		defer count()
-		files, err := saver.Save("")
+		save := saver.SaveChildren
+		if lesson {
+			save = saver.Save
+		}
+		files, err := save("")
 		return nil, errorsOf(files, err)
 	}
+	opts.CheckpointInterval = time.Second // the default --checkpoint-interval
 	before := srv.RequestCount()
 	start := cpuTime()
 	report, err := Run(context.Background(), doc, Scope{}, opts)
