@@ -39,6 +39,8 @@ func FuzzListPatch(f *testing.F) {
 	f.Add([]byte("s:\n  - id: a\n    k: |\n      one\n  # between\n  - id: b\n    k: v\n\n  - id: c\n    k: [1, 2]\nt: 1\n"), uint64(3))
 	f.Add([]byte("s:\n- id: a\n  v: 1\n- id: b\n  v: 2   # two\nz: end"), uint64(4))
 	f.Add([]byte("\ufeffs:\r\n  - id: a\r\n    v: !pending\r\n  - id: b\r\n    v: x\r\n"), uint64(5))
+	f.Add([]byte("0:\n  - 0: \n0:\n- 0:"), uint64(2))                  // a key named twice
+	f.Add([]byte("\ufeff0:\n  - !0000\n   00: 000000\r1:"), uint64(2)) // a lone CR
 	f.Add([]byte("s:\n  - id: a\n    w:\n      elements:\n        - {id: e, x: 1}\n        - !pending \"more\"\n  - id: b\n    w: !pending\n    # trailing\n"), uint64(6))
 	f.Fuzz(func(t *testing.T, data []byte, seed uint64) {
 		s, err := Parse("f.yaml", data)
