@@ -363,8 +363,8 @@ func (d *Document) lessonBytes() (data []byte, reformatted bool, err error) {
 	for i := range last.inline {
 		c := &last.inline[i]
 		child, hot := d.root.HotChild(c.key)
-		if !hot {
-			continue
+		if !hot || child.Version() == 0 {
+			continue // as loaded
 		}
 		if v := child.Version(); !c.hot || v != c.version {
 			c.hot, c.version = true, v
@@ -402,7 +402,9 @@ func (d *Document) renderLesson(version uint64) ([]byte, bool, error) {
 	for i := range r.inline {
 		c := &r.inline[i]
 		child, hot := d.root.HotChild(c.key)
-		if !hot || c.item >= len(r.items.Content) {
+		if !hot || child.Version() == 0 || c.item >= len(r.items.Content) {
+			// Loaded to be looked at (the walk warms every child), never
+			// changed: written as it was read, like a cold child.
 			continue
 		}
 		c.hot, c.version = true, child.Version()
@@ -442,7 +444,8 @@ func (d *Document) encode(kind string, child *session.Session) *yaml.Node {
 
 func (d *Document) renderFile(key session.Key, rel, dest string, moved bool) (*OutFile, error) {
 	child, hot := d.root.HotChild(key)
-	if !hot {
+	if !hot || child.Version() == 0 && !moved {
+		// Cold, or loaded and never changed: nothing to write in place.
 		if !moved {
 			return nil, nil
 		}
