@@ -53,9 +53,11 @@ slide's children (` + kindList(reg) + `; several at once, see --concurrency), ea
 tool-calling model subagent. The lesson is written back to FILE (or -o),
 with everything you wrote left exactly as it was.
 
-After each node finishes, the file is saved, so a killed run loses at most
-the nodes in flight and a rerun does only what is still pending. The first
-Ctrl-C stops at the next safe point and saves; a second stops at once.
+After each node finishes, its files are saved, and the lesson file at most
+once per --checkpoint-interval (1s), so a killed run loses at most the nodes
+in flight and that last interval, and a rerun does only what is still
+pending. The first Ctrl-C stops at the next safe point and saves everything;
+a second stops at once.
 
 Edits you save to the lesson or its whiteboard files during the run are
 merged with the run's changes; where both changed one spot, your file is
