@@ -54,18 +54,23 @@ type Document struct {
 	lp       *yamlsrc.ListPatcher
 	last     *lessonRender
 	fileLast map[session.Key]fileRender
+	kidsMu   sync.Mutex
+	kids     *fileChildren
 }
 
 // lessonRender is the lesson file as last rendered: the lesson session's
 // version it was rendered at, the tree handed to the patcher (its slides
 // list is items), each inline child and the version it was encoded at,
-// and the bytes.
+// and the bytes (nil: the file's own).
 type lessonRender struct {
 	version     uint64
 	tree, items *yaml.Node
 	inline      []inlineChild
 	data        []byte
 	reformatted bool
+	// slides holds the slides encoded on their own, by index, when there
+	// is no tree (the lesson as loaded).
+	slides map[int]*yaml.Node
 }
 
 type inlineChild struct {
@@ -275,8 +280,16 @@ type fileChild struct {
 	ref lesson.ChildRef
 }
 
-// fileChildren lists the children kept in their own files, in order.
+// fileChildren lists the children kept in their own files, in order. The
+// list is kept while the lesson's version stays, as during a run while its
+// children are generated: a checkpoint does not go through every slide.
 func (d *Document) fileChildren() []fileChild {
+	version := d.root.Version()
+	d.kidsMu.Lock()
+	defer d.kidsMu.Unlock()
+	if d.kids != nil && d.kids.version == version {
+		return d.kids.list
+	}
 	var out []fileChild
 	d.View(func(p *lesson.Plan) {
 		for _, s := range p.Slides.Value {
@@ -287,7 +300,13 @@ func (d *Document) fileChildren() []fileChild {
 			}
 		}
 	})
+	d.kids = &fileChildren{version: version, list: out}
 	return out
+}
+
+type fileChildren struct {
+	version uint64
+	list    []fileChild
 }
 
 // Render returns the files a save to out would write: children in their
@@ -345,21 +364,31 @@ func (d *Document) LessonBytes() ([]byte, error) {
 }
 
 // lessonBytes renders the lesson file. A render costs what changed since
-// the last: while the lesson itself is as it was (during a run, while its
-// children are generated), only the slides whose inline children changed
-// are encoded, spliced and checked again (yamlsrc.ListPatcher); a change to
-// the lesson renders it whole.
+// the last: while the lesson itself is as it was (as loaded, or as last
+// rendered: during a run, while its children are generated), only the
+// slides whose inline children changed are encoded, spliced and checked
+// (yamlsrc.ListPatcher.PatchItems); a change to the lesson renders it
+// whole.
 func (d *Document) lessonBytes() (data []byte, reformatted bool, err error) {
 	d.renderMu.Lock()
 	defer d.renderMu.Unlock()
 	// The version is read first: a change made while encoding only makes
 	// the next render start over.
 	version := d.root.Version()
+	if d.lp == nil {
+		d.lp = d.src.NewListPatcher("slides")
+	}
+	if d.last == nil && version == 0 {
+		// The lesson as loaded says what its file says: nothing to encode.
+		d.last = &lessonRender{slides: map[int]*yaml.Node{}}
+		d.View(func(p *lesson.Plan) { d.last.inline = inlineChildren(p) })
+		d.lp.Seed()
+	}
 	last := d.last
 	if last == nil || last.version != version {
 		return d.renderLesson(version)
 	}
-	var dirty []int
+	dirty := map[int]*yaml.Node{}
 	for i := range last.inline {
 		c := &last.inline[i]
 		child, hot := d.root.HotChild(c.key)
@@ -368,36 +397,76 @@ func (d *Document) lessonBytes() (data []byte, reformatted bool, err error) {
 		}
 		if v := child.Version(); !c.hot || v != c.version {
 			c.hot, c.version = true, v
-			setValue(last.items.Content[c.item], c.key.Kind, d.encode(c.key.Kind, child))
-			dirty = append(dirty, c.item)
+			item := d.slideNode(last, c.item)
+			if item == nil {
+				return d.renderLesson(version)
+			}
+			setValue(item, c.key.Kind, d.encode(c.key.Kind, child))
+			dirty[c.item] = item
 		}
 	}
 	if len(dirty) == 0 {
+		if last.data == nil {
+			return d.src.Data, false, nil
+		}
 		return last.data, last.reformatted, nil
 	}
-	last.data, last.reformatted, err = patchOrRender(last.tree, func() ([]byte, error) { return d.lp.PatchItems(last.tree, dirty) })
+	data, err = d.lp.PatchItems(dirty)
+	if errors.Is(err, yamlsrc.ErrWhole) {
+		return d.renderLesson(version)
+	}
 	if err != nil {
 		d.last = nil
+		return nil, false, err
 	}
-	return last.data, last.reformatted, err
+	last.data, last.reformatted = data, false
+	return data, false, nil
+}
+
+// slideNode is slide i's node as last rendered: from the whole tree, or
+// (the lesson as loaded) encoded once on its own.
+func (d *Document) slideNode(r *lessonRender, i int) *yaml.Node {
+	if r.items != nil {
+		return r.items.Content[i]
+	}
+	if n, ok := r.slides[i]; ok {
+		return n
+	}
+	var n *yaml.Node
+	d.View(func(p *lesson.Plan) {
+		if i < len(p.Slides.Value) {
+			n = yamlsrc.Encode(p.Slides.Value[i])
+		}
+	})
+	if n != nil && n.Kind == yaml.MappingNode {
+		r.slides[i] = n
+		return n
+	}
+	return nil
+}
+
+// inlineChildren lists the slides' inline children in order, with their
+// slides' indexes.
+func inlineChildren(p *lesson.Plan) []inlineChild {
+	var out []inlineChild
+	for i, s := range p.Slides.Value {
+		for _, ref := range s.Children {
+			if ref.File == "" {
+				out = append(out, inlineChild{key: session.Key{Placement: s.ID, Kind: ref.Kind}, item: i})
+			}
+		}
+	}
+	return out
 }
 
 // renderLesson renders the lesson whole, at the lesson's version.
 func (d *Document) renderLesson(version uint64) ([]byte, bool, error) {
 	r := &lessonRender{version: version}
-	d.View(func(p *lesson.Plan) {
-		r.tree = yamlsrc.Encode(*p)
-		for i, s := range p.Slides.Value {
-			for _, ref := range s.Children {
-				if ref.File == "" {
-					r.inline = append(r.inline, inlineChild{key: session.Key{Placement: s.ID, Kind: ref.Kind}, item: i})
-				}
-			}
-		}
-	})
+	// One look, so the slides' indexes are the tree's.
+	d.View(func(p *lesson.Plan) { r.tree, r.inline = yamlsrc.Encode(*p), inlineChildren(p) })
 	r.items = mapValue(r.tree, "slides")
 	if r.items == nil || r.items.Kind != yaml.SequenceNode {
-		r.inline = nil
+		r.items, r.inline = nil, nil
 	}
 	for i := range r.inline {
 		c := &r.inline[i]
@@ -410,13 +479,10 @@ func (d *Document) renderLesson(version uint64) ([]byte, bool, error) {
 		c.hot, c.version = true, child.Version()
 		setValue(r.items.Content[c.item], c.key.Kind, d.encode(c.key.Kind, child))
 	}
-	if d.lp == nil {
-		d.lp = d.src.NewListPatcher("slides")
-	}
 	var err error
 	r.data, r.reformatted, err = patchOrRender(r.tree, func() ([]byte, error) { return d.lp.Patch(r.tree) })
 	d.last = nil
-	if err == nil {
+	if err == nil && r.items != nil {
 		d.last = r
 	}
 	return r.data, r.reformatted, err

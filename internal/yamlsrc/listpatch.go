@@ -2,6 +2,8 @@ package yamlsrc
 
 import (
 	"bytes"
+	"errors"
+	"maps"
 	"slices"
 	"strings"
 
@@ -12,9 +14,9 @@ import (
 // cost in proportion to what changed since the last call rather than to
 // the file. It sees the file as the items of one block list of the root
 // mapping (a lesson's slides) and the text around them. PatchItems
-// patches only the items named (each against its original text, as Patch
+// patches only the items given (each against its original text, as Patch
 // does) and verifies each by parsing its own text; Patch patches and
-// verifies everything. The bytes are those Patch would give; whatever
+// verifies everything, and Seed takes the file as it is. The bytes are those Patch would give; whatever
 // cannot be done this way is handed to Patch.
 //
 // An item's text is checked alone because a block list item cannot reach
@@ -193,27 +195,49 @@ func (lp *ListPatcher) Patch(cur *yaml.Node) ([]byte, error) {
 	return lp.s.finish(out), nil
 }
 
-// PatchItems is Patch when, since the last call, at most the list items
-// at the given indexes changed in cur: only those are patched and
-// checked.
-func (lp *ListPatcher) PatchItems(cur *yaml.Node, items []int) ([]byte, error) {
-	c := lp.aligned(cur)
-	if !lp.laid || c == nil {
-		return lp.Patch(cur)
+// ErrWhole means PatchItems cannot patch the items alone; the caller
+// patches the whole file with Patch.
+var ErrWhole = errors.New("the file must be patched whole")
+
+// Seed lays out the original text as the last output, for a caller whose
+// tree still says what the file says: PatchItems can then follow without
+// a first Patch of everything.
+func (lp *ListPatcher) Seed() {
+	if !lp.ok {
+		return
 	}
-	for _, i := range items {
-		if i < 0 || i >= len(c.Content) {
-			return lp.Patch(cur)
+	last := lp.end[len(lp.end)-1]
+	lp.before, lp.after = string(lp.s.text[:lp.start[0]]), string(lp.s.text[last:])
+	lp.bodies = make([]string, len(lp.seq.Content))
+	for i := range lp.bodies {
+		lp.bodies[i] = string(lp.s.text[lp.start[i]:lp.end[i]])
+	}
+	lp.laid = true
+}
+
+// PatchItems is Patch when, since the last Patch or Seed, at most the
+// list items given (by index) changed: only those are patched and
+// checked. It fails with ErrWhole when that cannot be done (nothing laid
+// out, or an item is not the original's at its place any more).
+func (lp *ListPatcher) PatchItems(items map[int]*yaml.Node) ([]byte, error) {
+	if !lp.laid {
+		return nil, ErrWhole
+	}
+	for i, c := range items {
+		if i < 0 || i >= len(lp.bodies) || !sameKeys(lp.seq.Content[i:i+1], []*yaml.Node{c}) {
+			return nil, ErrWhole
 		}
-		body, edited, ok := lp.item(i, c.Content[i])
+	}
+	for _, i := range slices.Sorted(maps.Keys(items)) {
+		body, edited, ok := lp.item(i, items[i])
 		if !ok {
-			return lp.Patch(cur)
+			lp.laid = false
+			return nil, ErrWhole
 		}
-		old := lp.bodies[i]
 		lp.bodies[i] = body
-		if edited && !lp.verify(i, c.Content[i]) {
-			lp.bodies[i] = old
-			return lp.Patch(cur)
+		if edited && !lp.verify(i, items[i]) {
+			lp.laid = false
+			return nil, ErrWhole
 		}
 	}
 	if lp.unchanged() {
