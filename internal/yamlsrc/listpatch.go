@@ -55,7 +55,9 @@ func (s *Source) NewListPatcher(key string) *ListPatcher {
 // find locates the list and the text of each item.
 func (lp *ListPatcher) find() bool {
 	s := lp.s
-	if s.Root == nil || s.Root.Kind != yaml.MappingNode || anchored(s.Root) || duplicateKeys(s.Root) ||
+	// An anchor or alias needs a & or *: most files have neither, and are
+	// not walked.
+	if s.Root == nil || s.Root.Kind != yaml.MappingNode || bytes.ContainsAny(s.text, "&*") && anchored(s.Root) || duplicateKeys(s.Root) ||
 		bytes.HasPrefix(s.text, []byte("%")) || bytes.Contains(s.text, []byte("\n%")) ||
 		bytes.IndexByte(s.text, '\r') >= 0 { // a lone CR ends a line for YAML, not for offsets
 		return false
