@@ -55,6 +55,9 @@ type settings struct {
 	// MaxRequests and MaxTokensTotal cap the whole run; 0 = no cap.
 	MaxRequests    int
 	MaxTokensTotal int64
+	// CheckpointInterval bounds how often a run rewrites the lesson file;
+	// 0 = after every node (orchestrate.Options.CheckpointInterval).
+	CheckpointInterval time.Duration
 }
 
 // Setting keys: the config file's names; flags use dashes, environment
@@ -65,7 +68,7 @@ var settingKeys = []string{
 	"parallel_tool_calls", "token_field",
 	"state_dir", "sources",
 	"stream", "max_requests", "max_tokens_total",
-	"record", "replay",
+	"record", "replay", "checkpoint_interval",
 }
 
 const (
@@ -74,6 +77,10 @@ const (
 	defaultSteps    = 12
 	defaultParallel = 4
 	defaultTimeout  = 2 * time.Minute
+	// defaultCheckpointInterval: a killed run loses at most about this
+	// much of the lesson file's progress, and a run over a large lesson
+	// does not spend its time rewriting it.
+	defaultCheckpointInterval = time.Second
 )
 
 // addModelFlags declares the flags of commands that call a model, each
@@ -167,6 +174,10 @@ func loadSettings(cmd *cobra.Command) (*settings, error) {
 	s.Stream = g.bool("stream")
 	s.MaxRequests = g.int("max_requests")
 	s.MaxTokensTotal = int64(g.int("max_tokens_total"))
+	s.CheckpointInterval = defaultCheckpointInterval
+	if v.IsSet("checkpoint_interval") {
+		s.CheckpointInterval = g.duration("checkpoint_interval")
+	}
 	if cmd.Flags().Changed("temperature") || os.Getenv("LESSONGEN_TEMPERATURE") != "" || v.InConfig("temperature") {
 		t := g.float("temperature")
 		s.Temperature = &t
@@ -205,6 +216,8 @@ func (s *settings) check() error {
 		return usagef("--timeout must not be negative")
 	case s.AttemptTimeout < 0:
 		return usagef("--attempt-timeout must not be negative")
+	case s.CheckpointInterval < 0:
+		return usagef("--checkpoint-interval must not be negative")
 	case s.AttemptTimeout > 0 && s.Timeout > 0 && s.AttemptTimeout > s.Timeout:
 		// The turn's deadline ends its attempts too, so a longer attempt
 		// timeout would never fire; say so rather than ignore it.

@@ -53,9 +53,11 @@ slide's children (` + kindList(reg) + `; several at once, see --concurrency), ea
 tool-calling model subagent. The lesson is written back to FILE (or -o),
 with everything you wrote left exactly as it was.
 
-After each node finishes, the file is saved, so a killed run loses at most
-the nodes in flight and a rerun does only what is still pending. The first
-Ctrl-C stops at the next safe point and saves; a second stops at once.
+After each node finishes, its files are saved, and the lesson file at most
+once per --checkpoint-interval (1s), so a killed run loses at most the nodes
+in flight and that last interval, and a rerun does only what is still
+pending. The first Ctrl-C stops at the next safe point and saves everything;
+a second stops at once.
 
 Edits you save to the lesson or its whiteboard files during the run are
 merged with the run's changes; where both changed one spot, your file is
@@ -129,6 +131,7 @@ func addGenerateFlags(cmd *cobra.Command, opts *generateOptions) {
 	cmd.Flags().BoolVar(&opts.quiet, "quiet", false, "print only errors and the summary")
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print the summary as one JSON object on stdout")
 	cmd.Flags().BoolVar(&opts.interactive, "interactive", false, "let subagents ask you questions on the terminal (ask_author); without it they choose and say so in the notes")
+	cmd.Flags().Duration("checkpoint-interval", defaultCheckpointInterval, "rewrite the lesson file at most this often while subagents run (files of their own are saved as each node finishes; everything at the end); 0: after every node "+envNote("checkpoint-interval"))
 	addModelFlags(cmd.Flags())
 	completeModelFlags(cmd)
 }
@@ -284,17 +287,18 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 	}
 	sink = event.Redacted(event.Tee(sink, progress.Sink), red.String)
 
-	var checkpoint func() ([]string, error)
+	var checkpoint func(lesson bool) ([]string, error)
 	// A replay saves only at the end, so a miss (exit 2) writes nothing.
 	if !toStdout && !dryRun && cfg.Replay == "" {
-		checkpoint = func() ([]string, error) { return save(saver, opts.out, &runIO) }
+		checkpoint = func(lesson bool) ([]string, error) { return save(saver, opts.out, lesson, &runIO) }
 	}
 	sink(event.Event{Kind: event.RunStart, Text: fmt.Sprintf("%s: %s", opts.file, countSubagents(steps))})
 	report, runErr := orchestrate.Run(ctx, doc, scope, orchestrate.Options{
 		Budget: orchestrate.Budget{MaxRequests: cfg.MaxRequests, MaxTokens: cfg.MaxTokensTotal},
 		Bridge: br, Model: model, Templates: tmpl, Form: form, Approval: approval, Asker: asker,
 		MaxSteps: cfg.MaxSteps, Concurrency: cfg.Concurrency, Instruction: opts.instruction,
-		Events: sink, Checkpoint: checkpoint, Secrets: red, Sources: srcs, Author: author, Diff: fileDiff,
+		Events: sink, Checkpoint: checkpoint, CheckpointInterval: cfg.CheckpointInterval,
+		Secrets: red, Sources: srcs, Author: author, Diff: fileDiff,
 		StateDir: historyDir(stateDir, toStdout || dryRun), Redact: red.String,
 		HistoryReadOnly: cfg.Replay != "",
 	})
@@ -400,10 +404,15 @@ func loadLesson(path string, reg *modality.Registry) (*compose.Document, error) 
 	return doc, err
 }
 
-// save writes every changed file atomically, keeping edits the author saved
-// during the run (see compose.Saver), and returns the paths it wrote.
-func save(saver *compose.Saver, out string, streams *IOStreams) ([]string, error) {
-	files, err := saver.Save(out)
+// save writes every changed file atomically (with lesson false, only the
+// children kept in their own files), keeping edits the author saved during
+// the run (see compose.Saver), and returns the paths it wrote.
+func save(saver *compose.Saver, out string, lesson bool, streams *IOStreams) ([]string, error) {
+	write := saver.Save
+	if !lesson {
+		write = saver.SaveChildren
+	}
+	files, err := write(out)
 	var paths []string
 	for _, f := range files {
 		if f.Reformatted {
@@ -461,7 +470,7 @@ func finalSave(doc *compose.Document, saver *compose.Saver, opts *generateOption
 		_, err = opts.io.Out.Write(data)
 		return nil, err
 	}
-	paths, err := save(saver, opts.out, opts.io)
+	paths, err := save(saver, opts.out, true, opts.io)
 	if err != nil {
 		return paths, fmt.Errorf("save: %w", err)
 	}

@@ -55,6 +55,45 @@ type Document struct {
 	// file's info, so checking many whiteboard files stats less.
 	realDirs   map[string]bool
 	lessonInfo fs.FileInfo
+
+	// renderMu guards what the last save rendered, kept so the next
+	// renders only what changed since (see lessonBytes and renderFile).
+	renderMu sync.Mutex
+	lp       *yamlsrc.ListPatcher
+	last     *lessonRender
+	fileLast map[session.Key]fileRender
+	kidsMu   sync.Mutex
+	kids     *fileChildren
+}
+
+// lessonRender is the lesson file as last rendered: the lesson session's
+// version it was rendered at, the tree handed to the patcher (its slides
+// list is items), each inline child and the version it was encoded at,
+// and the bytes (nil: the file's own).
+type lessonRender struct {
+	version     uint64
+	tree, items *yaml.Node
+	inline      []inlineChild
+	data        []byte
+	reformatted bool
+	// slides holds the slides encoded on their own, by index, when there
+	// is no tree (the lesson as loaded).
+	slides map[int]*yaml.Node
+}
+
+type inlineChild struct {
+	key  session.Key
+	item int // the slide's index in items
+	// hot is set once the child was encoded from its session, at version.
+	hot     bool
+	version uint64
+}
+
+// fileRender is a child file as last rendered, at the child's version.
+type fileRender struct {
+	version uint64
+	dest    string
+	out     *OutFile
 }
 
 // Load reads and checks a lesson file. Any problem found makes it fail with
@@ -267,8 +306,16 @@ type fileChild struct {
 	ref lesson.ChildRef
 }
 
-// fileChildren lists the children kept in their own files, in order.
+// fileChildren lists the children kept in their own files, in order. The
+// list is kept while the lesson's version stays, as during a run while its
+// children are generated: a checkpoint does not go through every slide.
 func (d *Document) fileChildren() []fileChild {
+	version := d.root.Version()
+	d.kidsMu.Lock()
+	defer d.kidsMu.Unlock()
+	if d.kids != nil && d.kids.version == version {
+		return d.kids.list
+	}
 	var out []fileChild
 	d.View(func(p *lesson.Plan) {
 		for _, s := range p.Slides.Value {
@@ -279,7 +326,13 @@ func (d *Document) fileChildren() []fileChild {
 			}
 		}
 	})
+	d.kids = &fileChildren{version: version, list: out}
 	return out
+}
+
+type fileChildren struct {
+	version uint64
+	list    []fileChild
 }
 
 // Render returns the files a save to out would write: children in their
@@ -287,6 +340,25 @@ func (d *Document) fileChildren() []fileChild {
 // Unchanged files in place are skipped; when out is in another folder, every
 // child file is written there too, so the copy is whole.
 func (d *Document) Render(out string) ([]OutFile, error) {
+	files, err := d.RenderChildren(out)
+	if err != nil {
+		return nil, err
+	}
+	out = d.outPath(out)
+	moved := filepath.Clean(filepath.Dir(d.Path)) != filepath.Clean(filepath.Dir(out))
+	data, reformatted, err := d.lessonBytes()
+	if err != nil {
+		return nil, fmt.Errorf("render %s: %w", out, err)
+	}
+	if moved || !slices.Equal(data, d.src.Data) || filepath.Clean(out) != filepath.Clean(d.Path) {
+		files = append(files, OutFile{Path: out, Data: data, Reformatted: reformatted})
+	}
+	return files, nil
+}
+
+// RenderChildren is Render without the lesson file: the files of children
+// kept in their own files.
+func (d *Document) RenderChildren(out string) ([]OutFile, error) {
 	out = d.outPath(out)
 	if err := d.checkOutputOnce(out); err != nil {
 		return nil, err
@@ -307,13 +379,6 @@ func (d *Document) Render(out string) ([]OutFile, error) {
 			files = append(files, *f)
 		}
 	}
-	data, reformatted, err := d.lessonBytes()
-	if err != nil {
-		return nil, fmt.Errorf("render %s: %w", out, err)
-	}
-	if moved || !slices.Equal(data, d.src.Data) || filepath.Clean(out) != filepath.Clean(d.Path) {
-		files = append(files, OutFile{Path: out, Data: data, Reformatted: reformatted})
-	}
 	return files, nil
 }
 
@@ -324,12 +389,64 @@ func (d *Document) LessonBytes() ([]byte, error) {
 	return data, err
 }
 
+// lessonBytes renders the lesson file. A render costs what changed since
+// the last: while the lesson itself is as it was (as loaded, or as last
+// rendered: during a run, while its children are generated), only the
+// slides whose inline children changed are encoded, spliced and checked
+// (yamlsrc.ListPatcher.PatchItems); a change to the lesson renders it
+// whole.
 func (d *Document) lessonBytes() (data []byte, reformatted bool, err error) {
-	var tree *yaml.Node
-	var inline [][]session.Key
-	d.View(func(p *lesson.Plan) { tree, inline = lessonTree(p) })
-	d.splice(tree, inline, d.inlineNodes(inline))
-	return patchOrRender(d.src, tree)
+	d.renderMu.Lock()
+	defer d.renderMu.Unlock()
+	// The version is read first: a change made while encoding only makes
+	// the next render start over.
+	version := d.root.Version()
+	if d.lp == nil {
+		d.lp = d.src.NewListPatcher("slides")
+	}
+	if d.last == nil && version == 0 {
+		// The lesson as loaded says what its file says: nothing to encode.
+		d.last = &lessonRender{slides: map[int]*yaml.Node{}}
+		d.View(func(p *lesson.Plan) { d.last.inline = inlineChildren(p) })
+		d.lp.Seed()
+	}
+	last := d.last
+	if last == nil || last.version != version {
+		return d.renderLesson(version)
+	}
+	dirty := map[int]*yaml.Node{}
+	for i := range last.inline {
+		c := &last.inline[i]
+		child, hot := d.root.HotChild(c.key)
+		if !hot || child.Version() == 0 {
+			continue // as loaded
+		}
+		if v := child.Version(); !c.hot || v != c.version {
+			c.hot, c.version = true, v
+			item := d.slideNode(last, c.item)
+			if item == nil {
+				return d.renderLesson(version)
+			}
+			setValue(item, c.key.Kind, d.encode(c.key.Kind, child))
+			dirty[c.item] = item
+		}
+	}
+	if len(dirty) == 0 {
+		if last.data == nil {
+			return d.src.Data, false, nil
+		}
+		return last.data, last.reformatted, nil
+	}
+	data, err = d.lp.PatchItems(dirty)
+	if errors.Is(err, yamlsrc.ErrWhole) {
+		return d.renderLesson(version)
+	}
+	if err != nil {
+		d.last = nil
+		return nil, false, err
+	}
+	last.data, last.reformatted = data, false
+	return data, false, nil
 }
 
 // lessonTree encodes the lesson's own fields and lists, per slide item,
@@ -358,7 +475,9 @@ func (d *Document) inlineNodes(keys ...[][]session.Key) map[session.Key]*yaml.No
 				if _, done := nodes[key]; done {
 					continue
 				}
-				if child, hot := d.root.HotChild(key); hot {
+				// Loaded but never changed: saved as read (see
+				// renderLesson), so the lesson's own bytes stand.
+				if child, hot := d.root.HotChild(key); hot && child.Version() > 0 {
 					nodes[key] = d.encode(key.Kind, child)
 				}
 			}
@@ -383,10 +502,76 @@ func (d *Document) splice(tree *yaml.Node, inline [][]session.Key, nodes map[ses
 	}
 }
 
-// patchOrRender splices tree into src; if the author's layout defeats
-// splicing it renders the file fresh, keeping the data, and says so.
-func patchOrRender(src *yamlsrc.Source, tree *yaml.Node) ([]byte, bool, error) {
-	data, err := src.Patch(tree)
+// slideNode is slide i's node as last rendered: from the whole tree, or
+// (the lesson as loaded) encoded once on its own.
+func (d *Document) slideNode(r *lessonRender, i int) *yaml.Node {
+	if r.items != nil {
+		return r.items.Content[i]
+	}
+	if n, ok := r.slides[i]; ok {
+		return n
+	}
+	var n *yaml.Node
+	d.View(func(p *lesson.Plan) {
+		if i < len(p.Slides.Value) {
+			n = yamlsrc.Encode(p.Slides.Value[i])
+		}
+	})
+	if n != nil && n.Kind == yaml.MappingNode {
+		r.slides[i] = n
+		return n
+	}
+	return nil
+}
+
+// inlineChildren lists the slides' inline children in order, with their
+// slides' indexes.
+func inlineChildren(p *lesson.Plan) []inlineChild {
+	var out []inlineChild
+	for i, s := range p.Slides.Value {
+		for _, ref := range s.Children {
+			if ref.File == "" {
+				out = append(out, inlineChild{key: session.Key{Placement: s.ID, Kind: ref.Kind}, item: i})
+			}
+		}
+	}
+	return out
+}
+
+// renderLesson renders the lesson whole, at the lesson's version.
+func (d *Document) renderLesson(version uint64) ([]byte, bool, error) {
+	r := &lessonRender{version: version}
+	// One look, so the slides' indexes are the tree's.
+	d.View(func(p *lesson.Plan) { r.tree, r.inline = yamlsrc.Encode(*p), inlineChildren(p) })
+	r.items = mapValue(r.tree, "slides")
+	if r.items == nil || r.items.Kind != yaml.SequenceNode {
+		r.items, r.inline = nil, nil
+	}
+	for i := range r.inline {
+		c := &r.inline[i]
+		child, hot := d.root.HotChild(c.key)
+		if !hot || child.Version() == 0 || c.item >= len(r.items.Content) {
+			// Loaded to be looked at (the walk warms every child), never
+			// changed: written as it was read, like a cold child.
+			continue
+		}
+		c.hot, c.version = true, child.Version()
+		setValue(r.items.Content[c.item], c.key.Kind, d.encode(c.key.Kind, child))
+	}
+	var err error
+	r.data, r.reformatted, err = patchOrRender(r.tree, func() ([]byte, error) { return d.lp.Patch(r.tree) })
+	d.last = nil
+	if err == nil && r.items != nil {
+		d.last = r
+	}
+	return r.data, r.reformatted, err
+}
+
+// patchOrRender splices tree into its file with patch; if the author's
+// layout defeats splicing it renders the file fresh, keeping the data, and
+// says so.
+func patchOrRender(tree *yaml.Node, patch func() ([]byte, error)) ([]byte, bool, error) {
+	data, err := patch()
 	if errors.Is(err, yamlsrc.ErrUnsafePatch) {
 		data, err = yamlsrc.Render(tree, 2)
 		return data, true, err
@@ -411,7 +596,8 @@ func (d *Document) renderFile(key session.Key, rel, dest string, moved bool) (*O
 	if missing {
 		return d.renderNew(key, child, hot, dest)
 	}
-	if !hot {
+	if !hot || child.Version() == 0 && !moved {
+		// Cold, or loaded and never changed: nothing to write in place.
 		if !moved {
 			return nil, nil
 		}
@@ -421,14 +607,27 @@ func (d *Document) renderFile(key session.Key, rel, dest string, moved bool) (*O
 		}
 		return &OutFile{Path: dest, Data: data}, nil
 	}
-	data, reformatted, err := patchOrRender(src, d.encode(key.Kind, child))
+	// A child unchanged since the last render renders as it did then.
+	version := child.Version()
+	d.renderMu.Lock()
+	defer d.renderMu.Unlock()
+	if last, ok := d.fileLast[key]; ok && last.version == version && last.dest == dest {
+		return last.out, nil
+	}
+	tree := d.encode(key.Kind, child)
+	data, reformatted, err := patchOrRender(tree, func() ([]byte, error) { return src.Patch(tree) })
 	if err != nil {
 		return nil, fmt.Errorf("render %s: %w", dest, err)
 	}
-	if !moved && slices.Equal(data, src.Data) {
-		return nil, nil
+	var out *OutFile
+	if moved || !slices.Equal(data, src.Data) {
+		out = &OutFile{Path: dest, Data: data, Reformatted: reformatted}
 	}
-	return &OutFile{Path: dest, Data: data, Reformatted: reformatted}, nil
+	if d.fileLast == nil {
+		d.fileLast = map[session.Key]fileRender{}
+	}
+	d.fileLast[key] = fileRender{version: version, dest: dest, out: out}
+	return out, nil
 }
 
 // renderNew renders a child whose file did not exist at load as a new

@@ -104,7 +104,17 @@ func (s *Saver) Merged() []string {
 // the lesson, and returns the files it wrote: merged where the author edited
 // them, a conflict copy where that could not be merged.
 func (s *Saver) Save(out string) ([]OutFile, error) {
-	files, err := s.doc.Render(out)
+	return s.save(s.doc.Render(out))
+}
+
+// SaveChildren is Save without the lesson file: it writes the children
+// kept in their own files, so a checkpoint can save a finished node's file
+// without rewriting the lesson (see orchestrate.Options.CheckpointInterval).
+func (s *Saver) SaveChildren(out string) ([]OutFile, error) {
+	return s.save(s.doc.RenderChildren(out))
+}
+
+func (s *Saver) save(files []OutFile, err error) ([]OutFile, error) {
 	if err != nil {
 		return nil, err
 	}

@@ -103,10 +103,10 @@ func (d *Document) childOf(name string) (key session.Key, file string, ok bool) 
 
 // pair splices both trees into src's bytes, as a save would.
 func pair(path string, src *yamlsrc.Source, before, after *yaml.Node) (FileChange, error) {
-	b, _, err := patchOrRender(src, before)
+	b, _, err := patchOrRender(before, func() ([]byte, error) { return src.Patch(before) })
 	var a []byte
 	if err == nil {
-		a, _, err = patchOrRender(src, after)
+		a, _, err = patchOrRender(after, func() ([]byte, error) { return src.Patch(after) })
 	}
 	if err != nil {
 		return FileChange{}, fmt.Errorf("preview %s: %w", path, err)

@@ -30,7 +30,7 @@ func boardScript(latency time.Duration) fakellm.Script {
 	}}
 }
 
-func benchModel(b *testing.B, srv *fakellm.Server) llm.Model {
+func benchModel(b testing.TB, srv *fakellm.Server) llm.Model {
 	m, err := llm.New(llm.Config{BaseURL: srv.URL(), APIKey: fakellm.DummyAPIKey, Model: "fake", Limiter: llm.NewLimiter(0, 8)})
 	if err != nil {
 		b.Fatal(err)

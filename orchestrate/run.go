@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/lessongen/lessongen/agent"
 	"github.com/lessongen/lessongen/bridge"
@@ -48,10 +49,17 @@ type Options struct {
 	// Diff, when set, shows each change awaiting approval as a diff of
 	// its file (bridge.FileDiff).
 	Diff bridge.FileDiff
-	// Checkpoint saves everything committed so far and returns the files it
-	// wrote. It runs after each node finishes, coalesced: while one save
-	// runs, further requests fold into one more save. Nil disables it.
-	Checkpoint func() ([]string, error)
+	// Checkpoint saves what is committed so far and returns the files it
+	// wrote: everything, or with lesson false only the children kept in
+	// their own files. It runs after each node finishes, coalesced: while
+	// one save runs, further requests fold into one more save. Nil
+	// disables it.
+	Checkpoint func(lesson bool) ([]string, error)
+	// CheckpointInterval bounds how often a checkpoint rewrites the lesson
+	// file, which holds every slide: a node's children files are saved
+	// when it finishes, the lesson at most once per interval after that,
+	// and always before Run returns. 0 saves everything after every node.
+	CheckpointInterval time.Duration
 	// StateDir, when set, is where each subagent's conversation is saved
 	// (internal/history) and continued from by a later run.
 	StateDir string
@@ -155,7 +163,7 @@ func Run(ctx context.Context, tree Tree, scope Scope, opts Options) (Report, err
 	}
 	r := &runner{tree: tree, opts: opts, sem: make(chan struct{}, opts.Concurrency), emit: opts.Events, cancel: cancel, health: h}
 	if opts.Checkpoint != nil {
-		r.ckpt = newCheckpointer(opts.Checkpoint, opts.Events, func(err error) { cancel(err) })
+		r.ckpt = newCheckpointer(opts.Checkpoint, opts.CheckpointInterval, opts.Events, func(err error) { cancel(err) })
 		defer r.ckpt.close()
 	}
 	w := &walker{tree: tree, reg: opts.Bridge.Registry(), v: r}
@@ -466,32 +474,65 @@ func (r *runner) record(nr NodeResult) {
 }
 
 // checkpointer saves in the background, folding requests that arrive while
-// a save runs into one more save.
+// a save runs into one more save. With an interval, a request saves the
+// children's own files at once and the lesson file when the interval has
+// passed since the first request it has not saved; close saves what is
+// still owed.
 type checkpointer struct {
 	reqs   chan struct{}
 	done   chan struct{}
 	once   sync.Once
-	save   func() ([]string, error)
+	save   func(lesson bool) ([]string, error)
+	every  time.Duration
 	emit   event.Sink
 	onFail func(error)
 }
 
-func newCheckpointer(save func() ([]string, error), emit event.Sink, onFail func(error)) *checkpointer {
-	c := &checkpointer{reqs: make(chan struct{}, 1), done: make(chan struct{}), save: save, emit: emit, onFail: onFail}
-	go func() {
-		defer close(c.done)
-		for range c.reqs {
-			files, err := c.save()
-			if err != nil {
-				c.onFail(fmt.Errorf("checkpoint: %w", err))
-				continue
-			}
-			if len(files) > 0 {
-				c.emit(event.Event{Kind: event.Checkpoint, Files: files})
-			}
-		}
-	}()
+func newCheckpointer(save func(bool) ([]string, error), every time.Duration, emit event.Sink, onFail func(error)) *checkpointer {
+	c := &checkpointer{reqs: make(chan struct{}, 1), done: make(chan struct{}), save: save, every: every, emit: emit, onFail: onFail}
+	go c.loop()
 	return c
+}
+
+func (c *checkpointer) loop() {
+	defer close(c.done)
+	var timer *time.Timer
+	var due <-chan time.Time // set while the lesson file owes a save
+	for {
+		select {
+		case _, ok := <-c.reqs:
+			switch {
+			case !ok:
+				if due != nil {
+					timer.Stop()
+					c.run(true)
+				}
+				return
+			case c.every <= 0:
+				c.run(true)
+			default:
+				c.run(false)
+				if due == nil {
+					timer = time.NewTimer(c.every)
+					due = timer.C
+				}
+			}
+		case <-due:
+			due = nil
+			c.run(true)
+		}
+	}
+}
+
+func (c *checkpointer) run(lesson bool) {
+	files, err := c.save(lesson)
+	if err != nil {
+		c.onFail(fmt.Errorf("checkpoint: %w", err))
+		return
+	}
+	if len(files) > 0 {
+		c.emit(event.Event{Kind: event.Checkpoint, Files: files})
+	}
 }
 
 func (c *checkpointer) request() {
@@ -501,7 +542,7 @@ func (c *checkpointer) request() {
 	}
 }
 
-// close waits for the last queued save.
+// close waits for the last queued save and saves what is still owed.
 func (c *checkpointer) close() {
 	c.once.Do(func() { close(c.reqs) })
 	<-c.done

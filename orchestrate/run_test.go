@@ -244,7 +244,7 @@ func TestCheckpointAfterNodes(t *testing.T) {
 	var mu sync.Mutex
 	saves := 0
 	opts := options(t, newSolver(), 2)
-	opts.Checkpoint = func() ([]string, error) {
+	opts.Checkpoint = func(bool) ([]string, error) {
 		mu.Lock()
 		defer mu.Unlock()
 		saves++
@@ -288,7 +288,7 @@ func TestCheckpointsWhileBindingsResolve(t *testing.T) {
 		t.Fatal(err)
 	}
 	opts := options(t, newSolver(), 6)
-	opts.Checkpoint = func() ([]string, error) { return nil, doc.Save("") }
+	opts.Checkpoint = func(bool) ([]string, error) { return nil, doc.Save("") }
 	if _, err := Run(context.Background(), doc, Scope{}, opts); err != nil {
 		t.Fatal(err)
 	}

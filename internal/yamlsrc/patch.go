@@ -84,13 +84,19 @@ func (s *Source) Patch(cur *yaml.Node) ([]byte, error) {
 	if err != nil || !Equal(back.Root, cur) {
 		return nil, fmt.Errorf("%w in %s", ErrUnsafePatch, s.File)
 	}
+	return s.finish(out), nil
+}
+
+// finish gives patched text the file's CRLF line ends and byte order mark
+// back.
+func (s *Source) finish(out []byte) []byte {
 	if s.crlf {
 		out = bytes.ReplaceAll(out, []byte("\n"), []byte("\r\n"))
 	}
 	if s.bom {
 		out = append(slices.Clip(utf8BOM), out...)
 	}
-	return out, nil
+	return out
 }
 
 // ErrUnsafePatch means the file's layout defeated splicing; the caller can
@@ -215,6 +221,9 @@ type patcher struct {
 	unit  int
 	edits []Edit
 	err   error
+	// skip, when set, is an original node left alone as if unchanged
+	// (ListPatcher patches its list item by item).
+	skip *yaml.Node
 }
 
 func (p *patcher) fail(format string, args ...any) {
@@ -224,7 +233,7 @@ func (p *patcher) fail(format string, args ...any) {
 }
 
 func (p *patcher) node(o, c *yaml.Node, pl place) {
-	if p.err != nil || Equal(o, c) {
+	if p.err != nil || o == p.skip || Equal(o, c) {
 		return
 	}
 	if o.Kind == yaml.AliasNode {
