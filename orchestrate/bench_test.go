@@ -26,7 +26,7 @@ func boardScript(latency time.Duration) fakellm.Script {
 			{Name: "set_layout", Arguments: `{"layout":"L"}`},
 		}}, done}},
 		{Match: []string{"whiteboard.node"}, Turns: []fakellm.Turn{{ToolCalls: []fakellm.FakeCall{
-			{Name: "add_text", Arguments: `{"x":10,"y":10,"w":300,"h":40,"text":"T"}`},
+			{Name: "add_text", Arguments: `{"x":10,"y":130,"w":300,"h":40,"text":"T"}`},
 		}}, done}},
 	}}
 }
