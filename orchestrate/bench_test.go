@@ -60,9 +60,10 @@ func runOnce(b *testing.B, model llm.Model, slides, concurrency int) time.Durati
 	if err != nil {
 		b.Fatal(err)
 	}
+	opts := options(b, model, concurrency)
 	b.StartTimer()
 	start := time.Now()
-	report, err := Run(context.Background(), doc, Scope{}, options(b, model, concurrency))
+	report, err := Run(context.Background(), doc, Scope{}, opts)
 	elapsed := time.Since(start)
 	if err != nil || len(report.Incomplete()) > 0 {
 		b.Fatalf("run: %v %+v", err, report.Incomplete())
