@@ -3,6 +3,9 @@ package orchestrate
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -97,6 +100,50 @@ func BenchmarkGenerate16(b *testing.B) {
 			b.ReportMetric(float64(model.busy.Load())/float64(total*time.Duration(c)), "slot-busy")
 		})
 	}
+}
+
+// BenchmarkGenerateUneven generates a lesson whose chains differ: 12
+// slides with only their boards' elements pending (one subagent each),
+// then 2 with whole boards pending (two each), at concurrency 8. Any
+// schedule needs two rounds of requests; started in document order, the
+// long chains' second subagents need a third.
+func BenchmarkGenerateUneven(b *testing.B) {
+	const short, long, c = 12, 2, 8
+	var y strings.Builder
+	y.WriteString("version: 1\nmetadata:\n  title: Uneven\nslides:\n")
+	for i := range short + long {
+		fmt.Fprintf(&y, "  - id: s%d\n    title: Slide %d\n", i, i)
+		if i < short {
+			y.WriteString("    whiteboard:\n      heading: H\n      layout: L\n      elements: !pending \"one label\"\n")
+		} else {
+			y.WriteString("    whiteboard: !pending \"a board\"\n")
+		}
+	}
+	srv := fakellm.Start(b, boardScript(benchLatency))
+	model := &busyModel{Model: benchModel(b, srv)}
+	var total time.Duration
+	for b.Loop() {
+		b.StopTimer()
+		path := filepath.Join(b.TempDir(), "lesson.yaml")
+		if err := os.WriteFile(path, []byte(y.String()), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		doc, err := compose.Load(path, testRegistry())
+		if err != nil {
+			b.Fatal(err)
+		}
+		opts := options(b, model, c)
+		b.StartTimer()
+		start := time.Now()
+		report, err := Run(context.Background(), doc, Scope{}, opts)
+		total += time.Since(start)
+		if err != nil || len(report.Incomplete()) > 0 || len(report.Nodes) != short+2*long {
+			b.Fatalf("run: %v %+v", err, report.Nodes)
+		}
+	}
+	bound := max(2, (short+2*long)/c) * benchLatency
+	b.ReportMetric(float64(total/time.Duration(b.N))/float64(bound), "wall/critical-path-bound")
+	b.ReportMetric(float64(model.busy.Load())/float64(total*c), "slot-busy")
 }
 
 // BenchmarkGenerateSpeedup runs the same lesson at concurrency 1 and 8 in
