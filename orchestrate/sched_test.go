@@ -87,7 +87,8 @@ func TestChainHoldsItsSlot(t *testing.T) {
 	const slots = 2
 	doc := writeBoards(t, "wwwwww")
 	model := newSolver()
-	model.hold = slots                                                       // both slots busy before anything answers
+	// Both slots are busy before anything answers.
+	model.hold = slots
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second) // deadlock guard
 	defer cancel()
 	stop := context.AfterFunc(ctx, func() {
