@@ -131,12 +131,11 @@ type runner struct {
 
 // Run fills everything pending in scope: lesson metadata, then the lesson's
 // slides, then every slide's children concurrently (at most
-// opts.Concurrency subagents in flight across the run; see chain). A step
-// that ends
-// with work still pending is reported and its siblings carry on, and so
-// does a step the model provider failed (a timeout, retries used up),
-// unless the failure is one every node would meet or several nodes failed
-// in a row (see ProviderDownError). Run returns an error for what stops the
+// opts.Concurrency subagents in flight across the run; see wait). A step
+// that ends with work still pending is reported and its siblings carry
+// on, and so does a step the model provider failed (a timeout, retries
+// used up), unless the failure is one every node would meet or several
+// nodes failed in a row (see ProviderDownError). Run returns an error for what stops the
 // whole run: cancellation, a spent budget, a provider that is down for
 // all, an internal fault, or a checkpoint that cannot be written. Whatever
 // was committed stays in tree for the caller to save, and the report
