@@ -221,8 +221,11 @@ func Run(ctx context.Context, model llm.Model, tools Tools, task Task, emit even
 		chunks := newChunker(task, res.Steps, emit)
 		resp, err := model.Complete(ctx, llm.Request{Messages: msgs, Tools: defs, OnText: chunks.add, OnRestart: chunks.restart})
 		chunks.flush()
-		res.Requests += max(resp.Requests, 1)
+		res.Requests += resp.Sent(err)
 		if err != nil {
+			if resp.Sent(err) == 0 {
+				res.Steps-- // nothing was sent (a spent run budget refused it): no turn
+			}
 			if ctx.Err() != nil {
 				return finish(res, msgs, tools, StopCanceled), ctx.Err()
 			}

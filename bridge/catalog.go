@@ -67,6 +67,15 @@ type Catalog struct {
 	// subagent offered the same tools.
 	mu    sync.Mutex
 	cache map[offerKey]offering
+	// schemas holds bounded's results: every board of one canvas size gets
+	// the same, and deriving them costs more than a model turn's own work.
+	schemas map[boundKey]json.RawMessage
+}
+
+type boundKey struct {
+	tool   string
+	form   Form
+	bounds string // the bounds as fmt prints a map: keys sorted
 }
 
 // offering is a trimmed tool list in two parts: the tools every such
@@ -287,6 +296,28 @@ func (c *Catalog) bounded(d tool.Def, bounds map[string][2]float64, form Form) t
 	if !ok {
 		return d
 	}
+	key := boundKey{d.Name, form, fmt.Sprint(bounds)}
+	c.mu.Lock()
+	raw, done := c.schemas[key]
+	c.mu.Unlock()
+	if !done {
+		raw = c.boundSchema(e, bounds, form)
+		c.mu.Lock()
+		if c.schemas == nil {
+			c.schemas = map[boundKey]json.RawMessage{}
+		}
+		c.schemas[key] = raw
+		c.mu.Unlock()
+	}
+	if raw != nil {
+		d.Parameters = raw
+	}
+	return d
+}
+
+// boundSchema is e's schema in form with bounds applied; nil when no
+// bound applies (or it cannot be written: the declared schema holds).
+func (c *Catalog) boundSchema(e *entry, bounds map[string][2]float64, form Form) json.RawMessage {
 	var s *jsonschema.Schema
 	for name, b := range bounds {
 		p := e.compat.Properties[name]
@@ -307,17 +338,16 @@ func (c *Catalog) bounded(d tool.Def, bounds map[string][2]float64, form Form) t
 		p.Minimum, p.Maximum = &lo, &hi
 	}
 	if s == nil {
-		return d
+		return nil
 	}
 	if form == Strict {
 		s = strictSchema(s)
 	}
 	raw, err := json.Marshal(s)
 	if err != nil {
-		return d // the declared schema still holds
+		return nil
 	}
-	d.Parameters = raw
-	return d
+	return raw
 }
 
 func (e *entry) targeted() bool {

@@ -88,7 +88,12 @@ func printSummary(w io.Writer, s runSummary) {
 	fmt.Fprintf(w, "summary: %d done, %d failed, %d still pending, %d with defects (%s), %d interrupted (of %s) · %s · tokens %d prompt, %d completion, %d cached · %s\n",
 		s.Done, s.Failed, s.Pending, s.WithDefects, plural(s.Defects, "defect"), s.Interrupted, plural(s.Steps, "step"), plural(s.Requests, "model request"),
 		s.Tokens.Prompt, s.Tokens.Completion, s.Tokens.Cached, s.elapsed.Round(time.Millisecond))
+	notStarted := 0
 	for _, n := range s.Incomplete {
+		if n.NotStarted {
+			notStarted++ // one line for them all, below
+			continue
+		}
 		// Errors quote servers' answers and models' text.
 		fmt.Fprintf(w, "  %s · %s: %s\n", nodeLabel(n.Node, n.Level), n.Status, termsafe.String(n.Error))
 		for _, p := range n.Pending {
@@ -101,6 +106,9 @@ func printSummary(w io.Writer, s runSummary) {
 		if more := n.DefectCount - len(n.Defects); more > 0 {
 			fmt.Fprintf(w, "    and %s more\n", plural(more, "defect"))
 		}
+	}
+	if notStarted > 0 {
+		fmt.Fprintf(w, "  %s not started, counted as still pending\n", plural(notStarted, "step"))
 	}
 	if s.PendingSpots > 0 {
 		fmt.Fprintf(w, "  %s still pending; run again to fill them\n", plural(s.PendingSpots, "spot"))

@@ -84,6 +84,17 @@ type Response struct {
 	Requests int
 }
 
+// Sent is how many requests a turn cost: the attempts it reports, and at
+// least one for an answer (a model that counts none still gave it). A
+// failed turn counts what it reports, none when it was refused or
+// cancelled before the first attempt.
+func (r Response) Sent(err error) int {
+	if err != nil {
+		return r.Requests
+	}
+	return max(r.Requests, 1)
+}
+
 // Model is what the agent loop needs. Consumers may define narrower ones.
 type Model interface {
 	Complete(ctx context.Context, req Request) (Response, error)

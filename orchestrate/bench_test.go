@@ -3,6 +3,10 @@ package orchestrate
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -25,7 +29,7 @@ func boardScript(latency time.Duration) fakellm.Script {
 			{Name: "set_layout", Arguments: `{"layout":"L"}`},
 		}}, done}},
 		{Match: []string{"whiteboard.node"}, Turns: []fakellm.Turn{{ToolCalls: []fakellm.FakeCall{
-			{Name: "add_text", Arguments: `{"x":10,"y":10,"w":300,"h":40,"text":"T"}`},
+			{Name: "add_text", Arguments: `{"x":10,"y":130,"w":300,"h":40,"text":"T"}`},
 		}}, done}},
 	}}
 }
@@ -38,16 +42,31 @@ func benchModel(b testing.TB, srv *fakellm.Server) llm.Model {
 	return m
 }
 
-// runOnce generates a fresh 16-slide lesson and returns the wall time.
+// busyModel adds up the time requests are in flight: the time subagent
+// slots spend waiting on the model.
+type busyModel struct {
+	llm.Model
+	busy atomic.Int64
+}
+
+func (m *busyModel) Complete(ctx context.Context, req llm.Request) (llm.Response, error) {
+	start := time.Now()
+	resp, err := m.Model.Complete(ctx, req)
+	m.busy.Add(int64(time.Since(start)))
+	return resp, err
+}
+
+// runOnce generates a fresh lesson of n slides and returns the wall time.
 func runOnce(b *testing.B, model llm.Model, slides, concurrency int) time.Duration {
 	b.StopTimer()
 	doc, err := compose.Load(writeLesson(b, slides, ""), testRegistry())
 	if err != nil {
 		b.Fatal(err)
 	}
+	opts := options(b, model, concurrency)
 	b.StartTimer()
 	start := time.Now()
-	report, err := Run(context.Background(), doc, Scope{}, options(b, model, concurrency))
+	report, err := Run(context.Background(), doc, Scope{}, opts)
 	elapsed := time.Since(start)
 	if err != nil || len(report.Incomplete()) > 0 {
 		b.Fatalf("run: %v %+v", err, report.Incomplete())
@@ -56,16 +75,19 @@ func runOnce(b *testing.B, model llm.Model, slides, concurrency int) time.Durati
 }
 
 // BenchmarkGenerate16 generates a 16-slide lesson whose whiteboards are all
-// pending, against a fake server with a fixed latency, at concurrency 1 and
-// 8. "wall/critical-path" compares the wall time with the longest chain of
-// requests (2 per whiteboard); "wall/bound" with the best any schedule can
-// do with that many subagents in flight.
+// pending, against a fake server with a fixed latency, at concurrency 1, 4
+// and 8. "wall/critical-path" compares the wall time with the longest
+// chain of requests (2 per whiteboard); "wall/critical-path-bound" with the
+// best any schedule can do with that many subagents in flight: the longer
+// of that chain and all requests spread evenly over the slots.
+// "slot-busy" is the share of the slots' time spent with a request in
+// flight.
 func BenchmarkGenerate16(b *testing.B) {
 	const slides, chain = 16, 2
-	for _, c := range []int{1, 8} {
+	for _, c := range []int{1, 4, 8} {
 		b.Run(fmt.Sprintf("concurrency=%d", c), func(b *testing.B) {
 			srv := fakellm.Start(b, boardScript(benchLatency))
-			model := benchModel(b, srv)
+			model := &busyModel{Model: benchModel(b, srv)}
 			var total time.Duration
 			for b.Loop() {
 				total += runOnce(b, model, slides, c)
@@ -74,9 +96,54 @@ func BenchmarkGenerate16(b *testing.B) {
 			critical := chain * benchLatency
 			bound := max(critical, time.Duration(slides*chain/c)*benchLatency)
 			b.ReportMetric(float64(per)/float64(critical), "wall/critical-path")
-			b.ReportMetric(float64(per)/float64(bound), "wall/bound")
+			b.ReportMetric(float64(per)/float64(bound), "wall/critical-path-bound")
+			b.ReportMetric(float64(model.busy.Load())/float64(total*time.Duration(c)), "slot-busy")
 		})
 	}
+}
+
+// BenchmarkGenerateUneven generates a lesson whose chains differ: 12
+// slides with only their boards' elements pending (one subagent each),
+// then 2 with whole boards pending (two each), at concurrency 8. Any
+// schedule needs two rounds of requests; started in document order, the
+// long chains' second subagents need a third.
+func BenchmarkGenerateUneven(b *testing.B) {
+	const short, long, c = 12, 2, 8
+	var y strings.Builder
+	y.WriteString("version: 1\nmetadata:\n  title: Uneven\nslides:\n")
+	for i := range short + long {
+		fmt.Fprintf(&y, "  - id: s%d\n    title: Slide %d\n", i, i)
+		if i < short {
+			y.WriteString("    whiteboard:\n      heading: H\n      layout: L\n      elements: !pending \"one label\"\n")
+		} else {
+			y.WriteString("    whiteboard: !pending \"a board\"\n")
+		}
+	}
+	srv := fakellm.Start(b, boardScript(benchLatency))
+	model := &busyModel{Model: benchModel(b, srv)}
+	var total time.Duration
+	for b.Loop() {
+		b.StopTimer()
+		path := filepath.Join(b.TempDir(), "lesson.yaml")
+		if err := os.WriteFile(path, []byte(y.String()), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		doc, err := compose.Load(path, testRegistry())
+		if err != nil {
+			b.Fatal(err)
+		}
+		opts := options(b, model, c)
+		b.StartTimer()
+		start := time.Now()
+		report, err := Run(context.Background(), doc, Scope{}, opts)
+		total += time.Since(start)
+		if err != nil || len(report.Incomplete()) > 0 || len(report.Nodes) != short+2*long {
+			b.Fatalf("run: %v %+v", err, report.Nodes)
+		}
+	}
+	bound := max(2, (short+2*long)/c) * benchLatency
+	b.ReportMetric(float64(total/time.Duration(b.N))/float64(bound), "wall/critical-path-bound")
+	b.ReportMetric(float64(model.busy.Load())/float64(total*c), "slot-busy")
 }
 
 // BenchmarkGenerateSpeedup runs the same lesson at concurrency 1 and 8 in

@@ -19,7 +19,8 @@ type Budget struct {
 }
 
 // BudgetSpentError is the cause a run stops with once its Budget is spent:
-// running nodes end at their next safe point, as on Ctrl-C, and what they
+// no step starts after it, running nodes end at their next request (the
+// requests in flight finish and their tool calls commit), and what they
 // committed is saved.
 type BudgetSpentError struct {
 	What  string // "--max-requests" or "--max-tokens-total"
@@ -32,8 +33,11 @@ func (e *BudgetSpentError) Error() string {
 }
 
 // budgetModel counts what every subagent spends against one Budget. A
-// turn is not sent once the budget is spent; the turn that spends it ends
-// normally, so its tool calls still run, and the run is stopped.
+// request in flight holds its share of MaxRequests, so no more are sent
+// than the cap allows (retries aside). The request that takes the last
+// share, or whose answer spends the tokens, stops the run (stop: no step
+// starts after it) but ends normally, so its tool calls still run; every
+// request after that is refused with the BudgetSpentError.
 type budgetModel struct {
 	llm.Model
 	b    Budget
@@ -41,35 +45,53 @@ type budgetModel struct {
 
 	mu       sync.Mutex
 	requests int
+	inFlight int
 	tokens   int64
+	spentErr error
 }
 
 func (m *budgetModel) Complete(ctx context.Context, req llm.Request) (llm.Response, error) {
-	if err := m.spent(); err != nil {
-		m.stop(err)
+	if err := m.take(); err != nil {
 		return llm.Response{}, err
 	}
 	resp, err := m.Model.Complete(ctx, req)
 	m.mu.Lock()
-	m.requests += max(resp.Requests, 1)
+	m.inFlight--
+	m.requests += resp.Sent(err)
 	m.tokens += resp.Usage.PromptTokens + resp.Usage.CompletionTokens
+	m.check()
 	m.mu.Unlock()
-	if serr := m.spent(); serr != nil {
-		m.stop(serr)
-	}
 	return resp, err
 }
 
-func (m *budgetModel) spent() error {
+// take admits one request, or refuses it once the budget is spent.
+func (m *budgetModel) take() error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	switch {
-	case m.b.MaxRequests > 0 && m.requests >= m.b.MaxRequests:
-		return &BudgetSpentError{What: "--max-requests", Limit: int64(m.b.MaxRequests), Used: int64(m.requests)}
-	case m.b.MaxTokens > 0 && m.tokens >= m.b.MaxTokens:
-		return &BudgetSpentError{What: "--max-tokens-total", Limit: m.b.MaxTokens, Used: m.tokens}
+	m.check()
+	if m.spentErr != nil {
+		return m.spentErr
 	}
+	m.inFlight++
+	m.check() // this request may take the last share
 	return nil
+}
+
+// check stops the run, once, when the budget is spent, counting the
+// requests in flight as spent. It runs under mu.
+func (m *budgetModel) check() {
+	if m.spentErr != nil {
+		return
+	}
+	switch used := m.requests + m.inFlight; {
+	case m.b.MaxRequests > 0 && used >= m.b.MaxRequests:
+		m.spentErr = &BudgetSpentError{What: "--max-requests", Limit: int64(m.b.MaxRequests), Used: int64(used)}
+	case m.b.MaxTokens > 0 && m.tokens >= m.b.MaxTokens:
+		m.spentErr = &BudgetSpentError{What: "--max-tokens-total", Limit: m.b.MaxTokens, Used: m.tokens}
+	default:
+		return
+	}
+	m.stop(m.spentErr)
 }
 
 // left is what remains, for tool results; nil without a budget.
@@ -78,7 +100,7 @@ func (m *budgetModel) left() *tool.BudgetLeft {
 	defer m.mu.Unlock()
 	var l tool.BudgetLeft
 	if m.b.MaxRequests > 0 {
-		n := int64(max(m.b.MaxRequests-m.requests, 0))
+		n := int64(max(m.b.MaxRequests-m.requests-m.inFlight, 0))
 		l.Requests = &n
 	}
 	if m.b.MaxTokens > 0 {

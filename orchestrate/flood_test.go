@@ -288,13 +288,14 @@ func TestOversizedRequestFailsOnlyItsNode(t *testing.T) {
 	}
 	// Its metadata subagent fails; its node subagent does not start.
 	failed := failedOrPending(report)
-	if len(failed) != 1 {
+	if len(failed) != 2 {
 		t.Fatalf("incomplete nodes: %+v", failed)
 	}
-	for _, nr := range failed {
-		if nr.Node != model.hugeReply || nr.Status != event.StatusFailed || !strings.Contains(nr.Error, "request not sent: the model's reply of turn 1 (") || !strings.Contains(nr.Error, "is 2.0 MB; limit 1.0 MB") {
-			t.Errorf("failed node: %+v", nr)
-		}
+	if nr := failed[0]; nr.Node != model.hugeReply || nr.Status != event.StatusFailed || !strings.Contains(nr.Error, "request not sent: the model's reply of turn 1 (") || !strings.Contains(nr.Error, "is 2.0 MB; limit 1.0 MB") {
+		t.Errorf("failed node: %+v", nr)
+	}
+	if nr := failed[1]; nr.Node != model.hugeReply || nr.Level != "whiteboard.node" || !nr.NotStarted || nr.Status != event.StatusPending {
+		t.Errorf("its node level: %+v, want not started", nr)
 	}
 	if done := len(report.Nodes) - len(failed); done != 1+2*3 {
 		t.Errorf("%d nodes done, want the lesson and three other whiteboards", done)

@@ -83,5 +83,9 @@ func (p *planner) fail(_, _ string, err error) {
 	}
 }
 
-func (p *planner) each(fn func()) { fn() }
-func (p *planner) wait()          {}
+// skip is never reached: a plan does not stop.
+func (p *planner) skip(Step, modality.Level, string) {}
+
+// chain lists a slide's steps at once: a plan is in document order.
+func (p *planner) chain(_ int, fn func()) { fn() }
+func (p *planner) wait()                  {}

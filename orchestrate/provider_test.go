@@ -150,7 +150,12 @@ func TestFailedLevelSkipsTheNodesNextLevel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(report.Nodes) != 3 || len(model.started) != 2 {
-		t.Errorf("nodes %+v, solved %v; want the failed board's node level skipped", report.Nodes, model.started)
+	if len(report.Nodes) != 4 || len(model.started) != 2 {
+		t.Fatalf("nodes %+v, solved %v; want the failed board's node level skipped", report.Nodes, model.started)
+	}
+	// It is reported as not started, its work still pending.
+	if nr := report.Nodes[1]; nr.Node != "slides/s0/whiteboard" || nr.Level != "whiteboard.node" || !nr.NotStarted ||
+		nr.Status != event.StatusPending || nr.Error != "not started: whiteboard.metadata did not finish" || len(nr.Pending) == 0 {
+		t.Errorf("the skipped level: %+v", nr)
 	}
 }

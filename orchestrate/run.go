@@ -1,6 +1,7 @@
 package orchestrate
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -29,13 +30,17 @@ type Options struct {
 	// Budget caps the whole run's requests and tokens; zero is no cap.
 	Budget Budget
 	// Bridge holds the registered modalities' tools.
-	Bridge      *bridge.Bridge
-	Model       llm.Model
-	Templates   *templates.Set
-	Form        bridge.Form
-	Approval    bridge.Approval
-	Asker       bridge.Asker
-	MaxSteps    int
+	Bridge    *bridge.Bridge
+	Model     llm.Model
+	Templates *templates.Set
+	Form      bridge.Form
+	Approval  bridge.Approval
+	Asker     bridge.Asker
+	MaxSteps  int
+	// Concurrency is how many subagents may run at once. A slide's chain
+	// of subagents (its children in registry order, each metadata then
+	// node) holds one slot from its first to its last, and the longest
+	// chains start first.
 	Concurrency int
 	Instruction string
 	Events      event.Sink
@@ -86,6 +91,10 @@ type NodeResult struct {
 	Steps       int               `json:"steps"`
 	// PromptBytes is the message text sent over the step's turns.
 	PromptBytes int `json:"prompt_bytes"`
+	// NotStarted marks a step with work pending that never ran (the run
+	// stopped first, or the node's level before it did not finish); its
+	// Status is pending.
+	NotStarted bool `json:"not_started,omitempty"`
 }
 
 // Report sums up a run.
@@ -117,13 +126,18 @@ func (r Report) Incomplete() []NodeResult {
 type runner struct {
 	tree Tree
 	opts Options
-	sem  chan struct{}
 	emit event.Sink
-	wg   sync.WaitGroup
+	// queue holds the slides' chains until wait runs them.
+	queue []chain
 
-	cancel context.CancelCauseFunc
-	ckpt   *checkpointer
-	health *health
+	// requests is what subagents' requests run under: cancelled for what
+	// stops the run at once (cancel). The walk runs under a context
+	// derived from it that a spent budget also ends, so no step starts
+	// while the requests in flight finish and their tool calls commit.
+	requests context.Context
+	cancel   context.CancelCauseFunc
+	ckpt     *checkpointer
+	health   *health
 
 	mu     sync.Mutex
 	report Report
@@ -131,14 +145,15 @@ type runner struct {
 
 // Run fills everything pending in scope: lesson metadata, then the lesson's
 // slides, then every slide's children concurrently (at most
-// opts.Concurrency subagents in flight across the run). A step that ends
-// with work still pending is reported and its siblings carry on, and so
-// does a step the model provider failed (a timeout, retries used up),
-// unless the failure is one every node would meet or several nodes failed
-// in a row (see ProviderDownError). Run returns an error for what stops the
-// whole run: cancellation, a provider that is down for all, an internal
-// fault, or a checkpoint that cannot be written. Whatever was committed
-// stays in tree for the caller to save.
+// opts.Concurrency subagents in flight across the run; see wait). A step
+// that ends with work still pending is reported and its siblings carry
+// on, and so does a step the model provider failed (a timeout, retries
+// used up), unless the failure is one every node would meet or several
+// nodes failed in a row (see ProviderDownError). Run returns an error for what stops the
+// whole run: cancellation, a spent budget, a provider that is down for
+// all, an internal fault, or a checkpoint that cannot be written. Whatever
+// was committed stays in tree for the caller to save, and the report
+// holds every step with work pending, the ones not started included.
 func Run(ctx context.Context, tree Tree, scope Scope, opts Options) (Report, error) {
 	if opts.Bridge == nil {
 		return Report{}, errors.New("orchestrate: no bridge")
@@ -154,26 +169,26 @@ func Run(ctx context.Context, tree Tree, scope Scope, opts Options) (Report, err
 	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
+	starting, stopStarting := context.WithCancelCause(ctx)
+	defer stopStarting(nil)
 	h := &health{}
 	opts.Model = watchedModel{Model: opts.Model, h: h}
-	var budget *budgetModel
 	if opts.Budget != (Budget{}) {
-		budget = &budgetModel{Model: opts.Model, b: opts.Budget, stop: func(err error) { cancel(err) }}
-		opts.Model = budget
+		opts.Model = &budgetModel{Model: opts.Model, b: opts.Budget, stop: stopStarting}
 	}
-	r := &runner{tree: tree, opts: opts, sem: make(chan struct{}, opts.Concurrency), emit: opts.Events, cancel: cancel, health: h}
+	r := &runner{tree: tree, opts: opts, emit: opts.Events, requests: ctx, cancel: cancel, health: h}
 	if opts.Checkpoint != nil {
 		r.ckpt = newCheckpointer(opts.Checkpoint, opts.CheckpointInterval, opts.Events, func(err error) { cancel(err) })
 		defer r.ckpt.close()
 	}
 	w := &walker{tree: tree, reg: opts.Bridge.Registry(), v: r}
-	if err := w.walk(ctx, scope); err != nil {
+	if err := w.walk(starting, scope); err != nil {
 		return Report{}, err
 	}
 	if r.ckpt != nil {
 		r.ckpt.close()
 	}
-	if cause := context.Cause(ctx); cause != nil {
+	if cause := context.Cause(starting); cause != nil {
 		return r.report, cause
 	}
 	return r.report, nil
@@ -200,16 +215,51 @@ func (r *runner) slideDone(id string, kids []*session.Session) {
 	}
 }
 
-func (r *runner) each(fn func()) {
-	r.wg.Add(1)
-	go func() {
-		defer r.wg.Done()
-		fn()
-		r.checkpoint()
-	}()
+// chain is one slide's children's steps, run one after the other.
+type chain struct {
+	length int // levels with work pending when queued
+	run    func()
 }
 
-func (r *runner) wait() { r.wg.Wait() }
+func (r *runner) chain(length int, fn func()) {
+	r.queue = append(r.queue, chain{length, fn})
+}
+
+// wait runs the queued chains on opts.Concurrency slots, longest first
+// (ties in document order, so a run is repeatable). A chain keeps its slot
+// from its first step to its last: a slide's next subagent starts as soon
+// as the one before it ends, never queued behind other slides' first
+// ones, and the longest chains, which bound the run, are not left to the
+// end. Each finished chain is saved.
+func (r *runner) wait() {
+	queue := r.queue
+	r.queue = nil
+	slices.SortStableFunc(queue, func(a, b chain) int { return cmp.Compare(b.length, a.length) })
+	next := make(chan func(), len(queue))
+	for _, c := range queue {
+		next <- c.run
+	}
+	close(next)
+	var wg sync.WaitGroup
+	for range min(r.opts.Concurrency, len(queue)) {
+		wg.Go(func() {
+			for run := range next {
+				run()
+				r.checkpoint()
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// skip reports a step that was not started as still pending. It sends no
+// event: nothing ran.
+func (r *runner) skip(st Step, lv modality.Level, why string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.report.Nodes = append(r.report.Nodes, NodeResult{Node: st.Node, Level: lv.Name, Status: event.StatusPending,
+		Error: "not started: " + why, Pending: st.Pending, NotStarted: true})
+}
 
 // bind fills the child's properties bound by the slide's props before any
 // subagent runs: the child sees plain values.
@@ -264,11 +314,6 @@ func (r *runner) step(ctx context.Context, st Step, bl modality.Level, d *modali
 		return false
 	}
 
-	select {
-	case r.sem <- struct{}{}:
-	case <-ctx.Done():
-		return false
-	}
 	r.emit(event.Event{Kind: event.NodeStart, Node: node, Level: bl.Name})
 	task := agent.Task{Node: node, Level: bl.Name, Prompt: prompt, MaxSteps: r.opts.MaxSteps}
 	if b, ok := r.opts.Model.(*budgetModel); ok {
@@ -277,7 +322,6 @@ func (r *runner) step(ctx context.Context, st Step, bl modality.Level, d *modali
 	var hist *history.Writer
 	if r.opts.StateDir != "" && r.opts.HistoryReadOnly {
 		if err := r.continueHistory(&task, sess); err != nil {
-			<-r.sem
 			r.fail(node, bl.Name, err)
 			r.cancel(err)
 			return false
@@ -285,7 +329,6 @@ func (r *runner) step(ctx context.Context, st Step, bl modality.Level, d *modali
 	} else if r.opts.StateDir != "" {
 		hist, err = r.openHistory(&task, sess)
 		if err != nil {
-			<-r.sem
 			r.fail(node, bl.Name, err)
 			r.cancel(err)
 			return false
@@ -293,13 +336,20 @@ func (r *runner) step(ctx context.Context, st Step, bl modality.Level, d *modali
 		defer hist.Close()
 		task.Append = hist.Append
 	}
-	res, err := agent.Run(ctx, r.opts.Model, tools, task, r.emit)
+	// Under the requests' context: a spent budget lets this subagent's
+	// request in flight finish and its tool calls commit; the budget
+	// refuses its next request.
+	res, err := agent.Run(r.requests, r.opts.Model, tools, task, r.emit)
 
 	nr := NodeResult{Node: node, Level: bl.Name, Steps: res.Steps, Pending: res.Pending, Defects: res.Defects[:min(len(res.Defects), session.MaxWarnings)], DefectCount: len(res.Defects), PromptBytes: res.PromptBytes}
 	var tooLarge *agent.RequestTooLargeError
+	var spent *BudgetSpentError
 	switch {
-	case err != nil && ctx.Err() != nil:
-		nr.Status, nr.Error = event.StatusInterrupted, context.Cause(ctx).Error()
+	case err != nil && r.requests.Err() != nil:
+		nr.Status, nr.Error = event.StatusInterrupted, context.Cause(r.requests).Error()
+	case errors.As(err, &spent):
+		// Stopped at a safe point: everything before it is committed.
+		nr.Status, nr.Error = event.StatusInterrupted, err.Error()
 	case errors.As(err, &tooLarge):
 		// This node's conversation ran away; its siblings carry on.
 		nr.Status, nr.Error = event.StatusFailed, err.Error()
@@ -346,9 +396,6 @@ func (r *runner) step(ctx context.Context, st Step, bl modality.Level, d *modali
 			r.cancel(herr)
 		}
 	}
-	// Released only now, after a failure that stops the run has cancelled
-	// it, so no waiting node starts a request in between.
-	<-r.sem
 	r.mu.Lock()
 	r.report.Requests += res.Requests
 	r.report.Tokens = r.report.Tokens.Add(res.Tokens)

@@ -51,6 +51,10 @@ type visitor interface {
 	// means the node failed or the run stopped, so its next level is not
 	// tried.
 	step(ctx context.Context, st Step, level modality.Level, d *modality.Descriptor, sess *session.Session, focus string) bool
+	// skip records a level with work pending that is not started: the run
+	// stopped first (why is the cause), or the node's level before it did
+	// not finish.
+	skip(st Step, level modality.Level, why string)
 	// bind fills a child's bound properties before its steps (plan: only
 	// notes them, as the walk already took them off the pending list).
 	bind(ctx context.Context, node string, d *modality.Descriptor, sess *session.Session, values map[string]string, err error)
@@ -62,9 +66,10 @@ type visitor interface {
 	// slideDone runs after a slide's children's steps (run: look across
 	// them, e.g. for a quiz's answers on the board).
 	slideDone(id string, kids []*session.Session)
-	// each runs fn for one slide (run: concurrently; plan: in order), and
-	// wait waits for them.
-	each(fn func())
+	// chain takes one slide's chain of steps, length of them pending
+	// (plan: runs it at once, in document order; run: queues it), and
+	// wait runs what is queued and waits for it.
+	chain(length int, fn func())
 	wait()
 }
 
@@ -78,7 +83,9 @@ type walker struct {
 
 // walk visits, in order: the root's metadata and node levels (or, for one
 // slide, the root's node level focused on it), then every slide's children
-// by registered kind, each metadata before node.
+// by registered kind, each metadata before node. Once the run stops, the
+// walk goes on to the end, handing each level with work pending to skip,
+// so what was not started is counted too.
 func (w *walker) walk(ctx context.Context, scope Scope) error {
 	root := w.reg.Root()
 	w.refine = scope.Refine && scope.Slide != ""
@@ -90,50 +97,46 @@ func (w *walker) walk(ctx context.Context, scope Scope) error {
 		}
 		base := Step{Node: root.Name, Slide: id, Note: "focused on slide " + id + ": only its own fields change"}
 		w.level(ctx, base, root, w.tree.Session(), session.LevelNode, id, nil,
-			func() []string { return []string{w.describe(w.tree.Session()), w.tree.DescribeSlide(id)} })
+			func() []string { return []string{w.describe(w.tree.Session()), w.tree.DescribeSlide(id)} }, "")
 		w.v.rootDone()
 		slides = []string{id}
 	} else {
+		unfinished := ""
 		for _, part := range modality.Parts() {
-			if ctx.Err() != nil {
-				return nil
-			}
 			ok := w.level(ctx, Step{Node: root.Name}, root, w.tree.Session(), part, "", nil, func() []string {
 				chain := []string{w.describe(w.tree.Session())}
 				if part == session.LevelNode {
 					chain = append(chain, w.tree.Outline())
 				}
 				return chain
-			})
-			if !ok {
-				break
+			}, unfinished)
+			if !ok && unfinished == "" {
+				unfinished = root.Level(part).Name
 			}
 		}
 		w.v.rootDone()
-		if ctx.Err() != nil {
-			return nil
-		}
 		slides = w.tree.Slides()
 	}
 	for _, id := range slides {
-		if ctx.Err() != nil {
-			break
-		}
-		w.v.each(func() { w.children(ctx, id) })
+		kids := w.kids(id)
+		w.v.chain(w.length(id, kids), func() { w.children(ctx, id, kids) })
 	}
 	w.v.wait()
 	return nil
 }
 
-// children visits the children a slide places, kind by kind. Each child's
-// describe chain ends with its siblings' descriptions, then its own, so a
-// quiz knows what its slide's whiteboard shows and the other way round.
-func (w *walker) children(ctx context.Context, id string) {
-	type child struct {
-		d    *modality.Descriptor
-		sess *session.Session
-	}
-	var kids []child
+// kid is one child a slide places, with the values its props bind.
+type kid struct {
+	d       *modality.Descriptor
+	sess    *session.Session
+	values  map[string]string
+	bindErr error
+}
+
+// kids loads the children a slide places, kind by kind in registry order.
+func (w *walker) kids(id string) []kid {
+	var kids []kid
+	values, bindErr := w.tree.Bindings(id)
 	for _, d := range w.reg.Children() {
 		sess, err := w.tree.Child(id, d.Name)
 		if errors.Is(err, session.ErrUnknownChild) {
@@ -143,31 +146,53 @@ func (w *walker) children(ctx context.Context, id string) {
 			w.v.fail(ChildNode(id, d.Name), d.Name, err)
 			continue
 		}
-		kids = append(kids, child{d, sess})
+		kids = append(kids, kid{d: d, sess: sess, values: only(values, d.Bindable), bindErr: bindErr})
 	}
+	return kids
+}
+
+// length counts the levels of a slide's chain that have work pending now.
+func (w *walker) length(id string, kids []kid) int {
+	n := 0
+	for _, k := range kids {
+		for _, part := range modality.Parts() {
+			if _, ok := w.todo(Step{Node: ChildNode(id, k.d.Name), Slide: id}, k.d, k.sess, part, "", k.bound(part)); ok {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// bound is what the slide's props fill at a level: metadata only.
+func (k kid) bound(part session.Level) map[string]string {
+	if part == session.LevelMetadata {
+		return k.values
+	}
+	return nil
+}
+
+// children visits a slide's children, one after the other. Each child's
+// describe chain ends with its siblings' descriptions, then its own, so a
+// quiz knows what its slide's whiteboard shows and the other way round.
+func (w *walker) children(ctx context.Context, id string, kids []kid) {
 	for _, k := range kids {
 		d, sess := k.d, k.sess
 		node := ChildNode(id, d.Name)
-		values, bindErr := w.tree.Bindings(id)
-		values = only(values, d.Bindable)
-		w.v.bind(ctx, node, d, sess, values, bindErr)
+		if ctx.Err() == nil {
+			w.v.bind(ctx, node, d, sess, k.values, k.bindErr)
+		}
 		var notes []string
 		if f := w.tree.NewFile(id, d.Name); f != "" {
 			notes = append(notes, "file "+f+" will be created")
 		}
-		if errors.Is(bindErr, modality.ErrBindingPending) {
+		if errors.Is(k.bindErr, modality.ErrBindingPending) {
 			notes = append(notes, "props bindings resolve after the lesson's metadata is generated")
 		}
 		note := strings.Join(notes, "; ")
+		unfinished := ""
 		for _, part := range modality.Parts() {
-			if ctx.Err() != nil {
-				return
-			}
-			var bound map[string]string
-			if part == session.LevelMetadata {
-				bound = values
-			}
-			ok := w.level(ctx, Step{Node: node, Slide: id, Note: note}, d, sess, part, "", bound, func() []string {
+			ok := w.level(ctx, Step{Node: node, Slide: id, Note: note}, d, sess, part, "", k.bound(part), func() []string {
 				chain := []string{w.describe(w.tree.Session()), w.tree.DescribeSlide(id)}
 				for _, sib := range kids {
 					if sib.sess != sess {
@@ -175,9 +200,9 @@ func (w *walker) children(ctx context.Context, id string) {
 					}
 				}
 				return append(chain, w.describe(sess))
-			})
-			if !ok {
-				break
+			}, unfinished)
+			if !ok && unfinished == "" {
+				unfinished = d.Level(part).Name
 			}
 		}
 	}
@@ -191,13 +216,34 @@ func (w *walker) children(ctx context.Context, id string) {
 }
 
 // level hands one level of one node to the visitor if anything is pending
-// there, and reports whether the node may go on to its next level.
-// Properties bound by the parent are not the subagent's to fill.
-// base names the node (and its slide, and a note); chain builds the
-// describe chain when the step is taken.
-func (w *walker) level(ctx context.Context, base Step, d *modality.Descriptor, sess *session.Session, part session.Level, focus string, bound map[string]string, chain func() []string) bool {
+// there, and reports whether the node may go on to its next level: to
+// step, or to skip once the run has stopped or when unfinished names the
+// node's level before it that did not finish. base names the node (and
+// its slide, and a note); chain builds the describe chain when the step
+// is taken.
+func (w *walker) level(ctx context.Context, base Step, d *modality.Descriptor, sess *session.Session, part session.Level, focus string, bound map[string]string, chain func() []string, unfinished string) bool {
+	st, ok := w.todo(base, d, sess, part, focus, bound)
+	if !ok {
+		return true
+	}
 	lv := d.Level(part)
-	ps := bridge.PendingAt(sess, lv, focus)
+	switch {
+	case ctx.Err() != nil:
+		w.v.skip(st, lv, context.Cause(ctx).Error())
+		return false
+	case unfinished != "":
+		w.v.skip(st, lv, unfinished+" did not finish")
+		return false
+	}
+	st.Context = chain()
+	return w.v.step(ctx, st, lv, d, sess, focus)
+}
+
+// todo is the step for one level of one node, and whether it has work:
+// something pending (properties bound by the parent are not the
+// subagent's to fill), or a node level reopened for refinement.
+func (w *walker) todo(base Step, d *modality.Descriptor, sess *session.Session, part session.Level, focus string, bound map[string]string) (Step, bool) {
+	ps := bridge.PendingAt(sess, d.Level(part), focus)
 	var applied map[string]string
 	for name, v := range bound {
 		if rest, ok := without(ps, name); ok {
@@ -210,11 +256,11 @@ func (w *walker) level(ctx context.Context, base Step, d *modality.Descriptor, s
 	}
 	reopened := w.refine && part == session.LevelNode && focus == "" && base.Slide != ""
 	if len(ps) == 0 && !reopened {
-		return true
+		return Step{}, false
 	}
 	st := base
-	st.Level, st.Pending, st.Bindings, st.Context = part, ps, applied, chain()
-	return w.v.step(ctx, st, lv, d, sess, focus)
+	st.Level, st.Pending, st.Bindings = part, ps, applied
+	return st, true
 }
 
 func (w *walker) describe(sess *session.Session) (s string) {
