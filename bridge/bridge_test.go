@@ -801,6 +801,14 @@ func TestToolsTrimmedToPending(t *testing.T) {
 	if env.Error == nil || env.Error.Kind != session.KindPermission || env.Error.Hint != "tools for what is left: set_objectives, define_term" {
 		t.Errorf("set_title: %+v", env.Error)
 	}
+	// Every result says, for each item left, which tools fill it.
+	var left []string
+	for _, p := range env.Pending {
+		left = append(left, p.Path+"="+strings.Join(p.Tools, ","))
+	}
+	if got := strings.Join(left, " "); got != "metadata.objectives=set_objectives metadata.vocabulary[chlorophyll].definition=define_term" {
+		t.Errorf("pending with their tools: %s", got)
+	}
 	// Once objectives are set, only define_term is left for what remains.
 	if env, _ := ts.Call(context.Background(), "set_objectives", `{"objectives":["Explain light"]}`); !env.OK {
 		t.Fatalf("set_objectives: %+v", env.Error)

@@ -197,12 +197,12 @@ func (t *Toolset) isOffered(name string) bool {
 // toolsForLeft names the offered tools that can change what is pending
 // now, for a model that called one that cannot.
 func (t *Toolset) toolsForLeft() string {
-	pending := t.Pending()
 	var names []string
-	for _, d := range t.Tools() {
-		e := t.catalog.byName[d.Name]
-		if e != nil && !e.spec.ReadOnly && len(e.spec.Fills) > 0 && e.fillsAny(pending) {
-			names = append(names, d.Name)
+	for _, p := range t.Pending() {
+		for _, name := range t.fillers(p.Path) {
+			if !slices.Contains(names, name) {
+				names = append(names, name)
+			}
 		}
 	}
 	if len(names) == 0 {
@@ -422,6 +422,25 @@ func (t *Toolset) setPending(env *tool.Envelope) {
 	if n := len(env.Pending); n > MaxPendingShown {
 		env.Pending, env.PendingMore = env.Pending[:MaxPendingShown], n-MaxPendingShown
 	}
+	for i := range env.Pending {
+		env.Pending[i].Tools = t.fillers(env.Pending[i].Path)
+	}
+}
+
+// fillers names the offered tools that declare they fill path, in the
+// order offered.
+func (t *Toolset) fillers(path string) []string {
+	var names []string
+	for _, d := range t.Tools() {
+		e := t.catalog.byName[d.Name]
+		if e == nil || e.spec.ReadOnly {
+			continue
+		}
+		if slices.ContainsFunc(e.spec.Fills, func(pattern string) bool { return matchPath(pattern, path) }) {
+			names = append(names, d.Name)
+		}
+	}
+	return names
 }
 
 func (t *Toolset) result(res session.Result, err error, dryRun bool) (tool.Envelope, error) {

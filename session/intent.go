@@ -81,6 +81,10 @@ type Pending struct {
 	// Generated lists what an earlier, stopped run already added for the
 	// placeholder: the next run adds only what the hint still lacks.
 	Generated []string `json:"generated,omitempty"`
+	// Tools names the tools offered that fill it, where they declare so
+	// (Spec.Fills): a tool result tells the model what to call for what is
+	// left. Set by the bridge.
+	Tools []string `json:"tools,omitempty"`
 	// Label is how a person or a prompt reads Path, where it differs
 	// (`slide "light" (3).notes` for slides[light].notes); Path stays
 	// the key tools and merges match on.
