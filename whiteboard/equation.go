@@ -23,7 +23,9 @@ import (
 // math font, which the layout model cannot measure, so an equation could
 // overflow its box unseen; it would also add 277 kB of vendored JS and a JS
 // engine. Switching needs a math font embedded in the binary and the page
-// and measured like the text font.
+// and measured like the text font. go-latex/latex (the mathtext engine of
+// gonum/plot, on the proxy) was checked too: archived on GitHub, and it
+// has no \xrightarrow, \text or \mathrm, which chemistry and units need.
 
 // mathSegment is a run of equation text at one level: 0 baseline, -1
 // subscript, +1 superscript.
