@@ -267,16 +267,7 @@ func SlideName(id string, pos int) string { return session.ItemName("slide", id,
 
 // Name is s's SlideName in p.
 func (p *Plan) Name(s *Slide) string {
-	pos := 0
-	for _, o := range p.slides() {
-		if !o.IsPlaceholder {
-			pos++
-		}
-		if o == s {
-			break
-		}
-	}
-	return SlideName(s.ID, pos)
+	return SlideName(s.ID, yamlsrc.Position(p.slides(), s))
 }
 
 // SlideIDs gives each item of a slides list the id it goes by (see
@@ -297,16 +288,7 @@ func SlideIDs(list *yaml.Node) (ids []string, derived []bool) {
 // yamlsrc.ItemNamer.
 func (*Slide) ItemNames(_ string, list *yaml.Node) []string {
 	ids, _ := SlideIDs(list)
-	names := make([]string, len(list.Content))
-	pos := 0
-	for i, item := range list.Content {
-		if _, pending := yamlsrc.Pending(item); pending {
-			continue
-		}
-		pos++
-		names[i] = SlideName(ids[i], pos)
-	}
-	return names
+	return yamlsrc.NameItems(list, ids, SlideName)
 }
 
 // DerivedKey leaves a derived id out of the file: only the author writes

@@ -78,31 +78,13 @@ func QuestionIDs(list *yaml.Node) (ids []string, derived []bool) {
 // yamlsrc.ItemNamer.
 func (*Question) ItemNames(path string, list *yaml.Node) []string {
 	ids, _ := QuestionIDs(list)
-	names := make([]string, len(list.Content))
 	owner, _ := strings.CutSuffix(path, ".questions")
-	pos := 0
-	for i, item := range list.Content {
-		if _, pending := yamlsrc.Pending(item); pending {
-			continue
-		}
-		pos++
-		names[i] = owner + ": " + QuestionName(ids[i], pos)
-	}
-	return names
+	return yamlsrc.NameItems(list, ids, func(id string, pos int) string { return owner + ": " + QuestionName(id, pos) })
 }
 
 // name is qu's QuestionName in q.
 func (q *Quiz) name(qu *Question) string {
-	pos := 0
-	for _, o := range q.questions() {
-		if !o.IsPlaceholder {
-			pos++
-		}
-		if o == qu {
-			break
-		}
-	}
-	return QuestionName(qu.ID, pos)
+	return QuestionName(qu.ID, yamlsrc.Position(q.questions(), qu))
 }
 
 // options lists the question's options, answers first, as the rules and

@@ -277,31 +277,13 @@ func ElementIDs(list *yaml.Node) (ids []string, derived []bool) {
 // yamlsrc.ItemNamer.
 func (*Element) ItemNames(path string, list *yaml.Node) []string {
 	ids, _ := ElementIDs(list)
-	names := make([]string, len(list.Content))
 	owner, _ := strings.CutSuffix(path, ".elements")
-	pos := 0
-	for i, item := range list.Content {
-		if _, pending := yamlsrc.Pending(item); pending {
-			continue
-		}
-		pos++
-		names[i] = owner + ": " + ElementName(ids[i], pos)
-	}
-	return names
+	return yamlsrc.NameItems(list, ids, func(id string, pos int) string { return owner + ": " + ElementName(id, pos) })
 }
 
 // Name is e's ElementName on b.
 func (b *Board) Name(e *Element) string {
-	pos := 0
-	for _, o := range b.elements() {
-		if !o.IsPlaceholder {
-			pos++
-		}
-		if o == e {
-			break
-		}
-	}
-	return ElementName(e.ID, pos)
+	return ElementName(e.ID, yamlsrc.Position(b.elements(), e))
 }
 
 // CanvasSize is the canvas with defaults filled in.

@@ -63,6 +63,24 @@ func (p *Placeholder) placeholder() *Placeholder { return p }
 
 type placeholderItem interface{ placeholder() *Placeholder }
 
+// Position is item's 1-based place among the items of items that are not
+// placeholders, as messages number it (session.ItemName).
+func Position[T interface {
+	comparable
+	placeholderItem
+}](items []T, item T) int {
+	pos := 0
+	for _, it := range items {
+		if !it.placeholder().IsPlaceholder {
+			pos++
+		}
+		if it == item {
+			break
+		}
+	}
+	return pos
+}
+
 // PickPlaceholder chooses the placeholder that new content fills: the one
 // named id, or, when id is empty and exactly one is open, that one (else
 // none: the content goes at the end). When id names no placeholder, missing
