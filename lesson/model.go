@@ -348,22 +348,10 @@ func (p *Plan) linkGenerated() {
 		if s.IsPlaceholder || s.GeneratedFor == "" {
 			continue
 		}
-		for _, ph := range p.slides() {
-			if ph.IsPlaceholder && placeholderKey(ph) == s.GeneratedFor {
-				s.filledFor = ph
-				break
-			}
+		if ph, ok := yamlsrc.PlaceholderFor(p.slides(), s.GeneratedFor); ok {
+			s.filledFor = ph
 		}
 	}
-}
-
-// placeholderKey is what generated_for records for placeholder ph: its
-// hint, or its id when it has none.
-func placeholderKey(ph *Slide) string {
-	if ph.Hint != "" {
-		return ph.Hint
-	}
-	return ph.PlaceholderID
 }
 
 // earlier lists the slides a stopped run generated for placeholder ph.

@@ -453,7 +453,7 @@ func (p *Plan) addSlide(rc *session.Context, in AddSlide) (func(), error) {
 	if ph != nil {
 		ph.filled++
 		s.filledFor = ph
-		s.GeneratedFor = placeholderKey(ph)
+		s.GeneratedFor = ph.PlaceholderKey()
 		rep.PendingID = ph.PlaceholderID
 	}
 	rc.Report(rep)

@@ -174,22 +174,10 @@ func (q *Quiz) linkGenerated() {
 		if qu.IsPlaceholder || qu.GeneratedFor == "" {
 			continue
 		}
-		for _, ph := range q.questions() {
-			if ph.IsPlaceholder && placeholderKey(ph) == qu.GeneratedFor {
-				qu.filledFor = ph.PlaceholderID
-				break
-			}
+		if ph, ok := yamlsrc.PlaceholderFor(q.questions(), qu.GeneratedFor); ok {
+			qu.filledFor = ph.PlaceholderID
 		}
 	}
-}
-
-// placeholderKey is what generated_for records for placeholder ph: its
-// hint, or its id when it has none.
-func placeholderKey(ph *Question) string {
-	if ph.Hint != "" {
-		return ph.Hint
-	}
-	return ph.PlaceholderID
 }
 
 // earlier lists the questions a stopped run generated for placeholder ph.

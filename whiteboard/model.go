@@ -328,22 +328,10 @@ func (b *Board) linkGenerated() {
 		if e.IsPlaceholder || e.GeneratedFor == "" {
 			continue
 		}
-		for _, ph := range b.elements() {
-			if ph.IsPlaceholder && placeholderKey(ph) == e.GeneratedFor {
-				e.filledFor = ph.PlaceholderID
-				break
-			}
+		if ph, ok := yamlsrc.PlaceholderFor(b.elements(), e.GeneratedFor); ok {
+			e.filledFor = ph.PlaceholderID
 		}
 	}
-}
-
-// placeholderKey is what generated_for records for placeholder ph: its
-// hint, which an author can read, or its id when it has none.
-func placeholderKey(ph *Element) string {
-	if ph.Hint != "" {
-		return ph.Hint
-	}
-	return ph.PlaceholderID
 }
 
 // earlier lists the elements a stopped run generated for placeholder ph.
