@@ -204,7 +204,7 @@ func Decode(n *yaml.Node, r *yamlsrc.Reporter, path string) *Board {
 	b := &Board{Protect: true}
 	yamlsrc.Decode(n, b, r, path)
 	b.Src = n
-	ids, derived := ElementIDs(valueOf(n, "elements"))
+	ids, derived := ElementIDs(valueNode(n, "elements"))
 	for i, e := range b.elements() {
 		e.authored = !e.IsPlaceholder
 		if i < len(derived) && derived[i] {
@@ -521,18 +521,6 @@ func keyNode(m *yaml.Node, key string) *yaml.Node {
 		}
 	}
 	return m
-}
-
-// valueOf is the value of key in mapping m, or nil.
-func valueOf(m *yaml.Node, key string) *yaml.Node {
-	if k := keyNode(m, key); k != m {
-		for i := 0; i+1 < len(m.Content); i += 2 {
-			if m.Content[i] == k {
-				return m.Content[i+1]
-			}
-		}
-	}
-	return nil
 }
 
 // EncodeNode writes the board as YAML nodes. A whiteboard that was pending as
