@@ -137,9 +137,7 @@ func (m Misconception) EncodeNode() (*yaml.Node, bool) {
 		{Kind: yaml.ScalarNode, Tag: "!!str", Value: "misconception"}, yamlsrc.Encode(m.Misconception),
 		{Kind: yaml.ScalarNode, Tag: "!!str", Value: "response"}, resp,
 	}}
-	if len(m.Sources) > 0 {
-		n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: "sources"}, sources.ListNode(m.Sources))
-	}
+	sources.AppendList(n, m.Sources)
 	return n, true
 }
 
@@ -561,8 +559,6 @@ func (t Term) EncodeNode() (*yaml.Node, bool) {
 	if def != nil {
 		n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: "definition"}, def)
 	}
-	if len(t.Sources) > 0 {
-		n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: "sources"}, sources.ListNode(t.Sources))
-	}
+	sources.AppendList(n, t.Sources)
 	return n, true
 }
