@@ -62,9 +62,9 @@ type Catalog struct {
 	byName   map[string]*entry
 
 	// cache holds the tool lists handed to subagents, by level, form,
-	// focus and the tools left out: built once per run, not per subagent
-	// or turn, and the same slice (so the same wire form) for every
-	// subagent offered the same tools.
+	// focus and the tools left out, in two parts (see offering): built
+	// once per run, not per subagent or turn, and the same definitions
+	// (so the same wire form) for every subagent offered the same tools.
 	mu    sync.Mutex
 	cache map[offerKey]offering
 	// schemas holds bounded's results: every board of one canvas size gets

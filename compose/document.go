@@ -449,37 +449,25 @@ func (d *Document) lessonBytes() (data []byte, reformatted bool, err error) {
 	return data, false, nil
 }
 
-// lessonTree encodes the lesson's own fields and lists, per slide item,
-// the keys of its inline children. The caller holds the lesson's lock.
-func lessonTree(p *lesson.Plan) (tree *yaml.Node, inline [][]session.Key) {
-	tree = yamlsrc.Encode(*p)
-	for _, s := range p.Slides.Value {
-		var keys []session.Key
-		for _, ref := range s.Children {
-			if ref.File == "" {
-				keys = append(keys, session.Key{Placement: s.ID, Kind: ref.Kind})
-			}
-		}
-		inline = append(inline, keys)
-	}
-	return tree, inline
+// lessonTree encodes the lesson's own fields and lists its inline
+// children with their slides' indexes. The caller holds the lesson's lock.
+func lessonTree(p *lesson.Plan) (tree *yaml.Node, inline []inlineChild) {
+	return yamlsrc.Encode(*p), inlineChildren(p)
 }
 
 // inlineNodes encodes the hot inline children among keys, each once, with
 // only its own session locked (never inside the lesson's View).
-func (d *Document) inlineNodes(keys ...[][]session.Key) map[session.Key]*yaml.Node {
+func (d *Document) inlineNodes(lists ...[]inlineChild) map[session.Key]*yaml.Node {
 	nodes := map[session.Key]*yaml.Node{}
-	for _, perSlide := range keys {
-		for _, slide := range perSlide {
-			for _, key := range slide {
-				if _, done := nodes[key]; done {
-					continue
-				}
-				// Loaded but never changed: saved as read (see
-				// renderLesson), so the lesson's own bytes stand.
-				if child, hot := d.root.HotChild(key); hot && child.Version() > 0 {
-					nodes[key] = d.encode(key.Kind, child)
-				}
+	for _, list := range lists {
+		for _, c := range list {
+			if _, done := nodes[c.key]; done {
+				continue
+			}
+			// Loaded but never changed: saved as read (see
+			// renderLesson), so the lesson's own bytes stand.
+			if child, hot := d.root.HotChild(c.key); hot && child.Version() > 0 {
+				nodes[c.key] = d.encode(c.key.Kind, child)
 			}
 		}
 	}
@@ -488,16 +476,14 @@ func (d *Document) inlineNodes(keys ...[][]session.Key) map[session.Key]*yaml.No
 
 // splice puts each inline child's node into the lesson's tree; a child
 // with no node (cold) keeps what the lesson holds.
-func (d *Document) splice(tree *yaml.Node, inline [][]session.Key, nodes map[session.Key]*yaml.Node) {
+func (d *Document) splice(tree *yaml.Node, inline []inlineChild, nodes map[session.Key]*yaml.Node) {
 	items := mapValue(tree, "slides")
-	for i, keys := range inline {
-		if items == nil || items.Kind != yaml.SequenceNode || i >= len(items.Content) {
-			continue
-		}
-		for _, key := range keys {
-			if n, ok := nodes[key]; ok {
-				setValue(items.Content[i], key.Kind, n)
-			}
+	if items == nil || items.Kind != yaml.SequenceNode {
+		return
+	}
+	for _, c := range inline {
+		if n, ok := nodes[c.key]; ok && c.item < len(items.Content) {
+			setValue(items.Content[c.item], c.key.Kind, n)
 		}
 	}
 }
@@ -542,7 +528,7 @@ func inlineChildren(p *lesson.Plan) []inlineChild {
 func (d *Document) renderLesson(version uint64) ([]byte, bool, error) {
 	r := &lessonRender{version: version}
 	// One look, so the slides' indexes are the tree's.
-	d.View(func(p *lesson.Plan) { r.tree, r.inline = yamlsrc.Encode(*p), inlineChildren(p) })
+	d.View(func(p *lesson.Plan) { r.tree, r.inline = lessonTree(p) })
 	r.items = mapValue(r.tree, "slides")
 	if r.items == nil || r.items.Kind != yaml.SequenceNode {
 		r.items, r.inline = nil, nil

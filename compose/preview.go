@@ -34,7 +34,7 @@ func (d *Document) Stage(sess *session.Session, st session.State) func() (FileCh
 		after, afterInline := lessonTree(p)
 		return func() (FileChange, error) {
 			var before *yaml.Node
-			var beforeInline [][]session.Key
+			var beforeInline []inlineChild
 			d.View(func(p *lesson.Plan) { before, beforeInline = lessonTree(p) })
 			nodes := d.inlineNodes(beforeInline, afterInline)
 			d.splice(before, beforeInline, nodes)
@@ -67,7 +67,7 @@ func (d *Document) Stage(sess *session.Session, st session.State) func() (FileCh
 		// Inline: the lesson file, with this child as it is and as it
 		// would be, and every other child encoded once for both.
 		var before, after *yaml.Node
-		var inline [][]session.Key
+		var inline []inlineChild
 		d.View(func(p *lesson.Plan) {
 			before, inline = lessonTree(p)
 			after, _ = lessonTree(p)

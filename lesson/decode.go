@@ -25,6 +25,7 @@ func Decode(n *yaml.Node, r *yamlsrc.Reporter, kinds []string, bindable map[stri
 	}
 	ids, derived := SlideIDs(valueNode(n, "slides"))
 	seen := map[string]*yaml.Node{}
+	pos := 0 // p.Name(s), counted here: a lookup per slide is quadratic
 	for i, s := range p.slides() {
 		if s.IsPlaceholder {
 			continue
@@ -33,7 +34,8 @@ func Decode(n *yaml.Node, r *yamlsrc.Reporter, kinds []string, bindable map[stri
 		if i < len(derived) && derived[i] {
 			s.ID, s.idDerived = ids[i], true
 		}
-		path := p.Name(s)
+		pos++
+		path := SlideName(s.ID, pos)
 		idNode := valueNode(s.Src, "id")
 		switch first, dup := seen[s.ID]; {
 		case s.Src == nil, s.idDerived:

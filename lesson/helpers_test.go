@@ -1,15 +1,6 @@
 package lesson_test
 
-import (
-	"testing"
-
-	"github.com/lessongen/lessongen/compose"
-	"github.com/lessongen/lessongen/internal/lessontest"
-	"github.com/lessongen/lessongen/internal/sessiontest"
-	"github.com/lessongen/lessongen/lesson"
-	"github.com/lessongen/lessongen/modality"
-	"github.com/lessongen/lessongen/session"
-)
+import "github.com/lessongen/lessongen/internal/lessontest"
 
 // The fixtures and checks are shared with the compose tests; see
 // internal/lessontest.
@@ -22,52 +13,23 @@ const (
 
 type view = lessontest.View
 
-func writeFiles(t *testing.T, files map[string]string) string {
-	t.Helper()
-	return lessontest.WriteFiles(t, files)
-}
-func load(t *testing.T, src string, extra ...string) *compose.Document {
-	t.Helper()
-	return lessontest.Load(t, src, extra...)
-}
-func loadFractions(t *testing.T) *compose.Document {
-	t.Helper()
-	return lessontest.LoadFractions(t)
-}
-func plan(d *compose.Document) *lesson.Plan { return lessontest.Plan(d) }
-func dispatch(t *testing.T, s *session.Session, in session.Intent) session.Result {
-	t.Helper()
-	return lessontest.Dispatch(t, s, in)
-}
-func rendered(t *testing.T, d *compose.Document) map[string]string {
-	t.Helper()
-	return lessontest.Rendered(t, d)
-}
-func look(t *testing.T, d *compose.Document) view {
-	t.Helper()
-	return lessontest.Look(t, d)
-}
-func apply(t *testing.T, d *compose.Document, s *session.Session, in session.Intent) session.Result {
-	t.Helper()
-	return lessontest.Apply(t, d, s, in)
-}
-func observe(t *testing.T, d *compose.Document) sessiontest.Observer[view] {
-	t.Helper()
-	return lessontest.Observe(t, d)
-}
-func reload(t *testing.T, d *compose.Document) *compose.Document {
-	t.Helper()
-	return lessontest.Reload(t, d)
-}
-func keptInOrder(t *testing.T, orig, got string, changed ...string) {
-	t.Helper()
-	lessontest.KeptInOrder(t, orig, got, changed...)
-}
+// Aliases, not wrappers: lessontest's helpers mark themselves t.Helper().
+var (
+	writeFiles    = lessontest.WriteFiles
+	load          = lessontest.Load
+	loadFractions = lessontest.LoadFractions
+	plan          = lessontest.Plan
+	dispatch      = lessontest.Dispatch
+	rendered      = lessontest.Rendered
+	look          = lessontest.Look
+	apply         = lessontest.Apply
+	observe       = lessontest.Observe
+	reload        = lessontest.Reload
+	keptInOrder   = lessontest.KeptInOrder
+	wantOutputs   = lessontest.WantOutputs
+	board         = lessontest.Board
+	testRegistry  = lessontest.Registry
+	practice      = lessontest.Practice
+)
+
 func ptr[T any](v T) *T { return &v }
-func wantOutputs(t *testing.T, res session.Result, want ...any) {
-	t.Helper()
-	lessontest.WantOutputs(t, res, want...)
-}
-func board(slide string) session.Key        { return lessontest.Board(slide) }
-func testRegistry() *modality.Registry      { return lessontest.Registry() }
-func practice(title string) lesson.AddSlide { return lessontest.Practice(title) }

@@ -105,9 +105,7 @@ func (it Item) EncodeNode() (*yaml.Node, bool) {
 	n := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{
 		{Kind: yaml.ScalarNode, Tag: "!!str", Value: "text"}, yamlsrc.Encode(it.Text),
 	}}
-	if len(it.Sources) > 0 {
-		n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: "sources"}, sources.ListNode(it.Sources))
-	}
+	sources.AppendList(n, it.Sources)
 	return n, true
 }
 

@@ -137,9 +137,7 @@ func (m Misconception) EncodeNode() (*yaml.Node, bool) {
 		{Kind: yaml.ScalarNode, Tag: "!!str", Value: "misconception"}, yamlsrc.Encode(m.Misconception),
 		{Kind: yaml.ScalarNode, Tag: "!!str", Value: "response"}, resp,
 	}}
-	if len(m.Sources) > 0 {
-		n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: "sources"}, sources.ListNode(m.Sources))
-	}
+	sources.AppendList(n, m.Sources)
 	return n, true
 }
 
@@ -267,16 +265,7 @@ func SlideName(id string, pos int) string { return session.ItemName("slide", id,
 
 // Name is s's SlideName in p.
 func (p *Plan) Name(s *Slide) string {
-	pos := 0
-	for _, o := range p.slides() {
-		if !o.IsPlaceholder {
-			pos++
-		}
-		if o == s {
-			break
-		}
-	}
-	return SlideName(s.ID, pos)
+	return SlideName(s.ID, yamlsrc.Position(p.slides(), s))
 }
 
 // SlideIDs gives each item of a slides list the id it goes by (see
@@ -297,16 +286,7 @@ func SlideIDs(list *yaml.Node) (ids []string, derived []bool) {
 // yamlsrc.ItemNamer.
 func (*Slide) ItemNames(_ string, list *yaml.Node) []string {
 	ids, _ := SlideIDs(list)
-	names := make([]string, len(list.Content))
-	pos := 0
-	for i, item := range list.Content {
-		if _, pending := yamlsrc.Pending(item); pending {
-			continue
-		}
-		pos++
-		names[i] = SlideName(ids[i], pos)
-	}
-	return names
+	return yamlsrc.NameItems(list, ids, SlideName)
 }
 
 // DerivedKey leaves a derived id out of the file: only the author writes
@@ -366,22 +346,10 @@ func (p *Plan) linkGenerated() {
 		if s.IsPlaceholder || s.GeneratedFor == "" {
 			continue
 		}
-		for _, ph := range p.slides() {
-			if ph.IsPlaceholder && placeholderKey(ph) == s.GeneratedFor {
-				s.filledFor = ph
-				break
-			}
+		if ph, ok := yamlsrc.PlaceholderFor(p.slides(), s.GeneratedFor); ok {
+			s.filledFor = ph
 		}
 	}
-}
-
-// placeholderKey is what generated_for records for placeholder ph: its
-// hint, or its id when it has none.
-func placeholderKey(ph *Slide) string {
-	if ph.Hint != "" {
-		return ph.Hint
-	}
-	return ph.PlaceholderID
 }
 
 // earlier lists the slides a stopped run generated for placeholder ph.
@@ -591,8 +559,6 @@ func (t Term) EncodeNode() (*yaml.Node, bool) {
 	if def != nil {
 		n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: "definition"}, def)
 	}
-	if len(t.Sources) > 0 {
-		n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: "sources"}, sources.ListNode(t.Sources))
-	}
+	sources.AppendList(n, t.Sources)
 	return n, true
 }

@@ -334,17 +334,13 @@ func awaiting(terms []Term) string {
 	return "terms awaiting a definition: " + strings.Join(names, ", ")
 }
 
+// cleanList is cleanItems for a list of plain text.
 func cleanList(name string, items []string, r rule.Rule) ([]string, error) {
-	var out []string
-	for _, it := range items {
-		if it = strings.TrimSpace(it); it != "" {
-			out = append(out, it)
-		}
+	out, err := cleanItems(name, Items(items...), r)
+	if err != nil {
+		return nil, err
 	}
-	if len(out) == 0 || !r.Count(len(out)) {
-		return nil, session.Reject(session.KindInvalidArgs, name, "give "+r.Items()+" non-empty items", "%d items", len(out))
-	}
-	return out, nil
+	return Texts(out), nil
 }
 
 // citesAt checks the sources list of one item of a list argument.
@@ -356,7 +352,8 @@ func citesAt(path string, list []string) error {
 	return err
 }
 
-// cleanItems is cleanList for items that may cite sources.
+// cleanItems trims a list argument's items, drops empty ones, checks
+// each item's citations and the count r allows.
 func cleanItems(name string, items []Item, r rule.Rule) ([]Item, error) {
 	var out []Item
 	for i, it := range items {
@@ -453,7 +450,7 @@ func (p *Plan) addSlide(rc *session.Context, in AddSlide) (func(), error) {
 	if ph != nil {
 		ph.filled++
 		s.filledFor = ph
-		s.GeneratedFor = placeholderKey(ph)
+		s.GeneratedFor = ph.PlaceholderKey()
 		rep.PendingID = ph.PlaceholderID
 	}
 	rc.Report(rep)

@@ -25,14 +25,17 @@ func (p *Plan) check(r *yamlsrc.Reporter) {
 	if d, ok := p.Metadata.DurationMinutes.Get(); ok && !lessonMinutes().In(float64(d)) {
 		r.At(valueNode(p.Metadata.Src, "duration_minutes"), "metadata.duration_minutes must be %s, got %d", lessonMinutes().Range(), d)
 	}
+	pos := 0 // p.Name(s), counted here: a lookup per slide is quadratic
 	for _, s := range p.slides() {
 		if s.IsPlaceholder {
 			continue
 		}
+		pos++
+		name := SlideName(s.ID, pos)
 		if d, ok := s.DurationMinutes.Get(); ok && !slideMinutes().In(float64(d)) {
-			r.At(valueNode(s.Src, "duration_minutes"), "%s.duration_minutes must be %s, got %d", p.Name(s), slideMinutes().Range(), d)
+			r.At(valueNode(s.Src, "duration_minutes"), "%s.duration_minutes must be %s, got %d", name, slideMinutes().Range(), d)
 		}
-		sources.CheckRefs(sources.Refs(s.Src, s.Sources, p.Name(s)+".sources"), r)
+		sources.CheckRefs(sources.Refs(s.Src, s.Sources, name+".sources"), r)
 	}
 	if msg := p.MinutesDefect(); msg != "" {
 		r.WarnAt(valueNode(p.Metadata.Src, "duration_minutes"), "metadata.duration_minutes: %s", msg)
@@ -80,9 +83,11 @@ func (p *Plan) Defects() []session.Warning {
 // their own), for validate --sources.
 func (p *Plan) Citations() []sources.Ref {
 	out := p.metadataCitations()
+	pos := 0
 	for _, s := range p.slides() {
 		if !s.IsPlaceholder {
-			out = append(out, sources.Refs(s.Src, s.Sources, p.Name(s)+".sources")...)
+			pos++
+			out = append(out, sources.Refs(s.Src, s.Sources, SlideName(s.ID, pos)+".sources")...)
 		}
 	}
 	return out

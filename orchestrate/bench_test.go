@@ -3,8 +3,6 @@ package orchestrate
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -137,14 +135,7 @@ func BenchmarkGenerateUneven(b *testing.B) {
 	var total time.Duration
 	for b.Loop() {
 		b.StopTimer()
-		path := filepath.Join(b.TempDir(), "lesson.yaml")
-		if err := os.WriteFile(path, []byte(y.String()), 0o644); err != nil {
-			b.Fatal(err)
-		}
-		doc, err := compose.Load(path, testRegistry())
-		if err != nil {
-			b.Fatal(err)
-		}
+		doc := loadSrc(b, y.String())
 		opts := options(b, model, c)
 		b.StartTimer()
 		start := time.Now()

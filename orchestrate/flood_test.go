@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
@@ -113,15 +111,7 @@ func floodLesson(t testing.TB) *compose.Document {
 	src := "version: 1\nmetadata:\n  title: Flood\n  objectives: [Survive]\nslides:\n" +
 		"  - id: s0\n    title: First\n    whiteboard: !pending \"board\"\n" +
 		"  - !pending \"more slides\"\n"
-	path := filepath.Join(t.TempDir(), "lesson.yaml")
-	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	doc, err := compose.Load(path, testRegistry())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return doc
+	return loadSrc(t, src)
 }
 
 // peakHeap samples the heap in use until the returned function is called,

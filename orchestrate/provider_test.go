@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -55,15 +53,7 @@ func writeHeadings(t *testing.T, n int) *compose.Document {
 	for i := range n {
 		fmt.Fprintf(&b, "  - id: s%d\n    title: Slide %d\n    whiteboard:\n      heading: !pending\n      elements: []\n", i, i)
 	}
-	path := filepath.Join(t.TempDir(), "lesson.yaml")
-	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	doc, err := compose.Load(path, testRegistry())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return doc
+	return loadSrc(t, b.String())
 }
 
 var errTimeout = fmt.Errorf("llm: server did not answer within the turn timeout of 2m0s: %w", context.DeadlineExceeded)

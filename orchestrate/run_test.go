@@ -114,6 +114,20 @@ func writeLesson(t testing.TB, n int, extra string) string {
 	return path
 }
 
+// loadSrc writes src as a lesson file and loads it.
+func loadSrc(t testing.TB, src string) *compose.Document {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "lesson.yaml")
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	doc, err := compose.Load(path, testRegistry())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return doc
+}
+
 // testRegistry is the registry lessongen runs with.
 func testRegistry() *modality.Registry {
 	reg, err := modality.New(lesson.Modality(), whiteboard.Modality())

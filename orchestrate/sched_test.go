@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -37,15 +35,7 @@ func writeBoards(t *testing.T, boards string) *compose.Document {
 			b.WriteString("    whiteboard:\n      heading: H\n      elements: []\n")
 		}
 	}
-	path := filepath.Join(t.TempDir(), "lesson.yaml")
-	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	doc, err := compose.Load(path, testRegistry())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return doc
+	return loadSrc(t, b.String())
 }
 
 // At concurrency 1 the order is the schedule itself: the longest chains

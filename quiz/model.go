@@ -78,31 +78,13 @@ func QuestionIDs(list *yaml.Node) (ids []string, derived []bool) {
 // yamlsrc.ItemNamer.
 func (*Question) ItemNames(path string, list *yaml.Node) []string {
 	ids, _ := QuestionIDs(list)
-	names := make([]string, len(list.Content))
 	owner, _ := strings.CutSuffix(path, ".questions")
-	pos := 0
-	for i, item := range list.Content {
-		if _, pending := yamlsrc.Pending(item); pending {
-			continue
-		}
-		pos++
-		names[i] = owner + ": " + QuestionName(ids[i], pos)
-	}
-	return names
+	return yamlsrc.NameItems(list, ids, func(id string, pos int) string { return owner + ": " + QuestionName(id, pos) })
 }
 
 // name is qu's QuestionName in q.
 func (q *Quiz) name(qu *Question) string {
-	pos := 0
-	for _, o := range q.questions() {
-		if !o.IsPlaceholder {
-			pos++
-		}
-		if o == qu {
-			break
-		}
-	}
-	return QuestionName(qu.ID, pos)
+	return QuestionName(qu.ID, yamlsrc.Position(q.questions(), qu))
 }
 
 // options lists the question's options, answers first, as the rules and
@@ -192,22 +174,10 @@ func (q *Quiz) linkGenerated() {
 		if qu.IsPlaceholder || qu.GeneratedFor == "" {
 			continue
 		}
-		for _, ph := range q.questions() {
-			if ph.IsPlaceholder && placeholderKey(ph) == qu.GeneratedFor {
-				qu.filledFor = ph.PlaceholderID
-				break
-			}
+		if ph, ok := yamlsrc.PlaceholderFor(q.questions(), qu.GeneratedFor); ok {
+			qu.filledFor = ph.PlaceholderID
 		}
 	}
-}
-
-// placeholderKey is what generated_for records for placeholder ph: its
-// hint, or its id when it has none.
-func placeholderKey(ph *Question) string {
-	if ph.Hint != "" {
-		return ph.Hint
-	}
-	return ph.PlaceholderID
 }
 
 // earlier lists the questions a stopped run generated for placeholder ph.

@@ -339,7 +339,7 @@ func (q *Quiz) add(rc *session.Context, in AddQuestion) error {
 		at = slices.Index(list, ph)
 		ph.filled++
 		qu.filledFor = ph.PlaceholderID
-		qu.GeneratedFor = placeholderKey(ph)
+		qu.GeneratedFor = ph.PlaceholderKey()
 	}
 	q.Questions = yamlsrc.Val(slices.Insert(list, at, qu))
 	q.byID[qu.ID] = qu

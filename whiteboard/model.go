@@ -204,7 +204,7 @@ func Decode(n *yaml.Node, r *yamlsrc.Reporter, path string) *Board {
 	b := &Board{Protect: true}
 	yamlsrc.Decode(n, b, r, path)
 	b.Src = n
-	ids, derived := ElementIDs(valueOf(n, "elements"))
+	ids, derived := ElementIDs(valueNode(n, "elements"))
 	for i, e := range b.elements() {
 		e.authored = !e.IsPlaceholder
 		if i < len(derived) && derived[i] {
@@ -277,31 +277,13 @@ func ElementIDs(list *yaml.Node) (ids []string, derived []bool) {
 // yamlsrc.ItemNamer.
 func (*Element) ItemNames(path string, list *yaml.Node) []string {
 	ids, _ := ElementIDs(list)
-	names := make([]string, len(list.Content))
 	owner, _ := strings.CutSuffix(path, ".elements")
-	pos := 0
-	for i, item := range list.Content {
-		if _, pending := yamlsrc.Pending(item); pending {
-			continue
-		}
-		pos++
-		names[i] = owner + ": " + ElementName(ids[i], pos)
-	}
-	return names
+	return yamlsrc.NameItems(list, ids, func(id string, pos int) string { return owner + ": " + ElementName(id, pos) })
 }
 
 // Name is e's ElementName on b.
 func (b *Board) Name(e *Element) string {
-	pos := 0
-	for _, o := range b.elements() {
-		if !o.IsPlaceholder {
-			pos++
-		}
-		if o == e {
-			break
-		}
-	}
-	return ElementName(e.ID, pos)
+	return ElementName(e.ID, yamlsrc.Position(b.elements(), e))
 }
 
 // CanvasSize is the canvas with defaults filled in.
@@ -346,22 +328,10 @@ func (b *Board) linkGenerated() {
 		if e.IsPlaceholder || e.GeneratedFor == "" {
 			continue
 		}
-		for _, ph := range b.elements() {
-			if ph.IsPlaceholder && placeholderKey(ph) == e.GeneratedFor {
-				e.filledFor = ph.PlaceholderID
-				break
-			}
+		if ph, ok := yamlsrc.PlaceholderFor(b.elements(), e.GeneratedFor); ok {
+			e.filledFor = ph.PlaceholderID
 		}
 	}
-}
-
-// placeholderKey is what generated_for records for placeholder ph: its
-// hint, which an author can read, or its id when it has none.
-func placeholderKey(ph *Element) string {
-	if ph.Hint != "" {
-		return ph.Hint
-	}
-	return ph.PlaceholderID
 }
 
 // earlier lists the elements a stopped run generated for placeholder ph.
@@ -551,18 +521,6 @@ func keyNode(m *yaml.Node, key string) *yaml.Node {
 		}
 	}
 	return m
-}
-
-// valueOf is the value of key in mapping m, or nil.
-func valueOf(m *yaml.Node, key string) *yaml.Node {
-	if k := keyNode(m, key); k != m {
-		for i := 0; i+1 < len(m.Content); i += 2 {
-			if m.Content[i] == k {
-				return m.Content[i+1]
-			}
-		}
-	}
-	return nil
 }
 
 // EncodeNode writes the board as YAML nodes. A whiteboard that was pending as

@@ -544,7 +544,7 @@ func (b *Board) add(rc *session.Context, e *Element, box Box, at Placing) error 
 		pos = slices.Index(els, ph)
 		ph.filled++
 		e.filledFor = ph.PlaceholderID
-		e.GeneratedFor = placeholderKey(ph)
+		e.GeneratedFor = ph.PlaceholderKey()
 	}
 	b.Elements = yamlsrc.Val(slices.Insert(els, pos, e))
 	b.byID[e.ID] = e

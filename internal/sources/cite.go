@@ -146,11 +146,15 @@ func DecodeList(n *yaml.Node, r *yamlsrc.Reporter, path string) []string {
 	return list
 }
 
-// ListNode encodes a sources list.
-func ListNode(list []string) *yaml.Node {
+// AppendList adds the key sources with list to mapping m, the way a type
+// encoding its own node writes its citations; nothing when list is empty.
+func AppendList(m *yaml.Node, list []string) {
+	if len(list) == 0 {
+		return
+	}
 	n := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
 	for _, c := range list {
 		n.Content = append(n.Content, yamlsrc.Encode(c))
 	}
-	return n
+	m.Content = append(m.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: "sources"}, n)
 }

@@ -61,7 +61,47 @@ type Placeholder struct {
 
 func (p *Placeholder) placeholder() *Placeholder { return p }
 
+// PlaceholderKey is what generated_for records on an item a run generated
+// for this placeholder: its hint, which an author can read, or its id
+// when it has none.
+func (p *Placeholder) PlaceholderKey() string {
+	if p.Hint != "" {
+		return p.Hint
+	}
+	return p.PlaceholderID
+}
+
+// PlaceholderFor finds the placeholder of items whose PlaceholderKey is
+// key, which an item generated_for names: the one an earlier, stopped run
+// generated the item for.
+func PlaceholderFor[T placeholderItem](items []T, key string) (ph T, ok bool) {
+	for _, it := range items {
+		if p := it.placeholder(); p.IsPlaceholder && p.PlaceholderKey() == key {
+			return it, true
+		}
+	}
+	return ph, false
+}
+
 type placeholderItem interface{ placeholder() *Placeholder }
+
+// Position is item's 1-based place among the items of items that are not
+// placeholders, as messages number it (session.ItemName).
+func Position[T interface {
+	comparable
+	placeholderItem
+}](items []T, item T) int {
+	pos := 0
+	for _, it := range items {
+		if !it.placeholder().IsPlaceholder {
+			pos++
+		}
+		if it == item {
+			break
+		}
+	}
+	return pos
+}
 
 // PickPlaceholder chooses the placeholder that new content fills: the one
 // named id, or, when id is empty and exactly one is open, that one (else

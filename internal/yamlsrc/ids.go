@@ -52,6 +52,23 @@ func ItemIDs(list *yaml.Node, base func(item *yaml.Node, n int) string) (ids []s
 	return ids, derived
 }
 
+// NameItems serves an ItemNamer: it names each item of list by
+// name(ids[i], pos), pos its 1-based place among the items not pending;
+// a pending item gets "" (its generic path). ids are the list's, from
+// ItemIDs.
+func NameItems(list *yaml.Node, ids []string, name func(id string, pos int) string) []string {
+	names := make([]string, len(list.Content))
+	pos := 0
+	for i, item := range list.Content {
+		if _, pending := Pending(item); pending {
+			continue
+		}
+		pos++
+		names[i] = name(ids[i], pos)
+	}
+	return names
+}
+
 // writtenID is the scalar id key of a mapping item, if it has one.
 func writtenID(item *yaml.Node) (string, bool) {
 	item = deref(item)

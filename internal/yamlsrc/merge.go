@@ -122,7 +122,7 @@ func (m *merger) sequence(path string, b, o, t *yaml.Node) (*yaml.Node, bool) {
 	// Mappings without an id are keyed by their order among such items
 	// (see itemKeys), which names the same items only when no side added
 	// or removed one.
-	if !ok1 || !ok2 || !ok3 || len(keyless(b.Content)) != len(keyless(o.Content)) || len(keyless(b.Content)) != len(keyless(t.Content)) {
+	if n := len(keyless(b.Content)); !ok1 || !ok2 || !ok3 || n != len(keyless(o.Content)) || n != len(keyless(t.Content)) {
 		return nil, false
 	}
 	bi, oi, ti := index(bk), index(ok), index(tk)
