@@ -23,7 +23,7 @@ func oneTurnScript() fakellm.Script {
 			{Name: "set_layout", Arguments: `{"layout":"L"}`},
 		}}, done}},
 		{Match: []string{"(whiteboard.node)"}, Turns: []fakellm.Turn{{ToolCalls: []fakellm.FakeCall{
-			{Name: "add_text", Arguments: `{"x":40,"y":40,"w":300,"h":40,"text":"T"}`},
+			{Name: "add_text", Arguments: `{"x":40,"y":140,"w":300,"h":40,"text":"T"}`},
 		}}, done}},
 	}}
 }
