@@ -150,8 +150,8 @@ metadata:
   objectives: !pending "three objectives, each starting with a verb"
   vocabulary: !pending "four or five key terms, with plain definitions"
 slides:
-  # An authored slide: its id and title are yours; its notes and whiteboard
-  # are to be generated.
+  # An authored slide: its id and title are yours (without an id, one is
+  # derived from the title); its notes and whiteboard are to be generated.
   - id: intro
     title: Introduction
     duration_minutes: 5
