@@ -312,9 +312,11 @@ func (d *Document) CheckOutput(out string) error {
 	if base, err := realPath(filepath.Dir(out)); err == nil {
 		// The copies must stay inside the output's folder, as the
 		// children stay inside the lesson's: a linked folder there must
-		// not carry them out.
+		// not carry them out. Other trouble (a file where a folder should
+		// be) is the writability probe's to name.
 		for i, f := range files {
-			if _, err := resolveNew(base, f, string(children[i].key.Kind)); err != nil {
+			var where childFileError
+			if _, err := resolveNew(base, f, string(children[i].key.Kind)); errors.As(err, &where) {
 				return fmt.Errorf("the copy of %s file %s in the output's folder: %w", children[i].key.Kind, f, err)
 			}
 		}
