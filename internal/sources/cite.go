@@ -37,10 +37,16 @@ func ParseCitation(s string) (Citation, error) {
 	if isRange {
 		c.End, err2 = strconv.Atoi(to)
 	}
-	if err1 != nil || err2 != nil || c.Start < 1 || c.End < c.Start {
+	if err1 != nil || err2 != nil || !digits(from) || isRange && !digits(to) || c.Start < 1 || c.End < c.Start {
 		return Citation{}, fmt.Errorf("citation %q: lines are numbers from 1, as path:12 or path:12-18", s)
 	}
 	return c, nil
+}
+
+// digits reports whether s is written in ASCII digits alone (Atoi also
+// takes a sign: "+3").
+func digits(s string) bool {
+	return s != "" && strings.Trim(s, "0123456789") == ""
 }
 
 // CheckCitations checks the form of a sources list, as the add and update

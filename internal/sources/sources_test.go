@@ -187,7 +187,7 @@ func TestCitations(t *testing.T) {
 			t.Errorf("check %q = %q, want %q", in, got, want)
 		}
 	}
-	for _, bad := range []string{"light.md", "light.md:0", "light.md:3-2", "light.md:x", ":3"} {
+	for _, bad := range []string{"light.md", "light.md:0", "light.md:3-2", "light.md:x", ":3", "light.md:+1", "light.md:1-+3"} {
 		if _, err := ParseCitation(bad); err == nil {
 			t.Errorf("%q parsed", bad)
 		}
