@@ -133,6 +133,31 @@ func (s *Sandbox) Check(c Citation) error {
 	return nil
 }
 
+// Checker is Check for many citations at once, as validate checks every
+// citation of a lesson: each file is opened and its lines counted once,
+// not once per citation that names it.
+func (s *Sandbox) Checker() func(Citation) error {
+	type count struct {
+		n int
+		e *Error
+	}
+	counts := map[string]count{}
+	return func(c Citation) error {
+		got, ok := counts[c.Path]
+		if !ok {
+			got.n, got.e = s.Lines(c.Path)
+			counts[c.Path] = got
+		}
+		if got.e != nil {
+			return fmt.Errorf("%s", got.e.Message)
+		}
+		if c.End > got.n {
+			return fmt.Errorf("%s has %d lines; line %d is past the end", c.Path, got.n, c.End)
+		}
+		return nil
+	}
+}
+
 // DecodeList reads the value of a `sources:` key that a type decoding its
 // own node meets (the struct codec reads the others), reporting a value
 // that is not a list of text; CheckRefs then checks each citation's form.
