@@ -207,12 +207,13 @@ func checkCitations(doc *compose.Document, sb *sources.Sandbox) yamlsrc.Problems
 		return nil
 	}
 	var problems yamlsrc.Problems
+	check := sb.Checker()
 	for _, f := range doc.Citations() {
 		r := &yamlsrc.Reporter{File: f.File}
 		for _, c := range f.Refs {
 			ref, err := sources.ParseCitation(c.Text)
 			if err == nil {
-				err = sb.Check(ref)
+				err = check(ref)
 			}
 			if err != nil {
 				r.At(c.Node, "%s: %v", c.Where, err)

@@ -309,6 +309,18 @@ func (d *Document) CheckOutput(out string) error {
 			return fmt.Errorf("%w: the copy of %s file %s would go to %s, which is %s (%s); write to another folder", ErrSharedOutput, children[i].key.Kind, files[i], o, inputs[j].role, inputs[j].path)
 		}
 	}
+	if base, err := realPath(filepath.Dir(out)); err == nil {
+		// The copies must stay inside the output's folder, as the
+		// children stay inside the lesson's: a linked folder there must
+		// not carry them out. Other trouble (a file where a folder should
+		// be) is the writability probe's to name.
+		for i, f := range files {
+			var where childFileError
+			if _, err := resolveNew(base, f, string(children[i].key.Kind)); errors.As(err, &where) {
+				return fmt.Errorf("the copy of %s file %s in the output's folder: %w", children[i].key.Kind, f, err)
+			}
+		}
+	}
 	written := newFileSet()
 	for i, o := range outputs {
 		if j, hit := written.find(o); hit {

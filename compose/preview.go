@@ -58,7 +58,13 @@ func (d *Document) Stage(sess *session.Session, st session.State) func() (FileCh
 		if file != "" {
 			d.mu.Lock()
 			src := d.files[key]
+			_, missing := d.missing[key]
 			d.mu.Unlock()
+			if missing {
+				// A file that did not exist at load is written whole,
+				// as renderNew does; while untouched it is still absent.
+				return pairNew(d.childFull(file), d.encode(key.Kind, sess), node)
+			}
 			if src == nil {
 				return FileChange{}, fmt.Errorf("%s is not loaded", file)
 			}
@@ -99,6 +105,26 @@ func (d *Document) childOf(name string) (key session.Key, file string, ok bool) 
 		}
 	})
 	return key, file, ok
+}
+
+// pairNew renders both trees as a new file, as renderNew would: nothing
+// while the child is untouched (one pending marker), as no file is made.
+func pairNew(path string, before, after *yaml.Node) (FileChange, error) {
+	render := func(n *yaml.Node) ([]byte, error) {
+		if _, untouched := yamlsrc.Pending(n); untouched {
+			return nil, nil
+		}
+		return yamlsrc.Render(n, 2)
+	}
+	b, err := render(before)
+	var a []byte
+	if err == nil {
+		a, err = render(after)
+	}
+	if err != nil {
+		return FileChange{}, fmt.Errorf("preview %s: %w", path, err)
+	}
+	return FileChange{Path: path, Before: b, After: a}, nil
 }
 
 // pair splices both trees into src's bytes, as a save would.

@@ -37,10 +37,16 @@ func ParseCitation(s string) (Citation, error) {
 	if isRange {
 		c.End, err2 = strconv.Atoi(to)
 	}
-	if err1 != nil || err2 != nil || c.Start < 1 || c.End < c.Start {
+	if err1 != nil || err2 != nil || !digits(from) || isRange && !digits(to) || c.Start < 1 || c.End < c.Start {
 		return Citation{}, fmt.Errorf("citation %q: lines are numbers from 1, as path:12 or path:12-18", s)
 	}
 	return c, nil
+}
+
+// digits reports whether s is written in ASCII digits alone (Atoi also
+// takes a sign: "+3").
+func digits(s string) bool {
+	return s != "" && strings.Trim(s, "0123456789") == ""
 }
 
 // CheckCitations checks the form of a sources list, as the add and update
@@ -125,6 +131,31 @@ func (s *Sandbox) Check(c Citation) error {
 		return fmt.Errorf("%s has %d lines; line %d is past the end", c.Path, n, c.End)
 	}
 	return nil
+}
+
+// Checker is Check for many citations at once, as validate checks every
+// citation of a lesson: each file is opened and its lines counted once,
+// not once per citation that names it.
+func (s *Sandbox) Checker() func(Citation) error {
+	type count struct {
+		n int
+		e *Error
+	}
+	counts := map[string]count{}
+	return func(c Citation) error {
+		got, ok := counts[c.Path]
+		if !ok {
+			got.n, got.e = s.Lines(c.Path)
+			counts[c.Path] = got
+		}
+		if got.e != nil {
+			return fmt.Errorf("%s", got.e.Message)
+		}
+		if c.End > got.n {
+			return fmt.Errorf("%s has %d lines; line %d is past the end", c.Path, got.n, c.End)
+		}
+		return nil
+	}
 }
 
 // DecodeList reads the value of a `sources:` key that a type decoding its

@@ -187,7 +187,7 @@ func TestCitations(t *testing.T) {
 			t.Errorf("check %q = %q, want %q", in, got, want)
 		}
 	}
-	for _, bad := range []string{"light.md", "light.md:0", "light.md:3-2", "light.md:x", ":3"} {
+	for _, bad := range []string{"light.md", "light.md:0", "light.md:3-2", "light.md:x", ":3", "light.md:+1", "light.md:1-+3"} {
 		if _, err := ParseCitation(bad); err == nil {
 			t.Errorf("%q parsed", bad)
 		}
@@ -202,5 +202,32 @@ func TestNotUTF8Refused(t *testing.T) {
 	defer s.Close()
 	if _, e := s.Read("latin1.txt", 0, 0); e == nil || e.Kind != session.KindInvalidArgs {
 		t.Errorf("latin-1 read = %v", e)
+	}
+}
+
+// Checker answers as Check does, and reads each file once: 10,000
+// citations of one file cost one read (validate --sources took seconds).
+func TestCheckerReadsEachFileOnce(t *testing.T) {
+	src, _ := setup(t)
+	s, err := Open([]string{src})
+	must(t, err)
+	defer s.Close()
+	check := s.Checker()
+	for _, in := range []string{"ch/light.md:2", "ch/light.md:2-9", "gone.md:1", "../canary.txt:1", "hard.md:1", "ch/light.md:3"} {
+		c, err := ParseCitation(in)
+		must(t, err)
+		want, got := s.Check(c), check(c)
+		if (want == nil) != (got == nil) || want != nil && want.Error() != got.Error() {
+			t.Errorf("Checker %q = %v, Check = %v", in, got, want)
+		}
+	}
+	// Once counted, a file is not read again: lines added since are not seen.
+	must(t, os.WriteFile(filepath.Join(src, "ch", "light.md"), []byte("1\n2\n3\n4\n5\n"), 0o644))
+	c, _ := ParseCitation("ch/light.md:5")
+	if err := check(c); err == nil || !strings.Contains(err.Error(), "has 3 lines") {
+		t.Errorf("Checker read the file again: %v", err)
+	}
+	if err := s.Check(c); err != nil {
+		t.Errorf("Check: %v", err)
 	}
 }
