@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -69,6 +70,10 @@ func summarizeRun(r orchestrate.Report, runErr error, elapsed time.Duration, fil
 		s.Defects += n.DefectCount
 	}
 	switch {
+	case errors.As(runErr, new(*orchestrate.BudgetSpentError)):
+		// A spent budget stops the run on purpose, with everything committed
+		// saved (exit 3): partial, whether or not a step was in flight.
+		s.Status = "partial"
 	case s.Interrupted > 0 || isInterrupt(runErr):
 		s.Status = event.StatusInterrupted
 	case runErr != nil || s.Failed > 0:
