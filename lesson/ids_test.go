@@ -89,3 +89,16 @@ func TestDerivedSlideIDIsNotSaved(t *testing.T) {
 		t.Errorf("after the save the slide goes by %q", again[0])
 	}
 }
+
+// A title that starts with a digit derives an id that starts with a letter,
+// so `fill --slide 1` still means the first slide, not a slide titled "1".
+func TestDerivedSlideIDStartsWithALetter(t *testing.T) {
+	d := load(t, "version: 1\nmetadata:\n  title: T\nslides:\n  - title: Intro\n  - title: \"1\"\n  - title: 1969 landing\n")
+	got := strings.Join(plan(d).SlideIDs(), " ")
+	if got != "intro slide-1 slide-1969-landing" {
+		t.Errorf("ids = %q", got)
+	}
+	if s, err := plan(d).Lookup("1"); err != nil || s.ID != "intro" {
+		t.Errorf("Lookup(1) = %v, %v; want the first slide", s, err)
+	}
+}

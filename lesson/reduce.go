@@ -564,6 +564,12 @@ func slug(title string) string {
 		}
 		base += w
 	}
+	// An id starts with a letter, as a chosen one must (session.CheckChosenID):
+	// a slide titled "1969" is slide-1969, so its id never reads as the
+	// position fill --slide also accepts.
+	if base != "" && !unicode.IsLetter(rune(base[0])) {
+		base = "slide-" + base
+	}
 	return base
 }
 
