@@ -11,6 +11,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/lessongen/lessongen/internal/lock"
 	"github.com/lessongen/lessongen/internal/yamlsrc"
 	"github.com/lessongen/lessongen/lesson"
 	"github.com/lessongen/lessongen/modality"
@@ -28,6 +29,12 @@ import (
 // then pending as a whole. files maps each resolved file to the node that
 // first named it.
 func (d *Document) checkChildFile(key session.Key, ref lesson.ChildRef, r *yamlsrc.Reporter, path string, files map[string]*yaml.Node) {
+	// lessongen writes these names itself, beside the files it guards or
+	// merges; a child kept under one would be taken for its own file.
+	if lock.IsLockName(ref.File) || strings.HasSuffix(ref.File, ConflictSuffix) {
+		r.At(ref.FileNode, "%s.%s.file %q is named as lessongen names its lock and conflict files (.NAME.lock, NAME%s); give the child another name", path, ref.Kind, ref.File, ConflictSuffix)
+		return
+	}
 	real, exists, err := d.resolveWrite(ref.File, ref.Kind)
 	seen := real
 	if err != nil {

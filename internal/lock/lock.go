@@ -20,6 +20,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -79,6 +80,13 @@ type Set struct {
 func Path(path string) string {
 	real := resolve(path)
 	return filepath.Join(filepath.Dir(real), "."+filepath.Base(real)+".lock")
+}
+
+// IsLockName reports whether a file's name is that of a lock file, as Path
+// names them, so no lesson file can take one's place.
+func IsLockName(path string) bool {
+	base := filepath.Base(path)
+	return len(base) > len(".x.lock") && strings.HasPrefix(base, ".") && strings.HasSuffix(base, ".lock")
 }
 
 // resolve follows symlinks in path, or in its folder for a file that does
