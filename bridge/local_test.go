@@ -151,3 +151,26 @@ func TestAskAuthor(t *testing.T) {
 		t.Errorf("long question = %+v", env)
 	}
 }
+
+// A run without --sources has read nothing, so a call that cites is refused
+// with what to do; with sources the same call goes through.
+func TestCitingNeedsSources(t *testing.T) {
+	for _, withSources := range []bool{false, true} {
+		ts, _ := sourcesToolset(t, withSources)
+		env, err := ts.Call(context.Background(), "set_objectives", `{"objectives":[{"text":"Explain light","sources":["ch1.md:1"]},"Name the parts"]}`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		refused := !env.OK && env.Error.Kind == session.KindInvalidArgs && env.Error.Path == "sources"
+		if refused == withSources {
+			t.Errorf("with sources %v: %+v", withSources, env.Error)
+		}
+		if !withSources && !strings.Contains(env.Error.Hint, "--sources") {
+			t.Errorf("hint %q does not say what to do", env.Error.Hint)
+		}
+	}
+	ts, _ := sourcesToolset(t, false)
+	if env, _ := ts.Call(context.Background(), "set_objectives", `{"objectives":[{"text":"Explain light","sources":[]},"Name the parts"]}`); !env.OK {
+		t.Errorf("an empty sources list was refused: %+v", env.Error)
+	}
+}

@@ -356,11 +356,51 @@ func (t *Toolset) callIntent(tc tool.Context, name, args string) (tool.Envelope,
 		return t.fail(callErr(session.KindLimit, "", "finish with what is there: fill, change or delete what exists, or stop",
 			"not run: this subagent has added %d %s, the most one may add", t.added, t.Level.NewItems)), nil
 	}
+	if tc.Sources == nil && citesSomething(args) {
+		// Nothing was read, so nothing can be cited: a citation here would
+		// be invented, and no --sources folder could check it.
+		return t.fail(callErr(session.KindInvalidArgs, "sources", "leave sources out (null or []): cite only lines read with read_source in a run given --sources",
+			"this run has no sources, so there is nothing to cite")), nil
+	}
 	env, err := t.mutate(tc, in, name, args)
 	if err == nil && env.OK && spec.Adds {
 		t.added++
 	}
 	return env, err
+}
+
+// citesSomething reports whether a call's arguments hold a non-empty
+// "sources" list anywhere (an element's, a question's, a list item's).
+func citesSomething(args string) bool {
+	if !strings.Contains(args, `"sources"`) {
+		return false
+	}
+	var v any
+	if json.Unmarshal([]byte(args), &v) != nil {
+		return false
+	}
+	var walk func(v any) bool
+	walk = func(v any) bool {
+		switch x := v.(type) {
+		case map[string]any:
+			for k, it := range x {
+				if list, ok := it.([]any); k == "sources" && ok && len(list) > 0 {
+					return true
+				}
+				if walk(it) {
+					return true
+				}
+			}
+		case []any:
+			for _, it := range x {
+				if walk(it) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return walk(v)
 }
 
 // mutate passes a change through the approval gate and dispatches it.
