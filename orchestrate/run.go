@@ -235,17 +235,22 @@ func (r *runner) wait() {
 	queue := r.queue
 	r.queue = nil
 	slices.SortStableFunc(queue, func(a, b chain) int { return cmp.Compare(b.length, a.length) })
-	next := make(chan func(), len(queue))
+	next := make(chan chain, len(queue))
 	for _, c := range queue {
-		next <- c.run
+		next <- c
 	}
 	close(next)
 	var wg sync.WaitGroup
 	for range min(r.opts.Concurrency, len(queue)) {
 		wg.Go(func() {
-			for run := range next {
-				run()
-				r.checkpoint()
+			for c := range next {
+				c.run()
+				// A chain with nothing pending ran no step (a slide's
+				// bindings are never saved): nothing to save, and on a
+				// large lesson most chains are such.
+				if c.length > 0 {
+					r.checkpoint()
+				}
 			}
 		})
 	}
