@@ -27,12 +27,19 @@ const minAnswerLen = 3
 // the board was meant to be read after the quiz.
 func answersShown(kids []*session.Session) []tool.Note {
 	var answers []string
-	shown := map[string]map[string]string{} // node -> where -> text
 	for _, s := range kids {
 		s.View(func(st session.State) {
 			if a, ok := st.(answerKeyed); ok {
 				answers = append(answers, a.AnswerKey()...)
 			}
+		})
+	}
+	if len(answers) == 0 {
+		return nil // most slides have no quiz: no board text to gather
+	}
+	shown := map[string]map[string]string{} // node -> where -> text
+	for _, s := range kids {
+		s.View(func(st session.State) {
 			if t, ok := st.(textShown); ok {
 				shown[s.Name()] = t.VisibleText()
 			}
