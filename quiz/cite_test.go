@@ -41,4 +41,9 @@ func TestAddAndUpdateQuestionCiteSources(t *testing.T) {
 	if !strings.Contains(notes, "<li>question q2: notes.md:10-12</li>") || !strings.Contains(notes, "<li>question q1: notes.md:4</li>") {
 		t.Errorf("notes lack the citations:\n%s", notes)
 	}
+	// describe_quiz shows the model what each question cites.
+	desc := dispatch(t, s, quiz.DescribeQuiz{}).Outputs[0].(string)
+	if !strings.HasSuffix(desc, q.Describe()+"\n"+`question "q1" (1) cites notes.md:4`+"\n"+`question "walls" (2) cites notes.md:20`+"\n"+`question "q2" (3) cites notes.md:10-12`) {
+		t.Errorf("describe_quiz:\n%s", desc)
+	}
 }

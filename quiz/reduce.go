@@ -66,11 +66,24 @@ func (q *Quiz) restore(s snapshot) {
 	q.index()
 }
 
+// review is what describe_quiz reports: the description, and the sources
+// each question cites, so a model refining the quiz sees them.
+func (q *Quiz) review() string {
+	var s strings.Builder
+	s.WriteString(q.Describe())
+	for _, qu := range q.questions() {
+		if !qu.IsPlaceholder && len(qu.Sources) > 0 {
+			fmt.Fprintf(&s, "\n%s cites %s", q.name(qu), strings.Join(qu.Sources, ", "))
+		}
+	}
+	return s.String()
+}
+
 // Reduce applies one intent. See session.State.
 func (q *Quiz) Reduce(rc *session.Context, in session.Intent) (func(), error) {
 	switch in.(type) {
 	case DescribeQuiz:
-		rc.Report(q.Describe())
+		rc.Report(q.review())
 		return nil, nil
 	case ListPending:
 		rc.Report(q.Pending())

@@ -29,6 +29,9 @@ func (b *Board) Review() string {
 		if fit := g.fitNote(e); fit != "" {
 			s.WriteString("; " + fit)
 		}
+		if len(e.Sources) > 0 {
+			s.WriteString("; cites " + strings.Join(e.Sources, ", "))
+		}
 	}
 	return s.String()
 }

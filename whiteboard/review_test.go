@@ -13,6 +13,7 @@ func TestDescribeWhiteboardReviewsStyleAndFit(t *testing.T) {
 	s, b := newSession(t, oldStyleSrc)
 	tight := whiteboard.AddText{Box: box(700, 400, 120, 40), Text: "A caption far too long for this box", Style: &whiteboard.Style{Color: "#333", FontSize: 18, Bold: true}}
 	tight.ID = "tight"
+	tight.Sources = []string{"ch1.md:4", "ch1.md:10-12"}
 	apply(t, s, b, tight)
 	res := dispatch(t, s, whiteboard.DescribeWhiteboard{})
 	got := res.Outputs[0].(string)
@@ -22,7 +23,7 @@ func TestDescribeWhiteboardReviewsStyleAndFit(t *testing.T) {
 - note: color navy, fill #eef, font 24; text 1 line(s) needing 253x30 of its 600x80 box: fits
 - rule: color gray, stroke gray
 - light: color #1b1f24, stroke #1b1f24, label font 18
-- tight: color #333, fill none, font 18 bold; text 3 line(s) needing 111x68 of its 120x40 box: does not fit`
+- tight: color #333, fill none, font 18 bold; text 3 line(s) needing 111x68 of its 120x40 box: does not fit; cites ch1.md:4, ch1.md:10-12`
 	if !strings.HasSuffix(got, want) {
 		t.Errorf("got:\n%s\nwant it to end:\n%s", got, want)
 	}
