@@ -71,19 +71,12 @@ func (it *Item) DecodeNode(n *yaml.Node, r *yamlsrc.Reporter, path string) {
 		r.At(n, "%s must be %s", path, itemShapes)
 		return
 	}
-	seen := map[string]*yaml.Node{}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i], n.Content[i+1]
-		if first, dup := seen[k.Value]; dup {
-			r.At(k, "duplicate key %q in %s (first at line %d); keep one", k.Value, path, first.Line)
-			continue
-		}
-		seen[k.Value] = k
+	seen, _ := yamlsrc.Entries(n, r, path, func(k, v *yaml.Node) {
 		switch k.Value {
 		case "text":
 			if v.Kind != yaml.ScalarNode || strings.TrimSpace(v.Value) == "" || v.Tag == yamlsrc.PendingTag {
 				r.At(v, "%s.text must be the item itself", path)
-				continue
+				return
 			}
 			it.Text = v.Value
 		case "sources":
@@ -91,7 +84,7 @@ func (it *Item) DecodeNode(n *yaml.Node, r *yamlsrc.Reporter, path string) {
 		default:
 			r.At(k, "unknown key %q in %s; write %s", k.Value, path, itemShapes)
 		}
-	}
+	})
 	if seen["text"] == nil {
 		r.At(n, "%s is missing the required key \"text\"; write %s", path, itemShapes)
 	}

@@ -94,14 +94,7 @@ func (m *Misconception) DecodeNode(n *yaml.Node, r *yamlsrc.Reporter, path strin
 		return
 	}
 	*m = Misconception{src: n}
-	seen := map[string]*yaml.Node{}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i], n.Content[i+1]
-		if first, dup := seen[k.Value]; dup {
-			r.At(k, "duplicate key %q in %s (first at line %d); keep one", k.Value, path, first.Line)
-			continue
-		}
-		seen[k.Value] = k
+	seen, _ := yamlsrc.Entries(n, r, path, func(k, v *yaml.Node) {
 		_, pending := yamlsrc.Pending(v)
 		switch {
 		case k.Value == "misconception" && (pending || v.Kind != yaml.ScalarNode):
@@ -120,7 +113,7 @@ func (m *Misconception) DecodeNode(n *yaml.Node, r *yamlsrc.Reporter, path strin
 		default:
 			r.At(k, "unknown key %q in %s; a misconception has the keys misconception, response and sources", k.Value, path)
 		}
-	}
+	})
 	for _, key := range []string{"misconception", "response"} {
 		if seen[key] == nil {
 			r.At(n, "%s is missing the required key %q", path, key)
@@ -501,33 +494,25 @@ func (t *Term) DecodeNode(n *yaml.Node, r *yamlsrc.Reporter, path string) {
 	}
 	*t = Term{noDefinition: true, src: n}
 	ok := true
-	seen := map[string]*yaml.Node{}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i], n.Content[i+1]
-		if first, dup := seen[k.Value]; dup {
-			r.At(k, "duplicate key %q in %s (first at line %d); keep one", k.Value, path, first.Line)
-			ok = false
-			continue
-		}
-		seen[k.Value] = k
+	_, doubled := yamlsrc.Entries(n, r, path, func(k, v *yaml.Node) {
 		switch k.Value {
 		case "term":
 			if v.Kind != yaml.ScalarNode || strings.TrimSpace(v.Value) == "" || v.Tag == yamlsrc.PendingTag {
 				r.At(v, "%s.term must be the word or phrase itself (only a definition may be pending)", path)
 				ok = false
-				continue
+				return
 			}
 			t.Term = v.Value
 		case "definition":
 			t.noDefinition = false
 			if hint, pending := yamlsrc.Pending(v); pending {
 				t.definitionPending, t.definitionHint = true, hint
-				continue
+				return
 			}
 			if v.Kind != yaml.ScalarNode {
 				r.At(v, "%s.definition must be text", path)
 				ok = false
-				continue
+				return
 			}
 			t.Definition = v.Value
 		case "sources":
@@ -536,8 +521,8 @@ func (t *Term) DecodeNode(n *yaml.Node, r *yamlsrc.Reporter, path string) {
 			r.At(k, "unknown key %q in %s; write %s", k.Value, path, termShapes)
 			ok = false
 		}
-	}
-	if t.Term == "" && ok {
+	})
+	if t.Term == "" && ok && !doubled {
 		r.At(n, "%s is missing the required key \"term\"; write %s", path, termShapes)
 	}
 }

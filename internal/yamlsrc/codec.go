@@ -241,22 +241,15 @@ func decodeStruct(n *yaml.Node, v reflect.Value, r *Reporter, path string) {
 	if si.src >= 0 {
 		v.Field(si.src).Set(reflect.ValueOf(n))
 	}
-	seen := map[string]*yaml.Node{}
 	suggested := map[string]bool{} // a misspelt key is reported once, not also as missing
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		key, val := n.Content[i], n.Content[i+1]
+	seen, _ := Entries(n, r, label(path), func(key, val *yaml.Node) {
 		name := key.Value
-		if first, dup := seen[name]; dup {
-			r.At(key, "duplicate key %q in %s (first at line %d); keep one", name, label(path), first.Line)
-			continue
-		}
-		seen[name] = key
 		idx, ok := si.byName[name]
 		if !ok {
 			hint, near := didYouMean(name, si)
 			if si.rest >= 0 && near == "" {
 				v.Field(si.rest).Addr().Interface().(KeySet).DecodeKey(key, val)
-				continue
+				return
 			}
 			if near != "" {
 				suggested[near] = true
@@ -266,10 +259,10 @@ func decodeStruct(n *yaml.Node, v reflect.Value, r *Reporter, path string) {
 				where = "at the top level"
 			}
 			r.At(key, "unknown key %q %s%s", name, where, hint)
-			continue
+			return
 		}
 		decodeValue(val, v.Field(si.fields[idx].index), r, join(path, name))
-	}
+	})
 	omitter, _ := v.Interface().(KeyOmitter)
 	for _, f := range si.fields {
 		if !f.optional && seen[f.name] == nil && !suggested[f.name] && (omitter == nil || !omitter.OmitKey(f.name)) {
@@ -329,16 +322,11 @@ func decodeMap(n *yaml.Node, v reflect.Value, r *Reporter, path string) {
 		return
 	}
 	m := reflect.MakeMap(v.Type())
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		key, val := n.Content[i], n.Content[i+1]
-		if m.MapIndex(reflect.ValueOf(key.Value)).IsValid() {
-			r.At(key, "duplicate key %q in %s", key.Value, label(path))
-			continue
-		}
+	Entries(n, r, label(path), func(key, val *yaml.Node) {
 		elem := reflect.New(v.Type().Elem()).Elem()
 		decodeValue(val, elem, r, join(path, key.Value))
 		m.SetMapIndex(reflect.ValueOf(key.Value), elem)
-	}
+	})
 	v.Set(m)
 }
 
@@ -474,4 +462,25 @@ func Keys(v any) []string {
 		names = append(names, f.name)
 	}
 	return names
+}
+
+// Entries calls fn with each key and value of mapping n, in order, except
+// a key written twice: that one is reported at its second place (where
+// names the mapping in the message) and left out. It returns the keys
+// seen, by name, and whether any was doubled. Every reader of a mapping,
+// reflective or hand-written, goes through it, so a doubled key reads the
+// same everywhere.
+func Entries(n *yaml.Node, r *Reporter, where string, fn func(k, v *yaml.Node)) (seen map[string]*yaml.Node, doubled bool) {
+	seen = map[string]*yaml.Node{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if first, dup := seen[k.Value]; dup {
+			r.At(k, "duplicate key %q in %s (first at line %d); keep one", k.Value, where, first.Line)
+			doubled = true
+			continue
+		}
+		seen[k.Value] = k
+		fn(k, v)
+	}
+	return seen, doubled
 }
