@@ -2,6 +2,8 @@ package bridge
 
 import (
 	"context"
+	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -25,6 +27,14 @@ func TestCallsHoldingSecretsAreRefused(t *testing.T) {
 		`{"heading":"url-password-99"}`,
 		// A JSON escape hides the key from a search of the raw text.
 		`{"heading":"\u0073k-live-0123456789abcdefWXYZ"}`,
+		// Obfuscated: a zero-width space inside (raw and escaped), and the
+		// key or the Basic credentials in base64, hex, percent-encoding.
+		`{"heading":"sk-live-01234​56789abcdefWXYZ"}`,
+		`{"heading":"sk-live-01234\u200b56789abcdefWXYZ"}`,
+		`{"heading":"` + base64.StdEncoding.EncodeToString([]byte(key)) + `"}`,
+		`{"heading":"Basic ` + base64.StdEncoding.EncodeToString([]byte("ann:url-password-99")) + `"}`,
+		`{"heading":"` + hex.EncodeToString([]byte(key)) + `"}`,
+		`{"heading":"%73%6B%2D%6C%69%76%65%2D%30%31%32%33%34%35%36%37%38%39%61%62%63%64%65%66%57%58%59%5A"}`,
 	} {
 		env, err := ts.Call(context.Background(), "set_heading", args)
 		if err != nil {

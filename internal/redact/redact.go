@@ -6,6 +6,8 @@
 package redact
 
 import (
+	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"io"
 	"net/url"
@@ -35,9 +37,17 @@ const (
 // Redactor finds and masks secrets. The zero value and a nil *Redactor
 // know no secrets but still hide passwords in URLs.
 type Redactor struct {
-	secrets []string // longest first
-	key     string   // the API key, for its masked forms; "" if too short
-	maxLen  int
+	secrets []string // every form of every secret, longest first
+	b64     []bool   // secrets[i] is a base64 core
+	// first has a bit set for the first two bytes of each secret, and
+	// byPrefix lists the secrets by their first four: one pass over the
+	// text finds them all, where a strings.Index per form (there are some
+	// forty) would read a megabyte of events forty times.
+	first    *[1 << 16 / 64]uint64
+	byPrefix map[uint32][]int
+	key      string // the API key, for its masked forms; "" if too short
+	maxLen   int    // the longest form
+	rawLen   int    // the longest secret as given
 }
 
 // New builds a Redactor for a run's API key and base URL; more adds other
@@ -49,25 +59,90 @@ func New(apiKey, baseURL string, more ...string) *Redactor {
 	}
 	cands := append([]string{apiKey}, more...)
 	cands = append(cands, urlSecrets(baseURL)...)
-	for _, s := range cands {
-		r.add(s)
-		// The same secret as it appears inside a JSON string.
-		if b, err := json.Marshal(s); err == nil {
-			r.add(string(b[1 : len(b)-1]))
-		}
-		if esc := url.QueryEscape(s); esc != s {
-			r.add(esc)
+	if u, err := url.Parse(strings.TrimSpace(baseURL)); err == nil && u.User != nil {
+		// Go sends "user:password" in base64 as HTTP Basic credentials
+		// when no key is set. The pair as written holds the password,
+		// which is masked alone so the user name stays readable; only its
+		// encodings are added.
+		if pw, ok := u.User.Password(); ok {
+			pair := u.User.Username() + ":" + pw
+			r.add(hex.EncodeToString([]byte(pair)), false)
+			r.add(strings.ToUpper(hex.EncodeToString([]byte(pair))), false)
+			for _, f := range base64Cores(pair) {
+				r.add(f, true)
+			}
 		}
 	}
-	slices.SortFunc(r.secrets, func(a, b string) int { return len(b) - len(a) })
+	for _, s := range cands {
+		if len(s) < MinLen {
+			continue
+		}
+		r.rawLen = max(r.rawLen, len(s))
+		for _, f := range forms(s) {
+			r.add(f, false)
+		}
+		for _, f := range base64Cores(s) {
+			r.add(f, true)
+		}
+	}
+	// Longest first, each with its flag.
+	idx := make([]int, len(r.secrets))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return len(r.secrets[b]) - len(r.secrets[a]) })
+	secrets, b64 := make([]string, len(idx)), make([]bool, len(idx))
+	for i, j := range idx {
+		secrets[i], b64[i] = r.secrets[j], r.b64[j]
+	}
+	r.secrets, r.b64 = secrets, b64
+	r.index()
 	return r
 }
 
-func (r *Redactor) add(s string) {
+// forms lists the spellings of secret s that a server, a model or a file
+// may hold: as it is, inside a JSON string, percent-encoded, in hex and in
+// base64. Escapes spelled character by character (\u0073\u006b…, %73%6b…)
+// and zero-width characters slipped in are undone by normalize instead.
+func forms(s string) []string {
+	out := []string{s}
+	if b, err := json.Marshal(s); err == nil {
+		out = append(out, string(b[1:len(b)-1]))
+	}
+	out = append(out, url.QueryEscape(s), url.PathEscape(s),
+		hex.EncodeToString([]byte(s)), strings.ToUpper(hex.EncodeToString([]byte(s))))
+	return out
+}
+
+// base64Cores returns, for each of the three byte alignments at which s
+// can sit inside a longer base64 text (as "user:password" does in a Basic
+// Authorization header), the base64 characters that s alone decides, in
+// the standard and the URL alphabet. Padding is left off, so padded and
+// unpadded texts both hold them.
+func base64Cores(s string) []string {
+	var out []string
+	for k := range 3 {
+		buf := make([]byte, k+len(s)+2)
+		copy(buf[k:], s)
+		for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding} {
+			text := enc.EncodeToString(buf)
+			// Character i holds bits [6i, 6i+6); s holds [8k, 8(k+len)).
+			first := (8*k + 5) / 6
+			last := 8*(k+len(s))/6 - 1
+			if last >= first {
+				out = append(out, text[first:last+1])
+			}
+		}
+	}
+	return out
+}
+
+func (r *Redactor) add(s string, b64 bool) {
 	if len(s) < MinLen || slices.Contains(r.secrets, s) {
 		return
 	}
 	r.secrets = append(r.secrets, s)
+	r.b64 = append(r.b64, b64)
 	r.maxLen = max(r.maxLen, len(s))
 }
 
@@ -88,6 +163,8 @@ func urlSecrets(raw string) []string {
 		// The user name is shown (http://user:***@host), unless it is all
 		// there is, which makes it the token.
 		if pw, ok := u.User.Password(); ok {
+			// Go sends "user:password" in base64 as HTTP Basic
+			// credentials when no key is set.
 			_, encoded, _ := strings.Cut(u.User.String(), ":")
 			out = append(out, pw, encoded)
 		} else {
@@ -140,20 +217,16 @@ func URL(raw string) string {
 // span is a byte range [start, end) of text to mask.
 type span struct{ start, end int }
 
-// find returns the merged, sorted ranges of secrets in s.
+// find returns the merged, sorted ranges of secrets in s: as written, and
+// as they read once normalized (escapes decoded, format characters gone).
 func (r *Redactor) find(s string) []span {
 	if r == nil {
 		return nil
 	}
-	var spans []span
-	for _, sec := range r.secrets {
-		for i := 0; ; {
-			j := strings.Index(s[i:], sec)
-			if j < 0 {
-				break
-			}
-			spans = append(spans, span{i + j, i + j + len(sec)})
-			i += j + 1
+	spans := r.search(s, nil)
+	if view, edits := normalize(s); edits != nil {
+		for _, sp := range r.search(view, nil) {
+			spans = append(spans, span{edits.origStart(sp.start), edits.origEnd(sp.end)})
 		}
 	}
 	if r.key != "" {
@@ -173,6 +246,62 @@ func (r *Redactor) find(s string) []span {
 		merged = append(merged, sp)
 	}
 	return merged
+}
+
+// index builds first and byPrefix.
+func (r *Redactor) index() {
+	r.first = new([1 << 16 / 64]uint64)
+	r.byPrefix = map[uint32][]int{}
+	for n, sec := range r.secrets {
+		p := uint32(sec[0])<<8 | uint32(sec[1])
+		r.first[p/64] |= 1 << (p % 64)
+		k := prefix4(sec)
+		r.byPrefix[k] = append(r.byPrefix[k], n) // longest first, as secrets
+	}
+}
+
+func prefix4(s string) uint32 {
+	return uint32(s[0])<<24 | uint32(s[1])<<16 | uint32(s[2])<<8 | uint32(s[3])
+}
+
+// search appends the ranges of every secret form in s. A base64 core is
+// widened by the character on each side, which holds a few bits of the
+// secret too, and the padding after it.
+func (r *Redactor) search(s string, spans []span) []span {
+	if r.first == nil {
+		return spans
+	}
+	for i := 0; i+MinLen <= len(s); i++ {
+		p := uint32(s[i])<<8 | uint32(s[i+1])
+		if r.first[p/64]&(1<<(p%64)) == 0 {
+			continue
+		}
+		for _, n := range r.byPrefix[prefix4(s[i:])] {
+			sec := r.secrets[n]
+			if !strings.HasPrefix(s[i:], sec) {
+				continue
+			}
+			sp := span{i, i + len(sec)}
+			if r.b64[n] {
+				if sp.start > 0 && isBase64Char(s[sp.start-1]) {
+					sp.start--
+				}
+				if sp.end < len(s) && isBase64Char(s[sp.end]) {
+					sp.end++
+				}
+				for sp.end < len(s) && s[sp.end] == '=' {
+					sp.end++
+				}
+			}
+			spans = append(spans, sp)
+			break // the longest here; shorter ones lie inside it
+		}
+	}
+	return spans
+}
+
+func isBase64Char(c byte) bool {
+	return isKeyChar(c) || c == '+' || c == '/'
 }
 
 // maskedForms appends the masked forms of the key in s: a run of key
@@ -303,12 +432,14 @@ func (e *redactedError) Error() string { return e.msg }
 func (e *redactedError) Unwrap() error { return e.err }
 
 // hold is how many trailing bytes a Writer may keep back: a secret, or a
-// masked form of the key padded with asterisks, split across writes.
+// masked form of the key padded with asterisks, split across writes. A
+// secret spelled in \\uXXXX escapes, or with a zero-width character after
+// each of its characters, is up to seven times its length.
 func (r *Redactor) hold() int {
 	if r == nil {
 		return 256
 	}
-	return 2*r.maxLen + 256
+	return max(2*r.maxLen, 7*r.rawLen) + 256
 }
 
 // Writer redacts what is written through it. A secret may arrive split

@@ -2,9 +2,12 @@ package redact
 
 import (
 	"bytes"
+	"encoding/base64"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
+	"net/url"
 	"strings"
 	"testing"
 )
@@ -256,4 +259,112 @@ func FuzzWriter(f *testing.F) {
 			t.Fatalf("String leaked the key: %q", got)
 		}
 	})
+}
+
+// BenchmarkString1MB redacts a megabyte of event-log JSON holding no
+// secret, the cost every byte written to a file pays: plain, and with an
+// escape in every line (which builds the normalized view).
+func BenchmarkString1MB(b *testing.B) {
+	r := New(key, "http://alice:hunter2-long-pass@h/v1")
+	for name, unit := range map[string]string{
+		"plain":   `{"kind":"tool_call","args":"{\"text\":\"the light reactions... capture 50% of energy é\"}"} ` + "\n",
+		"escapes": `{"kind":"tool_call","args":"{\"text\":\"the light reactions... capture 50% of energy \\u00e9 \u00e9\"}"} ` + "\n",
+	} {
+		line := strings.Repeat(unit, (1<<20)/len(unit)+1)[:1<<20]
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(len(line)))
+			b.ReportAllocs()
+			for b.Loop() {
+				r.String(line)
+			}
+		})
+	}
+}
+
+// TestEncodedForms puts each secret of a run in every spelling a server or
+// a model may give it: each is found and masked, and no spelling survives.
+func TestEncodedForms(t *testing.T) {
+	const pw = "hunter2/long+pass"
+	r := New(key, "http://alice:"+url.QueryEscape(pw)+"@example.com/v1")
+	basic := base64.StdEncoding.EncodeToString([]byte("alice:" + pw))
+	zw := func(s string) string { // a zero-width space after every character
+		var b strings.Builder
+		for _, c := range s {
+			b.WriteRune(c)
+			b.WriteString("\u200b")
+		}
+		return b.String()
+	}
+	each := func(s, format string) string {
+		var b strings.Builder
+		for i := 0; i < len(s); i++ {
+			fmt.Fprintf(&b, format, s[i])
+		}
+		return b.String()
+	}
+	for _, sec := range []string{key, pw, "alice:" + pw} {
+		forms := map[string]string{
+			"raw":                    sec,
+			"zero-width inside":      sec[:5] + "\u200b" + sec[5:],
+			"zero-width after each":  zw(sec),
+			"soft hyphen and bidi":   sec[:3] + "\u00ad" + sec[3:9] + "\u202e" + sec[9:],
+			"word joiner, BOM":       sec[:4] + "\u2060" + sec[4:7] + "\ufeff" + sec[7:],
+			"hex":                    hex.EncodeToString([]byte(sec)),
+			"HEX":                    strings.ToUpper(hex.EncodeToString([]byte(sec))),
+			"base64":                 base64.StdEncoding.EncodeToString([]byte(sec)),
+			"base64 raw url":         base64.RawURLEncoding.EncodeToString([]byte(sec)),
+			"query-escaped":          url.QueryEscape(sec),
+			"percent every byte":     each(sec, "%%%02X"),
+			"json \\u every byte":    each(sec, `\u%04x`),
+			"json \\u200b inside":    sec[:6] + `\u200b` + sec[6:],
+			"double-escaped \\u200b": sec[:6] + `\\u200b` + sec[6:],
+			"html entities":          each(sec, "&#x%x;"),
+			"html zero-width":        sec[:6] + "&#8203;" + sec[6:],
+		}
+		// Inside a longer base64 text, at each of the three alignments.
+		for k := range 3 {
+			pre := strings.Repeat("P", k)
+			forms[fmt.Sprintf("base64 embedded at %d", k)] = base64.StdEncoding.EncodeToString([]byte(pre + sec + "tail bytes"))
+			forms[fmt.Sprintf("base64url embedded at %d", k)] = base64.RawURLEncoding.EncodeToString([]byte("x" + pre + sec + "?>?"))
+		}
+		for name, f := range forms {
+			text := `{"text":"before ` + f + ` after"}`
+			if !r.Contains(text) {
+				t.Errorf("%q %s: Contains = false for %q", sec, name, text)
+				continue
+			}
+			got := r.String(text)
+			if !strings.Contains(got, Mask) || !strings.HasPrefix(got, `{"text":"before `) || !strings.HasSuffix(got, ` after"}`) {
+				t.Errorf("%q %s: String(%q) = %q", sec, name, text, got)
+			}
+			if strings.Contains(got, f) || strings.Contains(got, sec) {
+				t.Errorf("%q %s: the secret survived: %q", sec, name, got)
+			}
+		}
+	}
+	if got := r.String("Authorization: Basic " + basic); got != "Authorization: Basic "+Mask {
+		t.Errorf("Basic header: %q", got)
+	}
+}
+
+// TestNormalizeKeepsText: text with escapes and format characters but no
+// secret comes out unchanged, and the masked range of an escaped secret
+// ends where its escape ends.
+func TestNormalizeKeepsText(t *testing.T) {
+	r := New(key, "")
+	for _, s := range []string{
+		`caf\u00e9 50% &#x41; &amp; \\ \u200b \x`, "zero\u200bwidth \u202eright", "%zz %4", "&#;&#x;&#12345678901;",
+		`\u00`, "unterminated &#x41",
+	} {
+		if got := r.String(s); got != s {
+			t.Errorf("String(%q) = %q", s, got)
+		}
+	}
+	esc := ""
+	for _, c := range key {
+		esc += fmt.Sprintf(`\u%04x`, c)
+	}
+	if got := r.String("<" + esc + ">"); got != "<"+Mask+">" {
+		t.Errorf("escaped key: %q", got)
+	}
 }
