@@ -8,6 +8,7 @@ package sources
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -134,6 +135,50 @@ func (s *Sandbox) resolve(p string) (*root, string, *Error) {
 		}
 	}
 	return nil, "", refuse(session.KindNotFound, listHint, "no source %q", p)
+}
+
+// read returns the bytes of a source: a regular text file of acceptable
+// size inside the sandbox. Text is decided from the bytes as well as the
+// name: a ".md" holding a NUL byte or bytes that are not UTF-8 is refused
+// as a whole, so no tool shows a model a part of it.
+func (s *Sandbox) read(p string) ([]byte, *Error) {
+	f, e := s.open(p)
+	if e != nil {
+		return nil, e
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
+	if err != nil {
+		return nil, refuse(session.KindInvalidArgs, "", "%q could not be read: %v", p, err)
+	}
+	if len(data) > MaxFileBytes {
+		return nil, refuse(session.KindPermission, "ask the author to split it", "%q grew past %d bytes while it was read", p, MaxFileBytes)
+	}
+	if i := bytes.IndexByte(data, 0); i >= 0 {
+		return nil, refuse(session.KindInvalidArgs, textHint, "%q is not text: it holds a NUL byte (line %d)", p, lineOf(data, i))
+	}
+	if !utf8.Valid(data) {
+		i := invalidAt(data)
+		return nil, refuse(session.KindInvalidArgs, textHint, "%q line %d is not UTF-8 text", p, lineOf(data, i))
+	}
+	return data, nil
+}
+
+const textHint = "sources are read as UTF-8 text without NUL bytes"
+
+// lineOf is the 1-based line of byte i.
+func lineOf(data []byte, i int) int { return bytes.Count(data[:i], []byte("\n")) + 1 }
+
+// invalidAt is the offset of the first byte that is not UTF-8.
+func invalidAt(data []byte) int {
+	for i := 0; i < len(data); {
+		r, size := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && size == 1 {
+			return i
+		}
+		i += size
+	}
+	return len(data)
 }
 
 // open opens a regular text file of acceptable size inside the sandbox.
@@ -263,26 +308,22 @@ func (s *Sandbox) Read(p string, start, end int) (string, *Error) {
 	if start < 0 || end < 0 || (end != 0 && end < start) {
 		return "", refuse(session.KindInvalidArgs, "lines count from 1; end_line is at least start_line", "bad line range %d-%d", start, end)
 	}
-	f, e := s.open(p)
+	data, e := s.read(p)
 	if e != nil {
 		return "", e
 	}
-	defer f.Close()
 	if start == 0 {
 		start = 1
 	}
 	var b strings.Builder
 	n, shown, total := 0, 0, 0
 	cut := ""
-	sc := scanner(f)
+	sc := scanner(bytes.NewReader(data))
 	for sc.Scan() {
 		n++
 		total = n
 		if n < start || (end != 0 && n > end) || cut != "" {
 			continue
-		}
-		if !utf8.Valid(sc.Bytes()) {
-			return "", refuse(session.KindInvalidArgs, "sources are read as UTF-8 text", "%q line %d is not UTF-8 text", p, n)
 		}
 		line := fmt.Sprintf("%d: %s\n", n, clipLine(sc.Text()))
 		if shown >= MaxReadLines || b.Len()+len(line) > MaxReadBytes {
@@ -327,11 +368,11 @@ func (s *Sandbox) Search(query string, max int) ([]string, int, *Error) {
 			hits = append(hits, fmt.Sprintf("[search stopped before %s: one search scans at most %d bytes; narrow it with read_source]", fl.Path, MaxSearchBytes))
 			break
 		}
-		f, e := s.open(fl.Path)
+		data, e := s.read(fl.Path)
 		if e != nil {
 			continue
 		}
-		sc := scanner(f)
+		sc := scanner(bytes.NewReader(data))
 		for n := 1; sc.Scan(); n++ {
 			if re.MatchString(sc.Text()) {
 				if len(hits) >= max {
@@ -341,7 +382,6 @@ func (s *Sandbox) Search(query string, max int) ([]string, int, *Error) {
 				hits = append(hits, fmt.Sprintf("%s:%d: %s", fl.Path, n, clipLine(strings.TrimSpace(sc.Text()))))
 			}
 		}
-		f.Close()
 	}
 	if len(listing.Linked) > 0 {
 		hits = append(hits, fmt.Sprintf("[not searched, as they have more than one hard link: %s; %s]", strings.Join(listing.Linked, ", "), linkedHint))
@@ -351,13 +391,12 @@ func (s *Sandbox) Search(query string, max int) ([]string, int, *Error) {
 
 // Lines counts the lines of a source, for checking citations.
 func (s *Sandbox) Lines(p string) (int, *Error) {
-	f, e := s.open(p)
+	data, e := s.read(p)
 	if e != nil {
 		return 0, e
 	}
-	defer f.Close()
 	n := 0
-	sc := scanner(f)
+	sc := scanner(bytes.NewReader(data))
 	for sc.Scan() {
 		n++
 	}

@@ -231,3 +231,32 @@ func TestCheckerReadsEachFileOnce(t *testing.T) {
 		t.Errorf("Check: %v", err)
 	}
 }
+
+// TestBinaryBehindTextName: a ".md" whose bytes are not text (a NUL byte,
+// bytes that are not UTF-8) is refused by every tool that reads sources,
+// naming the line, and shows none of its bytes.
+func TestBinaryBehindTextName(t *testing.T) {
+	src := t.TempDir()
+	must(t, os.WriteFile(filepath.Join(src, "ok.md"), []byte("needle one\n"), 0o644))
+	must(t, os.WriteFile(filepath.Join(src, "nul.md"), []byte("needle two\nPK\x03\x04\x00\x00needle\n"), 0o644))
+	must(t, os.WriteFile(filepath.Join(src, "latin1.txt"), []byte("needle three\ncaf\xe9 needle\n"), 0o644))
+	s, err := Open([]string{src})
+	must(t, err)
+	defer s.Close()
+	for p, want := range map[string]string{"nul.md": `holds a NUL byte (line 2)`, "latin1.txt": `line 2 is not UTF-8`} {
+		out, e := s.Read(p, 1, 1)
+		if e == nil || e.Kind != session.KindInvalidArgs || !strings.Contains(e.Message, want) {
+			t.Errorf("Read(%s) = %q, %+v; want a refusal saying %q", p, out, e, want)
+		}
+		if _, e := s.Lines(p); e == nil {
+			t.Errorf("Lines(%s) counted a file that is not text", p)
+		}
+	}
+	hits, _, e := s.Search("needle", 10)
+	if e != nil {
+		t.Fatal(e)
+	}
+	if got := strings.Join(hits, "|"); got != "ok.md:1: needle one" {
+		t.Errorf("search = %q, want only the text file's line", got)
+	}
+}
