@@ -57,6 +57,7 @@ func TestScripts(t *testing.T) {
 			"bgkill":    cmdBackgroundKill,
 			"replace":   cmdReplace,
 			"hardlink":  cmdHardlink,
+			"mkfifo":    cmdMkfifo,
 		},
 		Condition: func(cond string) (bool, error) {
 			if cond == "root" { // permission bits do not stop root

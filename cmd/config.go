@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -14,6 +15,7 @@ import (
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
 
+	"github.com/lessongen/lessongen/internal/regfile"
 	"github.com/lessongen/lessongen/internal/suggest"
 	"github.com/lessongen/lessongen/llm"
 )
@@ -259,10 +261,18 @@ func mergeConfigFile(cmd *cobra.Command, v *viper.Viper) error {
 	}
 	fv := viper.New()
 	fv.SetConfigFile(path)
-	if filepath.Ext(path) == "" {
-		fv.SetConfigType("yaml")
+	typ := strings.TrimPrefix(filepath.Ext(path), ".")
+	if typ == "" {
+		typ = "yaml"
 	}
-	if err := fv.ReadInConfig(); err != nil {
+	fv.SetConfigType(typ)
+	// Read here, not by viper: a named pipe or a device is refused, not
+	// waited on.
+	data, err := regfile.ReadFile(path)
+	if err == nil {
+		err = fv.ReadConfig(bytes.NewReader(data))
+	}
+	if err != nil {
 		var notFound *os.PathError
 		if errors.As(err, &notFound) {
 			return usagef("config file %s: %v", path, notFound.Err)

@@ -8,7 +8,6 @@ import (
 	"io"
 	"log"
 	"net/http"
-	"os"
 	"slices"
 	"strings"
 	"time"
@@ -19,6 +18,7 @@ import (
 	"github.com/lessongen/lessongen/compose"
 	"github.com/lessongen/lessongen/internal/event"
 	"github.com/lessongen/lessongen/internal/redact"
+	"github.com/lessongen/lessongen/internal/regfile"
 	"github.com/lessongen/lessongen/internal/sources"
 	"github.com/lessongen/lessongen/internal/yamlsrc"
 	"github.com/lessongen/lessongen/lesson"
@@ -525,7 +525,7 @@ func openEvents(path string, io *IOStreams, red *redact.Redactor) (event.Sink, f
 	case "-":
 		return event.JSONLines(io.ErrOut, time.Now), func() {}, nil
 	}
-	f, err := os.Create(path)
+	f, err := regfile.Create(path, false)
 	if err != nil {
 		return nil, nil, usagef("events file: %v", err)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/lessongen/lessongen/compose"
 	"github.com/lessongen/lessongen/internal/atomicfile"
+	"github.com/lessongen/lessongen/internal/regfile"
 	"github.com/lessongen/lessongen/orchestrate"
 )
 
@@ -23,6 +24,9 @@ func checkPaths(doc *compose.Document, opts *generateOptions, events string) err
 	if events != "" && events != "-" {
 		if err := doc.CheckSideFile(events, opts.out); err != nil {
 			return usagef("--events %v", err)
+		}
+		if err := regfile.Check(events); err != nil {
+			return usagef("--events: %v\nfix: name a file, or - for stderr", err)
 		}
 	}
 	return nil

@@ -10,6 +10,7 @@ import (
 
 	"github.com/lessongen/lessongen/compose"
 	"github.com/lessongen/lessongen/internal/redact"
+	"github.com/lessongen/lessongen/internal/regfile"
 	"github.com/lessongen/lessongen/internal/replay"
 )
 
@@ -33,6 +34,9 @@ func openTape(cfg *settings, doc *compose.Document, out string) (*tape, error) {
 		return nil, usagef("--record and --replay need a file, not -")
 	case cfg.Replay != "":
 		rp, err := replay.Load(cfg.Replay, t.stopRun)
+		if errors.Is(err, regfile.ErrNotRegular) {
+			return nil, usagef("--replay: %v\nfix: name a recording that --record wrote", err)
+		}
 		if err != nil {
 			return nil, usagef("--replay: %v", err)
 		}
@@ -40,6 +44,9 @@ func openTape(cfg *settings, doc *compose.Document, out string) (*tape, error) {
 	case cfg.Record != "":
 		if err := doc.CheckSideFile(cfg.Record, out); err != nil {
 			return nil, usagef("--record %v", err)
+		}
+		if err := regfile.Check(cfg.Record); err != nil {
+			return nil, usagef("--record: %v\nfix: name a file to write the recording to", err)
 		}
 	}
 	return t, nil
@@ -49,7 +56,7 @@ func openTape(cfg *settings, doc *compose.Document, out string) (*tape, error) {
 // lock, so a run refused by the lock leaves another's recording alone.
 func (t *tape) create(cfg *settings, red *redact.Redactor) error {
 	if cfg.Record != "" {
-		f, err := os.Create(cfg.Record)
+		f, err := regfile.Create(cfg.Record, false)
 		if err != nil {
 			return usagef("--record: %v", err)
 		}

@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"strings"
 	"text/template"
+
+	"github.com/lessongen/lessongen/internal/regfile"
 )
 
 //go:embed *.tmpl
@@ -102,7 +104,7 @@ func Load(dir string, levels []Level) (*Set, error) {
 			if _, known := files[name]; !known {
 				return nil, fmt.Errorf("templates: %s names no level; use %s.tmpl", filepath.Join(dir, e.Name()), strings.Join(names, ".tmpl, "))
 			}
-			data, err := os.ReadFile(filepath.Join(dir, e.Name()))
+			data, err := regfile.ReadFile(filepath.Join(dir, e.Name()))
 			if err != nil {
 				return nil, fmt.Errorf("templates: %w", err)
 			}

@@ -7,9 +7,10 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"strconv"
 	"sync"
+
+	"github.com/lessongen/lessongen/internal/regfile"
 )
 
 // maxLine bounds one line of a recording (a request with its whole
@@ -34,7 +35,7 @@ type Replayer struct {
 // Load reads the recording at path. onMiss, when set, is called on the
 // first miss (a run stops then: every later answer would be a guess).
 func Load(path string, onMiss func(error)) (*Replayer, error) {
-	f, err := os.Open(path)
+	f, err := regfile.Open(path)
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,5 @@
+//go:build !unix
+
+package regfile
+
+const nonBlock = 0

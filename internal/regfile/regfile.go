@@ -1,0 +1,118 @@
+// Package regfile opens the files a person names on the command line or in
+// a config (--replay, --record, --events, the config file, templates) and
+// refuses any that is not a regular file. Opening a named pipe waits for
+// its other end, and reading a device may never end: a run told
+// `--replay fifo` must say so and stop, not hang past a SIGTERM.
+package regfile
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+)
+
+// ErrNotRegular means a path names a named pipe, a device, a socket or a
+// folder.
+var ErrNotRegular = errors.New("not a regular file")
+
+// MaxReadBytes bounds ReadFile: the files read this way are settings,
+// prompts and recordings, never near this size.
+const MaxReadBytes = 256 << 20
+
+// Open opens path for reading. The open never waits (a named pipe is
+// opened without its writer) and the file opened is checked, not the path
+// again, so nothing swapped in between can block a read.
+func Open(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|nonBlock, 0)
+	if err != nil {
+		return nil, err
+	}
+	if err := check(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+// ReadFile reads a regular file of at most MaxReadBytes.
+func ReadFile(path string) ([]byte, error) {
+	f, err := Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxReadBytes+1))
+	if err == nil && len(data) > MaxReadBytes {
+		err = fmt.Errorf("%s: more than %d MB", path, MaxReadBytes>>20)
+	}
+	return data, err
+}
+
+// Create creates or truncates path for writing (append, with appendOnly).
+// An existing path that is not a regular file is refused before anything
+// is written to it or truncated.
+func Create(path string, appendOnly bool) (*os.File, error) {
+	if err := Check(path); err != nil {
+		return nil, err
+	}
+	flag := os.O_WRONLY | os.O_CREATE | nonBlock
+	if appendOnly {
+		flag |= os.O_APPEND
+	}
+	f, err := os.OpenFile(path, flag, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	if err := check(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	if !appendOnly {
+		if err := f.Truncate(0); err != nil {
+			f.Close()
+			return nil, err
+		}
+	}
+	return f, nil
+}
+
+// Check refuses a path that exists and is not a regular file; a path that
+// does not exist passes.
+func Check(path string) error {
+	fi, err := os.Stat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return kindErr(path, fi.Mode())
+}
+
+func check(f *os.File) error {
+	fi, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	return kindErr(f.Name(), fi.Mode())
+}
+
+func kindErr(path string, m fs.FileMode) error {
+	if m.IsRegular() {
+		return nil
+	}
+	kind := "not a regular file"
+	switch {
+	case m.IsDir():
+		kind = "a folder"
+	case m&fs.ModeNamedPipe != 0:
+		kind = "a named pipe"
+	case m&fs.ModeDevice != 0, m&fs.ModeCharDevice != 0:
+		kind = "a device"
+	case m&fs.ModeSocket != 0:
+		kind = "a socket"
+	}
+	return &fs.PathError{Op: "open", Path: path, Err: fmt.Errorf("%w: it is %s", ErrNotRegular, kind)}
+}
