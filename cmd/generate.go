@@ -20,6 +20,7 @@ import (
 	"github.com/lessongen/lessongen/internal/redact"
 	"github.com/lessongen/lessongen/internal/regfile"
 	"github.com/lessongen/lessongen/internal/sources"
+	"github.com/lessongen/lessongen/internal/termsafe"
 	"github.com/lessongen/lessongen/internal/yamlsrc"
 	"github.com/lessongen/lessongen/lesson"
 	"github.com/lessongen/lessongen/llm"
@@ -523,7 +524,7 @@ func openEvents(path string, io *IOStreams, red *redact.Redactor) (event.Sink, f
 	case "":
 		return event.Discard, func() {}, nil
 	case "-":
-		return event.JSONLines(io.ErrOut, time.Now), func() {}, nil
+		return event.JSONLines(safeJSON{io.ErrOut}, time.Now), func() {}, nil
 	}
 	f, err := regfile.Create(path, false)
 	if err != nil {
@@ -531,6 +532,18 @@ func openEvents(path string, io *IOStreams, red *redact.Redactor) (event.Sink, f
 	}
 	w := red.Writer(f)
 	return event.JSONLines(w, time.Now), func() { w.Flush(); f.Close() }, nil
+}
+
+// safeJSON writes each JSON value (one per Write, as json.Encoder does)
+// with DEL, C1 controls and bidi overrides as \u escapes: the same JSON,
+// which stderr's sanitiser then leaves as it is.
+type safeJSON struct{ w io.Writer }
+
+func (s safeJSON) Write(p []byte) (int, error) {
+	if _, err := s.w.Write(termsafe.JSON(p)); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }
 
 // retries maps the setting (0 = none) onto llm.Config (0 = default, <0 = none).

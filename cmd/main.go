@@ -31,7 +31,7 @@ func Main() int {
 func Run(ctx context.Context, args []string, streams *IOStreams) int {
 	reg, err := Registry()
 	if err != nil {
-		fmt.Fprintf(streams.ErrOut, "lessongen: %v\n", err)
+		fmt.Fprintf(streams.ErrOut, "lessongen: %s\n", termsafe.String(err.Error()))
 		return ExitFailure
 	}
 	return RunWith(ctx, args, streams, reg)
@@ -39,6 +39,8 @@ func Run(ctx context.Context, args []string, streams *IOStreams) int {
 
 // RunWith is Run over a given modality registry.
 func RunWith(ctx context.Context, args []string, streams *IOStreams, reg *modality.Registry) int {
+	streams, flush := sanitized(streams)
+	defer flush()
 	root := NewRootCmd(streams, reg)
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
@@ -54,11 +56,12 @@ func RunWith(ctx context.Context, args []string, streams *IOStreams, reg *modali
 	case errors.As(err, &silent):
 	case errors.As(err, &problems):
 		for _, p := range problems {
-			fmt.Fprintln(streams.ErrOut, termsafe.String(fmt.Sprint(p)))
+			fmt.Fprintln(streams.ErrOut, p)
 		}
 	default:
-		// Messages quote lesson values and servers' answers: printed safe.
-		fmt.Fprintf(streams.ErrOut, "lessongen: %s\n", termsafe.String(err.Error()))
+		// Messages quote lesson values, file names and servers' answers:
+		// streams.ErrOut is sanitised (see sanitized).
+		fmt.Fprintf(streams.ErrOut, "lessongen: %v\n", err)
 	}
 	return exitCode(err)
 }

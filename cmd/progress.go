@@ -57,7 +57,11 @@ const frameInterval = 120 * time.Millisecond
 var spinner = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
 
 func newProgress(streams *IOStreams) *progress {
-	p := &progress{w: streams.ErrOut, byKey: map[string]*progressRow{}, width: streams.ErrWidth, now: time.Now,
+	w := streams.ErrOut
+	if streams.ErrTTY && streams.ErrFrame != nil {
+		w = streams.ErrFrame // the frame's own cursor moves and colours
+	}
+	p := &progress{w: w, byKey: map[string]*progressRow{}, width: streams.ErrWidth, now: time.Now,
 		live: streams.ErrTTY, color: streams.ErrTTY && streams.Color}
 	if p.width == nil {
 		p.width = func() int { return 0 }
@@ -375,6 +379,11 @@ func (p *progress) Pause() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.erase()
+	// The question goes to another writer (stderr's sanitiser): nothing of
+	// the erase may be held back behind it.
+	if f, ok := p.w.(interface{ Flush() error }); ok {
+		_ = f.Flush()
+	}
 	p.paused = true
 }
 

@@ -17,8 +17,17 @@ func redactedStreams(s *IOStreams, r *redact.Redactor) (*IOStreams, func()) {
 	out, errOut := r.Writer(s.Out), r.Writer(s.ErrOut)
 	c := *s
 	c.Out, c.ErrOut = out, errOut
+	if s.ErrFrame == nil {
+		return &c, func() {
+			_ = out.Flush()
+			_ = errOut.Flush()
+		}
+	}
+	frame := r.Writer(s.ErrFrame)
+	c.ErrFrame = frame
 	return &c, func() {
 		_ = out.Flush()
+		_ = frame.Flush()
 		_ = errOut.Flush()
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/lessongen/lessongen/compose"
 	"github.com/lessongen/lessongen/internal/atomicfile"
+	"github.com/lessongen/lessongen/internal/termsafe"
 	"github.com/lessongen/lessongen/internal/yamlsrc"
 	"github.com/lessongen/lessongen/modality"
 	"github.com/lessongen/lessongen/render"
@@ -104,11 +105,15 @@ func runRender(opts *renderOptions) error {
 	if err := write(&buf, doc, opts.reg, notes); err != nil {
 		return err
 	}
+	// Controls and bidi overrides in lesson text are written as character
+	// references: the page shows the same, a terminal (-o -, cat) no
+	// escape sequence.
+	data := []byte(termsafe.Markup(buf.String()))
 	if out == "-" {
-		_, err := opts.io.Out.Write(buf.Bytes())
+		_, err := opts.io.Out.Write(data)
 		return err
 	}
-	if err := atomicfile.Write(out, buf.Bytes(), 0o644); err != nil {
+	if err := atomicfile.Write(out, data, 0o644); err != nil {
 		return fmt.Errorf("write %s: %w", out, err)
 	}
 	fmt.Fprintf(opts.io.ErrOut, "lessongen: wrote %s\n", out)

@@ -301,3 +301,29 @@ func found(t *testing.T, dir, folder, part string) func() string {
 		return b.String()
 	}
 }
+
+// Rendered HTML and Markdown hold no control character or bidi override
+// from lesson text, piped or saved: each is a character reference, which
+// the page shows the same and a terminal (cat, -o -) shows as text.
+func TestRenderWritesNoControls(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"lesson.yaml": "version: 1\nmetadata:\n  title: \"T \\e]0;pwned\\a \\u202eevil\"\nslides:\n  - id: s\n    title: \"S \\e[31;1mred\"\n    notes: \"N \\e[2J\\r\"\n    whiteboard:\n      heading: \"H \\u2066x\\u2069\"\n      elements: []\n"})
+	lesson := filepath.Join(dir, "lesson.yaml")
+	for _, format := range []string{"html", "md"} {
+		stdout, stderr, code := run(t, "render", lesson, "--format", format, "-o", "-")
+		saved := filepath.Join(dir, "lesson."+format)
+		if _, _, c := run(t, "render", lesson, "--format", format, "-o", saved); c != 0 || code != 0 {
+			t.Fatalf("%s: exit %d, %d: %s", format, code, c, stderr)
+		}
+		for name, text := range map[string]string{"stdout": stdout, "file": file(t, dir, "lesson."+format)()} {
+			if i := strings.IndexAny(text, "\x1b\x07\r\u202e\u2066\u2069"); i >= 0 {
+				t.Errorf("%s %s: a raw control at %d: %q", format, name, i, text[max(0, i-20):min(len(text), i+20)])
+			}
+			for _, ref := range []string{"&#x1b;]0;pwned&#x7;", "&#x202e;evil", "&#x1b;[31;1mred", "&#x2066;x&#x2069;"} {
+				if !strings.Contains(text, ref) {
+					t.Errorf("%s %s: no %q", format, name, ref)
+				}
+			}
+		}
+	}
+}

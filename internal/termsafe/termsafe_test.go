@@ -66,3 +66,38 @@ func FuzzString(f *testing.F) {
 		}
 	})
 }
+
+// Writer escapes what String escapes, whatever the writes' boundaries, and
+// keeps a character split across writes whole.
+func TestWriter(t *testing.T) {
+	in := "ok é — \x1b[2J\u202eabc\u2066\x07 done\n"
+	want := String(in)
+	for cut := 0; cut <= len(in); cut++ {
+		var b strings.Builder
+		w := NewWriter(&b)
+		w.Write([]byte(in[:cut]))
+		w.Write([]byte(in[cut:]))
+		w.Flush()
+		if b.String() != want {
+			t.Fatalf("split at %d: %q, want %q", cut, b.String(), want)
+		}
+	}
+	var b strings.Builder
+	w := NewWriter(&b)
+	w.Write([]byte("x\xe2\x80"))
+	w.Flush()
+	if b.String() != `x\xe2\x80` {
+		t.Errorf("an unfinished character at the end: %q", b.String())
+	}
+}
+
+func TestMarkup(t *testing.T) {
+	in := "<h1>T\x1b]0;pwned\x07 \u202eab\r</h1>\n\tok é\xff"
+	want := "<h1>T&#x1b;]0;pwned&#x7; &#x202e;ab&#xd;</h1>\n\tok é&#xfffd;"
+	if got := Markup(in); got != want {
+		t.Errorf("Markup = %q, want %q", got, want)
+	}
+	if got := Markup("plain <b>x</b>\n"); got != "plain <b>x</b>\n" {
+		t.Errorf("changed safe text: %q", got)
+	}
+}
