@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lessongen/lessongen/internal/fakellm"
 )
@@ -190,6 +191,39 @@ func TestSecretsReachNoSink(t *testing.T) {
 		t.Fatalf("the refused run did not report the 401: %s", streams["refused stderr"])
 	}
 
+	// A run in place whose author fills, during the run, the spot the run
+	// fills: the run's version is saved beside the file as a conflict copy.
+	script := sinkScript()
+	script.Rules = script.Rules[1:] // no failing slide
+	echo := script.Rules[0].Turns[0]
+	script.Rules[0].Turns = []fakellm.Turn{
+		{Hold: true, Content: echo.Content, ToolCalls: append(echo.ToolCalls, fakellm.FakeCall{Name: "set_heading", Arguments: `{"heading":"Safe heading"}`})},
+		{Content: "Done."},
+	}
+	held := fakellm.Start(t, script)
+	hbase, _ := url.Parse(held.URL())
+	hbase.User = url.UserPassword(sinkUser, sinkPass)
+	t.Setenv("LESSONGEN_BASE_URL", hbase.String())
+	src3 := filepath.Join(dir, "src3")
+	writeFiles(t, src3, map[string]string{"lesson.yaml": strings.Split(sinkLesson, "  - id: f")[0], "slides/board.yaml": sinkBoard})
+	var o3, e3 bytes.Buffer
+	code3 := make(chan int)
+	go func() {
+		code3 <- Run(context.Background(), []string{"generate", filepath.Join(src3, "lesson.yaml"), "--concurrency", "1",
+			"--sources", filepath.Join(dir, "sources")}, &IOStreams{In: strings.NewReader(""), Out: &o3, ErrOut: &e3})
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := held.WaitForRequests(ctx, 1); err != nil {
+		t.Fatal(err)
+	}
+	writeFiles(t, src3, map[string]string{"slides/board.yaml": "heading: The author's own\nelements: !pending \"one label\"\n"})
+	held.Release()
+	if code := <-code3; code != ExitPartial || !strings.Contains(e3.String(), "conflict") {
+		t.Fatalf("conflict run: exit %d, want %d and a conflict\n%s", code, ExitPartial, e3.String())
+	}
+	streams["conflict stdout"], streams["conflict stderr"] = &o3, &e3
+
 	// The sinks. Each must exist (and hold something) so that finding no
 	// secret in it means something; then every other file written under
 	// dir is read too (history and notes wherever the state folder is,
@@ -208,6 +242,7 @@ func TestSecretsReachNoSink(t *testing.T) {
 		{"rendered Markdown", file(t, out, "lesson.md")},
 		{"history", found(t, dir, ".lessongen", "history")},
 		{"notes", found(t, dir, ".lessongen", "notes.jsonl")},
+		{"conflict copy", found(t, src3, "slides", "lessongen-conflict")},
 	}
 	for name, b := range streams {
 		sinks = append(sinks, struct {
