@@ -458,19 +458,27 @@ type Writer struct {
 func (r *Redactor) Writer(w io.Writer) *Writer { return &Writer{r: r, w: w} }
 
 // Write redacts p (with what was held back) and writes all but a possible
-// partial secret at the end. It reports len(p) on success.
+// partial secret at the end. It reports len(p) on success. What is held
+// back is kept as it came, so a secret completed by the next write (a
+// base64 text and its padding) is masked whole.
 func (w *Writer) Write(p []byte) (int, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.buf = append(w.buf, p...)
-	out := w.r.String(string(w.buf))
-	keep := len(out) - (strings.LastIndexAny(out, " \t\r\n\f\v") + 1)
-	keep = min(keep, w.r.hold())
-	if _, err := io.WriteString(w.w, out[:len(out)-keep]); err != nil {
+	s := string(w.buf)
+	keep := len(s) - (strings.LastIndexAny(s, " \t\r\n\f\v") + 1)
+	cut := len(s) - min(keep, w.r.hold())
+	// A secret found across the cut is held back whole.
+	for _, sp := range w.r.find(s) {
+		if sp.start < cut && sp.end > cut {
+			cut = sp.start
+		}
+	}
+	if _, err := io.WriteString(w.w, w.r.String(s[:cut])); err != nil {
 		w.buf = w.buf[:0]
 		return 0, err
 	}
-	w.buf = append(w.buf[:0], out[len(out)-keep:]...)
+	w.buf = append(w.buf[:0], s[cut:]...)
 	return len(p), nil
 }
 

@@ -152,6 +152,10 @@ func TestWriterSplit(t *testing.T) {
 		"a " + key + " b\n",
 		"masked sk-live…wxyz and url http://alice:hunter2-long-pass@h/v1\n",
 		key, // no trailing space: only Flush emits it
+		// Spellings longer than the key: each is held back whole.
+		"zw " + strings.Join(strings.Split(key, ""), "\u200b") + " end\n",
+		`esc ` + strings.Repeat(`\u0041`, 3) + jsonEscapeAll(key) + "\n",
+		"basic " + base64.StdEncoding.EncodeToString([]byte("alice:hunter2-long-pass")) + "\n",
 		`{"args":"{\"text\":\"` + key + `\"}"}` + "\n",
 	}
 	for _, text := range texts {
@@ -367,4 +371,12 @@ func TestNormalizeKeepsText(t *testing.T) {
 	if got := r.String("<" + esc + ">"); got != "<"+Mask+">" {
 		t.Errorf("escaped key: %q", got)
 	}
+}
+
+func jsonEscapeAll(s string) string {
+	var b strings.Builder
+	for _, c := range s {
+		fmt.Fprintf(&b, `\u%04x`, c)
+	}
+	return b.String()
 }
