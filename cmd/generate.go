@@ -228,7 +228,7 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 		return err
 	}
 	defer release()
-	if len(steps) > 0 && !toStdout && !dryRun {
+	if !toStdout && !dryRun {
 		// Under the lock: migrating or copying state moves files another
 		// run on this lesson could be reading.
 		if historyFrom, err = state.prepare(opts.io.ErrOut, cfg.Replay != ""); err != nil {
