@@ -216,6 +216,11 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 		fmt.Fprintf(opts.io.ErrOut, "%s: nothing to do; nothing is pending.\n", opts.file)
 		return nil
 	}
+	if !toStdout && !dryRun {
+		if err := checkOwnNames(doc, opts.out); err != nil {
+			return err
+		}
+	}
 	// Writability first: it names an unwritable target plainly, where the
 	// lock would only fail to create its file beside it.
 	if len(steps) > 0 && !toStdout && !dryRun {

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -45,6 +46,36 @@ func prepareSave(doc *compose.Document, opts *generateOptions, steps []orchestra
 	}
 	for _, p := range atomicfile.CleanStale(doc.Outputs(opts.out)...) {
 		fmt.Fprintf(opts.io.ErrOut, "lessongen: removed %s, a temporary file an interrupted run left behind\n", p)
+	}
+	return nil
+}
+
+// checkOwnNames refuses, before any model request, a run whose saves
+// could be steered out of the lesson's folder by a link: a link (or any
+// file that is not a plain one) where a save puts a conflict copy or a
+// temporary file, and a lesson file (or -o output) that is a link to a
+// file outside its own folder. Lock files are checked as they are taken
+// (internal/lock), state folders by internal/statedir.
+func checkOwnNames(doc *compose.Document, out string) error {
+	outputs := doc.Outputs(out)
+	for _, p := range outputs {
+		c := p + compose.ConflictSuffix
+		if fi, err := os.Lstat(c); err == nil && !fi.Mode().IsRegular() {
+			return usagef("%s, where this run would put its version if your edits conflict, is a symlink or not a plain file; lessongen never writes through a link, which could make it write outside the lesson's folder; remove it and run again", c)
+		}
+	}
+	if planted := atomicfile.Planted(outputs...); len(planted) > 0 {
+		return usagef("%s is named as lessongen names its temporary files but is a symlink or not a plain file; lessongen never makes one: remove it and run again", planted[0])
+	}
+	lessonOut := outputs[len(outputs)-1]
+	if fi, err := os.Lstat(lessonOut); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+		target, terr := filepath.EvalSymlinks(lessonOut)
+		dir, derr := filepath.EvalSymlinks(filepath.Dir(lessonOut))
+		if terr == nil && derr == nil {
+			if rel, err := filepath.Rel(dir, target); err != nil || !filepath.IsLocal(rel) {
+				return usagef("%s is a symlink to %s, outside its folder; lessongen writes a lesson through a link only to a file inside the link's folder: run on %s itself, or save elsewhere with -o", lessonOut, target, target)
+			}
+		}
 	}
 	return nil
 }

@@ -100,3 +100,24 @@ func targetDirs(paths []string) ([]string, map[string]map[string]bool) {
 	}
 	return dirs, names
 }
+
+// Planted returns the entries beside paths' targets that are named as
+// the temporary files of writes to them are but are not plain files
+// (a symlink): lessongen never makes one, so one is planted.
+func Planted(paths ...string) []string {
+	var out []string
+	dirs, names := targetDirs(paths)
+	for _, dir := range dirs {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			m := tempRE.FindStringSubmatch(e.Name())
+			if m != nil && names[dir][m[1]] && !e.Type().IsRegular() {
+				out = append(out, filepath.Join(dir, e.Name()))
+			}
+		}
+	}
+	return out
+}

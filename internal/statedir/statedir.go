@@ -223,6 +223,13 @@ func Check(dir string) error {
 			return &LinkError{Path: p, What: What(fi)}
 		}
 	}
+	// What the run writes must be of its kind where it exists.
+	for p, dirWanted := range map[string]bool{dir: true, filepath.Join(dir, HistoryDir): true, filepath.Join(dir, NotesFile): false} {
+		if fi, err := os.Lstat(p); err == nil && What(fi) == "" && fi.IsDir() != dirWanted {
+			what := map[bool]string{true: "a folder", false: "a file"}
+			return fmt.Errorf("%s is %s, where lessongen keeps %s; move it away", p, what[fi.IsDir()], what[dirWanted])
+		}
+	}
 	var files []string
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if errors.Is(err, fs.ErrNotExist) && p == dir {
@@ -274,6 +281,10 @@ func checkWritable(paths []string) error {
 			f.Close()
 			os.Remove(f.Name())
 			continue
+		}
+		if fi.Mode().Perm()&0o222 == 0 {
+			// Root could write it; its owner said not to.
+			return fmt.Errorf("cannot write %s: the file is read-only (mode %v)", p, fi.Mode().Perm())
 		}
 		if err := canWrite(p); err != nil {
 			return fmt.Errorf("cannot write %s: %w", p, unwrapPath(err))
