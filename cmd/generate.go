@@ -214,6 +214,7 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 		// nothing to write, so no lock file and no save (the cost of a
 		// validate).
 		fmt.Fprintf(opts.io.ErrOut, "%s: nothing to do; nothing is pending.\n", opts.file)
+		sweepOnly(doc, opts.io.ErrOut)
 		return nil
 	}
 	if !toStdout && !dryRun {
@@ -234,6 +235,7 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 	}
 	defer release()
 	if !toStdout && !dryRun {
+		sweep(doc, opts.out, opts.io.ErrOut)
 		// Under the lock: migrating or copying state moves files another
 		// run on this lesson could be reading.
 		if historyFrom, err = state.prepare(opts.io.ErrOut, cfg.Replay != ""); err != nil {

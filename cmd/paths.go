@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -31,8 +32,7 @@ func checkPaths(doc *compose.Document, opts *generateOptions, events string) err
 
 // prepareSave checks, before any model request, that every file the run's
 // saves may write can be written, so a run that could not save stops while
-// nothing is spent; then it removes temporary files that earlier, killed
-// runs left where this one writes. Only the children of slides with a
+// nothing is spent. Only the children of slides with a
 // child step can change (see compose.Document.SaveTargets).
 func prepareSave(doc *compose.Document, opts *generateOptions, steps []orchestrate.Step) error {
 	changing := map[string]bool{}
@@ -44,10 +44,31 @@ func prepareSave(doc *compose.Document, opts *generateOptions, steps []orchestra
 	if err := atomicfile.CheckWritable(doc.SaveTargets(opts.out, changing)...); err != nil {
 		return usagef("cannot save the lesson: %v\nfix: make it writable, or save elsewhere with -o", err)
 	}
-	for _, p := range atomicfile.CleanStale(doc.Outputs(opts.out)...) {
-		fmt.Fprintf(opts.io.ErrOut, "lessongen: removed %s, a temporary file an interrupted run left behind\n", p)
-	}
 	return nil
+}
+
+// sweep removes the temporary files that killed runs left where this run
+// writes (a kill between writing one and its rename). The caller holds
+// the lock on every output, so no run of ours is writing them.
+func sweep(doc *compose.Document, out string, errOut io.Writer) {
+	for _, p := range atomicfile.Sweep(doc.Outputs(out)...) {
+		fmt.Fprintf(errOut, "lessongen: removed %s, a temporary file an interrupted run left behind\n", p)
+	}
+}
+
+// sweepOnly is sweep for a run that writes nothing (nothing is pending):
+// it takes the lock only when there is a leftover, and leaves it when
+// another run holds the lock (that run may be writing it).
+func sweepOnly(doc *compose.Document, errOut io.Writer) {
+	if len(atomicfile.Leftovers(doc.Outputs("")...)) == 0 {
+		return
+	}
+	release, err := lockRun(doc, "", false, io.Discard)
+	if err != nil {
+		return
+	}
+	defer release()
+	sweep(doc, "", errOut)
 }
 
 // checkOwnNames refuses, before any model request, a run whose saves
