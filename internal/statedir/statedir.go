@@ -30,8 +30,9 @@ import (
 const Name = ".lessongen"
 
 // Reserved are the names directly under Name that are not a lesson's
-// folder: init's schemas, and the layout before one folder per lesson.
-var Reserved = []string{"schema", oldHistory, oldNotes}
+// folder: init's schemas and .gitignore, and the layout before one folder
+// per lesson.
+var Reserved = []string{"schema", ".gitignore", oldHistory, oldNotes}
 
 // The entries of a state folder.
 const (
