@@ -229,3 +229,27 @@ func TestSaverCheckCatchesAnEditJustBeforeTheRename(t *testing.T) {
 		}
 	}
 }
+
+// A link made at the conflict copy's name during the run is replaced by
+// the copy, never written through: its target stays as it was.
+func TestSaverConflictCopyReplacesALink(t *testing.T) {
+	d := loadFractions(t)
+	s := compose.NewSaver(d)
+	outside := filepath.Join(t.TempDir(), "precious")
+	if err := os.WriteFile(outside, []byte("precious\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, d.Path+compose.ConflictSuffix); err != nil {
+		t.Fatal(err)
+	}
+	edit(t, d.Path, "  subject: !pending\n", "  subject: arithmetic\n")
+	dispatch(t, d.Session(), lesson.SetSubject{Subject: "math"})
+	mustSave(t, s)
+	if got := read(t, outside); got != "precious\n" {
+		t.Errorf("the link's target was written:\n%s", got)
+	}
+	fi, err := os.Lstat(d.Path + compose.ConflictSuffix)
+	if err != nil || !fi.Mode().IsRegular() || !strings.Contains(read(t, d.Path+compose.ConflictSuffix), "subject: math") {
+		t.Errorf("the conflict copy is not a plain file with the run's version: %v %v", fi, err)
+	}
+}
