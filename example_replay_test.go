@@ -4,8 +4,11 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"flag"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -49,10 +52,20 @@ func TestExampleRecording(t *testing.T) {
 	t.Setenv("LESSONGEN_BASE_URL", srv.URL())
 	t.Setenv("LESSONGEN_API_KEY", fakellm.DummyAPIKey)
 	inExampleTree(t, repo)
+	before := treeFiles(t, exampleDir)
 
 	code, stdout, stderr := runLessongen(t, "generate", exampleDir+"/lesson.yaml", "--record", "rec.jsonl", "-o", "out/lesson.yaml", "--concurrency", "1")
 	if code != 0 {
 		t.Fatalf("recording run: exit %d\n%s%s", code, stdout, stderr)
+	}
+	// A run of the example elsewhere (the README's) saves its
+	// conversations with its output, not in the repository, where the
+	// next recording run would continue them.
+	if got := treeFiles(t, exampleDir); !slices.Equal(got, before) {
+		t.Errorf("the run changed the example's folder:\n%v\nwant:\n%v", got, before)
+	}
+	if _, err := os.Stat("out/.lessongen/lesson.yaml/history"); err != nil {
+		t.Errorf("the run's conversations are not beside its output: %v", err)
 	}
 	if code, stdout, stderr := runLessongen(t, "validate", "--strict", "out/lesson.yaml"); code != 0 || !strings.Contains(stdout, ", 0 pending spots)") {
 		t.Fatalf("the recorded run's lesson does not pass validate --strict with nothing left pending: exit %d\n%s%s", code, stdout, stderr)
@@ -110,6 +123,7 @@ func TestReadmeFirstCommand(t *testing.T) {
 	}
 	cleanEnv(t)
 	dir := inExampleTree(t, repo)
+	before := treeFiles(t, filepath.Join(dir, exampleDir))
 	out := ""
 	for i, a := range args {
 		if strings.HasPrefix(a, "/tmp/") {
@@ -137,6 +151,34 @@ func TestReadmeFirstCommand(t *testing.T) {
 	if code, stdout, stderr := runLessongen(t, "validate", "--strict", out); code != 0 {
 		t.Fatalf("the replayed lesson does not pass validate --strict: exit %d\n%s%s", code, stdout, stderr)
 	}
+	// The run's state goes with its output: nothing appears in the
+	// example's folder (the repository's), where it would change what
+	// the repository's own tests read.
+	if got := treeFiles(t, filepath.Join(dir, exampleDir)); !slices.Equal(got, before) {
+		t.Errorf("the run changed the example's folder:\n%v\nwant:\n%v", got, before)
+	}
+}
+
+// treeFiles lists every file under dir with its size and hash.
+func treeFiles(t *testing.T, dir string) []string {
+	t.Helper()
+	var files []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		files = append(files, fmt.Sprintf("%s %x", rel, sha256.Sum256(data)))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
 }
 
 // firstCommand is the first "go run ." line of the README's first sh block.
@@ -175,6 +217,11 @@ func cleanEnv(t *testing.T) {
 func inExampleTree(t *testing.T, repo string) string {
 	dir := t.TempDir()
 	if err := os.CopyFS(filepath.Join(dir, exampleDir), os.DirFS(filepath.Join(repo, exampleDir))); err != nil {
+		t.Fatal(err)
+	}
+	// Without the state an in-place run of the example left, if any: the
+	// tests start from the example as shipped.
+	if err := os.RemoveAll(filepath.Join(dir, exampleDir, ".lessongen")); err != nil {
 		t.Fatal(err)
 	}
 	t.Chdir(dir)

@@ -116,7 +116,7 @@ func TestRefineOnTheWire(t *testing.T) {
 	after := snapshot(t, dir)
 	for name, data := range before {
 		switch {
-		case name == "slides/b.yaml" || strings.HasPrefix(name, ".lessongen/history/slides/b/whiteboard/whiteboard.node"):
+		case name == "slides/b.yaml" || strings.HasPrefix(name, ".lessongen/lesson.yaml/history/slides/b/whiteboard/whiteboard.node"):
 			if bytes.Equal(after[name], data) {
 				t.Errorf("%s did not change", name)
 			}

@@ -110,7 +110,7 @@ func TestAskAuthorOnTerminal(t *testing.T) {
 			t.Errorf("events lack %s:\n%s", want, events)
 		}
 	}
-	saved, err := os.ReadFile(filepath.Join(dir, ".lessongen", "history", "lesson", "lesson.metadata.jsonl"))
+	saved, err := os.ReadFile(filepath.Join(dir, ".lessongen", "lesson.yaml", "history", "lesson", "lesson.metadata.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}

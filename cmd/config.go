@@ -37,7 +37,8 @@ type settings struct {
 	Events      string
 	RPS         float64
 	Retries     int
-	// StateDir holds saved conversations; "" means .lessongen beside the lesson.
+	// StateDir holds saved conversations; "" means the lesson's own
+	// (internal/statedir.For).
 	StateDir string
 	// Sources are the author's source folders subagents may read.
 	Sources []string
@@ -113,7 +114,7 @@ func addModelFlags(dst *pflag.FlagSet) {
 	fs.Int("max-requests", 0, "cap on model requests for the whole run, retries included; when spent, running steps stop at a safe point, the work is saved, exit 3 (default: none)")
 	fs.Int64("max-tokens-total", 0, "cap on prompt+completion tokens for the whole run, as the server reports them; when spent, as --max-requests (default: none)")
 	fs.Bool("stream", false, "stream answers: show the model's text as it arrives on a terminal, and log it in pieces to --events")
-	fs.String("state-dir", "", "where subagents' conversations are saved and continued from (default: .lessongen beside the lesson; docs/history.md)")
+	fs.String("state-dir", "", "where subagents' conversations and notes are saved and continued from (default: .lessongen/FILE beside the file the lesson is saved to; docs/history.md)")
 	fs.StringArray("sources", nil, "a folder of the author's text sources subagents may read and cite, read-only (repeatable; in the environment, separated by "+string(filepath.ListSeparator)+")")
 	fs.String("record", "", "save every model request and answer of the run to this file (JSON Lines), for --replay")
 	fs.String("replay", "", "answer every model request from this recording, with no network; a request it does not hold stops the run (exit 2)")

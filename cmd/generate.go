@@ -183,7 +183,11 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 	if err != nil {
 		return err
 	}
-	stateDir := stateDirFor(cfg.StateDir, opts.file)
+	state, err := stateFor(cfg.StateDir, opts.file, opts.out)
+	if err != nil {
+		return err
+	}
+	stateDir, historyFrom := state.dir, state.dir
 	if err := doc.CheckSideFile(stateDir, opts.out); err != nil {
 		return usagef("--state-dir %v", err)
 	}
@@ -211,7 +215,13 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 		// nothing to write, so no lock file and no save (the cost of a
 		// validate).
 		fmt.Fprintf(opts.io.ErrOut, "%s: nothing to do; nothing is pending.\n", opts.file)
+		sweepOnly(doc, opts.io.ErrOut)
 		return nil
+	}
+	if !toStdout && !dryRun {
+		if err := checkOwnNames(doc, opts.out); err != nil {
+			return err
+		}
 	}
 	// Writability first: it names an unwritable target plainly, where the
 	// lock would only fail to create its file beside it.
@@ -225,6 +235,14 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 		return err
 	}
 	defer release()
+	if !toStdout && !dryRun {
+		sweep(doc, opts.out, opts.io.ErrOut)
+		// Under the lock: migrating or copying state moves files another
+		// run on this lesson could be reading.
+		if historyFrom, err = state.prepare(opts.io.ErrOut, cfg.Replay != ""); err != nil {
+			return err
+		}
+	}
 	saver := compose.NewSaver(doc)
 	if len(steps) == 0 {
 		fmt.Fprintf(opts.io.ErrOut, "%s: nothing to do; nothing is pending.\n", opts.file)
@@ -300,10 +318,10 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 		MaxSteps: cfg.MaxSteps, Concurrency: cfg.Concurrency, Instruction: opts.instruction,
 		Events: sink, Checkpoint: checkpoint, CheckpointInterval: cfg.CheckpointInterval,
 		Secrets: red, Sources: srcs, Author: author, Diff: fileDiff,
-		StateDir: historyDir(stateDir, toStdout || dryRun), Redact: red.String,
+		StateDir: historyDir(historyFrom, toStdout || dryRun), Redact: red.String,
 		HistoryReadOnly: cfg.Replay != "",
 	})
-	if err := tp.missed(stateDir, report.Continued); err != nil {
+	if err := tp.missed(historyFrom, report.Continued); err != nil {
 		sink(event.Event{Kind: event.RunEnd, Status: "stopped: replay miss"})
 		progress.Close()
 		return err

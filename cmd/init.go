@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lessongen/lessongen/compose"
+	"github.com/lessongen/lessongen/internal/statedir"
 	"github.com/lessongen/lessongen/modality"
 )
 
@@ -33,6 +34,7 @@ func newInitCmd(streams *IOStreams, reg *modality.Registry) *cobra.Command {
   lesson.yaml                    a small valid lesson, commented, with pending spots
   lessongen.yaml                 a config template (every setting commented out)
   ` + initSchemaDir + `/*.json   the JSON Schemas lesson.yaml's first line names
+  .lessongen/.gitignore          keeps each lesson's state (saved conversations, notes) out of git
 --subject, --grade and --title fill those fields; left out, they are pending.
 Nothing is overwritten: if any of these files exists, init writes nothing and
 exits 2. Next: lessongen validate, plan, generate, render.`,
@@ -75,6 +77,7 @@ func initFiles(reg *modality.Registry, opts *initOptions) ([]initFile, error) {
 	files := []initFile{
 		{"lesson.yaml", []byte(initLesson(opts))},
 		{"lessongen.yaml", []byte(initConfig)},
+		{filepath.Join(statedir.Name, ".gitignore"), []byte(initGitignore)},
 	}
 	for _, kind := range compose.Kinds(reg) {
 		s, err := compose.Schema(reg, kind)
@@ -165,6 +168,15 @@ slides:
     quiz: !pending "three quick questions on the objectives"
 `
 }
+
+// initGitignore keeps each lesson's state (saved conversations, notes;
+// internal/statedir) out of git, and the schemas in: they are the
+// lesson's, and its first line names them.
+const initGitignore = `# lessongen: each lesson's state (saved conversations, notes) is local.
+/*
+!/.gitignore
+!/schema/
+`
 
 // initConfig is the config template: every setting commented out, so the
 // defaults hold until the author chooses.

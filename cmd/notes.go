@@ -9,43 +9,20 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
 
+	"github.com/lessongen/lessongen/internal/statedir"
 	"github.com/lessongen/lessongen/internal/termsafe"
 	"github.com/lessongen/lessongen/render"
 	"github.com/lessongen/lessongen/tool"
 )
-
-// defaultStateDir is where a run keeps its state when --state-dir is not
-// given: .lessongen beside the lesson.
-func defaultStateDir(lessonFile string) string {
-	return filepath.Join(filepath.Dir(lessonFile), ".lessongen")
-}
-
-// stateDirFor is the state dir a command uses: the setting, else the
-// default beside the lesson.
-func stateDirFor(setting, lessonFile string) string {
-	if setting != "" {
-		return setting
-	}
-	return defaultStateDir(lessonFile)
-}
-
-// notesFile is where runs keep the notes subagents left for the author
-// (note_for_author), one JSON object a line, so `render` can show them.
-// It is beside the saved conversations; the author's files never hold
-// them.
-func notesFile(stateDir string) string { return filepath.Join(stateDir, "notes.jsonl") }
 
 // saveNotes appends a run's notes to the notes file.
 func saveNotes(stateDir string, notes []tool.Note, redact func(string) string) error {
 	if len(notes) == 0 || stateDir == "" {
 		return nil
 	}
-	if err := os.MkdirAll(stateDir, 0o755); err != nil {
-		return fmt.Errorf("notes: %w", err)
-	}
-	f, err := os.OpenFile(notesFile(stateDir), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	// Through statedir: never through a link, never outside the folder.
+	f, err := statedir.OpenFile(stateDir, statedir.NotesFile, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
 	if err != nil {
 		return fmt.Errorf("notes: %w", err)
 	}
@@ -69,7 +46,7 @@ func saveNotes(stateDir string, notes []tool.Note, redact func(string) string) e
 // does not parse is skipped: notes are a courtesy, not the lesson. A note
 // repeated by a later run (same node, subject and text) is shown once.
 func loadNotes(stateDir string) ([]render.AuthorNote, error) {
-	data, err := os.ReadFile(notesFile(stateDir))
+	data, err := statedir.ReadFile(stateDir, statedir.NotesFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}

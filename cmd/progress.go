@@ -136,6 +136,10 @@ func (p *progress) Sink(e event.Event) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	key := e.Node + " " + e.Level
+	if e.Kind == event.Warning {
+		p.line("lessongen: warning: %s", termsafe.Line(e.Text))
+		return
+	}
 	if p.quiet {
 		return
 	}

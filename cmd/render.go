@@ -54,7 +54,7 @@ writes to stdout. An output that is one of the lesson's files is refused.`,
 	}
 	cmd.Flags().StringVarP(&opts.out, "output", "o", "", "output file (default: FILE with .html or .md; - for stdout)")
 	cmd.Flags().StringVar(&opts.format, "format", "html", "html or md (Marp Markdown)")
-	cmd.Flags().StringVar(&opts.stateDir, "state-dir", os.Getenv("LESSONGEN_STATE_DIR"), "where generate kept its state, for the notes subagents left for the author (default: .lessongen beside the lesson; env LESSONGEN_STATE_DIR)")
+	cmd.Flags().StringVar(&opts.stateDir, "state-dir", os.Getenv("LESSONGEN_STATE_DIR"), "where generate kept its state, for the notes subagents left for the author (default: .lessongen/FILE beside the lesson; env LESSONGEN_STATE_DIR)")
 	return cmd
 }
 
@@ -97,7 +97,7 @@ func runRender(opts *renderOptions) error {
 		}
 	}
 	// Notes runs left for the author, from the state dir generate used.
-	notes, err := loadNotes(stateDirFor(opts.stateDir, opts.file))
+	notes, err := loadNotes(readStateDir(opts.stateDir, opts.file))
 	if err != nil {
 		return err
 	}

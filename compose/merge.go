@@ -194,7 +194,12 @@ func (s *Saver) write(f OutFile) (*OutFile, error) {
 				return &OutFile{Path: f.Path, Data: disk}, nil
 			}
 		}
-		err = atomicfile.WriteIf(f.Path, data, 0o644, func() error { return unchanged(f.Path, sum) })
+		err = atomicfile.WriteIf(f.Path, data, 0o644, func() error {
+			if beforeCheck != nil {
+				beforeCheck(f.Path)
+			}
+			return unchanged(f.Path, sum)
+		})
 		if errors.Is(err, errChanged) {
 			continue
 		}
@@ -253,6 +258,11 @@ func absent(path string) error {
 
 var errChanged = errors.New("changed on disk meanwhile")
 
+// beforeCheck, set by tests, runs just before a write's last check that
+// the file on disk is still the one merged: an author's save there is the
+// latest one the check must catch.
+var beforeCheck func(path string)
+
 // unchanged fails with errChanged unless path still holds the content
 // whose hash is sum.
 func unchanged(path string, sum [sha256.Size]byte) error {
@@ -272,7 +282,10 @@ func (s *Saver) conflict(f OutFile, bl *baseline, reason string) (*OutFile, erro
 }
 
 func (s *Saver) writeCopy(f OutFile, c *FileConflict) (*OutFile, error) {
-	if err := atomicfile.Write(c.RunCopy, f.Data, 0o644); err != nil {
+	// Replace, not Write: a link planted at the copy's name is replaced,
+	// never written through (the preflight refuses one; this is for a link
+	// made during the run).
+	if err := atomicfile.Replace(c.RunCopy, f.Data, 0o644); err != nil {
 		return nil, err
 	}
 	return &OutFile{Path: c.RunCopy, Data: f.Data}, nil

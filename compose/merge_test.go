@@ -202,3 +202,54 @@ func TestSaverSkipsFilesUnchangedSinceLastCheckpoint(t *testing.T) {
 		t.Errorf("saved file lacks the grade:\n%s", got)
 	}
 }
+
+// An author's save that lands after the run last read the file, in the
+// moment before its rename, is caught by the last check (the file's hash):
+// the run merges again and the author's bytes survive.
+func TestSaverCheckCatchesAnEditJustBeforeTheRename(t *testing.T) {
+	d := loadFractions(t)
+	s := compose.NewSaver(d)
+	edited := false
+	compose.SetBeforeCheck(func(path string) {
+		if !edited && path == d.Path {
+			edited = true
+			edit(t, d.Path, "  title: Adding fractions\n", "  title: Adding fractions, in my words   # mine\n")
+		}
+	})
+	t.Cleanup(func() { compose.SetBeforeCheck(nil) })
+	dispatch(t, d.Session(), lesson.SetSubject{Subject: "math"})
+	mustSave(t, s)
+	if !edited {
+		t.Fatal("the hook never ran: the save did not check before its rename")
+	}
+	got := read(t, d.Path)
+	for _, want := range []string{"  title: Adding fractions, in my words   # mine\n", "subject: math"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("saved file lacks %q:\n%s", want, got)
+		}
+	}
+}
+
+// A link made at the conflict copy's name during the run is replaced by
+// the copy, never written through: its target stays as it was.
+func TestSaverConflictCopyReplacesALink(t *testing.T) {
+	d := loadFractions(t)
+	s := compose.NewSaver(d)
+	outside := filepath.Join(t.TempDir(), "precious")
+	if err := os.WriteFile(outside, []byte("precious\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, d.Path+compose.ConflictSuffix); err != nil {
+		t.Fatal(err)
+	}
+	edit(t, d.Path, "  subject: !pending\n", "  subject: arithmetic\n")
+	dispatch(t, d.Session(), lesson.SetSubject{Subject: "math"})
+	mustSave(t, s)
+	if got := read(t, outside); got != "precious\n" {
+		t.Errorf("the link's target was written:\n%s", got)
+	}
+	fi, err := os.Lstat(d.Path + compose.ConflictSuffix)
+	if err != nil || !fi.Mode().IsRegular() || !strings.Contains(read(t, d.Path+compose.ConflictSuffix), "subject: math") {
+		t.Errorf("the conflict copy is not a plain file with the run's version: %v %v", fi, err)
+	}
+}

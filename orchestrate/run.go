@@ -437,7 +437,7 @@ func defectsError(ds []session.Warning, repaired bool) string {
 // not resumed: the model would reason from content that is gone.
 func (r *runner) openHistory(task *agent.Task, sess *session.Session) (*history.Writer, error) {
 	hash := contentHash(sess)
-	conv, err := history.Load(r.opts.StateDir, task.Node, task.Level)
+	conv, err := r.loadHistory(task, true)
 	switch {
 	case err == nil && conv.Header.ContentHash == hash:
 		w, err := history.Reopen(r.opts.StateDir, task.Node, task.Level, r.opts.Redact)
@@ -467,7 +467,7 @@ func (r *runner) openHistory(task *agent.Task, sess *session.Session) (*history.
 // continueHistory is openHistory without writing: the node's saved
 // conversation is continued when it still fits the node, nothing is saved.
 func (r *runner) continueHistory(task *agent.Task, sess *session.Session) error {
-	conv, err := history.Load(r.opts.StateDir, task.Node, task.Level)
+	conv, err := r.loadHistory(task, false)
 	switch {
 	case err == nil && conv.Header.ContentHash == contentHash(sess):
 		r.resume(task, conv)
@@ -475,6 +475,28 @@ func (r *runner) continueHistory(task *agent.Task, sess *session.Session) error 
 		return err
 	}
 	return nil
+}
+
+// loadHistory loads the node's saved conversation. One that cannot be
+// read (a bad line, an empty file a full disk left) costs this node its
+// conversation, not the run: it is set aside when the run may write
+// (setAside), with a warning naming where, and the node starts afresh.
+func (r *runner) loadHistory(task *agent.Task, setAside bool) (history.Conversation, error) {
+	conv, err := history.Load(r.opts.StateDir, task.Node, task.Level)
+	var bad *history.CorruptError
+	if !errors.As(err, &bad) {
+		return conv, err
+	}
+	msg := fmt.Sprintf("saved conversation not continued: %v", bad)
+	if setAside {
+		aside, err := history.SetAside(r.opts.StateDir, task.Node, task.Level, time.Now())
+		if err != nil {
+			return conv, err
+		}
+		msg += "; set aside as " + aside + ", the node starts afresh"
+	}
+	r.emit(event.Event{Kind: event.Warning, Node: task.Node, Level: task.Level, Text: msg})
+	return history.Conversation{}, history.ErrNone
 }
 
 // resume has task continue a saved conversation.

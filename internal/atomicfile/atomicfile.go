@@ -27,10 +27,23 @@ func WriteIf(path string, data []byte, perm os.FileMode, check func() error) (er
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
+	return write(path, target, data, perm, check)
+}
+
+// Replace is Write for a file lessongen owns (a conflict copy): a symlink
+// at path is replaced by the file, not followed, so its target is never
+// written.
+func Replace(path string, data []byte, perm os.FileMode) error {
+	return write(path, filepath.Clean(path), data, perm, nil)
+}
+
+func write(path, target string, data []byte, perm os.FileMode, check func() error) (err error) {
 	dir := filepath.Dir(target)
-	old, statErr := os.Stat(target)
-	if statErr == nil {
+	old, statErr := os.Lstat(target)
+	if statErr == nil && old.Mode().IsRegular() {
 		perm = old.Mode().Perm()
+	} else {
+		statErr = os.ErrNotExist
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("create directory for %s: %w", path, err)

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -102,26 +101,21 @@ func TestCheckWritableReadOnlyFolder(t *testing.T) {
 	}
 }
 
-func TestCleanStale(t *testing.T) {
+func TestSweep(t *testing.T) {
 	dir := t.TempDir()
 	target := filepath.Join(dir, "lesson.yaml")
-	dead := deadPID(t)
-	old := time.Now().Add(-2 * staleGrace)
-	ancient := time.Now().Add(-2 * abandonedAfter)
+	ancient := time.Now().Add(-2 * time.Hour)
 	files := []struct {
 		name  string
 		mtime time.Time
 		gone  bool
 	}{
-		{fmt.Sprintf(".lesson.yaml.tmp-%d-123", dead), old, true},            // writer gone
-		{fmt.Sprintf(".lesson.yaml.tmp-%d-124", dead), time.Now(), false},    // too fresh to judge
-		{fmt.Sprintf(".lesson.yaml.tmp-%d-125", os.Getpid()), old, false},    // writer alive
-		{fmt.Sprintf(".lesson.yaml.tmp-%d-126", os.Getpid()), ancient, true}, // abandoned
-		{".lesson.yaml.tmp-987654", old, false},                              // older form, not old enough
-		{".lesson.yaml.tmp-987655", ancient, true},                           // older form, abandoned
-		{fmt.Sprintf(".other.yaml.tmp-%d-127", dead), ancient, false},        // not a target of this run
-		{"lesson.yaml.tmp-1-1", ancient, false},                              // not our pattern
-		{fmt.Sprintf(".lesson.yaml.tmp-%d-12x", dead), ancient, false},       // not our pattern
+		{".lesson.yaml.tmp-999999999-123", ancient, true},                       // a dead writer's
+		{fmt.Sprintf(".lesson.yaml.tmp-%d-124", os.Getpid()), time.Now(), true}, // fresh, a live PID: the lock says no writer
+		{".lesson.yaml.tmp-987655", time.Now(), true},                           // older form
+		{".other.yaml.tmp-999999999-127", ancient, false},                       // not a target of this run
+		{"lesson.yaml.tmp-1-1", ancient, false},                                 // not our pattern
+		{".lesson.yaml.tmp-999999999-12x", ancient, false},                      // not our pattern
 	}
 	for _, f := range files {
 		p := filepath.Join(dir, f.name)
@@ -132,7 +126,13 @@ func TestCleanStale(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	removed := CleanStale(target)
+	if err := os.Symlink(filepath.Join(dir, "lesson.yaml"), filepath.Join(dir, ".lesson.yaml.tmp-1-2")); err != nil {
+		t.Fatal(err)
+	}
+	if got := Planted(target); len(got) != 1 || filepath.Base(got[0]) != ".lesson.yaml.tmp-1-2" {
+		t.Errorf("Planted = %v, want the link", got)
+	}
+	removed := Sweep(target)
 	for _, f := range files {
 		_, err := os.Stat(filepath.Join(dir, f.name))
 		if gone := errors.Is(err, os.ErrNotExist); gone != f.gone {
@@ -142,9 +142,12 @@ func TestCleanStale(t *testing.T) {
 	if len(removed) != 3 {
 		t.Errorf("removed %v, want 3 paths", removed)
 	}
+	if _, err := os.Lstat(filepath.Join(dir, ".lesson.yaml.tmp-1-2")); err != nil {
+		t.Error("Sweep removed a link it did not make")
+	}
 }
 
-// A temporary file of a write in flight is named so CleanStale can judge it.
+// A temporary file of a write in flight is named so Sweep finds it.
 func TestTempNameCarriesPID(t *testing.T) {
 	dir := t.TempDir()
 	f, err := createTemp(filepath.Join(dir, "lesson.yaml"))
@@ -157,19 +160,4 @@ func TestTempNameCarriesPID(t *testing.T) {
 	if m == nil || m[1] != "lesson.yaml" || m[2] != fmt.Sprint(os.Getpid()) {
 		t.Fatalf("temporary name %q does not carry the target and PID", name)
 	}
-	if stale(name, time.Now().Add(-2*staleGrace), time.Now()) {
-		t.Error("a live writer's temporary file counted as stale")
-	}
-}
-
-func deadPID(t *testing.T) int {
-	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	if err := cmd.Run(); err != nil {
-		t.Fatal(err)
-	}
-	if processAlive(cmd.Process.Pid) {
-		t.Skip("the PID of a finished process is already reused")
-	}
-	return cmd.Process.Pid
 }

@@ -3,20 +3,9 @@
 package atomicfile
 
 import (
-	"errors"
 	"os"
 	"syscall"
 )
-
-// processAlive reports whether a process with this PID exists (signal 0
-// checks without sending anything; EPERM means it exists as another user).
-func processAlive(pid int) bool {
-	if pid <= 0 {
-		return false
-	}
-	err := syscall.Kill(pid, 0)
-	return err == nil || errors.Is(err, syscall.EPERM)
-}
 
 // keepOwner gives the new file the old one's owner and group, so a run as
 // another user (root in CI) does not take the author's file over. Only

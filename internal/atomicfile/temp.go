@@ -5,23 +5,12 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
-	"time"
 )
 
 // A temporary file is named after its target and the process writing it,
 // ".lesson.yaml.tmp-PID-RANDOM", so a later run can tell its own leftovers
-// from anything else and whether their writer is still alive.
+// from anything else (and a person, which process left one).
 const tempInfix = ".tmp-"
-
-// staleGrace is how old a leftover of a dead writer must be before it is
-// removed: a write takes milliseconds, and a writer in another PID
-// namespace (a container sharing the folder) looks dead from here.
-// abandonedAfter is the age past which a leftover is removed even if its
-// PID is in use, since PIDs are reused.
-const (
-	staleGrace     = time.Minute
-	abandonedAfter = time.Hour
-)
 
 // tempRE matches our temporary files: the current form with the writer's
 // PID, and the older ".NAME.tmp-RANDOM" form with none. Group 1 is NAME.
@@ -32,31 +21,27 @@ func createTemp(target string) (*os.File, error) {
 	return os.CreateTemp(filepath.Dir(target), pattern)
 }
 
-// stale reports whether name, found in a folder with modification time
-// mod, is a leftover of ours that no writer can still be using.
-func stale(name string, mod, now time.Time) bool {
-	m := tempRE.FindStringSubmatch(name)
-	if m == nil {
-		return false
+// Sweep removes the temporary files that earlier writes to paths left (a
+// run killed between writing one and renaming it), and returns the ones
+// removed. The caller holds the run's lock on every path: as every write
+// of ours to them happens under that lock, no writer can be using one, so
+// none is kept for its age or its PID. Only regular files named after one
+// of paths' targets are removed; one that cannot be removed is left
+// alone, as it harms nothing.
+func Sweep(paths ...string) []string {
+	var removed []string
+	for _, p := range Leftovers(paths...) {
+		if os.Remove(p) == nil {
+			removed = append(removed, p)
+		}
 	}
-	age := now.Sub(mod)
-	if age > abandonedAfter {
-		return true
-	}
-	if m[2] == "" || age < staleGrace {
-		return false
-	}
-	pid, err := strconv.Atoi(m[2])
-	return err == nil && !processAlive(pid)
+	return removed
 }
 
-// CleanStale removes the stale temporary files (see stale) that earlier
-// writes to paths left, and returns the ones removed. Only regular files
-// named after one of paths' targets are considered; a file that cannot be
-// removed is left alone, as it harms nothing.
-func CleanStale(paths ...string) []string {
-	now := time.Now()
-	var removed []string
+// Leftovers lists the temporary files Sweep would remove, changing
+// nothing (a run with nothing to do looks before it takes a lock).
+func Leftovers(paths ...string) []string {
+	var out []string
 	dirs, names := targetDirs(paths)
 	for _, dir := range dirs {
 		entries, err := os.ReadDir(dir)
@@ -65,20 +50,12 @@ func CleanStale(paths ...string) []string {
 		}
 		for _, e := range entries {
 			m := tempRE.FindStringSubmatch(e.Name())
-			if !e.Type().IsRegular() || m == nil || !names[dir][m[1]] {
-				continue
-			}
-			fi, err := e.Info()
-			if err != nil || !stale(e.Name(), fi.ModTime(), now) {
-				continue
-			}
-			p := filepath.Join(dir, e.Name())
-			if os.Remove(p) == nil {
-				removed = append(removed, p)
+			if e.Type().IsRegular() && m != nil && names[dir][m[1]] {
+				out = append(out, filepath.Join(dir, e.Name()))
 			}
 		}
 	}
-	return removed
+	return out
 }
 
 // targetDirs returns, once each, the folders that writes to paths create
@@ -99,4 +76,25 @@ func targetDirs(paths []string) ([]string, map[string]map[string]bool) {
 		names[dir][filepath.Base(target)] = true
 	}
 	return dirs, names
+}
+
+// Planted returns the entries beside paths' targets that are named as
+// the temporary files of writes to them are but are not plain files
+// (a symlink): lessongen never makes one, so one is planted.
+func Planted(paths ...string) []string {
+	var out []string
+	dirs, names := targetDirs(paths)
+	for _, dir := range dirs {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			m := tempRE.FindStringSubmatch(e.Name())
+			if m != nil && names[dir][m[1]] && !e.Type().IsRegular() {
+				out = append(out, filepath.Join(dir, e.Name()))
+			}
+		}
+	}
+	return out
 }

@@ -40,6 +40,11 @@ const (
 	// leaves the choice to the subagent).
 	AuthorQuestion Kind = "author_question"
 	AuthorAnswer   Kind = "author_answer"
+
+	// Warning is something the person should know although the run goes
+	// on (a saved conversation set aside), in Text; stderr shows it even
+	// with --quiet.
+	Warning Kind = "warning"
 )
 
 // Outcomes of a question to the author, in AuthorAnswer events.

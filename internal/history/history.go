@@ -14,7 +14,9 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 
+	"github.com/lessongen/lessongen/internal/statedir"
 	"github.com/lessongen/lessongen/llm"
 )
 
@@ -75,12 +77,21 @@ type toolCall struct {
 // Path is where the history of node at level lives under dir:
 // dir/history/<node>/<level>.jsonl.
 func Path(dir, node, level string) (string, error) {
+	rel, err := relPath(node, level)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, filepath.FromSlash(rel)), nil
+}
+
+// relPath is Path inside the state folder, slash-separated.
+func relPath(node, level string) (string, error) {
 	for _, part := range append(strings.Split(node, "/"), level) {
-		if part == "" || part == "." || part == ".." || strings.ContainsAny(part, `\`+"\x00") {
+		if part == "" || part == "." || part == ".." || strings.ContainsAny(part, `\/`+"\x00") {
 			return "", fmt.Errorf("history: node %q level %q is not a safe file name", node, level)
 		}
 	}
-	return filepath.Join(dir, "history", filepath.FromSlash(node), level+".jsonl"), nil
+	return statedir.HistoryDir + "/" + node + "/" + level + ".jsonl", nil
 }
 
 // Summarise returns content as stored: unchanged when small, else its
@@ -120,14 +131,12 @@ type Writer struct {
 // Create starts a new history for node at level, replacing any old one.
 // redact, when set, is applied to every string stored.
 func Create(dir string, h Header, redact func(string) string) (*Writer, error) {
-	path, err := Path(dir, h.Node, h.Level)
+	rel, err := relPath(h.Node, h.Level)
 	if err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return nil, fmt.Errorf("history: %w", err)
-	}
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o644)
+	// Through statedir: never through a link, never outside dir.
+	f, err := statedir.OpenFile(dir, rel, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("history: %w", err)
 	}
@@ -142,22 +151,22 @@ func Create(dir string, h Header, redact func(string) string) (*Writer, error) {
 
 // Reopen appends to an existing history.
 func Reopen(dir, node, level string, redact func(string) string) (*Writer, error) {
-	path, err := Path(dir, node, level)
+	rel, err := relPath(node, level)
 	if err != nil {
 		return nil, err
 	}
 	// A torn last line (a crash mid-append) is cut off first, so the
 	// next record starts on a line of its own.
-	data, err := os.ReadFile(path)
+	data, err := statedir.ReadFile(dir, rel)
 	if err != nil {
 		return nil, fmt.Errorf("history: %w", err)
 	}
 	if i := bytes.LastIndexByte(data, '\n'); i+1 < len(data) {
-		if err := os.Truncate(path, int64(i+1)); err != nil {
+		if err := statedir.Truncate(dir, rel, int64(i+1)); err != nil {
 			return nil, fmt.Errorf("history: %w", err)
 		}
 	}
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	f, err := statedir.OpenFile(dir, rel, os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {
 		return nil, fmt.Errorf("history: %w", err)
 	}
@@ -229,21 +238,44 @@ type Conversation struct {
 	Interrupted []string
 }
 
+// CorruptError means a history file exists but cannot be read as one (an
+// empty file a full disk left, a bad line, another format version). The
+// run sets it aside (SetAside) and starts the node afresh.
+type CorruptError struct {
+	Path string // the file
+	Line int    // 0 when no line is to blame
+	Err  error
+}
+
+func (e *CorruptError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d: %v", e.Path, e.Line, e.Err)
+	}
+	return fmt.Sprintf("%s: %v", e.Path, e.Err)
+}
+
+func (e *CorruptError) Unwrap() error { return e.Err }
+
 // Load reads the history of node at level. It returns ErrNone when there
-// is none. A torn last line (a crash mid-write) is dropped; every call
+// is none, and a *CorruptError when the file cannot be read as a history.
+// A torn last line (a crash mid-write) is dropped; every call
 // without a result gets the Interrupted result, placed where the result
 // belongs, so Messages is always a well-formed Chat Completions history.
 func Load(dir, node, level string) (Conversation, error) {
-	path, err := Path(dir, node, level)
+	rel, err := relPath(node, level)
 	if err != nil {
 		return Conversation{}, err
 	}
-	data, err := os.ReadFile(path)
+	path := filepath.Join(dir, filepath.FromSlash(rel))
+	data, err := statedir.ReadFile(dir, rel)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Conversation{}, ErrNone
 	}
 	if err != nil {
 		return Conversation{}, fmt.Errorf("history: %w", err)
+	}
+	bad := func(line int, format string, args ...any) (Conversation, error) {
+		return Conversation{}, &CorruptError{Path: path, Line: line, Err: fmt.Errorf(format, args...)}
 	}
 	c := Conversation{Committed: map[string]bool{}}
 	sc := bufio.NewScanner(bytes.NewReader(data))
@@ -262,10 +294,10 @@ func Load(dir, node, level string) (Conversation, error) {
 		line := sc.Bytes()
 		if lineNo == 1 {
 			if err := json.Unmarshal(line, &c.Header); err != nil {
-				return Conversation{}, fmt.Errorf("%s:1: history header: %w", path, err)
+				return bad(1, "history header: %w", err)
 			}
 			if c.Header.Format != FormatVersion {
-				return Conversation{}, fmt.Errorf("%s:1: history format %d; this lessongen reads format %d: delete the file to start afresh", path, c.Header.Format, FormatVersion)
+				return bad(1, "history format %d; this lessongen reads format %d", c.Header.Format, FormatVersion)
 			}
 			continue
 		}
@@ -274,7 +306,7 @@ func Load(dir, node, level string) (Conversation, error) {
 			if !bytes.HasSuffix(data, []byte("\n")) && !sc.Scan() {
 				break // the torn last line of an interrupted append
 			}
-			return Conversation{}, fmt.Errorf("%s:%d: history record: %w", path, lineNo, err)
+			return bad(lineNo, "history record: %w", err)
 		}
 		if r.ContentHash != "" {
 			c.Header.ContentHash = r.ContentHash
@@ -288,7 +320,7 @@ func Load(dir, node, level string) (Conversation, error) {
 		case llm.RoleTool:
 			i := indexOf(open, r.ToolCallID)
 			if i < 0 {
-				return Conversation{}, fmt.Errorf("%s:%d: result for call %q, which no open assistant turn made", path, lineNo, r.ToolCallID)
+				return bad(lineNo, "result for call %q, which no open assistant turn made", r.ToolCallID)
 			}
 			open = append(open[:i], open[i+1:]...)
 			c.Committed[r.ToolCallID] = true
@@ -303,13 +335,28 @@ func Load(dir, node, level string) (Conversation, error) {
 		c.Messages = append(c.Messages, m)
 	}
 	if err := sc.Err(); err != nil {
-		return Conversation{}, fmt.Errorf("%s: %w", path, err)
+		return bad(0, "%w", err)
 	}
 	if lineNo == 0 {
-		return Conversation{}, fmt.Errorf("%s: empty history file: delete it to start afresh", path)
+		return bad(0, "empty history file")
 	}
 	closeOpen()
 	return c, nil
+}
+
+// SetAside renames the history of node at level, one Load found corrupt,
+// to NAME.broken-<UTC time> beside it, so the node starts afresh and the
+// file is kept for a person to look at; it returns the new path.
+func SetAside(dir, node, level string, now time.Time) (string, error) {
+	rel, err := relPath(node, level)
+	if err != nil {
+		return "", err
+	}
+	aside := rel + ".broken-" + now.UTC().Format("20060102T150405.000000000Z")
+	if err := statedir.Rename(dir, rel, aside); err != nil {
+		return "", fmt.Errorf("history: set aside: %w", err)
+	}
+	return filepath.Join(dir, filepath.FromSlash(aside)), nil
 }
 
 func indexOf(s []string, v string) int {

@@ -9,3 +9,6 @@ import "os"
 func tryLock(*os.File) (bool, error) { return true, nil }
 
 func readOnlyFS(error) bool { return false }
+
+// noFollow is not available here; the Lstat before the open stands alone.
+const noFollow = 0

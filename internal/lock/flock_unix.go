@@ -26,3 +26,7 @@ func tryLock(f *os.File) (bool, error) {
 }
 
 func readOnlyFS(err error) bool { return errors.Is(err, syscall.EROFS) }
+
+// noFollow opens a lock file only if it is not a link: a planted link
+// must not have the run truncate and write its target.
+const noFollow = syscall.O_NOFOLLOW

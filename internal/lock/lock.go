@@ -21,6 +21,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -147,13 +148,17 @@ func Acquire(write, read []string, self Holder) (*Set, []Stale, error) {
 // runs can never each hold a lock on a different inode of one path.
 func acquire(file, lp string, self Holder, mkdir bool) (f *os.File, left *Holder, made []string, err error) {
 	for range 10 {
-		f, err = os.OpenFile(lp, os.O_RDWR|os.O_CREATE, 0o644)
+		if fi, err := os.Lstat(lp); err == nil && !fi.Mode().IsRegular() {
+			// Planted: lessongen makes only plain lock files.
+			return nil, nil, made, &Error{File: file, Lock: lp, Err: ErrNotPlain}
+		}
+		f, err = os.OpenFile(lp, os.O_RDWR|os.O_CREATE|noFollow, 0o644)
 		if errors.Is(err, fs.ErrNotExist) && mkdir {
 			// An output folder the run will create anyway (-o new/out.yaml,
 			// or the folder of a child file the run creates).
 			made = append(made, missingDirs(filepath.Dir(lp))...)
 			if err = os.MkdirAll(filepath.Dir(lp), 0o755); err == nil {
-				f, err = os.OpenFile(lp, os.O_RDWR|os.O_CREATE, 0o644)
+				f, err = os.OpenFile(lp, os.O_RDWR|os.O_CREATE|noFollow, 0o644)
 			}
 		}
 		if err != nil {
@@ -217,7 +222,14 @@ type Error struct {
 	Err  error
 }
 
+// ErrNotPlain means a lock file's name is taken by a symlink or another
+// file that is not a plain file.
+var ErrNotPlain = errors.New("it is a symlink or not a plain file")
+
 func (e *Error) Error() string {
+	if errors.Is(e.Err, ErrNotPlain) || errors.Is(e.Err, syscall.ELOOP) {
+		return fmt.Sprintf("cannot lock %s: its lock file %s is a symlink or not a plain file; lessongen never writes through a link, which could make it write outside the lesson's folder; remove %s and run again", e.File, e.Lock, e.Lock)
+	}
 	return fmt.Sprintf("cannot lock %s: cannot create %s: %v; lessongen writes its results and a lock file there, so it needs write access to that folder", e.File, e.Lock, e.Err)
 }
 

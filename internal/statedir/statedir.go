@@ -1,0 +1,319 @@
+// Package statedir is where lessongen keeps what it knows about a lesson
+// besides the lesson itself (saved conversations, notes for the author),
+// and the one way to write there.
+//
+// Each lesson file has its own state folder beside it,
+// .lessongen/<lesson file name>/, so two lessons in one folder never share
+// state and a lesson written elsewhere (-o) takes its state with it.
+//
+// Nothing written there may leave the folder through a link: a state
+// folder comes with a repository (git stores symlinks), so a planted
+// notes.jsonl -> ~/.bashrc must not be appended to. Every write opens the
+// file under an os.Root of the state folder (no escape, whatever the
+// links) after checking that no part of its path inside the folder is a
+// link (no following a link that stays inside either: nothing of ours is
+// ever a link there). Check refuses such a folder before a run starts.
+package statedir
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Name is the folder, beside the lesson, that holds every lesson's state
+// (and the schemas init writes, in Name/schema).
+const Name = ".lessongen"
+
+// Reserved are the names directly under Name that are not a lesson's
+// folder: init's schemas and .gitignore, and the layout before one folder
+// per lesson.
+var Reserved = []string{"schema", ".gitignore", oldHistory, oldNotes}
+
+// The entries of a state folder.
+const (
+	HistoryDir = "history"
+	NotesFile  = "notes.jsonl"
+)
+
+// The old layout, one state folder shared by every lesson beside it.
+const (
+	oldHistory = HistoryDir
+	oldNotes   = NotesFile
+)
+
+// For returns the state folder of lessonFile: .lessongen/<file name>
+// beside it. It names the file as given (a link to a lesson elsewhere has
+// its own state beside the link).
+func For(lessonFile string) string {
+	return filepath.Join(filepath.Dir(lessonFile), Name, filepath.Base(lessonFile))
+}
+
+// CheckName refuses a lesson file whose name would make its state folder
+// one of the reserved entries of .lessongen.
+func CheckName(lessonFile string) error {
+	base := filepath.Base(lessonFile)
+	for _, r := range Reserved {
+		if base == r {
+			return fmt.Errorf("a lesson file named %q would keep its state in %s, which lessongen uses for something else; rename the file or set --state-dir", base, filepath.Join(Name, base))
+		}
+	}
+	return nil
+}
+
+// LinkError means a path a write would go through is a symlink (or not a
+// plain file or folder), so the write could land anywhere.
+type LinkError struct {
+	Path string
+	What string // "a symlink", "a named pipe", ...
+}
+
+func (e *LinkError) Error() string {
+	return fmt.Sprintf("%s is %s; lessongen writes only plain files and folders there and never through a link, so the run could write outside the lesson's folder; remove it (or move it away) and run again", e.Path, e.What)
+}
+
+// What names a file's type for a LinkError; "" for a plain file or folder.
+func What(fi fs.FileInfo) string {
+	switch m := fi.Mode(); {
+	case m&fs.ModeSymlink != 0:
+		return "a symlink"
+	case m.IsRegular(), m.IsDir():
+		return ""
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "not a plain file"
+}
+
+// OpenFile opens rel (slash-separated) inside state folder dir with flag
+// and perm. With os.O_CREATE the folders on the way are made. No part of
+// rel may be a symlink or a special file (a *LinkError), and nothing
+// outside dir is reached whatever happens meanwhile (os.Root).
+func OpenFile(dir, rel string, flag int, perm os.FileMode) (*os.File, error) {
+	root, err := openRoot(dir, flag&os.O_CREATE != 0)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	if err := walk(root, dir, rel, flag&os.O_CREATE != 0); err != nil {
+		return nil, err
+	}
+	f, err := root.OpenFile(filepath.FromSlash(rel), flag, perm)
+	if err != nil {
+		return nil, err
+	}
+	if fi, err := f.Stat(); err == nil && What(fi) != "" {
+		f.Close()
+		return nil, &LinkError{Path: filepath.Join(dir, rel), What: What(fi)}
+	}
+	return f, nil
+}
+
+// ReadFile reads rel inside dir under the same rules as OpenFile.
+func ReadFile(dir, rel string) ([]byte, error) {
+	f, err := OpenFile(dir, rel, os.O_RDONLY, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(f)
+}
+
+// Rename renames old to new, both inside dir, under the same rules.
+func Rename(dir, old, new string) error {
+	root, err := openRoot(dir, false)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	if err := walk(root, dir, old, false); err != nil {
+		return err
+	}
+	if err := walk(root, dir, new, true); err != nil {
+		return err
+	}
+	return root.Rename(filepath.FromSlash(old), filepath.FromSlash(new))
+}
+
+// Truncate cuts rel inside dir to size bytes.
+func Truncate(dir, rel string, size int64) error {
+	f, err := OpenFile(dir, rel, os.O_WRONLY, 0)
+	if err != nil {
+		return err
+	}
+	err = f.Truncate(size)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// openRoot opens dir as a root, making it first when mkdir says so. dir
+// itself must not be a link: the default one sits in the lesson's
+// repository.
+func openRoot(dir string, mkdir bool) (*os.Root, error) {
+	if fi, err := os.Lstat(dir); err == nil && What(fi) != "" {
+		return nil, &LinkError{Path: dir, What: What(fi)}
+	} else if errors.Is(err, fs.ErrNotExist) && mkdir {
+		if err := mkdirNoLinks(dir); err != nil {
+			return nil, err
+		}
+	}
+	return os.OpenRoot(dir)
+}
+
+// mkdirNoLinks makes dir and its missing parents, refusing the parent
+// that is .lessongen when it is a link.
+func mkdirNoLinks(dir string) error {
+	parent := filepath.Dir(dir)
+	if filepath.Base(parent) == Name {
+		if fi, err := os.Lstat(parent); err == nil && What(fi) != "" {
+			return &LinkError{Path: parent, What: What(fi)}
+		}
+	}
+	return os.MkdirAll(dir, 0o755)
+}
+
+// walk checks each folder on the way to rel inside root (dir names it
+// for messages), making missing ones when mkdir says so, and the last part
+// if it exists.
+func walk(root *os.Root, dir, rel string, mkdir bool) error {
+	parts := strings.Split(filepath.ToSlash(filepath.Clean(filepath.FromSlash(rel))), "/")
+	for i := range parts {
+		p := filepath.Join(parts[:i+1]...)
+		fi, err := root.Lstat(p)
+		last := i == len(parts)-1
+		switch {
+		case errors.Is(err, fs.ErrNotExist) && last:
+			return nil
+		case errors.Is(err, fs.ErrNotExist) && mkdir:
+			if err := root.Mkdir(p, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+				return err
+			}
+			continue
+		case err != nil:
+			return err
+		case What(fi) != "":
+			return &LinkError{Path: filepath.Join(dir, p), What: What(fi)}
+		case !last && !fi.IsDir():
+			return fmt.Errorf("%s is a file, where lessongen keeps a folder", filepath.Join(dir, p))
+		}
+	}
+	return nil
+}
+
+// Check refuses, before a run writes anything, a state folder that a
+// write could leave or could not write: dir (and the .lessongen above it,
+// for the default layout) or anything inside that is a symlink or a
+// special file (a *LinkError), or a file or folder there the run cannot
+// write. A folder not made yet is fine where it can be made.
+func Check(dir string) error {
+	for _, p := range []string{filepath.Dir(dir), dir} {
+		if p == filepath.Dir(dir) && filepath.Base(p) != Name {
+			continue // a --state-dir: its parent is the user's
+		}
+		if fi, err := os.Lstat(p); err == nil && What(fi) != "" {
+			return &LinkError{Path: p, What: What(fi)}
+		}
+	}
+	// What the run writes must be of its kind where it exists.
+	for p, dirWanted := range map[string]bool{dir: true, filepath.Join(dir, HistoryDir): true, filepath.Join(dir, NotesFile): false} {
+		if fi, err := os.Lstat(p); err == nil && What(fi) == "" && fi.IsDir() != dirWanted {
+			what := map[bool]string{true: "a folder", false: "a file"}
+			return fmt.Errorf("%s is %s, where lessongen keeps %s; move it away", p, what[fi.IsDir()], what[dirWanted])
+		}
+	}
+	var files []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if errors.Is(err, fs.ErrNotExist) && p == dir {
+			return fs.SkipAll
+		}
+		if err != nil {
+			return err
+		}
+		fi, err := d.Info()
+		if err != nil {
+			return err
+		}
+		if w := What(fi); w != "" {
+			return &LinkError{Path: p, What: w}
+		}
+		files = append(files, p)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if len(files) == 0 {
+		files = []string{dir}
+	}
+	return checkWritable(files)
+}
+
+// checkWritable reports the first of paths (files and folders that exist,
+// or a folder to make) that the run could not write.
+func checkWritable(paths []string) error {
+	for _, p := range paths {
+		fi, err := os.Stat(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			p, err = nearest(p)
+			if err != nil {
+				return err
+			}
+			fi, err = os.Stat(p)
+		}
+		if err != nil {
+			return err
+		}
+		if fi.IsDir() {
+			// A probe file, as a write would make one.
+			f, err := os.CreateTemp(p, ".probe-*")
+			if err != nil {
+				return fmt.Errorf("cannot create files in %s: %w", p, unwrapPath(err))
+			}
+			f.Close()
+			os.Remove(f.Name())
+			continue
+		}
+		if fi.Mode().Perm()&0o222 == 0 {
+			// Root could write it; its owner said not to.
+			return fmt.Errorf("cannot write %s: the file is read-only (mode %v)", p, fi.Mode().Perm())
+		}
+		if err := canWrite(p); err != nil {
+			return fmt.Errorf("cannot write %s: %w", p, unwrapPath(err))
+		}
+	}
+	return nil
+}
+
+// nearest returns the nearest existing parent of p.
+func nearest(p string) (string, error) {
+	for {
+		parent := filepath.Dir(p)
+		if parent == p {
+			return "", fmt.Errorf("%s: no existing parent folder", p)
+		}
+		p = parent
+		if _, err := os.Stat(p); err == nil {
+			return p, nil
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return "", err
+		}
+	}
+}
+
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}

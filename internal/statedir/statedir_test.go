@@ -1,0 +1,124 @@
+package statedir
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestFor(t *testing.T) {
+	if got, want := For(filepath.Join("out", "lesson.yaml")), filepath.Join("out", ".lessongen", "lesson.yaml"); got != want {
+		t.Errorf("For = %s, want %s", got, want)
+	}
+	if CheckName("a/schema") == nil || CheckName("a/lesson.yaml") != nil {
+		t.Error("CheckName: want only reserved names refused")
+	}
+}
+
+// Every write refuses a link at any part of its path inside the state
+// folder, and the link's target stays untouched.
+func TestOpenFileRefusesLinks(t *testing.T) {
+	for _, link := range []string{"notes.jsonl", "history", "history/lesson", "history/lesson/lesson.node.jsonl"} {
+		t.Run(link, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), ".lessongen", "lesson.yaml")
+			outside := filepath.Join(t.TempDir(), "target")
+			if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, link)), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(outside, []byte("precious\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(outside, filepath.Join(dir, link)); err != nil {
+				t.Fatal(err)
+			}
+			rel := "notes.jsonl"
+			if strings.HasPrefix(link, "history") {
+				rel = "history/lesson/lesson.node.jsonl"
+			}
+			var le *LinkError
+			f, err := OpenFile(dir, rel, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+			if !errors.As(err, &le) {
+				f.Close()
+				t.Fatalf("OpenFile through %s: err %v, want a LinkError", link, err)
+			}
+			if err := Check(dir); !errors.As(err, &le) {
+				t.Fatalf("Check: err %v, want a LinkError", err)
+			}
+			if data, _ := os.ReadFile(outside); string(data) != "precious\n" {
+				t.Fatalf("the target changed: %q", data)
+			}
+		})
+	}
+}
+
+func TestCheckRefusesLinkedStateFolder(t *testing.T) {
+	lessonDir, outside := t.TempDir(), t.TempDir()
+	if err := os.Symlink(outside, filepath.Join(lessonDir, Name)); err != nil {
+		t.Fatal(err)
+	}
+	dir := For(filepath.Join(lessonDir, "lesson.yaml"))
+	var le *LinkError
+	if err := Check(dir); !errors.As(err, &le) || le.Path != filepath.Join(lessonDir, Name) {
+		t.Fatalf("Check: %v, want a LinkError naming .lessongen", err)
+	}
+	if _, err := OpenFile(dir, NotesFile, os.O_CREATE|os.O_WRONLY, 0o644); !errors.As(err, &le) {
+		t.Fatalf("OpenFile: %v, want a LinkError", err)
+	}
+	if entries, _ := os.ReadDir(outside); len(entries) != 0 {
+		t.Fatalf("wrote %v outside", entries)
+	}
+}
+
+func TestMigrate(t *testing.T) {
+	setup := func(t *testing.T) string {
+		d := t.TempDir()
+		for name, data := range map[string]string{
+			".lessongen/history/lesson/lesson.metadata.jsonl": "{}\n",
+			".lessongen/notes.jsonl":                          `{"text":"n"}` + "\n",
+			".lessongen/schema/lesson.json":                   "{}",
+		} {
+			p := filepath.Join(d, name)
+			os.MkdirAll(filepath.Dir(p), 0o755)
+			if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return d
+	}
+	t.Run("alone: moved", func(t *testing.T) {
+		d := setup(t)
+		lesson := filepath.Join(d, "a.yaml")
+		if ReadDir(lesson) != filepath.Join(d, Name) {
+			t.Errorf("ReadDir before migrating = %s, want the old folder", ReadDir(lesson))
+		}
+		msg, err := Migrate(lesson, false)
+		if err != nil || !strings.Contains(msg, "moved") {
+			t.Fatalf("Migrate: %q, %v", msg, err)
+		}
+		for _, p := range []string{"a.yaml/history/lesson/lesson.metadata.jsonl", "a.yaml/notes.jsonl", "schema/lesson.json"} {
+			if _, err := os.Stat(filepath.Join(d, Name, p)); err != nil {
+				t.Error(err)
+			}
+		}
+		if Old(lesson) != "" {
+			t.Error("the old layout is still there")
+		}
+		if msg, err := Migrate(lesson, false); msg != "" || err != nil {
+			t.Errorf("second Migrate: %q, %v", msg, err)
+		}
+	})
+	t.Run("shared: copied", func(t *testing.T) {
+		d := setup(t)
+		msg, err := Migrate(filepath.Join(d, "a.yaml"), true)
+		if err != nil || !strings.Contains(msg, "copied") {
+			t.Fatalf("Migrate: %q, %v", msg, err)
+		}
+		for _, p := range []string{"a.yaml/history/lesson/lesson.metadata.jsonl", "a.yaml/notes.jsonl", "history/lesson/lesson.metadata.jsonl", "notes.jsonl"} {
+			if _, err := os.Stat(filepath.Join(d, Name, p)); err != nil {
+				t.Error(err)
+			}
+		}
+	})
+}

@@ -1,0 +1,12 @@
+//go:build unix
+
+package statedir
+
+import "syscall"
+
+// canWrite asks the system whether this process may write the file,
+// without opening it.
+func canWrite(path string) error {
+	const wOK = 0x2 // W_OK
+	return syscall.Access(path, wOK)
+}
