@@ -219,14 +219,43 @@ func MarkdownWithNotes(w io.Writer, doc *compose.Document, reg *modality.Registr
 			notes += c.Notes
 		}
 		if notes != "" {
-			// Presenter comments end at the first "-->": keep one inside
-			// the notes from closing it early.
-			fmt.Fprintf(&b, "<!--\n%s\n-->\n", strings.ReplaceAll(stripTags(notes), "-->", "-- >"))
+			b.WriteString(presenterComment(stripTags(notes)))
 		}
 	}
 	_, err = io.WriteString(w, b.String())
 	return err
 }
+
+// presenterComment writes text as a Marp presenter note, the one HTML
+// comment a render writes. Two things would turn it into something else:
+//
+//   - Marp reads a comment whose body parses as a YAML mapping with a
+//     directive key (style:, footer:, backgroundImage: …) as a directive
+//     that restyles the deck. The first line, plain text with no colon,
+//     makes the body a YAML scalar or a YAML error, never a mapping,
+//     whatever the notes say (marpit's directives/yaml.js: only an object
+//     is a directive).
+//   - HTML ends a comment at "-->" and "--!>" (and Marp at "--->"), and
+//     warns of "<!--" inside one. None can form without "--", so every
+//     second hyphen of a run gets a zero-width space before it: the note
+//     reads as written.
+func presenterComment(text string) string {
+	var b strings.Builder
+	b.WriteString("<!--\n" + presenterNoteHead + "\n")
+	var prev rune
+	for _, r := range text {
+		if r == '-' && prev == '-' {
+			b.WriteRune('\u200b')
+		}
+		b.WriteRune(r)
+		prev = r
+	}
+	b.WriteString("\n-->\n")
+	return b.String()
+}
+
+// presenterNoteHead opens every presenter note; see presenterComment.
+const presenterNoteHead = "Notes"
 
 // markdownBlock keeps an HTML fragment as one Markdown HTML block: blank
 // lines would end it, so none are left inside.
