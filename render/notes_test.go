@@ -106,6 +106,9 @@ func TestMarkdownNotesStayPresenterNotes(t *testing.T) {
 	}
 }
 
+// yamlEscape is a \u or \U escape of a YAML double-quoted string.
+var yamlEscape = regexp.MustCompile(`\\u[0-9a-f]{4}|\\U[0-9a-f]{8}`)
+
 // yamlString quotes s as a YAML double-quoted scalar.
 func yamlString(t testing.TB, s string) string {
 	t.Helper()
@@ -115,4 +118,28 @@ func yamlString(t testing.TB, s string) string {
 		t.Fatal(err)
 	}
 	return strings.TrimSpace(string(b))
+}
+
+// The front matter keeps a hostile title as written for Marp (YAML reads
+// it back exactly), while its raw text holds no character that Markdown
+// or HTML would act on.
+func TestMarkdownTitleInFrontMatter(t *testing.T) {
+	for _, a := range attacks {
+		title := a + " 水 / π: (x)!"
+		md := string(renderFile(t, "version: 1\nmetadata: {title: "+yamlString(t, title)+"}\nslides: []\n", false))
+		fm, _, ok := strings.Cut(strings.TrimPrefix(md, "---\n"), "\n---\n")
+		if !ok {
+			t.Fatalf("no front matter in:\n%.300s", md)
+		}
+		var v struct{ Title string }
+		if err := yaml.Unmarshal([]byte(fm), &v); err != nil || v.Title != title {
+			t.Errorf("title %q reads back as %q (%v)", title, v.Title, err)
+		}
+		line := fm[strings.Index(fm, "\ntitle: ")+1:]
+		line = line[:strings.IndexByte(line, '\n')]
+		raw := yamlEscape.ReplaceAllString(line[len(`title: "`):len(line)-1], "")
+		if strings.ContainsAny(raw, "<>[]&`\\\"\r\x1b\u202e") {
+			t.Errorf("front matter line %q holds a character Markdown or HTML acts on", line)
+		}
+	}
 }
