@@ -29,13 +29,19 @@ func browserPath() string {
 // newBrowser starts a headless browser for the test, or skips it.
 func newBrowser(t *testing.T) context.Context {
 	t.Helper()
+	return newBrowserFor(t, 2*time.Minute)
+}
+
+// newBrowserFor is newBrowser for a test that may take up to d.
+func newBrowserFor(t *testing.T, d time.Duration) context.Context {
+	t.Helper()
 	path := browserPath()
 	if path == "" {
 		t.Skip("no Chromium or Chrome on PATH: skipping the real-browser test (.ci/run installs chromium)")
 	}
 	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(path), chromedp.NoSandbox, chromedp.DisableGPU,
 		chromedp.WindowSize(1200, 900))
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), d)
 	t.Cleanup(cancel)
 	actx, acancel := chromedp.NewExecAllocator(ctx, opts...)
 	t.Cleanup(acancel)

@@ -13,6 +13,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/lessongen/lessongen/compose"
 	"github.com/lessongen/lessongen/internal/textfit"
@@ -207,8 +208,8 @@ func MarkdownWithNotes(w io.Writer, doc *compose.Document, reg *modality.Registr
 	}
 	var b strings.Builder
 	// Marp draws inline HTML (the SVG) only when asked: marp --html.
-	fmt.Fprintf(&b, "---\n# whiteboards are inline SVG: convert with marp --html\nmarp: true\ntitle: %q\npaginate: true\nstyle: |\n%s  section { font-family: '%s', sans-serif; }\n  svg.whiteboard { width: 100%%; height: auto; max-height: 70vh; }\n  .pending { color: #7a4a00; background: #fff8e6; border: 2px dashed #b7791f; }\n---\n\n",
-		d.title, indent(textfit.FontFaceCSS(), "  "), textfit.FontFamily)
+	fmt.Fprintf(&b, "---\n# whiteboards are inline SVG: convert with marp --html\nmarp: true\ntitle: %s\npaginate: true\nstyle: |\n%s  section { font-family: '%s', sans-serif; }\n  svg.whiteboard { width: 100%%; height: auto; max-height: 70vh; }\n  .pending { color: #7a4a00; background: #fff8e6; border: 2px dashed #b7791f; }\n---\n\n",
+		frontMatterString(d.title), indent(textfit.FontFaceCSS(), "  "), textfit.FontFamily)
 	b.WriteString(markdownBlock(d.overview))
 	for _, s := range d.slides {
 		b.WriteString("\n---\n\n")
@@ -219,20 +220,75 @@ func MarkdownWithNotes(w io.Writer, doc *compose.Document, reg *modality.Registr
 			notes += c.Notes
 		}
 		if notes != "" {
-			// Presenter comments end at the first "-->": keep one inside
-			// the notes from closing it early.
-			fmt.Fprintf(&b, "<!--\n%s\n-->\n", strings.ReplaceAll(stripTags(notes), "-->", "-- >"))
+			b.WriteString(presenterComment(stripTags(notes)))
 		}
 	}
 	_, err = io.WriteString(w, b.String())
 	return err
 }
 
+// presenterComment writes text as a Marp presenter note, the one HTML
+// comment a render writes. Two things would turn it into something else:
+//
+//   - Marp reads a comment whose body parses as a YAML mapping with a
+//     directive key (style:, footer:, backgroundImage: …) as a directive
+//     that restyles the deck. The first line, plain text with no colon,
+//     makes the body a YAML scalar or a YAML error, never a mapping,
+//     whatever the notes say (marpit's directives/yaml.js: only an object
+//     is a directive).
+//   - HTML ends a comment at "-->" and "--!>" (and Marp at "--->"), and
+//     warns of "<!--" inside one. None can form without "--", so every
+//     second hyphen of a run gets a zero-width space before it: the note
+//     reads as written.
+func presenterComment(text string) string {
+	var b strings.Builder
+	b.WriteString("<!--\n" + presenterNoteHead + "\n")
+	var prev rune
+	for _, r := range text {
+		if r == '-' && prev == '-' {
+			b.WriteRune('\u200b')
+		}
+		b.WriteRune(r)
+		prev = r
+	}
+	b.WriteString("\n-->\n")
+	return b.String()
+}
+
+// presenterNoteHead opens every presenter note; see presenterComment.
+const presenterNoteHead = "Notes"
+
+// frontMatterString quotes s for the front matter as a YAML double-quoted
+// string. Marp reads it as the title; a previewer that shows front matter
+// as Markdown must find no link, image or HTML in it, so of ASCII only
+// letters, digits, spaces and punctuation that means nothing without
+// [ ] < > (/,.:;-'?!()%) are kept, and the rest, controls and bidi
+// overrides are \u escapes.
+func frontMatterString(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch {
+		case r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune(" /,.:;-'?!()%", r),
+			r > unicode.MaxASCII && unicode.IsPrint(r):
+			b.WriteRune(r)
+		case r > 0xffff:
+			fmt.Fprintf(&b, "\\U%08x", r)
+		default:
+			fmt.Fprintf(&b, "\\u%04x", r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
 // markdownBlock keeps an HTML fragment as one Markdown HTML block: blank
-// lines would end it, so none are left inside.
+// lines would end it, and what follows would be read as Markdown (an
+// image fetched, a link followed), so none are left inside. CommonMark
+// ends a line at a CR too, so lines are split there as well.
 func markdownBlock(s string) string {
 	var out []string
-	for _, l := range strings.Split(s, "\n") {
+	for _, l := range strings.FieldsFunc(s, func(r rune) bool { return r == '\n' || r == '\r' }) {
 		if strings.TrimSpace(l) != "" {
 			out = append(out, l)
 		}

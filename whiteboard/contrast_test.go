@@ -1,6 +1,8 @@
 package whiteboard_test
 
 import (
+	"fmt"
+	"math"
 	"strings"
 	"testing"
 
@@ -122,5 +124,47 @@ func TestArrowLabelContrast(t *testing.T) {
 	res = apply(t, s, b, whiteboard.UpdateElement{ID: "ray", Style: &whiteboard.Style{Stroke: "gold", Color: "#5c4a00"}})
 	if len(res.Warnings) != 0 {
 		t.Errorf("dark label: %+v", res.Warnings)
+	}
+}
+
+// The WCAG AA thresholds hold to the last digit: colours on white a
+// millionth below and above 4.5:1 and 3:1 (found by searching every
+// #rrggbb), and the sizes where text becomes "large" (24 px, bold 18.66
+// px, and the float64 just under each). Moving a threshold or a size by
+// a hair flips one of these.
+func TestContrastThresholdBoundary(t *testing.T) {
+	// The sizes just under "large", to the last bit of a float64.
+	below24, below1866 := math.Nextafter(24, 0), math.Nextafter(18.66, 0)
+	for _, c := range []struct {
+		color string // its contrast on white, to 7 places
+		size  float64
+		bold  bool
+		warn  bool
+	}{
+		{"#9a6c5a", 16, false, true},       // 4.4999999
+		{"#7c7290", 16, false, false},      // 4.5000006
+		{"#989a30", 24, false, true},       // 2.9999998
+		{"#e969a1", 24, false, false},      // 3.0000002
+		{"#9a6c5a", 24, false, false},      // large: 3:1 is enough
+		{"#9a6c5a", below24, false, true},  // not yet large: 4.5:1
+		{"#9a6c5a", 18.66, true, false},    // large when bold
+		{"#9a6c5a", below1866, true, true}, // not yet
+		{"#9a6c5a", 18.66, false, true},    // large bold size, not bold
+		{"#e969a1", below24, false, true},  // 3.0000002 is not 4.5
+		{"#989a30", 18.66, true, true},     // 2.9999998 is not 3 either
+	} {
+		bold := ""
+		if c.bold {
+			bold = ", bold: true"
+		}
+		src := fmt.Sprintf("elements:\n  - {id: t, type: text, x: 40, y: 40, w: 800, h: 200, text: Edge, style: {color: %q, font_size: %g%s}}\n", c.color, c.size, bold)
+		_, warns := decode(t, src)
+		got := false
+		for _, w := range warns {
+			got = got || strings.Contains(w.Message, "contrast")
+		}
+		if got != c.warn {
+			t.Errorf("%s at %g px (bold %v) on white: contrast warning %v, want %v (%v)", c.color, c.size, c.bold, got, c.warn, warns)
+		}
 	}
 }

@@ -193,6 +193,12 @@ func (b *Board) recompute() {
 		if msg := b.contrastDefect(e); msg != "" {
 			b.defects = append(b.defects, defect{session.Warning{Path: "elements[" + e.ID + "]", Message: msg}, [2]string{e.ID}, false})
 		}
+		if e.Type == KindEquation && e.Latex.Set {
+			if msg := latexLimit(e.Latex.Value); msg != "" {
+				b.defects = append(b.defects, defect{session.Warning{Path: "elements[" + e.ID + "]",
+					Message: fmt.Sprintf("%s's LaTeX %s, so it is drawn as written, untranslated; %s", e.ID, msg, latexLimitHint)}, [2]string{e.ID}, false})
+			}
+		}
 		boxed = append(boxed, e)
 	}
 	for i, a := range boxed {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"html"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/lessongen/lessongen/internal/textfit"
 )
@@ -26,6 +27,44 @@ import (
 // and measured like the text font. go-latex/latex (the mathtext engine of
 // gonum/plot, on the proxy) was checked too: archived on GitHub, and it
 // has no \xrightarrow, \text or \mathrm, which chemistry and units need.
+
+// The bounds of an equation's source, declared once: the load check, the
+// dispatch check and the render read them here. The translator recurses
+// into each {…} group and a box shows a line or two, so a school equation
+// needs far less; past either bound an equation is drawn as its source
+// text, validate warns at its line, and a tool call that sends one is
+// refused naming the bound.
+const (
+	// MaxLatexLength is the most characters an equation's LaTeX may have.
+	MaxLatexLength = 1000
+	// MaxLatexDepth is the deepest its {…} groups may nest.
+	MaxLatexDepth = 16
+)
+
+// latexLimit says how src passes a bound ("4000 characters, over the 1000
+// …"), "" when it is within both.
+func latexLimit(src string) string {
+	if n := utf8.RuneCountInString(src); n > MaxLatexLength {
+		return fmt.Sprintf("is %d characters long, over the %d an equation may have", n, MaxLatexLength)
+	}
+	depth, deepest := 0, 0
+	for i := 0; i < len(src); i++ {
+		switch src[i] {
+		case '{':
+			depth++
+			deepest = max(deepest, depth)
+		case '}':
+			depth = max(depth-1, 0)
+		}
+	}
+	if deepest > MaxLatexDepth {
+		return fmt.Sprintf("nests {…} %d deep, over the %d an equation may have", deepest, MaxLatexDepth)
+	}
+	return ""
+}
+
+// latexLimitHint is what to do about an equation past a bound.
+var latexLimitHint = fmt.Sprintf("keep an equation within %d characters and %d levels of {…}; split a long one into several equations", MaxLatexLength, MaxLatexDepth)
 
 // mathSegment is a run of equation text at one level: 0 baseline, -1
 // subscript, +1 superscript.
@@ -52,15 +91,25 @@ var latexSymbols = map[string]string{
 // latexSegments translates src into segments.
 func latexSegments(src string) []mathSegment {
 	var out []mathSegment
-	add := func(t string, level int) {
+	// cur is the text segment being written, at level: a builder, so a
+	// long run costs its length, not its square.
+	var cur strings.Builder
+	level := 0
+	flush := func() {
+		if cur.Len() > 0 {
+			out = append(out, mathSegment{text: cur.String(), level: level})
+			cur.Reset()
+		}
+	}
+	add := func(t string, lvl int) {
 		if t == "" {
 			return
 		}
-		if k := len(out) - 1; k >= 0 && out[k].level == level && out[k].arrow == 0 {
-			out[k].text += t
-			return
+		if lvl != level {
+			flush()
+			level = lvl
 		}
-		out = append(out, mathSegment{text: t, level: level})
+		cur.WriteString(t)
 	}
 	rs := []rune(src)
 	// group reads a {…} group or a single character at i.
@@ -127,6 +176,7 @@ func latexSegments(src string) []mathSegment {
 				if name == "xleftarrow" {
 					dir = -1
 				}
+				flush()
 				out = append(out, mathSegment{text: g, arrow: dir})
 				j = k
 			case "frac":
@@ -147,6 +197,7 @@ func latexSegments(src string) []mathSegment {
 			i++
 		}
 	}
+	flush()
 	return out
 }
 
@@ -172,6 +223,12 @@ func paren(s string) string {
 // equationSVG draws src centred in box, as large as fits (up to the
 // style's font size, or 48 px).
 func equationSVG(src string, box textfit.Box, style textfit.Style, color string) string {
+	if latexLimit(src) != "" {
+		// Past a bound (validate warns): the source as written, wrapped in
+		// the box, instead of a translation whose cost grows with depth.
+		st := textfit.Style{FontSize: min(style.Size(), 16), Bold: style.Bold}
+		return "<g class=\"equation-source\">" + textfit.Wrap(src, st, box.W).SVG(box, "left", color) + "</g>"
+	}
 	segs := latexSegments(src)
 	for i := range segs {
 		// No-break spaces: drawn and measured as written, where plain

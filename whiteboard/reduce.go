@@ -247,6 +247,9 @@ func (b *Board) apply(rc *session.Context, in session.Intent) error {
 		if err != nil {
 			return err
 		}
+		if msg := latexLimit(latex); msg != "" {
+			return session.Reject(session.KindInvalidArgs, "latex", latexLimitHint, "the LaTeX %s", msg)
+		}
 		if err := b.checkBox(in.Box); err != nil {
 			return err
 		}
@@ -638,6 +641,9 @@ func (b *Board) update(rc *session.Context, in UpdateElement) error {
 		v, err := nonEmpty(c.name, *c.value)
 		if err != nil {
 			return err
+		}
+		if msg := latexLimit(v); c.name == "latex" && msg != "" {
+			return session.Reject(session.KindInvalidArgs, "latex", latexLimitHint, "the LaTeX %s", msg)
 		}
 		*c.field = yamlsrc.Val(v)
 		fields = append(fields, c.name)
