@@ -380,3 +380,40 @@ func jsonEscapeAll(s string) string {
 	}
 	return b.String()
 }
+
+// A long word holding a secret is cut where the Writer must emit part of
+// it: the cut never splits the secret, wherever it falls.
+func TestWriterCutNeverSplitsASecret(t *testing.T) {
+	r := New(key, "")
+	for tail := r.hold() - len(key) - 2; tail <= r.hold()+2; tail++ {
+		text := "x " + key + strings.Repeat("y", tail)
+		var out bytes.Buffer
+		w := r.Writer(&out)
+		w.Write([]byte(text))
+		w.Flush()
+		if strings.Contains(out.String(), "live-abc") || strings.Contains(out.String(), "789wxyz") {
+			t.Fatalf("tail %d: the key leaked in part: %q", tail, out.String()[:80])
+		}
+	}
+}
+
+// A long key spelled in \u escapes (six bytes a character) arrives in
+// small writes inside a long word: the Writer holds back enough to mask
+// it whole.
+func TestWriterHoldsLongEscapedSecret(t *testing.T) {
+	long := "sk-proj-" + strings.Repeat("AbCdEfGhIj", 20)
+	r := New(long, "")
+	text := strings.Repeat("x", 3000) + jsonEscapeAll(long) + " end\n"
+	var out bytes.Buffer
+	w := r.Writer(&out)
+	for i := 0; i < len(text); i += 100 {
+		w.Write([]byte(text[i:min(i+100, len(text))]))
+	}
+	w.Flush()
+	if strings.Contains(out.String(), jsonEscapeAll("AbCdEfGhIj")) {
+		t.Errorf("part of the escaped key leaked")
+	}
+	if !strings.HasSuffix(out.String(), Mask+" end\n") {
+		t.Errorf("got …%q", out.String()[len(out.String())-40:])
+	}
+}
