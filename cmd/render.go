@@ -12,6 +12,7 @@ import (
 
 	"github.com/lessongen/lessongen/compose"
 	"github.com/lessongen/lessongen/internal/atomicfile"
+	"github.com/lessongen/lessongen/internal/statedir"
 	"github.com/lessongen/lessongen/internal/termsafe"
 	"github.com/lessongen/lessongen/internal/yamlsrc"
 	"github.com/lessongen/lessongen/modality"
@@ -98,6 +99,9 @@ func runRender(opts *renderOptions) error {
 	}
 	// Notes runs left for the author, from the state dir generate used.
 	notes, err := loadNotes(readStateDir(opts.stateDir, opts.file))
+	if le := (*statedir.LinkError)(nil); errors.As(err, &le) {
+		return &usageError{err} // a planted link: the lesson's folder is the user's to fix
+	}
 	if err != nil {
 		return err
 	}

@@ -1,10 +1,13 @@
 package history
 
 import (
+	"errors"
 	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lessongen/lessongen/llm"
 )
@@ -138,5 +141,48 @@ func TestRedactsAndRefusesUnsafeNames(t *testing.T) {
 	}
 	if _, err := Load(dir, "none", "l"); err != ErrNone {
 		t.Fatalf("missing history: %v", err)
+	}
+}
+
+// A file that cannot be read is a *CorruptError (the run sets it aside);
+// a torn last line is no damage.
+func TestLoadCorrupt(t *testing.T) {
+	header := `{"format":1,"node":"n","level":"l","content_hash":"sha256:0"}` + "\n"
+	for _, tc := range []struct {
+		name, data string
+		line       int // 0: not corrupt
+		corrupt    bool
+	}{
+		{"empty", "", 0, true},
+		{"bad middle line", header + `{"role":"user","content":` + "\n" + `{"role":"user","content":"x"}` + "\n", 2, true},
+		{"other format", `{"format":9,"node":"n","level":"l"}` + "\n", 1, true},
+		{"torn last line", header + `{"role":"user","content":"x"}` + "\n" + `{"role":"us`, 0, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			p, _ := Path(dir, "n", "l")
+			os.MkdirAll(filepath.Dir(p), 0o755)
+			if err := os.WriteFile(p, []byte(tc.data), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, err := Load(dir, "n", "l")
+			var ce *CorruptError
+			if errors.As(err, &ce) != tc.corrupt || (tc.corrupt && ce.Line != tc.line) {
+				t.Fatalf("Load: %v, want corrupt=%v at line %d", err, tc.corrupt, tc.line)
+			}
+			if !tc.corrupt {
+				return
+			}
+			aside, err := SetAside(dir, "n", "l", time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
+			if err != nil || filepath.Base(aside) != "l.jsonl.broken-20260102T030405.000000000Z" {
+				t.Fatalf("SetAside = %s, %v", aside, err)
+			}
+			if data, _ := os.ReadFile(aside); string(data) != tc.data {
+				t.Error("the set-aside file lost its content")
+			}
+			if _, err := Load(dir, "n", "l"); !errors.Is(err, ErrNone) {
+				t.Errorf("after SetAside, Load = %v, want ErrNone", err)
+			}
+		})
 	}
 }

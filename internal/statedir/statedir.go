@@ -231,7 +231,7 @@ func Check(dir string) error {
 			return fmt.Errorf("%s is %s, where lessongen keeps %s; move it away", p, what[fi.IsDir()], what[dirWanted])
 		}
 	}
-	var files []string
+	probed := false
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if errors.Is(err, fs.ErrNotExist) && p == dir {
 			return fs.SkipAll
@@ -246,50 +246,49 @@ func Check(dir string) error {
 		if w := What(fi); w != "" {
 			return &LinkError{Path: p, What: w}
 		}
-		files = append(files, p)
-		return nil
+		if p == dir {
+			probed = true
+			return probe(dir)
+		}
+		return checkWritable(p, fi)
 	})
+	if err != nil || probed {
+		return err
+	}
+	// Not made yet: where it would be made must take it.
+	parent, err := nearest(dir)
 	if err != nil {
 		return err
 	}
-	if len(files) == 0 {
-		files = []string{dir}
-	}
-	return checkWritable(files)
+	return probe(parent)
 }
 
-// checkWritable reports the first of paths (files and folders that exist,
-// or a folder to make) that the run could not write.
-func checkWritable(paths []string) error {
-	for _, p := range paths {
-		fi, err := os.Stat(p)
-		if errors.Is(err, fs.ErrNotExist) {
-			p, err = nearest(p)
-			if err != nil {
-				return err
-			}
-			fi, err = os.Stat(p)
-		}
-		if err != nil {
-			return err
-		}
-		if fi.IsDir() {
-			// A probe file, as a write would make one.
-			f, err := os.CreateTemp(p, ".probe-*")
-			if err != nil {
-				return fmt.Errorf("cannot create files in %s: %w", p, unwrapPath(err))
-			}
-			f.Close()
-			os.Remove(f.Name())
-			continue
-		}
-		if fi.Mode().Perm()&0o222 == 0 {
-			// Root could write it; its owner said not to.
-			return fmt.Errorf("cannot write %s: the file is read-only (mode %v)", p, fi.Mode().Perm())
-		}
+// probe creates and removes a file in folder dir, as a write would.
+func probe(dir string) error {
+	f, err := os.CreateTemp(dir, ".probe-*")
+	if err != nil {
+		return fmt.Errorf("cannot create files in %s: %w", dir, unwrapPath(err))
+	}
+	f.Close()
+	return os.Remove(f.Name())
+}
+
+// checkWritable reports whether the run could write p (described by fi),
+// a file or folder inside the state folder.
+func checkWritable(p string, fi fs.FileInfo) error {
+	if fi.IsDir() {
+		// Asking is enough (and cheap for thousands).
 		if err := canWrite(p); err != nil {
-			return fmt.Errorf("cannot write %s: %w", p, unwrapPath(err))
+			return fmt.Errorf("cannot create files in %s: %w", p, unwrapPath(err))
 		}
+		return nil
+	}
+	if fi.Mode().Perm()&0o222 == 0 {
+		// Root could write it; its owner said not to.
+		return fmt.Errorf("cannot write %s: the file is read-only (mode %v)", p, fi.Mode().Perm())
+	}
+	if err := canWrite(p); err != nil {
+		return fmt.Errorf("cannot write %s: %w", p, unwrapPath(err))
 	}
 	return nil
 }
