@@ -55,6 +55,8 @@ type settings struct {
 	// MaxRequests and MaxTokensTotal cap the whole run; 0 = no cap.
 	MaxRequests    int
 	MaxTokensTotal int64
+	// MaxAnswerBytes caps what is read of one answer from the server.
+	MaxAnswerBytes int64
 	// CheckpointInterval bounds how often a run rewrites the lesson file;
 	// 0 = after every node (orchestrate.Options.CheckpointInterval).
 	CheckpointInterval time.Duration
@@ -68,7 +70,7 @@ var settingKeys = []string{
 	"parallel_tool_calls", "token_field",
 	"state_dir", "sources",
 	"stream", "max_requests", "max_tokens_total",
-	"record", "replay", "checkpoint_interval",
+	"record", "replay", "checkpoint_interval", "max_answer_bytes",
 }
 
 const (
@@ -81,6 +83,8 @@ const (
 	// much of the lesson file's progress, and a run over a large lesson
 	// does not spend its time rewriting it.
 	defaultCheckpointInterval = time.Second
+	// minAnswerBytes: below this, ordinary answers would fail.
+	minAnswerBytes = 4 << 10
 )
 
 // addModelFlags declares the flags of commands that call a model, each
@@ -110,6 +114,7 @@ func addModelFlags(dst *pflag.FlagSet) {
 	fs.String("token-field", "auto", "field for --max-tokens: auto (max_completion_tokens for OpenAI and Azure hosts, max_tokens elsewhere), max_tokens or max_completion_tokens")
 	fs.Int("max-requests", 0, "cap on model requests for the whole run, retries included; when spent, running steps stop at a safe point, the work is saved, exit 3 (default: none)")
 	fs.Int64("max-tokens-total", 0, "cap on prompt+completion tokens for the whole run, as the server reports them; when spent, as --max-requests (default: none)")
+	fs.Int64("max-answer-bytes", llm.DefaultMaxAnswerBytes, "cap on bytes read of one answer from the server; a longer answer is a failed attempt (an endless or huge body cannot exhaust memory)")
 	fs.Bool("stream", false, "stream answers: show the model's text as it arrives on a terminal, and log it in pieces to --events")
 	fs.String("state-dir", "", "where subagents' conversations are saved and continued from (default: .lessongen beside the lesson; docs/history.md)")
 	fs.StringArray("sources", nil, "a folder of the author's text sources subagents may read and cite, read-only (repeatable; in the environment, separated by "+string(filepath.ListSeparator)+")")
@@ -174,6 +179,10 @@ func loadSettings(cmd *cobra.Command) (*settings, error) {
 	s.Stream = g.bool("stream")
 	s.MaxRequests = g.int("max_requests")
 	s.MaxTokensTotal = int64(g.int("max_tokens_total"))
+	s.MaxAnswerBytes = llm.DefaultMaxAnswerBytes
+	if v.IsSet("max_answer_bytes") {
+		s.MaxAnswerBytes = int64(g.int("max_answer_bytes"))
+	}
 	s.CheckpointInterval = defaultCheckpointInterval
 	if v.IsSet("checkpoint_interval") {
 		s.CheckpointInterval = g.duration("checkpoint_interval")
@@ -216,6 +225,8 @@ func (s *settings) check() error {
 		return usagef("--timeout must not be negative")
 	case s.AttemptTimeout < 0:
 		return usagef("--attempt-timeout must not be negative")
+	case s.MaxAnswerBytes < minAnswerBytes:
+		return usagef("--max-answer-bytes must be at least %d, got %d", minAnswerBytes, s.MaxAnswerBytes)
 	case s.CheckpointInterval < 0:
 		return usagef("--checkpoint-interval must not be negative")
 	case s.AttemptTimeout > 0 && s.Timeout > 0 && s.AttemptTimeout > s.Timeout:

@@ -221,7 +221,7 @@ func probeTools(ctx context.Context, cfg *settings, strict bool) (llm.Response, 
 		Temperature: cfg.Temperature, Seed: cfg.Seed, MaxTokens: cfg.MaxTokens,
 		TurnTimeout: cfg.Timeout, AttemptTimeout: cfg.AttemptTimeout,
 		MaxRetries: -1, TokenField: cfg.TokenField, NoParallelToolCalls: !cfg.ParallelToolCalls,
-		Stream: cfg.Stream,
+		Stream: cfg.Stream, MaxAnswerBytes: cfg.MaxAnswerBytes,
 	})
 	if err != nil {
 		return llm.Response{}, err

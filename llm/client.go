@@ -67,6 +67,9 @@ type Config struct {
 	// shown while it arrives (Request.OnText). The assembled Response is
 	// the same as without it.
 	Stream bool
+	// MaxAnswerBytes caps what is read of one answer body; an answer
+	// that passes it is a failed attempt. 0 means DefaultMaxAnswerBytes.
+	MaxAnswerBytes int64
 	// HTTPClient is optional.
 	HTTPClient *http.Client
 	// WrapTransport, when set, wraps the HTTP client's transport: a hook
@@ -133,6 +136,19 @@ func New(cfg Config) (*Client, error) {
 		wrapped.Transport = cfg.WrapTransport(base)
 		hc = &wrapped
 	}
+	// The cap is outermost, so a recording holds what was read and a
+	// replay meets the same cap.
+	limit := cfg.MaxAnswerBytes
+	if limit <= 0 {
+		limit = DefaultMaxAnswerBytes
+	}
+	capped := *hc
+	next := hc.Transport
+	if next == nil {
+		next = http.DefaultTransport
+	}
+	capped.Transport = capTransport{next: next, limit: limit}
+	hc = &capped
 	clock := cfg.Clock
 	if clock == nil {
 		clock = realClock{}
@@ -278,11 +294,18 @@ func (c *Client) send(ctx context.Context, params openai.ChatCompletionNewParams
 	} else {
 		cc, err = c.chat.New(actx, params, option.WithResponseInto(&res))
 	}
+	var tooLarge *AnswerTooLargeError
 	switch {
 	case err == nil:
 		return cc, res, nil
 	case ctx.Err() != nil:
 		return nil, res, err // the turn ended, not just this attempt
+	case errors.As(err, &tooLarge) && res != nil:
+		// A failed attempt like a cut one: the next answer may be sane.
+		return nil, res, &ProviderError{
+			StatusCode: res.StatusCode, Message: tooLarge.Error(), Retryable: true, Attempts: attempt,
+			Fix: "raise --max-answer-bytes (LESSONGEN_MAX_ANSWER_BYTES, max_answer_bytes in the config file) if the server's answers are really this large",
+		}
 	case errors.Is(err, errStreamCut):
 		// Cut like a dropped connection: transient, retried.
 		return nil, res, &ProviderError{StatusCode: res.StatusCode, Message: err.Error(), Retryable: true, Attempts: attempt}

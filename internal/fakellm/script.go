@@ -107,6 +107,18 @@ type Turn struct {
 	NullContent bool `json:"null_content,omitempty"`
 	// OmitIDs sends tool calls without "id".
 	OmitIDs bool `json:"omit_ids,omitempty"`
+
+	// Runaway answers, for the client's cap on what it reads.
+
+	// Endless answers 200 with a body that never ends, as a runaway
+	// server or proxy does: text chunks forever when streamed, else a
+	// JSON answer whose content string never closes. It ends when the
+	// client hangs up or the server closes.
+	Endless bool `json:"endless,omitempty"`
+	// HugeBytes pads the answer's text to this many bytes: one complete
+	// JSON answer, or as many text chunks when streamed. It is written as
+	// it is sent, so the server holds none of it.
+	HugeBytes int `json:"huge_bytes,omitempty"`
 }
 
 // FakeCall is a tool call the fake model makes.

@@ -223,6 +223,9 @@ type reply struct {
 	hang       bool
 	hold       bool
 	sse        bool // body is Server-Sent Events
+	// write, when set, writes the body as it is sent (runaway answers),
+	// instead of body.
+	write func(ctx context.Context, w io.Writer)
 }
 
 func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
@@ -254,6 +257,16 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if rep.retryAfter != "" {
 		w.Header().Set("Retry-After", rep.retryAfter)
+	}
+	if rep.write != nil {
+		ct := "application/json"
+		if rep.sse {
+			ct = "text/event-stream"
+		}
+		w.Header().Set("Content-Type", ct)
+		w.WriteHeader(rep.status)
+		rep.write(r.Context(), w)
+		return
 	}
 	if rep.sse {
 		w.Header().Set("Content-Type", "text/event-stream")
@@ -308,6 +321,9 @@ func (s *Server) decide(r *http.Request, body []byte) reply {
 			rep.body = errorJSON(fmt.Sprintf("fakellm: scripted %d %s", turn.Status, http.StatusText(turn.Status)))
 		}
 		return rep
+	}
+	if turn.Endless || turn.HugeBytes > 0 {
+		return s.runaway(req, turn)
 	}
 	rep := s.answer(req, body, turnIdx, turn)
 	rep.hold = turn.Hold
