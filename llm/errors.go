@@ -147,20 +147,43 @@ func classify(err error, res *http.Response, attempt int, key string) *ProviderE
 		}
 	}
 	if byStatus {
-		pe.Retryable = retryableStatus(res, pe.StatusCode)
-		switch pe.StatusCode {
-		case http.StatusUnauthorized, http.StatusForbidden:
-			pe.kind = ErrAuth
-		case http.StatusNotFound:
-			pe.kind = ErrNotFound
-		}
-		if fix := setupFix(pe.Message); fix != "" {
-			pe.Fix, pe.Retryable, pe.kind = fix, false, ErrServerSetup
-		}
+		pe.byStatus(res)
 	}
+	return pe.finish(key)
+}
+
+// byStatus decides retry and kind from the status, and the server's
+// message when it names a setting to fix.
+func (pe *ProviderError) byStatus(res *http.Response) {
+	pe.Retryable = retryableStatus(res, pe.StatusCode)
+	switch pe.StatusCode {
+	case http.StatusUnauthorized, http.StatusForbidden:
+		pe.kind = ErrAuth
+	case http.StatusNotFound:
+		pe.kind = ErrNotFound
+	}
+	if fix := setupFix(pe.Message); fix != "" {
+		pe.Fix, pe.Retryable, pe.kind = fix, false, ErrServerSetup
+	}
+}
+
+// finish redacts and bounds what the server wrote.
+func (pe *ProviderError) finish(key string) *ProviderError {
 	pe.Message = truncate(redact(strings.TrimSpace(pe.Message), key), maxMessageLen)
 	pe.Code = redact(pe.Code, key)
 	return pe
+}
+
+// streamFailure is an error the server sent inside a 200 stream, taken as
+// an HTTP error of the status its code names. One that names none (Ollama
+// sends "code": null) counts as a 500: the server failed mid-answer.
+func streamFailure(e *streamError, attempt int, key string) *ProviderError {
+	pe := &ProviderError{StatusCode: e.Status, Message: e.Message, Code: e.Code, Attempts: attempt}
+	if pe.StatusCode == 0 {
+		pe.StatusCode = http.StatusInternalServerError
+	}
+	pe.byStatus(nil)
+	return pe.finish(key)
 }
 
 // setupFixes are the refusals a server makes when it was started without

@@ -41,7 +41,42 @@ type StreamOptions struct {
 	// body ends cleanly, but without a finish_reason and without
 	// [DONE], as when a proxy drops a stream.
 	CutOnce bool `json:"cut_once,omitempty"`
+
+	// How real servers stream, each unlike OpenAI (a client must read
+	// them all; see /work/shared/notes/servers.md).
+
+	// NullError adds "error": null to every chunk, as Foundry Local does.
+	NullError bool `json:"null_error,omitempty"`
+	// ChangingIDs gives every chunk an id (and choice index) of its own
+	// ("chat.id.1", "chat.id.2", …), as Foundry Local does.
+	ChangingIDs bool `json:"changing_ids,omitempty"`
+	// KeepAliveFirst sends a chunk with no choices and an id of its own
+	// before the answer, as omlx does.
+	KeepAliveFirst bool `json:"keep_alive_first,omitempty"`
+	// ResendName repeats a tool call's function name in every delta of
+	// it, as MiniMax models behind NVIDIA NIM do.
+	ResendName bool `json:"resend_name,omitempty"`
+	// NoIndex leaves "index" out of tool-call deltas, as early vLLM did.
+	NoIndex bool `json:"no_index,omitempty"`
+	// CumulativeUsage puts the usage so far on every chunk, as vLLM 0.5.4
+	// does with include_usage (continuous_usage_stats).
+	CumulativeUsage bool `json:"cumulative_usage,omitempty"`
 }
+
+// Styles of Turn.StreamError: how a server reports an error after it has
+// started a 200 stream.
+const (
+	// StreamErrorVLLM: a data event {"error": {...,"code": STATUS}}, then
+	// [DONE] (vLLM, and llama.cpp since late 2025).
+	StreamErrorVLLM = "vllm"
+	// StreamErrorLlamaCpp: a non-standard SSE field `error: {...}`, then
+	// [DONE] (llama.cpp builds through 2025).
+	StreamErrorLlamaCpp = "llama.cpp"
+	// StreamErrorOllama: a bare JSON line {"error": {...,"code": null}}
+	// written into the stream, which then ends with no finish_reason and
+	// no [DONE] (Ollama's OpenAI layer).
+	StreamErrorOllama = "ollama"
+)
 
 // Quirks are refusals of real OpenAI-compatible servers, checked before any
 // rule, with the servers' own status and error text (see
@@ -100,6 +135,13 @@ type Turn struct {
 	// (Server.Release, `fakellm release`), then answers normally: a run
 	// paused mid-way, for a test to act (edit a file, start a second run).
 	Hold bool `json:"hold,omitempty"`
+
+	// StreamError, with Status, sends the scripted failure inside a 200
+	// stream, after half the answer, in a server's style (StreamErrorVLLM,
+	// StreamErrorLlamaCpp, StreamErrorOllama) instead of as an HTTP
+	// status; ErrorBody is then the error's message. A request that does
+	// not stream gets the HTTP status.
+	StreamError string `json:"stream_error,omitempty"`
 
 	// Quirks of compatible servers, applied to the normal answer.
 
@@ -222,6 +264,10 @@ func (s Script) validate() error {
 				return fmt.Errorf("%s: status and hang are exclusive", where)
 			case t.Hold && t.Hang:
 				return fmt.Errorf("%s: hold and hang are exclusive", where)
+			case t.StreamError != "" && t.Status == 0:
+				return fmt.Errorf("%s: stream_error needs a status", where)
+			case t.StreamError != "" && t.StreamError != StreamErrorVLLM && t.StreamError != StreamErrorLlamaCpp && t.StreamError != StreamErrorOllama:
+				return fmt.Errorf("%s: stream_error %q is not one of vllm, llama.cpp, ollama", where, t.StreamError)
 			case t.Times < -1:
 				return fmt.Errorf("%s: times must be -1 (forever) or more", where)
 			}

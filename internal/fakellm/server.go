@@ -312,9 +312,16 @@ func (s *Server) decide(r *http.Request, body []byte) reply {
 		turn = rule.Turns[len(rule.Turns)-1]
 	}
 
-	if (turn.Status != 0 || turn.Hang) && s.fail(failureKey{ruleIdx, turnIdx, convKey(req.Messages)}, turn.Times) {
+	failing := (turn.Status != 0 || turn.Hang) && s.fail(failureKey{ruleIdx, turnIdx, convKey(req.Messages)}, turn.Times)
+	if !failing {
+		turn.StreamError = ""
+	}
+	if failing {
 		if turn.Hang {
 			return reply{hang: true}
+		}
+		if turn.StreamError != "" && req.Stream {
+			return s.answer(req, body, turnIdx, turn)
 		}
 		rep := reply{status: turn.Status, body: turn.ErrorBody, retryAfter: turn.RetryAfter}
 		if rep.body == "" {
@@ -526,7 +533,7 @@ func (s *Server) answer(req chatRequest, body []byte, turnIdx int, t Turn) reply
 		cc.Usage = nil
 	}
 	if req.Stream {
-		return s.streamReply(cc, req.StreamOptions.IncludeUsage)
+		return s.streamReply(cc, req.StreamOptions.IncludeUsage, t)
 	}
 	b, err := json.Marshal(cc)
 	if err != nil {
