@@ -93,6 +93,18 @@ type Quirks struct {
 	NoAutoToolChoice bool `json:"no_auto_tool_choice,omitempty"`
 	// RejectStrict refuses tools with a strict field, as older vLLM does.
 	RejectStrict bool `json:"reject_strict,omitempty"`
+	// AzureParallelToolCalls refuses a request that sends
+	// parallel_tool_calls, as Azure OpenAI does for models without it.
+	AzureParallelToolCalls bool `json:"azure_parallel_tool_calls,omitempty"`
+	// AzureStreamOptions refuses a request that sends stream_options, as
+	// Azure OpenAI API versions before 2024-09 do.
+	AzureStreamOptions bool `json:"azure_stream_options,omitempty"`
+	// OllamaNoTools refuses every request with tools, as Ollama does for
+	// a model whose template has no tool support.
+	OllamaNoTools bool `json:"ollama_no_tools,omitempty"`
+	// LlamaCppNoToolStream refuses a streamed request with tools with a
+	// 500, as llama-server builds before streamed tool calls did.
+	LlamaCppNoToolStream bool `json:"llamacpp_no_tool_stream,omitempty"`
 	// NoUsage leaves usage out of answers.
 	NoUsage bool `json:"no_usage,omitempty"`
 }

@@ -157,9 +157,10 @@ type (
 	chatRequest struct {
 		Model         string `json:"model"`
 		Stream        bool   `json:"stream"`
-		StreamOptions struct {
+		StreamOptions *struct {
 			IncludeUsage bool `json:"include_usage"`
 		} `json:"stream_options"`
+		ParallelToolCalls *bool `json:"parallel_tool_calls"`
 		Messages []chatMessage `json:"messages"`
 		Tools    []struct {
 			Function struct {
@@ -371,6 +372,22 @@ func (s *Server) quirk(req chatRequest) (reply, bool) {
 		return reply{status: http.StatusBadRequest,
 			body: `{"object":"error","message":"\"auto\" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set","type":"BadRequestError","param":null,"code":400}`}, true
 	}
+	if q.AzureParallelToolCalls && req.ParallelToolCalls != nil {
+		return reply{status: http.StatusBadRequest,
+			body: `{"error":{"message":"Unrecognized request argument supplied: parallel_tool_calls","type":"invalid_request_error","param":null,"code":null}}`}, true
+	}
+	if q.AzureStreamOptions && req.StreamOptions != nil {
+		return reply{status: http.StatusBadRequest,
+			body: `{"error":{"message":"Unrecognized request argument supplied: stream_options","type":"invalid_request_error","param":null,"code":null}}`}, true
+	}
+	if q.OllamaNoTools && len(req.Tools) > 0 {
+		return reply{status: http.StatusBadRequest,
+			body: `{"error":{"message":"registry.ollama.ai/library/` + req.Model + ` does not support tools","type":"api_error","param":null,"code":null}}`}, true
+	}
+	if q.LlamaCppNoToolStream && len(req.Tools) > 0 && req.Stream {
+		return reply{status: http.StatusInternalServerError,
+			body: `{"error":{"code":500,"message":"Cannot use tools with stream","type":"server_error"}}`}, true
+	}
 	if q.RejectStrict {
 		for _, t := range req.Tools {
 			if t.Function.Strict != nil {
@@ -533,7 +550,7 @@ func (s *Server) answer(req chatRequest, body []byte, turnIdx int, t Turn) reply
 		cc.Usage = nil
 	}
 	if req.Stream {
-		return s.streamReply(cc, req.StreamOptions.IncludeUsage, t)
+		return s.streamReply(cc, req.StreamOptions != nil && req.StreamOptions.IncludeUsage, t)
 	}
 	b, err := json.Marshal(cc)
 	if err != nil {
