@@ -160,9 +160,9 @@ type (
 		StreamOptions *struct {
 			IncludeUsage bool `json:"include_usage"`
 		} `json:"stream_options"`
-		ParallelToolCalls *bool `json:"parallel_tool_calls"`
-		Messages []chatMessage `json:"messages"`
-		Tools    []struct {
+		ParallelToolCalls *bool         `json:"parallel_tool_calls"`
+		Messages          []chatMessage `json:"messages"`
+		Tools             []struct {
 			Function struct {
 				Strict *bool `json:"strict"`
 			} `json:"function"`
