@@ -122,6 +122,12 @@ func addModelFlags(dst *pflag.FlagSet) {
 	fs.String("replay", "", "answer every model request from this recording, with no network; a request it does not hold stops the run (exit 2)")
 }
 
+// setOnly are the settings whose being set at all is read (IsSet,
+// InConfig): a default would read as set.
+var setOnly = map[string]bool{
+	"attempt_timeout": true, "checkpoint_interval": true, "max_answer_bytes": true, "temperature": true, "seed": true,
+}
+
 // envNote names the environment variables a flag's setting is read from,
 // as loadSettings binds them: "[$LESSONGEN_MAX_STEPS]".
 func envNote(flag string) string {
@@ -147,11 +153,18 @@ func loadSettings(cmd *cobra.Command) (*settings, error) {
 	if err := mergeConfigFile(cmd, v); err != nil {
 		return nil, err
 	}
+	// A command that takes only some model flags (doctor) still gets the
+	// others' defaults, except where being set at all means something.
+	defaults := pflag.NewFlagSet("defaults", pflag.ContinueOnError)
+	addModelFlags(defaults)
 	for _, key := range settingKeys {
-		if f := cmd.Flags().Lookup(strings.ReplaceAll(key, "_", "-")); f != nil {
+		name := strings.ReplaceAll(key, "_", "-")
+		if f := cmd.Flags().Lookup(name); f != nil {
 			if err := v.BindPFlag(key, f); err != nil {
 				return nil, err
 			}
+		} else if d := defaults.Lookup(name); d != nil && !setOnly[key] && d.Value.Type() != "stringArray" {
+			v.SetDefault(key, d.DefValue)
 		}
 	}
 	g := getter{v: v}

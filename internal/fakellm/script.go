@@ -105,6 +105,10 @@ type Quirks struct {
 	// LlamaCppNoToolStream refuses a streamed request with tools with a
 	// 500, as llama-server builds before streamed tool calls did.
 	LlamaCppNoToolStream bool `json:"llamacpp_no_tool_stream,omitempty"`
+	// ContextTokens, when set, refuses a request whose prompt counts more
+	// tokens (about 4 bytes each, as usage counts them) with llama.cpp's
+	// 400 "the request exceeds the available context size".
+	ContextTokens int `json:"context_tokens,omitempty"`
 	// NoUsage leaves usage out of answers.
 	NoUsage bool `json:"no_usage,omitempty"`
 }

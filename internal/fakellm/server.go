@@ -292,6 +292,10 @@ func (s *Server) decide(r *http.Request, body []byte) reply {
 	if rep, refused := s.quirk(req); refused {
 		return rep
 	}
+	if n := s.script.Quirks.ContextTokens; n > 0 && len(body)/4+1 > n {
+		return reply{status: http.StatusBadRequest, body: fmt.Sprintf(
+			`{"error":{"code":400,"message":"the request exceeds the available context size, try increasing it (n_ctx %d, prompt %d tokens)","type":"exceed_context_size_error"}}`, n, len(body)/4+1)}
+	}
 
 	task, turnIdx := taskText(req.Messages), 0
 	for _, m := range req.Messages {
