@@ -79,6 +79,10 @@ type Result struct {
 	Defects []session.Warning
 	// Repaired is set when the repair turn was used.
 	Repaired bool
+	// Unparsed is set when the model stopped with work pending and its
+	// text was a tool call the server did not parse
+	// (llm.ErrUnparsedToolCalls): a repair turn would meet the same.
+	Unparsed bool
 	// PromptBytes counts the bytes of message text sent, over all turns.
 	PromptBytes int
 	Messages    []llm.Message
@@ -248,6 +252,10 @@ func Run(ctx context.Context, model llm.Model, tools Tools, task Task, emit even
 
 		if len(assistant.ToolCalls) == 0 {
 			pending, defects := session.Owed(tools.Pending()), tools.Defects()
+			if len(pending)+len(defects) > 0 && llm.UnparsedToolCall(assistant.Content, defs) {
+				res.Unparsed = true
+				return finish(res, msgs, tools, StopDone), nil
+			}
 			if len(pending)+len(defects) == 0 || res.Repaired || res.Steps >= task.MaxSteps {
 				return finish(res, msgs, tools, StopDone), nil
 			}

@@ -58,6 +58,8 @@ type settings struct {
 	// MaxRequests and MaxTokensTotal cap the whole run; 0 = no cap.
 	MaxRequests    int
 	MaxTokensTotal int64
+	// MaxAnswerBytes caps what is read of one answer from the server.
+	MaxAnswerBytes int64
 	// CheckpointInterval bounds how often a run rewrites the lesson file;
 	// 0 = after every node (orchestrate.Options.CheckpointInterval).
 	CheckpointInterval time.Duration
@@ -71,7 +73,7 @@ var settingKeys = []string{
 	"parallel_tool_calls", "token_field",
 	"state_dir", "sources",
 	"stream", "max_requests", "max_tokens_total",
-	"record", "replay", "checkpoint_interval",
+	"record", "replay", "checkpoint_interval", "max_answer_bytes",
 }
 
 const (
@@ -84,6 +86,8 @@ const (
 	// much of the lesson file's progress, and a run over a large lesson
 	// does not spend its time rewriting it.
 	defaultCheckpointInterval = time.Second
+	// minAnswerBytes: below this, ordinary answers would fail.
+	minAnswerBytes = 4 << 10
 )
 
 // addModelFlags declares the flags of commands that call a model, each
@@ -113,11 +117,18 @@ func addModelFlags(dst *pflag.FlagSet) {
 	fs.String("token-field", "auto", "field for --max-tokens: auto (max_completion_tokens for OpenAI and Azure hosts, max_tokens elsewhere), max_tokens or max_completion_tokens")
 	fs.Int("max-requests", 0, "cap on model requests for the whole run, retries included; when spent, running steps stop at a safe point, the work is saved, exit 3 (default: none)")
 	fs.Int64("max-tokens-total", 0, "cap on prompt+completion tokens for the whole run, as the server reports them; when spent, as --max-requests (default: none)")
+	fs.Int64("max-answer-bytes", llm.DefaultMaxAnswerBytes, "cap on bytes read of one answer from the server; a longer answer is a failed attempt (an endless or huge body cannot exhaust memory)")
 	fs.Bool("stream", false, "stream answers: show the model's text as it arrives on a terminal, and log it in pieces to --events")
 	fs.String("state-dir", "", "where subagents' conversations and notes are saved and continued from (default: .lessongen/FILE beside the file the lesson is saved to; docs/history.md)")
 	fs.StringArray("sources", nil, "a folder of the author's text sources subagents may read and cite, read-only (repeatable; in the environment, separated by "+string(filepath.ListSeparator)+")")
 	fs.String("record", "", "save every model request and answer of the run to this file (JSON Lines), for --replay")
 	fs.String("replay", "", "answer every model request from this recording, with no network; a request it does not hold stops the run (exit 2)")
+}
+
+// setOnly are the settings whose being set at all is read (IsSet,
+// InConfig): a default would read as set.
+var setOnly = map[string]bool{
+	"attempt_timeout": true, "checkpoint_interval": true, "max_answer_bytes": true, "temperature": true, "seed": true,
 }
 
 // envNote names the environment variables a flag's setting is read from,
@@ -145,11 +156,18 @@ func loadSettings(cmd *cobra.Command) (*settings, error) {
 	if err := mergeConfigFile(cmd, v); err != nil {
 		return nil, err
 	}
+	// A command that takes only some model flags (doctor) still gets the
+	// others' defaults, except where being set at all means something.
+	defaults := pflag.NewFlagSet("defaults", pflag.ContinueOnError)
+	addModelFlags(defaults)
 	for _, key := range settingKeys {
-		if f := cmd.Flags().Lookup(strings.ReplaceAll(key, "_", "-")); f != nil {
+		name := strings.ReplaceAll(key, "_", "-")
+		if f := cmd.Flags().Lookup(name); f != nil {
 			if err := v.BindPFlag(key, f); err != nil {
 				return nil, err
 			}
+		} else if d := defaults.Lookup(name); d != nil && !setOnly[key] && d.Value.Type() != "stringArray" {
+			v.SetDefault(key, d.DefValue)
 		}
 	}
 	g := getter{v: v}
@@ -177,6 +195,10 @@ func loadSettings(cmd *cobra.Command) (*settings, error) {
 	s.Stream = g.bool("stream")
 	s.MaxRequests = g.int("max_requests")
 	s.MaxTokensTotal = int64(g.int("max_tokens_total"))
+	s.MaxAnswerBytes = llm.DefaultMaxAnswerBytes
+	if v.IsSet("max_answer_bytes") {
+		s.MaxAnswerBytes = int64(g.int("max_answer_bytes"))
+	}
 	s.CheckpointInterval = defaultCheckpointInterval
 	if v.IsSet("checkpoint_interval") {
 		s.CheckpointInterval = g.duration("checkpoint_interval")
@@ -219,6 +241,8 @@ func (s *settings) check() error {
 		return usagef("--timeout must not be negative")
 	case s.AttemptTimeout < 0:
 		return usagef("--attempt-timeout must not be negative")
+	case s.MaxAnswerBytes < minAnswerBytes:
+		return usagef("--max-answer-bytes must be at least %d, got %d", minAnswerBytes, s.MaxAnswerBytes)
 	case s.CheckpointInterval < 0:
 		return usagef("--checkpoint-interval must not be negative")
 	case s.AttemptTimeout > 0 && s.Timeout > 0 && s.AttemptTimeout > s.Timeout:

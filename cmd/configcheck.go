@@ -31,7 +31,7 @@ func checkBaseURL(raw string) error {
 var settingKinds = map[string]string{
 	"concurrency": "a whole number", "max_steps": "a whole number", "max_tokens": "a whole number",
 	"retries": "a whole number", "seed": "a whole number",
-	"max_requests": "a whole number", "max_tokens_total": "a whole number",
+	"max_requests": "a whole number", "max_tokens_total": "a whole number", "max_answer_bytes": "a whole number",
 	"temperature": "a number", "rps": "a number",
 	"timeout": "a duration such as 90s or 2m", "attempt_timeout": "a duration such as 90s or 2m",
 	"parallel_tool_calls": "true or false", "stream": "true or false",

@@ -11,10 +11,13 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/lessongen/lessongen/bridge"
+	"github.com/lessongen/lessongen/internal/clip"
 	"github.com/lessongen/lessongen/internal/redact"
 	"github.com/lessongen/lessongen/llm"
+	"github.com/lessongen/lessongen/modality"
 )
 
 // Check statuses: fail means generation will not work as configured.
@@ -35,18 +38,22 @@ type check struct {
 
 type doctorOptions struct {
 	io     *IOStreams
+	reg    *modality.Registry
 	asJSON bool
 }
 
-func newDoctorCmd(streams *IOStreams) *cobra.Command {
-	opts := &doctorOptions{io: streams}
+func newDoctorCmd(streams *IOStreams, reg *modality.Registry) *cobra.Command {
+	opts := &doctorOptions{io: streams, reg: reg}
 	cmd := &cobra.Command{
 		Use:   "doctor",
 		Short: "Check that the configured model server can run generation",
-		Long: `Probe the model server with the configured settings: that it answers, that
-/models lists the model, that one small tool-calling request round-trips, and
-whether it accepts strict schemas, makes parallel tool calls and reports
-token usage. Each check prints ok, warn or fail with what to change.
+		Long: `Probe the model server with the settings generate would use: that it
+answers, that /models lists the model, and a two-turn tool-calling
+conversation as a subagent has one — tool names and arguments as sent, the
+tool results returned, whether it accepts strict schemas, makes parallel
+tool calls and reports plausible token usage — then one request the size of
+a real subagent's (its tools included), reporting the context it found.
+Each check prints ok, warn or fail with what to change.
 
 Exit code 0 when generation will work (warnings allowed), 1 when it will
 not, 2 for invalid settings. Neither the API key nor the model's text is
@@ -61,10 +68,7 @@ printed.`,
 			return runDoctor(cmd.Context(), opts, cfg)
 		},
 	}
-	addModelFlags(cmd.Flags())
-	// doctor probes a live server; a recording has nothing to tell it.
-	_ = cmd.Flags().MarkHidden("record")
-	_ = cmd.Flags().MarkHidden("replay")
+	addProbeFlags(cmd.Flags())
 	cmd.Flags().BoolVar(&opts.asJSON, "json", false, "print the checks as JSON")
 	return cmd
 }
@@ -80,7 +84,11 @@ func runDoctor(ctx context.Context, opts *doctorOptions, cfg *settings) error {
 	if cfg.APIKey == "" && strings.HasPrefix(cfg.BaseURL, defaultBaseURL) {
 		return usagef("no API key for %s: set LESSONGEN_API_KEY or OPENAI_API_KEY (or api_key in the config file), or point --base-url at a local OpenAI-compatible server", redact.URL(cfg.BaseURL))
 	}
-	checks := doctorChecks(ctx, cfg, form == bridge.Strict)
+	sized, err := sizeProbeTools(opts.reg, form)
+	if err != nil {
+		return err
+	}
+	checks := doctorChecks(ctx, cfg, form == bridge.Strict, sized)
 	healthy := true
 	for _, c := range checks {
 		healthy = healthy && c.Status != checkFail
@@ -108,9 +116,28 @@ func runDoctor(ctx context.Context, opts *doctorOptions, cfg *settings) error {
 	return nil
 }
 
+// probeFlags are the settings that change what a probe sends or how it
+// reads the answer; the rest (concurrency, budgets, files) mean nothing to
+// one.
+var probeFlags = []string{
+	"model", "base-url", "timeout", "attempt-timeout", "temperature", "seed", "max-tokens",
+	"tool-schema", "parallel-tool-calls", "token-field", "stream", "max-answer-bytes", "retries",
+}
+
+// addProbeFlags declares the model flags a probe takes.
+func addProbeFlags(dst *pflag.FlagSet) {
+	all := pflag.NewFlagSet("model", pflag.ContinueOnError)
+	addModelFlags(all)
+	for _, name := range probeFlags {
+		dst.AddFlag(all.Lookup(name))
+	}
+}
+
 // doctorChecks runs the probes in order; a failure that makes the rest
-// meaningless (server unreachable) ends the list.
-func doctorChecks(ctx context.Context, cfg *settings, strict bool) []check {
+// meaningless (server unreachable, no tool calls) ends the list. The probes
+// go through the client generate uses, with its settings (streaming
+// included), so a server that would fail a run fails here.
+func doctorChecks(ctx context.Context, cfg *settings, strict bool, sized []llm.Tool) []check {
 	base := redact.URL(cfg.BaseURL)
 	var out []check
 
@@ -135,10 +162,14 @@ func doctorChecks(ctx context.Context, cfg *settings, strict bool) []check {
 		}
 	}
 
+	c, err := probeClient(cfg)
+	if err != nil {
+		return append(out, check{"tool calls", checkFail, err.Error(), ""})
+	}
 	// Strict schemas, probed whatever the setting, so the answer says
 	// whether the setting can stay.
-	resp, err := probeTools(ctx, cfg, true)
-	strictOK := err == nil
+	req := pingRequest(true)
+	first, err := c.Complete(ctx, req)
 	switch {
 	case err == nil:
 		out = append(out, check{"strict schemas", checkOK, "accepted", ""})
@@ -148,33 +179,168 @@ func doctorChecks(ctx context.Context, cfg *settings, strict bool) []check {
 			st = checkFail
 		}
 		out = append(out, check{"strict schemas", st, "the server rejects strict schemas", "use --tool-schema compatible"})
+		req = pingRequest(false)
+		if first, err = c.Complete(ctx, req); err != nil {
+			return append(out, toolFailure(err, cfg))
+		}
 	default:
 		return append(out, toolFailure(err, cfg))
 	}
-	if !strictOK {
-		if resp, err = probeTools(ctx, cfg, false); err != nil {
-			return append(out, toolFailure(err, cfg))
-		}
-	}
 
-	switch n := len(resp.Message.ToolCalls); {
-	case n == 0:
-		out = append(out, check{"tool calls", checkFail, "the model answered without calling the tool",
-			"use a model (and chat template) that supports tool calling"})
-	case n == 1:
+	calls := first.Message.ToolCalls
+	if fail, ok := checkPingCalls(first, req.Tools); !ok {
+		return append(out, fail)
+	}
+	if len(calls) == 1 {
 		out = append(out, check{"tool calls", checkOK, "a tool call round-trips", ""},
 			check{"parallel tool calls", checkWarn, "asked for two calls in one turn, got one: each turn fills one item, so more turns are needed",
 				parallelFix(cfg)})
-	default:
-		out = append(out, check{"tool calls", checkOK, "a tool call round-trips", ""},
-			check{"parallel tool calls", checkOK, fmt.Sprintf("%d calls in one turn", n), ""})
-	}
-	if resp.Usage.PromptTokens > 0 || resp.Usage.CompletionTokens > 0 {
-		out = append(out, check{"usage", checkOK, "token usage is reported", ""})
 	} else {
-		out = append(out, check{"usage", checkWarn, "the server reports no token usage: the summary's token counts stay 0", ""})
+		out = append(out, check{"tool calls", checkOK, "a tool call round-trips", ""},
+			check{"parallel tool calls", checkOK, fmt.Sprintf("%d calls in one turn", len(calls)), ""})
+	}
+
+	// The second turn returns the tool results, as every subagent's does.
+	req.Messages = append(req.Messages, first.Message)
+	for _, call := range calls {
+		req.Messages = append(req.Messages, llm.Message{Role: llm.RoleTool, ToolCallID: call.ID, Content: `{"ok":true,"result":"pong"}`})
+	}
+	second, err := c.Complete(ctx, req)
+	if err != nil {
+		f := toolFailure(err, cfg)
+		f.Name, f.Message = "tool results", "a turn that returns tool results fails: "+f.Message
+		return append(out, f)
+	}
+	out = append(out, check{"tool results", checkOK, "a second turn with the tool results answers", ""})
+	out = append(out, usageCheck(first, second))
+
+	if len(sized) > 0 {
+		out = append(out, sizeCheck(ctx, c, sized, cfg))
 	}
 	return out
+}
+
+// checkPingCalls checks the first turn's calls as the agent would read
+// them: a call written as text, a name the server mangled (resent and
+// appended, merged across calls), arguments that do not parse.
+func checkPingCalls(resp llm.Response, tools []llm.Tool) (check, bool) {
+	calls := resp.Message.ToolCalls
+	if len(calls) == 0 {
+		if llm.UnparsedToolCall(resp.Message.Content, tools) {
+			return check{"tool calls", checkFail, llm.ErrUnparsedToolCalls.Error(),
+				"vLLM: --tool-call-parser for this model; llama.cpp: --jinja with a template that supports tools; Ollama: a model with tool support"}, false
+		}
+		return check{"tool calls", checkFail, "the model answered without calling the tool",
+			"use a model (and chat template) that supports tool calling"}, false
+	}
+	for _, call := range calls {
+		if call.Name != "ping" {
+			return check{"tool names", checkFail, fmt.Sprintf("the tool ping came back named %q: the server resends or merges names in streamed calls", call.Name),
+				"update the server, or run without --stream"}, false
+		}
+		var args struct {
+			N *int `json:"n"`
+		}
+		if json.Unmarshal([]byte(call.Arguments), &args) != nil || args.N == nil {
+			return check{"tool arguments", checkFail, fmt.Sprintf("ping's arguments came back as %q, not {\"n\": …}", clip.String(call.Arguments, 80)),
+				"update the server, or run without --stream"}, false
+		}
+	}
+	return check{}, true
+}
+
+// usageCheck compares the usage of the two turns: none is a warning (the
+// summary's counts stay 0); a second prompt counted no larger than the
+// first, or more completion tokens than the answer has bytes, means the
+// server's figures are wrong (counted once per chunk, say), and
+// --max-tokens-total would stop a run early or late.
+func usageCheck(first, second llm.Response) check {
+	u1, u2 := first.Usage, second.Usage
+	if u1.PromptTokens == 0 && u1.CompletionTokens == 0 {
+		return check{"usage", checkWarn, "the server reports no token usage: the summary's token counts stay 0", ""}
+	}
+	size := len(first.Message.Content)
+	for _, c := range first.Message.ToolCalls {
+		size += len(c.Name) + len(c.Arguments)
+	}
+	switch {
+	case u2.PromptTokens <= u1.PromptTokens:
+		return check{"usage", checkWarn, fmt.Sprintf("the second turn's prompt counted %d tokens, no more than the first's %d: the server's usage looks wrong", u2.PromptTokens, u1.PromptTokens),
+			"do not rely on --max-tokens-total with this server"}
+	case u1.CompletionTokens > int64(size)+64:
+		return check{"usage", checkWarn, fmt.Sprintf("%d completion tokens for an answer of %d bytes: the server's usage looks counted many times over", u1.CompletionTokens, size),
+			"do not rely on --max-tokens-total with this server"}
+	}
+	return check{"usage", checkOK, "token usage is reported", ""}
+}
+
+// sizeProbeBytes is the prompt text of the size probe: what a subagent's
+// prompt holds with its describe chain, pending list and sibling notes.
+const sizeProbeBytes = 8 << 10
+
+// sizeCheck sends one request the size of a real subagent's, the largest
+// level's tools included, and reports the context the server showed: its
+// refusal with the limit it names, or a prompt counted short (Ollama cuts
+// a prompt to num_ctx without saying so).
+func sizeCheck(ctx context.Context, c *llm.Client, tools []llm.Tool, cfg *settings) check {
+	filler := strings.Repeat("This sentence stands for the context a real subagent is given. ", sizeProbeBytes/64)
+	req := llm.Request{Tools: tools, Messages: []llm.Message{
+		{Role: llm.RoleSystem, Content: "lessongen doctor: a request the size of a real one. Answer with the word ok and call no tool.\n" + filler},
+		{Role: llm.RoleUser, Content: "Answer with the word ok."},
+	}}
+	approx := len(filler)
+	for _, t := range tools {
+		approx += len(t.Name) + len(t.Description) + len(t.Parameters)
+	}
+	resp, err := c.Complete(ctx, req)
+	if err != nil {
+		f := toolFailure(err, cfg)
+		f.Name, f.Message = "request size", fmt.Sprintf("a request of %d KB, the size of a real subagent's, fails: %s", approx>>10, f.Message)
+		if f.Fix == "" {
+			f.Fix = "give the server a larger context (llama.cpp -c, Ollama num_ctx, vLLM --max-model-len)"
+		}
+		return f
+	}
+	found := resp.Usage.PromptTokens
+	switch {
+	case found == 0:
+		return check{"request size", checkOK, fmt.Sprintf("a request of %d KB, the size of a real subagent's, is answered (the server counts no tokens)", approx>>10), ""}
+	case found < int64(approx/8):
+		// About 4 bytes a token: well under half of that was read.
+		return check{"request size", checkWarn, fmt.Sprintf("a request of %d KB was counted as %d prompt tokens, far fewer than it holds: the server seems to cut prompts to a context of about %d tokens", approx>>10, found, found),
+			"give the server a larger context (Ollama: num_ctx; llama.cpp: -c)"}
+	}
+	return check{"request size", checkOK, fmt.Sprintf("a request of %d KB, the size of a real subagent's, is answered: %d prompt tokens fit the server's context", approx>>10, found), ""}
+}
+
+// sizeProbeTools is the tool list of the level whose tools weigh most,
+// as generate would send it.
+func sizeProbeTools(reg *modality.Registry, form bridge.Form) ([]llm.Tool, error) {
+	if reg == nil {
+		return nil, nil
+	}
+	br, err := bridge.New(reg)
+	if err != nil {
+		return nil, err
+	}
+	var best []llm.Tool
+	bestSize := 0
+	for _, l := range br.Levels() {
+		c, err := br.Catalog(l.Modality)
+		if err != nil {
+			return nil, err
+		}
+		var tools []llm.Tool
+		size := 0
+		for _, t := range append(c.Tools(l, form), br.LocalTools(l, form, false)...) {
+			tools = append(tools, llm.Tool{Name: t.Name, Description: t.Description, Parameters: t.Parameters, Strict: t.Strict})
+			size += len(t.Description) + len(t.Parameters)
+		}
+		if size > bestSize {
+			best, bestSize = tools, size
+		}
+	}
+	return best, nil
 }
 
 func parallelFix(cfg *settings) string {
@@ -184,14 +350,15 @@ func parallelFix(cfg *settings) string {
 	return "the server or model ignores parallel_tool_calls; generation still works, one item per turn"
 }
 
-// toolFailure turns a failed tool-calling probe into a check, with the
-// server's own fix when it named one.
+// toolFailure turns a failed probe into a check, with the server's own
+// fix when it named one, else the fix generate would print.
 func toolFailure(err error, cfg *settings) check {
 	c := check{Name: "tool calls", Status: checkFail, Message: firstLine(err.Error()), Fix: setupFixOf(err)}
 	if c.Fix == "" {
-		c.Fix = firstLine(strings.TrimPrefix(lastLine(explainProvider(err, cfg).Error()), "fix: "))
-		if c.Fix == c.Message {
-			c.Fix = ""
+		// Only a line that is a fix: a server's message may end with a
+		// line of its own (pydantic's "For further information visit …").
+		if last := lastLine(explainProvider(err, cfg).Error()); strings.HasPrefix(last, "fix: ") {
+			c.Fix = strings.TrimPrefix(last, "fix: ")
 		}
 	}
 	return c
@@ -214,28 +381,30 @@ func lastLine(s string) string {
 	return s[strings.LastIndex(s, "\n")+1:]
 }
 
-// probeTools asks for two calls of a tiny tool in one turn.
-func probeTools(ctx context.Context, cfg *settings, strict bool) (llm.Response, error) {
-	c, err := llm.New(llm.Config{
+// probeClient is the client generate would make, retries included, so a
+// failure generate would retry past does not fail the probe.
+func probeClient(cfg *settings) (*llm.Client, error) {
+	return llm.New(llm.Config{
 		BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Model: cfg.Model,
 		Temperature: cfg.Temperature, Seed: cfg.Seed, MaxTokens: cfg.MaxTokens,
 		TurnTimeout: cfg.Timeout, AttemptTimeout: cfg.AttemptTimeout,
-		MaxRetries: -1, TokenField: cfg.TokenField, NoParallelToolCalls: !cfg.ParallelToolCalls,
-		Stream: cfg.Stream,
+		MaxRetries: retries(cfg.Retries), TokenField: cfg.TokenField, NoParallelToolCalls: !cfg.ParallelToolCalls,
+		Stream: cfg.Stream, MaxAnswerBytes: cfg.MaxAnswerBytes,
 	})
-	if err != nil {
-		return llm.Response{}, err
-	}
-	return c.Complete(ctx, llm.Request{
+}
+
+// pingRequest asks for two calls of a tiny tool in one turn.
+func pingRequest(strict bool) llm.Request {
+	return llm.Request{
 		Messages: []llm.Message{
-			{Role: llm.RoleSystem, Content: "lessongen doctor: a check that tool calling works. Call the tool ping twice in this one turn, with n 1 and with n 2, and write nothing else."},
+			{Role: llm.RoleSystem, Content: "lessongen doctor: a check that tool calling works. Call the tool ping twice in this one turn, with n 1 and with n 2, and write nothing else. When the results come back, answer with the word done."},
 			{Role: llm.RoleUser, Content: "Call ping with n 1 and ping with n 2, both now."},
 		},
 		Tools: []llm.Tool{{
 			Name: "ping", Description: "Answer a ping.", Strict: strict,
 			Parameters: json.RawMessage(`{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"],"additionalProperties":false}`),
 		}},
-	})
+	}
 }
 
 // listModels reads GET /models and returns the model ids.

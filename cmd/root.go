@@ -76,7 +76,7 @@ func NewRootCmd(streams *IOStreams, reg *modality.Registry) *cobra.Command {
 		newGenerateCmd(streams, reg),
 		newFillCmd(streams, reg),
 		newRenderCmd(streams, reg),
-		newDoctorCmd(streams),
+		newDoctorCmd(streams, reg),
 		newVersionCmd(streams),
 		newSchemaCmd(streams, reg),
 		newInitCmd(streams, reg),

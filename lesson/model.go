@@ -356,6 +356,17 @@ func (p *Plan) earlier(ph *Slide) []string {
 	return ids
 }
 
+// filledFor lists every slide added for placeholder ph, by any run.
+func (p *Plan) filledFor(ph *Slide) []string {
+	var ids []string
+	for _, s := range p.slides() {
+		if !s.IsPlaceholder && s.filledFor == ph {
+			ids = append(ids, s.ID)
+		}
+	}
+	return ids
+}
+
 // Placements lists every child of every slide, kind by kind in generation
 // order; see session.Parent.
 func (p *Plan) Placements() []session.Placement {
@@ -419,9 +430,12 @@ func (p *Plan) Pending() []session.Pending {
 	pos, after := 0, "at the start"
 	for i, s := range p.slides() {
 		if s.IsPlaceholder {
-			if s.filled == 0 {
+			if gen := p.earlier(s); session.PlaceholderOpen(s.Hint, s.filled, len(gen)) {
+				if s.filled > 0 {
+					gen = p.filledFor(s)
+				}
 				ps = append(ps, session.Pending{Level: session.LevelNode, Path: fmt.Sprintf("slides[%d]", i), Hint: s.Hint, ID: s.PlaceholderID,
-					Label: "new slides " + after, Generated: p.earlier(s)})
+					Label: "new slides " + after, Generated: gen})
 			}
 			continue
 		}

@@ -571,7 +571,7 @@ func TestRemovingAGeneratedSlideReopensItsPlaceholder(t *testing.T) {
 	added := dispatch(t, s, practice("Practice one")).Outputs[0].(lesson.SlideAdded)
 	pendingIDs := func() []string {
 		var ids []string
-		for _, p := range plan(d).Pending() {
+		for _, p := range session.Owed(plan(d).Pending()) {
 			if p.ID != "" {
 				ids = append(ids, p.ID)
 			}
@@ -579,7 +579,7 @@ func TestRemovingAGeneratedSlideReopensItsPlaceholder(t *testing.T) {
 		return ids
 	}
 	if got := pendingIDs(); len(got) != 0 {
-		t.Fatalf("filled placeholder still listed: %v", got)
+		t.Fatalf("begun placeholder still owed: %v", got)
 	}
 	dispatch(t, s, lesson.RemoveSlide{ID: added.ID})
 	if got := pendingIDs(); !slices.Equal(got, []string{added.PendingID}) {
@@ -593,6 +593,32 @@ func TestRemovingAGeneratedSlideReopensItsPlaceholder(t *testing.T) {
 	dispatch(t, s, session.Undo{}) // remove
 	if got := pendingIDs(); len(got) != 0 {
 		t.Errorf("undoing the removal should fill the placeholder again: %v", got)
+	}
+}
+
+// A placeholder whose hint counts ("two practice slides") stays listed
+// until that many slides fill it, showing what it holds, so a model that
+// makes one call per turn is asked again; it is not owed once begun, so
+// the model may still end there.
+func TestPluralHintKeepsPlaceholderOpen(t *testing.T) {
+	d := loadFractions(t)
+	s := d.Session()
+	listed := func() *session.Pending {
+		for _, p := range plan(d).Pending() {
+			if p.Hint == "two practice slides" {
+				return &p
+			}
+		}
+		return nil
+	}
+	first := dispatch(t, s, practice("Practice one")).Outputs[0].(lesson.SlideAdded)
+	p := listed()
+	if p == nil || !slices.Equal(p.Generated, []string{first.ID}) || len(session.Owed([]session.Pending{*p})) != 0 {
+		t.Fatalf("after one of two slides: %+v, want listed with the slide generated, not owed", p)
+	}
+	dispatch(t, s, practice("Practice two"))
+	if p := listed(); p != nil {
+		t.Errorf("after two of two slides still listed: %+v", p)
 	}
 }
 

@@ -67,6 +67,9 @@ type Config struct {
 	// shown while it arrives (Request.OnText). The assembled Response is
 	// the same as without it.
 	Stream bool
+	// MaxAnswerBytes caps what is read of one answer body; an answer
+	// that passes it is a failed attempt. 0 means DefaultMaxAnswerBytes.
+	MaxAnswerBytes int64
 	// HTTPClient is optional.
 	HTTPClient *http.Client
 	// WrapTransport, when set, wraps the HTTP client's transport: a hook
@@ -133,6 +136,19 @@ func New(cfg Config) (*Client, error) {
 		wrapped.Transport = cfg.WrapTransport(base)
 		hc = &wrapped
 	}
+	// The cap is outermost, so a recording holds what was read and a
+	// replay meets the same cap.
+	limit := cfg.MaxAnswerBytes
+	if limit <= 0 {
+		limit = DefaultMaxAnswerBytes
+	}
+	capped := *hc
+	next := hc.Transport
+	if next == nil {
+		next = http.DefaultTransport
+	}
+	capped.Transport = capTransport{next: next, limit: limit}
+	hc = &capped
 	clock := cfg.Clock
 	if clock == nil {
 		clock = realClock{}
@@ -220,16 +236,16 @@ func (c *Client) Complete(ctx context.Context, req Request) (Response, error) {
 			req.OnRestart()
 		}
 		texted = false
-		cc, res, err := c.send(ctx, params, attempts, onText)
+		ans, res, err := c.send(ctx, params, attempts, onText)
 		if err == nil {
-			if len(cc.Choices) == 0 {
+			if ans.choices == 0 {
 				return Response{Requests: attempts}, &ProviderError{
 					StatusCode: http.StatusOK, Message: "answer has no choices",
 					Attempts: attempts, kind: ErrBadResponse,
 				}
 			}
 			c.limiter.succeeded()
-			return c.response(cc, req, attempts), nil
+			return c.response(ans, req, attempts), nil
 		}
 		if ctx.Err() != nil {
 			return Response{Requests: attempts}, c.stopped(parent, ctx, err, last)
@@ -263,7 +279,7 @@ func (c *Client) Complete(ctx context.Context, req Request) (Response, error) {
 // before the attempt's context is released (an error body is read then).
 // The answer is read inside chat.New, so a body that stalls halfway is cut
 // by the same deadline as a server that never answers.
-func (c *Client) send(ctx context.Context, params openai.ChatCompletionNewParams, attempt int, onText func(string)) (*openai.ChatCompletion, *http.Response, error) {
+func (c *Client) send(ctx context.Context, params openai.ChatCompletionNewParams, attempt int, onText func(string)) (answer, *http.Response, error) {
 	actx := ctx
 	if c.attempt > 0 {
 		var cancel context.CancelFunc
@@ -271,30 +287,43 @@ func (c *Client) send(ctx context.Context, params openai.ChatCompletionNewParams
 		defer cancel()
 	}
 	var res *http.Response
-	var cc *openai.ChatCompletion
+	var ans answer
 	var err error
 	if c.stream {
-		cc, err = c.streamed(actx, params, &res, onText)
+		ans, err = c.streamed(actx, params, &res, onText)
 	} else {
+		var cc *openai.ChatCompletion
 		cc, err = c.chat.New(actx, params, option.WithResponseInto(&res))
+		if err == nil {
+			ans = fromCompletion(cc)
+		}
 	}
+	var tooLarge *AnswerTooLargeError
+	var serr *streamError
 	switch {
 	case err == nil:
-		return cc, res, nil
+		return ans, res, nil
 	case ctx.Err() != nil:
-		return nil, res, err // the turn ended, not just this attempt
+		return ans, res, err // the turn ended, not just this attempt
+	case errors.As(err, &tooLarge) && res != nil:
+		// A failed attempt like a cut one: the next answer may be sane.
+		return ans, res, &ProviderError{
+			StatusCode: res.StatusCode, Message: tooLarge.Error(), Retryable: true, Attempts: attempt,
+			Fix: "raise --max-answer-bytes (LESSONGEN_MAX_ANSWER_BYTES, max_answer_bytes in the config file) if the server's answers are really this large",
+		}
+	case errors.As(err, &serr):
+		// The server's own error, classified like an HTTP error of its code.
+		return ans, res, streamFailure(serr, attempt, c.apiKey)
 	case errors.Is(err, errStreamCut):
 		// Cut like a dropped connection: transient, retried.
-		return nil, res, &ProviderError{StatusCode: res.StatusCode, Message: err.Error(), Retryable: true, Attempts: attempt}
-	case errors.Is(err, errStreamChunk):
-		return nil, res, &ProviderError{StatusCode: res.StatusCode, Message: err.Error(), Attempts: attempt, kind: ErrBadResponse}
+		return ans, res, &ProviderError{StatusCode: res.StatusCode, Message: err.Error(), Retryable: true, Attempts: attempt}
 	case errors.Is(context.Cause(actx), errAttemptTimeout{}):
-		return nil, res, &ProviderError{
+		return ans, res, &ProviderError{
 			Message:   fmt.Sprintf("no complete answer within the attempt timeout of %s", c.attempt),
 			Retryable: true, Attempts: attempt, kind: context.DeadlineExceeded,
 		}
 	}
-	return nil, res, classify(err, res, attempt, c.apiKey)
+	return ans, res, classify(err, res, attempt, c.apiKey)
 }
 
 // stopped explains why a turn ended on its context: the caller's
@@ -451,11 +480,55 @@ func toolParam(t Tool) (openai.ChatCompletionToolUnionParam, error) {
 	return openai.ChatCompletionFunctionTool(fd), nil
 }
 
-// response converts the first choice, tolerating what compatible servers
-// do: content null, tool calls without id or type, no usage.
-func (c *Client) response(cc *openai.ChatCompletion, req Request, attempts int) Response {
+// answer is one model answer as read from the wire, streamed or not,
+// before it becomes a Response.
+type answer struct {
+	content string
+	finish  string
+	calls   []rawCall
+	usage   Usage
+	choices int // 0: the server sent no choice
+}
+
+// rawCall is a tool call as the server sent it.
+type rawCall struct{ id, typ, name, args string }
+
+// fromCompletion reads the first choice of a whole answer, tolerating
+// what compatible servers do: content null, tool calls without id or
+// type, arguments as an object, no usage.
+func fromCompletion(cc *openai.ChatCompletion) answer {
+	a := answer{
+		choices: len(cc.Choices),
+		usage: Usage{
+			PromptTokens:     cc.Usage.PromptTokens,
+			CompletionTokens: cc.Usage.CompletionTokens,
+			CachedTokens:     cc.Usage.PromptTokensDetails.CachedTokens,
+		},
+	}
+	if len(cc.Choices) == 0 {
+		return a
+	}
 	choice := cc.Choices[0]
-	msg := Message{Role: RoleAssistant, Content: choice.Message.Content}
+	a.content, a.finish = choice.Message.Content, choice.FinishReason
+	for _, tc := range choice.Message.ToolCalls {
+		call := rawCall{id: tc.ID, typ: tc.Type, name: tc.Function.Name, args: tc.Function.Arguments}
+		if tc.Type == "custom" {
+			call.name, call.args = tc.Custom.Name, tc.Custom.Input
+		}
+		if call.args == "" {
+			// Some servers send arguments as a JSON object, not a string.
+			if raw := strings.TrimSpace(tc.Function.JSON.Arguments.Raw()); strings.HasPrefix(raw, "{") {
+				call.args = raw
+			}
+		}
+		a.calls = append(a.calls, call)
+	}
+	return a
+}
+
+// response makes the Response of an answer, giving every tool call an id.
+func (c *Client) response(a answer, req Request, attempts int) Response {
+	msg := Message{Role: RoleAssistant, Content: a.content}
 
 	// Synthesized ids count on from the calls already in the conversation,
 	// so they are stable for a given history and unique across its turns.
@@ -463,18 +536,9 @@ func (c *Client) response(cc *openai.ChatCompletion, req Request, attempts int) 
 	for _, m := range req.Messages {
 		prior += len(m.ToolCalls)
 	}
-	seen := make(map[string]bool, len(choice.Message.ToolCalls))
-	for i, tc := range choice.Message.ToolCalls {
-		call := ToolCall{ID: tc.ID, Name: tc.Function.Name, Arguments: tc.Function.Arguments}
-		if tc.Type == "custom" {
-			call.Name, call.Arguments = tc.Custom.Name, tc.Custom.Input
-		}
-		if call.Arguments == "" {
-			// Some servers send arguments as a JSON object, not a string.
-			if raw := strings.TrimSpace(tc.Function.JSON.Arguments.Raw()); strings.HasPrefix(raw, "{") {
-				call.Arguments = raw
-			}
-		}
+	seen := make(map[string]bool, len(a.calls))
+	for i, rc := range a.calls {
+		call := ToolCall{ID: rc.id, Name: rc.name, Arguments: rc.args}
 		if call.ID == "" || seen[call.ID] {
 			call.ID = "call_" + strconv.Itoa(prior+i)
 		}
@@ -483,12 +547,8 @@ func (c *Client) response(cc *openai.ChatCompletion, req Request, attempts int) 
 	}
 	return Response{
 		Message:      msg,
-		FinishReason: choice.FinishReason,
-		Usage: Usage{
-			PromptTokens:     cc.Usage.PromptTokens,
-			CompletionTokens: cc.Usage.CompletionTokens,
-			CachedTokens:     cc.Usage.PromptTokensDetails.CachedTokens,
-		},
-		Requests: attempts,
+		FinishReason: a.finish,
+		Usage:        a.usage,
+		Requests:     attempts,
 	}
 }

@@ -147,46 +147,82 @@ func classify(err error, res *http.Response, attempt int, key string) *ProviderE
 		}
 	}
 	if byStatus {
-		pe.Retryable = retryableStatus(res, pe.StatusCode)
-		switch pe.StatusCode {
-		case http.StatusUnauthorized, http.StatusForbidden:
-			pe.kind = ErrAuth
-		case http.StatusNotFound:
-			pe.kind = ErrNotFound
-		}
-		if fix := setupFix(pe.Message); fix != "" {
-			pe.Fix, pe.Retryable, pe.kind = fix, false, ErrServerSetup
-		}
+		pe.byStatus(res)
 	}
+	return pe.finish(key)
+}
+
+// byStatus decides retry and kind from the status, and the server's
+// message when it names a setting to fix.
+func (pe *ProviderError) byStatus(res *http.Response) {
+	pe.Retryable = retryableStatus(res, pe.StatusCode)
+	switch pe.StatusCode {
+	case http.StatusUnauthorized, http.StatusForbidden:
+		pe.kind = ErrAuth
+	case http.StatusNotFound:
+		pe.kind = ErrNotFound
+	}
+	if fix := setupFix(pe.Message); fix != "" {
+		pe.Fix, pe.Retryable, pe.kind = fix, false, ErrServerSetup
+	}
+}
+
+// finish redacts and bounds what the server wrote.
+func (pe *ProviderError) finish(key string) *ProviderError {
 	pe.Message = truncate(redact(strings.TrimSpace(pe.Message), key), maxMessageLen)
 	pe.Code = redact(pe.Code, key)
 	return pe
 }
 
-// setupFixes are the refusals a server makes when it was started without
+// streamFailure is an error the server sent inside a 200 stream, taken as
+// an HTTP error of the status its code names. One that names none (Ollama
+// sends "code": null) counts as a 500: the server failed mid-answer.
+func streamFailure(e *streamError, attempt int, key string) *ProviderError {
+	pe := &ProviderError{StatusCode: e.Status, Message: e.Message, Code: e.Code, Attempts: attempt}
+	if pe.StatusCode == 0 {
+		pe.StatusCode = http.StatusInternalServerError
+	}
+	pe.byStatus(nil)
+	return pe.finish(key)
+}
+
+// setupFixes are the refusals a server makes when it is not set up for
 // what a tool-calling request needs, each with what to change. The texts
 // are the servers' own: llama.cpp's server answers 500 "tools param
-// requires --jinja flag", vLLM 400 "\"auto\" tool choice requires
-// --enable-auto-tool-choice and --tool-call-parser to be set".
+// requires --jinja flag" and, in builds before streamed tool calls, 500
+// "Cannot use tools with stream"; vLLM 400 "\"auto\" tool choice requires
+// --enable-auto-tool-choice and --tool-call-parser to be set"; Ollama 400
+// "MODEL does not support tools".
 var setupFixes = []struct{ marker, fix string }{
 	{"requires --jinja", "llama.cpp: start llama-server with --jinja (and a model whose chat template supports tools)"},
 	{"--enable-auto-tool-choice", "vLLM: start the server with --enable-auto-tool-choice --tool-call-parser NAME (the parser for your model, e.g. hermes, llama3_json, mistral)"},
+	{"cannot use tools with stream", "llama.cpp: this llama-server cannot stream tool calls: run without --stream, or update llama.cpp"},
+	{"does not support tools", "this model does not support tool calling on this server (Ollama: its template has no tools): choose one that does with --model"},
 }
 
-// extraFieldFixes: servers validating requests with pydantic (older vLLM)
-// refuse a field they do not know with "Extra inputs are not permitted"
-// and name the field in the error's location.
-var extraFieldFixes = []struct{ field, fix string }{
+// unknownFieldMarkers are how servers refuse a request field they do not
+// know, naming the field in the message: pydantic's "Extra inputs are not
+// permitted" (older vLLM), Azure OpenAI's "Unrecognized request argument
+// supplied: FIELD".
+var unknownFieldMarkers = []string{"extra inputs are not permitted", "unrecognized request argument supplied"}
+
+// fieldFixes say how to stop sending a refused field; strict last, since
+// the word may appear in other messages.
+var fieldFixes = []struct{ field, fix string }{
 	{"parallel_tool_calls", "this server rejects parallel_tool_calls: use --parallel-tool-calls=false"},
 	{"max_completion_tokens", "this server rejects max_completion_tokens: use --token-field max_tokens"},
+	{"stream_options", "this server rejects stream_options, which --stream sends: run without --stream"},
 	{"strict", "this server rejects strict schemas: use --tool-schema compatible"},
 }
 
 // setupFix returns the fix for a server setup refusal in msg, or "".
 func setupFix(msg string) string {
 	low := strings.ToLower(msg)
-	if strings.Contains(low, "extra inputs are not permitted") {
-		for _, f := range extraFieldFixes {
+	for _, m := range unknownFieldMarkers {
+		if !strings.Contains(low, m) {
+			continue
+		}
+		for _, f := range fieldFixes {
 			if strings.Contains(low, f.field) {
 				return f.fix
 			}

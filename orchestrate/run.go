@@ -386,6 +386,8 @@ func (r *runner) step(ctx context.Context, st Step, bl modality.Level, d *modali
 		switch {
 		case res.Stop == agent.StopBudget:
 			nr.Error = fmt.Sprintf("the step budget (%d) ran out", r.opts.MaxSteps)
+		case res.Unparsed:
+			nr.Error = "the model stopped with work still pending: " + llm.ErrUnparsedToolCalls.Error()
 		case res.Repaired:
 			nr.Error = "the model stopped with work still pending, also after a repair turn"
 		default:

@@ -126,8 +126,11 @@ func (q *Quiz) Pending() []session.Pending {
 	pos := 0
 	for i, qu := range q.questions() {
 		if qu.IsPlaceholder {
-			if qu.filled == 0 {
-				ps = append(ps, session.Pending{Level: session.LevelNode, Path: fmt.Sprintf("questions[%d]", i), Hint: qu.Hint, ID: qu.PlaceholderID, Generated: q.earlier(qu)})
+			if gen := q.earlier(qu); session.PlaceholderOpen(qu.Hint, qu.filled, len(gen)) {
+				if qu.filled > 0 {
+					gen = q.filledFor(qu)
+				}
+				ps = append(ps, session.Pending{Level: session.LevelNode, Path: fmt.Sprintf("questions[%d]", i), Hint: qu.Hint, ID: qu.PlaceholderID, Generated: gen})
 			}
 			continue
 		}

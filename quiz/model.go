@@ -191,6 +191,17 @@ func (q *Quiz) earlier(ph *Question) []string {
 	return ids
 }
 
+// filledFor lists every question added for placeholder ph, by any run.
+func (q *Quiz) filledFor(ph *Question) []string {
+	var ids []string
+	for _, qu := range q.questions() {
+		if !qu.IsPlaceholder && qu.filledFor == ph.PlaceholderID {
+			ids = append(ids, qu.ID)
+		}
+	}
+	return ids
+}
+
 // Hint is the author's hint for the quiz as a whole, if it had one.
 func (q *Quiz) Hint() string { return q.hint }
 

@@ -112,8 +112,11 @@ func (b *Board) Pending() []session.Pending {
 	pos := 0
 	for i, e := range b.Elements.Value {
 		if e.IsPlaceholder {
-			if e.filled == 0 {
-				ps = append(ps, session.Pending{Level: session.LevelNode, Path: fmt.Sprintf("elements[%d]", i), Hint: e.Hint, ID: e.PlaceholderID, Generated: b.earlier(e)})
+			if gen := b.earlier(e); session.PlaceholderOpen(e.Hint, e.filled, len(gen)) {
+				if e.filled > 0 {
+					gen = b.filledFor(e)
+				}
+				ps = append(ps, session.Pending{Level: session.LevelNode, Path: fmt.Sprintf("elements[%d]", i), Hint: e.Hint, ID: e.PlaceholderID, Generated: gen})
 			}
 			continue
 		}

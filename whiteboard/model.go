@@ -345,6 +345,17 @@ func (b *Board) earlier(ph *Element) []string {
 	return ids
 }
 
+// filledFor lists every element added for placeholder ph, by any run.
+func (b *Board) filledFor(ph *Element) []string {
+	var ids []string
+	for _, e := range b.elements() {
+		if !e.IsPlaceholder && e.filledFor == ph.PlaceholderID {
+			ids = append(ids, e.ID)
+		}
+	}
+	return ids
+}
+
 func (b *Board) validate(r *yamlsrc.Reporter, path string) {
 	if c, ok := b.Canvas.Get(); ok {
 		at := keyNode(b.Src, "canvas")

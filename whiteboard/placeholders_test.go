@@ -83,8 +83,16 @@ func TestPendingElementsKeyInAWrittenBoard(t *testing.T) {
 	apply(t, s, b, whiteboard.AddShape{Box: box(0, 0, 100, 100), Shape: "rect", Placing: whiteboard.Placing{PendingID: "p1"}})
 	apply(t, s, b, whiteboard.AddShape{Box: box(200, 0, 100, 100), Shape: "rect"})
 	wantIDs(t, b, "shape1", "shape2", "?p1")
-	if len(b.Pending()) != 0 {
-		t.Errorf("pending = %+v, want nothing once the placeholder has content", b.Pending())
+	if len(session.Owed(b.Pending())) != 0 {
+		t.Errorf("pending = %+v, want nothing owed once the placeholder has content", b.Pending())
+	}
+	// "three columns" counts three: listed, with what it holds, until then.
+	if p := b.Pending(); len(p) != 1 || !reflect.DeepEqual(p[0].Generated, []string{"shape1", "shape2"}) {
+		t.Errorf("pending = %+v, want the placeholder with its two shapes", p)
+	}
+	apply(t, s, b, whiteboard.AddShape{Box: box(400, 0, 100, 100), Shape: "rect", Placing: whiteboard.Placing{PendingID: "p1"}})
+	if p := b.Pending(); len(p) != 0 {
+		t.Errorf("pending = %+v, want nothing after three", p)
 	}
 }
 

@@ -41,7 +41,42 @@ type StreamOptions struct {
 	// body ends cleanly, but without a finish_reason and without
 	// [DONE], as when a proxy drops a stream.
 	CutOnce bool `json:"cut_once,omitempty"`
+
+	// How real servers stream, each unlike OpenAI (a client must read
+	// them all; see /work/shared/notes/servers.md).
+
+	// NullError adds "error": null to every chunk, as Foundry Local does.
+	NullError bool `json:"null_error,omitempty"`
+	// ChangingIDs gives every chunk an id (and choice index) of its own
+	// ("chat.id.1", "chat.id.2", …), as Foundry Local does.
+	ChangingIDs bool `json:"changing_ids,omitempty"`
+	// KeepAliveFirst sends a chunk with no choices and an id of its own
+	// before the answer, as omlx does.
+	KeepAliveFirst bool `json:"keep_alive_first,omitempty"`
+	// ResendName repeats a tool call's function name in every delta of
+	// it, as MiniMax models behind NVIDIA NIM do.
+	ResendName bool `json:"resend_name,omitempty"`
+	// NoIndex leaves "index" out of tool-call deltas, as early vLLM did.
+	NoIndex bool `json:"no_index,omitempty"`
+	// CumulativeUsage puts the usage so far on every chunk, as vLLM 0.5.4
+	// does with include_usage (continuous_usage_stats).
+	CumulativeUsage bool `json:"cumulative_usage,omitempty"`
 }
+
+// Styles of Turn.StreamError: how a server reports an error after it has
+// started a 200 stream.
+const (
+	// StreamErrorVLLM: a data event {"error": {...,"code": STATUS}}, then
+	// [DONE] (vLLM, and llama.cpp since late 2025).
+	StreamErrorVLLM = "vllm"
+	// StreamErrorLlamaCpp: a non-standard SSE field `error: {...}`, then
+	// [DONE] (llama.cpp builds through 2025).
+	StreamErrorLlamaCpp = "llama.cpp"
+	// StreamErrorOllama: a bare JSON line {"error": {...,"code": null}}
+	// written into the stream, which then ends with no finish_reason and
+	// no [DONE] (Ollama's OpenAI layer).
+	StreamErrorOllama = "ollama"
+)
 
 // Quirks are refusals of real OpenAI-compatible servers, checked before any
 // rule, with the servers' own status and error text (see
@@ -58,6 +93,22 @@ type Quirks struct {
 	NoAutoToolChoice bool `json:"no_auto_tool_choice,omitempty"`
 	// RejectStrict refuses tools with a strict field, as older vLLM does.
 	RejectStrict bool `json:"reject_strict,omitempty"`
+	// AzureParallelToolCalls refuses a request that sends
+	// parallel_tool_calls, as Azure OpenAI does for models without it.
+	AzureParallelToolCalls bool `json:"azure_parallel_tool_calls,omitempty"`
+	// AzureStreamOptions refuses a request that sends stream_options, as
+	// Azure OpenAI API versions before 2024-09 do.
+	AzureStreamOptions bool `json:"azure_stream_options,omitempty"`
+	// OllamaNoTools refuses every request with tools, as Ollama does for
+	// a model whose template has no tool support.
+	OllamaNoTools bool `json:"ollama_no_tools,omitempty"`
+	// LlamaCppNoToolStream refuses a streamed request with tools with a
+	// 500, as llama-server builds before streamed tool calls did.
+	LlamaCppNoToolStream bool `json:"llamacpp_no_tool_stream,omitempty"`
+	// ContextTokens, when set, refuses a request whose prompt counts more
+	// tokens (about 4 bytes each, as usage counts them) with llama.cpp's
+	// 400 "the request exceeds the available context size".
+	ContextTokens int `json:"context_tokens,omitempty"`
 	// NoUsage leaves usage out of answers.
 	NoUsage bool `json:"no_usage,omitempty"`
 }
@@ -101,12 +152,31 @@ type Turn struct {
 	// paused mid-way, for a test to act (edit a file, start a second run).
 	Hold bool `json:"hold,omitempty"`
 
+	// StreamError, with Status, sends the scripted failure inside a 200
+	// stream, after half the answer, in a server's style (StreamErrorVLLM,
+	// StreamErrorLlamaCpp, StreamErrorOllama) instead of as an HTTP
+	// status; ErrorBody is then the error's message. A request that does
+	// not stream gets the HTTP status.
+	StreamError string `json:"stream_error,omitempty"`
+
 	// Quirks of compatible servers, applied to the normal answer.
 
 	// NullContent sends "content": null.
 	NullContent bool `json:"null_content,omitempty"`
 	// OmitIDs sends tool calls without "id".
 	OmitIDs bool `json:"omit_ids,omitempty"`
+
+	// Runaway answers, for the client's cap on what it reads.
+
+	// Endless answers 200 with a body that never ends, as a runaway
+	// server or proxy does: text chunks forever when streamed, else a
+	// JSON answer whose content string never closes. It ends when the
+	// client hangs up or the server closes.
+	Endless bool `json:"endless,omitempty"`
+	// HugeBytes pads the answer's text to this many bytes: one complete
+	// JSON answer, or as many text chunks when streamed. It is written as
+	// it is sent, so the server holds none of it.
+	HugeBytes int `json:"huge_bytes,omitempty"`
 }
 
 // FakeCall is a tool call the fake model makes.
@@ -210,6 +280,10 @@ func (s Script) validate() error {
 				return fmt.Errorf("%s: status and hang are exclusive", where)
 			case t.Hold && t.Hang:
 				return fmt.Errorf("%s: hold and hang are exclusive", where)
+			case t.StreamError != "" && t.Status == 0:
+				return fmt.Errorf("%s: stream_error needs a status", where)
+			case t.StreamError != "" && t.StreamError != StreamErrorVLLM && t.StreamError != StreamErrorLlamaCpp && t.StreamError != StreamErrorOllama:
+				return fmt.Errorf("%s: stream_error %q is not one of vllm, llama.cpp, ollama", where, t.StreamError)
 			case t.Times < -1:
 				return fmt.Errorf("%s: times must be -1 (forever) or more", where)
 			}

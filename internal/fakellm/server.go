@@ -157,11 +157,12 @@ type (
 	chatRequest struct {
 		Model         string `json:"model"`
 		Stream        bool   `json:"stream"`
-		StreamOptions struct {
+		StreamOptions *struct {
 			IncludeUsage bool `json:"include_usage"`
 		} `json:"stream_options"`
-		Messages []chatMessage `json:"messages"`
-		Tools    []struct {
+		ParallelToolCalls *bool         `json:"parallel_tool_calls"`
+		Messages          []chatMessage `json:"messages"`
+		Tools             []struct {
 			Function struct {
 				Strict *bool `json:"strict"`
 			} `json:"function"`
@@ -223,6 +224,9 @@ type reply struct {
 	hang       bool
 	hold       bool
 	sse        bool // body is Server-Sent Events
+	// write, when set, writes the body as it is sent (runaway answers),
+	// instead of body.
+	write func(ctx context.Context, w io.Writer)
 }
 
 func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
@@ -255,6 +259,16 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	if rep.retryAfter != "" {
 		w.Header().Set("Retry-After", rep.retryAfter)
 	}
+	if rep.write != nil {
+		ct := "application/json"
+		if rep.sse {
+			ct = "text/event-stream"
+		}
+		w.Header().Set("Content-Type", ct)
+		w.WriteHeader(rep.status)
+		rep.write(r.Context(), w)
+		return
+	}
 	if rep.sse {
 		w.Header().Set("Content-Type", "text/event-stream")
 		w.Header().Set("Content-Length", strconv.Itoa(len(rep.body)))
@@ -278,6 +292,10 @@ func (s *Server) decide(r *http.Request, body []byte) reply {
 	if rep, refused := s.quirk(req); refused {
 		return rep
 	}
+	if n := s.script.Quirks.ContextTokens; n > 0 && len(body)/4+1 > n {
+		return reply{status: http.StatusBadRequest, body: fmt.Sprintf(
+			`{"error":{"code":400,"message":"the request exceeds the available context size, try increasing it (n_ctx %d, prompt %d tokens)","type":"exceed_context_size_error"}}`, n, len(body)/4+1)}
+	}
 
 	task, turnIdx := taskText(req.Messages), 0
 	for _, m := range req.Messages {
@@ -299,15 +317,25 @@ func (s *Server) decide(r *http.Request, body []byte) reply {
 		turn = rule.Turns[len(rule.Turns)-1]
 	}
 
-	if (turn.Status != 0 || turn.Hang) && s.fail(failureKey{ruleIdx, turnIdx, convKey(req.Messages)}, turn.Times) {
+	failing := (turn.Status != 0 || turn.Hang) && s.fail(failureKey{ruleIdx, turnIdx, convKey(req.Messages)}, turn.Times)
+	if !failing {
+		turn.StreamError = ""
+	}
+	if failing {
 		if turn.Hang {
 			return reply{hang: true}
+		}
+		if turn.StreamError != "" && req.Stream {
+			return s.answer(req, body, turnIdx, turn)
 		}
 		rep := reply{status: turn.Status, body: turn.ErrorBody, retryAfter: turn.RetryAfter}
 		if rep.body == "" {
 			rep.body = errorJSON(fmt.Sprintf("fakellm: scripted %d %s", turn.Status, http.StatusText(turn.Status)))
 		}
 		return rep
+	}
+	if turn.Endless || turn.HugeBytes > 0 {
+		return s.runaway(req, turn)
 	}
 	rep := s.answer(req, body, turnIdx, turn)
 	rep.hold = turn.Hold
@@ -347,6 +375,22 @@ func (s *Server) quirk(req chatRequest) (reply, bool) {
 	if q.NoAutoToolChoice && len(req.Tools) > 0 {
 		return reply{status: http.StatusBadRequest,
 			body: `{"object":"error","message":"\"auto\" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set","type":"BadRequestError","param":null,"code":400}`}, true
+	}
+	if q.AzureParallelToolCalls && req.ParallelToolCalls != nil {
+		return reply{status: http.StatusBadRequest,
+			body: `{"error":{"message":"Unrecognized request argument supplied: parallel_tool_calls","type":"invalid_request_error","param":null,"code":null}}`}, true
+	}
+	if q.AzureStreamOptions && req.StreamOptions != nil {
+		return reply{status: http.StatusBadRequest,
+			body: `{"error":{"message":"Unrecognized request argument supplied: stream_options","type":"invalid_request_error","param":null,"code":null}}`}, true
+	}
+	if q.OllamaNoTools && len(req.Tools) > 0 {
+		return reply{status: http.StatusBadRequest,
+			body: `{"error":{"message":"registry.ollama.ai/library/` + req.Model + ` does not support tools","type":"api_error","param":null,"code":null}}`}, true
+	}
+	if q.LlamaCppNoToolStream && len(req.Tools) > 0 && req.Stream {
+		return reply{status: http.StatusInternalServerError,
+			body: `{"error":{"code":500,"message":"Cannot use tools with stream","type":"server_error"}}`}, true
 	}
 	if q.RejectStrict {
 		for _, t := range req.Tools {
@@ -510,7 +554,7 @@ func (s *Server) answer(req chatRequest, body []byte, turnIdx int, t Turn) reply
 		cc.Usage = nil
 	}
 	if req.Stream {
-		return s.streamReply(cc, req.StreamOptions.IncludeUsage)
+		return s.streamReply(cc, req.StreamOptions != nil && req.StreamOptions.IncludeUsage, t)
 	}
 	b, err := json.Marshal(cc)
 	if err != nil {

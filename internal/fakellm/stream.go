@@ -2,7 +2,9 @@ package fakellm
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -16,6 +18,8 @@ type (
 		Model   string        `json:"model"`
 		Choices []chunkChoice `json:"choices"`
 		Usage   *usage        `json:"usage,omitempty"`
+		// Error is "null" under StreamOptions.NullError (Foundry Local).
+		Error json.RawMessage `json:"error,omitempty"`
 	}
 	chunkChoice struct {
 		Index        int     `json:"index"`
@@ -28,7 +32,7 @@ type (
 		ToolCalls []toolCallDelta `json:"tool_calls,omitempty"`
 	}
 	toolCallDelta struct {
-		Index    int           `json:"index"`
+		Index    *int          `json:"index,omitempty"`
 		ID       string        `json:"id,omitempty"`
 		Type     string        `json:"type,omitempty"`
 		Function functionDelta `json:"function"`
@@ -42,37 +46,74 @@ type (
 // streamReply turns a whole answer into Server-Sent Events: the role, the
 // text and each tool call's arguments in pieces (StreamOptions.Chunk), a
 // finish chunk, a usage chunk when asked for and sent, then [DONE]. The
-// first streamed answer is cut halfway under StreamOptions.CutOnce.
-func (s *Server) streamReply(cc completion, includeUsage bool) reply {
+// first streamed answer is cut halfway under StreamOptions.CutOnce; a
+// turn with a StreamError fails halfway in its server's style. The
+// StreamOptions quirks shape every chunk.
+func (s *Server) streamReply(cc completion, includeUsage bool, t Turn) reply {
+	opt := s.script.Stream
 	msg, finish := cc.Choices[0].Message, cc.Choices[0].FinishReason
 	var frames []chunkChoice
 	frames = append(frames, chunkChoice{Delta: delta{Role: "assistant"}})
 	if msg.Content != nil {
-		for _, piece := range split(*msg.Content, s.script.Stream.Chunk) {
+		for _, piece := range split(*msg.Content, opt.Chunk) {
 			frames = append(frames, chunkChoice{Delta: delta{Content: &piece}})
 		}
 	}
 	for i, tc := range msg.ToolCalls {
+		index := &i
+		if opt.NoIndex {
+			index = nil
+		}
 		frames = append(frames, chunkChoice{Delta: delta{ToolCalls: []toolCallDelta{{
-			Index: i, ID: tc.ID, Type: tc.Type, Function: functionDelta{Name: tc.Function.Name},
+			Index: index, ID: tc.ID, Type: tc.Type, Function: functionDelta{Name: tc.Function.Name},
 		}}}})
-		for _, piece := range split(tc.Function.Arguments, s.script.Stream.Chunk) {
-			frames = append(frames, chunkChoice{Delta: delta{ToolCalls: []toolCallDelta{{
-				Index: i, Function: functionDelta{Arguments: piece},
-			}}}})
+		for _, piece := range split(tc.Function.Arguments, opt.Chunk) {
+			d := toolCallDelta{Index: index, Function: functionDelta{Arguments: piece}}
+			if opt.ResendName {
+				d.Function.Name = tc.Function.Name
+			}
+			frames = append(frames, chunkChoice{Delta: delta{ToolCalls: []toolCallDelta{d}}})
 		}
 	}
 	frames = append(frames, chunkChoice{FinishReason: &finish})
 
 	var b strings.Builder
+	n := 0
 	write := func(c chunk) {
+		n++
 		c.ID, c.Object, c.Created, c.Model = cc.ID, "chat.completion.chunk", cc.Created, cc.Model
+		if opt.ChangingIDs {
+			c.ID = "chat.id." + strconv.Itoa(n)
+			for i := range c.Choices {
+				c.Choices[i].Index = n
+			}
+		}
+		if opt.NullError {
+			c.Error = json.RawMessage("null")
+		}
+		if opt.CumulativeUsage && cc.Usage != nil && c.Usage == nil {
+			// The usage so far: the whole prompt, the answer up to here.
+			u := *cc.Usage
+			u.CompletionTokens = min(int64(n), u.CompletionTokens)
+			u.TotalTokens = u.PromptTokens + u.CompletionTokens
+			c.Usage = &u
+		}
 		data, _ := json.Marshal(c)
 		b.WriteString("data: ")
 		b.Write(data)
 		b.WriteString("\n\n")
 	}
-	if s.script.Stream.CutOnce && s.cut.CompareAndSwap(false, true) {
+	if opt.KeepAliveFirst {
+		b.WriteString(`data: {"id":"keepalive","object":"chat.completion.chunk","created":0,"model":"","choices":[]}` + "\n\n")
+	}
+	if t.StreamError != "" {
+		for _, f := range frames[:len(frames)/2] {
+			write(chunk{Choices: []chunkChoice{f}})
+		}
+		streamError(&b, t)
+		return reply{status: http.StatusOK, body: b.String(), sse: true}
+	}
+	if opt.CutOnce && s.cut.CompareAndSwap(false, true) {
 		for _, f := range frames[:len(frames)/2] {
 			write(chunk{Choices: []chunkChoice{f}})
 		}
@@ -81,11 +122,29 @@ func (s *Server) streamReply(cc completion, includeUsage bool) reply {
 	for _, f := range frames {
 		write(chunk{Choices: []chunkChoice{f}})
 	}
-	if includeUsage && cc.Usage != nil {
+	if (includeUsage || opt.CumulativeUsage) && cc.Usage != nil {
 		write(chunk{Choices: []chunkChoice{}, Usage: cc.Usage})
 	}
 	b.WriteString("data: [DONE]\n\n")
 	return reply{status: http.StatusOK, body: b.String(), sse: true}
+}
+
+// streamError writes t's failure the way its server reports an error
+// inside a stream it has already begun with 200.
+func streamError(b *strings.Builder, t Turn) {
+	msg := t.ErrorBody
+	if msg == "" {
+		msg = fmt.Sprintf("fakellm: scripted %d %s", t.Status, http.StatusText(t.Status))
+	}
+	m, _ := json.Marshal(msg)
+	switch t.StreamError {
+	case StreamErrorVLLM:
+		fmt.Fprintf(b, `data: {"error":{"object":"error","message":%s,"type":"BadRequestError","param":null,"code":%d}}`+"\n\ndata: [DONE]\n\n", m, t.Status)
+	case StreamErrorLlamaCpp:
+		fmt.Fprintf(b, `error: {"code":%d,"message":%s,"type":"invalid_request_error"}`+"\n\ndata: [DONE]\n\n", t.Status, m)
+	case StreamErrorOllama:
+		fmt.Fprintf(b, `{"error":{"message":%s,"type":"api_error","param":null,"code":null}}`+"\n", m)
+	}
 }
 
 // split cuts s into pieces of at most n bytes, never inside a UTF-8

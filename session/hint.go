@@ -1,0 +1,55 @@
+package session
+
+import (
+	"strconv"
+	"strings"
+)
+
+// hintNumbers are the number words a hint may count with.
+var hintNumbers = map[string]int{
+	"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+	"eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
+	"couple": 2, "pair": 2,
+}
+
+// hintCountWords is how far into a hint its count may stand: "two practice
+// slides", "another three questions", "a couple of examples" count;
+// "a diagram with two arrows" describes one item and does not.
+const hintCountWords = 3
+
+// maxHintCount bounds what a hint can ask for, whatever number it writes.
+const maxHintCount = 20
+
+// HintCount is how many items a list-item placeholder's hint asks for:
+// the number among its first words ("two practice slides", "2 more
+// questions", "a couple of examples"), else 1.
+func HintCount(hint string) int {
+	words := strings.FieldsFunc(strings.ToLower(hint), func(r rune) bool {
+		return r == ' ' || r == ',' || r == ':' || r == ';' || r == '-' || r == '\t' || r == '\n'
+	})
+	for i, w := range words {
+		if i >= hintCountWords {
+			break
+		}
+		n, ok := hintNumbers[w]
+		if !ok {
+			if v, err := strconv.Atoi(w); err == nil {
+				n, ok = v, true
+			}
+		}
+		if ok && n >= 1 {
+			return min(n, maxHintCount)
+		}
+	}
+	return 1
+}
+
+// PlaceholderOpen reports whether a list-item placeholder still asks for
+// items: none added for it by this run, or fewer in all (earlier runs'
+// included) than its hint counts. One the model has begun stays open so
+// a model that makes one call per turn is asked again; the model may
+// still end there (a begun placeholder lists what it holds in
+// Pending.Generated, so it is not Owed).
+func PlaceholderOpen(hint string, filled, earlier int) bool {
+	return filled == 0 || filled+earlier < HintCount(hint)
+}

@@ -1,0 +1,27 @@
+package session
+
+import "testing"
+
+func TestHintCount(t *testing.T) {
+	for hint, want := range map[string]int{
+		"two practice slides":                  2,
+		"two more questions":                   2,
+		"3 worked examples":                    3,
+		"another three questions":              3,
+		"a couple of examples":                 2,
+		"a labelled chloroplast diagram":       1,
+		"a diagram with two arrows":            1,
+		"":                                     1,
+		"Twelve: quick recall":                 12,
+		"1000 slides":                          maxHintCount,
+		"one slide: summary, with 4 questions": 1,
+	} {
+		if got := HintCount(hint); got != want {
+			t.Errorf("HintCount(%q) = %d, want %d", hint, got, want)
+		}
+	}
+	if !PlaceholderOpen("two more questions", 1, 0) || PlaceholderOpen("two more questions", 1, 1) ||
+		!PlaceholderOpen("a question", 0, 3) || PlaceholderOpen("a question", 1, 0) {
+		t.Error("PlaceholderOpen: want open until the hint's count is met, and while nothing was added")
+	}
+}
