@@ -705,6 +705,12 @@ func (p *patcher) splice(from int, o *yaml.Node, end int, value string, childCol
 		return
 	}
 	first, others, _ := strings.Cut(value, "\n")
+	if strings.TrimSpace(first) == "" && (end <= from || strings.TrimSpace(string(p.s.text[from:end])) == "") {
+		// A null value filled with a block: nothing on the key's line
+		// changes, so its comment keeps its column.
+		p.edits = append(p.edits, Edit{Start: eol, End: eol, Text: "\n" + others})
+		return
+	}
 	p.edits = append(p.edits, Edit{Start: from, End: eol, Text: first + " " + rest + "\n" + others})
 }
 
