@@ -322,3 +322,30 @@ func TestPatchNullKeepsCommentColumn(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", out, want)
 	}
 }
+
+// Items added at a placeholder among keyless mappings (vocabulary terms)
+// leave every other item's bytes, even one filled in the same run.
+func TestPatchItemsAtPlaceholderAmongKeyless(t *testing.T) {
+	src := "vocabulary:   # terms\n" +
+		"  - legion                  # bare\n" +
+		"  - {term: villa, definition: !pending}   # define\n" +
+		"  - !pending \"two more terms\"\n" +
+		"  - {term: empire, definition: lands}\n"
+	out := patch(t, src, func(r *yaml.Node) {
+		v := get(r, "vocabulary")
+		villa := mapping("term", "villa", "definition", "a farm")
+		v.Content = []*yaml.Node{v.Content[0], villa,
+			mapping("term", "fort", "definition", "a camp"),
+			mapping("term", "road", "definition", "a way"),
+			v.Content[3]}
+	})
+	want := "vocabulary:   # terms\n" +
+		"  - legion                  # bare\n" +
+		"  - {term: villa, definition: a farm}   # define\n" +
+		"  - term: fort\n    definition: a camp\n" +
+		"  - term: road\n    definition: a way\n" +
+		"  - {term: empire, definition: lands}\n"
+	if out != want {
+		t.Errorf("got\n%s\nwant\n%s", out, want)
+	}
+}
