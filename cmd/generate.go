@@ -210,7 +210,7 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 		// nothing to write, so no lock file and no save (the cost of a
 		// validate).
 		fmt.Fprintf(opts.io.ErrOut, "%s: nothing to do; nothing is pending.\n", opts.file)
-		return nil
+		return finishIdle(opts, srcs, opts.file, nil, start)
 	}
 	// Writability first: it names an unwritable target plainly, where the
 	// lock would only fail to create its file beside it.
@@ -228,11 +228,17 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 	if len(steps) == 0 {
 		fmt.Fprintf(opts.io.ErrOut, "%s: nothing to do; nothing is pending.\n", opts.file)
 		if dryRun {
-			return nil
+			return finishIdle(opts, srcs, "", nil, start)
 		}
 		paths, err := finalSave(doc, saver, opts, nil)
 		printWrote(opts, paths)
-		return err
+		if err != nil {
+			return err
+		}
+		if toStdout {
+			return finishIdle(opts, srcs, "", paths, start)
+		}
+		return finishIdle(opts, srcs, opts.out, paths, start)
 	}
 
 	br, err := bridge.New(opts.reg)
@@ -327,6 +333,9 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 		saveErr = printDryRun(doc, opts)
 	}
 	sum := summarizeRun(report, runErr, time.Since(start), written)
+	if !dryRun && !toStdout && saveErr == nil {
+		sum.addStrict(strictCheck(cmp.Or(opts.out, opts.file), opts.reg, srcs))
+	}
 	printSummary(opts.io.ErrOut, sum)
 	if opts.json {
 		if err := writeSummaryJSON(opts.io.Out, sum); err != nil && saveErr == nil {
@@ -349,10 +358,33 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 		return &silentError{code: ExitInterrupted, err: ErrInterrupted}
 	case runErr != nil:
 		return explainProvider(runErr, cfg)
-	case len(report.Incomplete()) > 0:
+	case len(report.Incomplete()) > 0 || len(sum.Strict) > 0:
 		return &silentError{code: ExitPartial, err: ErrPartial}
 	case len(conflicts) > 0:
 		return &silentError{code: ExitPartial, err: ErrConflict}
+	}
+	return nil
+}
+
+// finishIdle ends a run that had nothing to generate as any run ends:
+// the lesson at file (none for a dry run or stdout) checked as validate
+// --strict checks it, whatever fails it named (exit 3), and with --json
+// the one summary object.
+func finishIdle(opts *generateOptions, srcs *sources.Sandbox, file string, written []string, start time.Time) error {
+	sum := summarizeRun(orchestrate.Report{}, nil, time.Since(start), written)
+	if file != "" {
+		sum.addStrict(strictCheck(file, opts.reg, srcs))
+	}
+	if len(sum.Strict) > 0 {
+		printSummary(opts.io.ErrOut, sum)
+	}
+	if opts.json {
+		if err := writeSummaryJSON(opts.io.Out, sum); err != nil {
+			return err
+		}
+	}
+	if len(sum.Strict) > 0 {
+		return &silentError{code: ExitPartial, err: ErrPartial}
 	}
 	return nil
 }

@@ -677,13 +677,17 @@ func (p *Plan) removeSlide(rc *session.Context, in RemoveSlide) (func(), error) 
 	}, nil
 }
 
+// received reports whether slide placeholder ph has received slides, in
+// this session or from a stopped run: it closes when the turn ends.
+func (p *Plan) received(ph *Slide) bool { return ph.filled > 0 || len(p.earlier(ph)) > 0 }
+
 func (p *Plan) closePlaceholders(rc *session.Context) (func(), error) {
 	old := p.Slides
 	oldList := slices.Clone(p.Slides.Value)
 	var closed []string
 	var closedPH []*Slide
 	p.Slides.Value = slices.DeleteFunc(p.Slides.Value, func(s *Slide) bool {
-		if s.IsPlaceholder && (s.filled > 0 || len(p.earlier(s)) > 0) {
+		if s.IsPlaceholder && p.received(s) {
 			closed = append(closed, s.PlaceholderID)
 			closedPH = append(closedPH, s)
 			return true
