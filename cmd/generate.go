@@ -128,7 +128,7 @@ func addGenerateFlags(cmd *cobra.Command, opts *generateOptions) {
 	cmd.Flags().StringVarP(&opts.out, "output", "o", "", "write the result here instead of back to FILE (- for stdout)")
 	cmd.Flags().StringVar(&opts.instruction, "instruction", "", "an extra request passed to every subagent")
 	cmd.Flags().BoolVar(&opts.dryRun, "dry-run", false, "call the model, but print the diff the run would make instead of writing (plan is the free preview)")
-	cmd.Flags().BoolVar(&opts.quiet, "quiet", false, "print only errors and the summary")
+	cmd.Flags().BoolVar(&opts.quiet, "quiet", false, "print nothing but errors (and, when a run is left unfinished, its summary saying why)")
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print the summary as one JSON object on stdout")
 	cmd.Flags().BoolVar(&opts.interactive, "interactive", false, "let subagents ask you questions on the terminal (ask_author); without it they choose and say so in the notes")
 	cmd.Flags().Duration("checkpoint-interval", defaultCheckpointInterval, "rewrite the lesson file at most this often while subagents run (files of their own are saved as each node finishes; everything at the end); 0: after every node "+envNote("checkpoint-interval"))
@@ -209,7 +209,7 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 		// A finished lesson written back in place: nothing to run and
 		// nothing to write, so no lock file and no save (the cost of a
 		// validate).
-		fmt.Fprintf(opts.io.ErrOut, "%s: nothing to do; nothing is pending.\n", opts.file)
+		fmt.Fprintf(opts.info(), "%s: nothing to do; nothing is pending.\n", opts.file)
 		return finishIdle(opts, srcs, opts.file, nil, start)
 	}
 	// Writability first: it names an unwritable target plainly, where the
@@ -226,7 +226,7 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 	defer release()
 	saver := compose.NewSaver(doc)
 	if len(steps) == 0 {
-		fmt.Fprintf(opts.io.ErrOut, "%s: nothing to do; nothing is pending.\n", opts.file)
+		fmt.Fprintf(opts.info(), "%s: nothing to do; nothing is pending.\n", opts.file)
 		if dryRun {
 			return finishIdle(opts, srcs, "", nil, start)
 		}
@@ -328,7 +328,7 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 	// After the live frame is closed, so the lines are not drawn over.
 	progress.Close()
 	printWrote(opts, written)
-	printReplayed(opts.io.ErrOut, cfg, cmp.Or(opts.out, opts.file), written)
+	printReplayed(opts.info(), cfg, cmp.Or(opts.out, opts.file), written)
 	if dryRun {
 		saveErr = printDryRun(doc, opts)
 	}
@@ -336,14 +336,17 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 	if !dryRun && !toStdout && saveErr == nil {
 		sum.addStrict(strictCheck(cmp.Or(opts.out, opts.file), opts.reg, srcs))
 	}
-	printSummary(opts.io.ErrOut, sum)
+	if !opts.quiet || sum.Status != event.StatusDone {
+		// Quiet: a run that did everything has nothing to report.
+		printSummary(opts.io.ErrOut, sum)
+	}
 	if opts.json {
 		if err := writeSummaryJSON(opts.io.Out, sum); err != nil && saveErr == nil {
 			saveErr = err
 		}
 	}
 	for _, p := range saver.Merged() {
-		fmt.Fprintf(opts.io.ErrOut, "lessongen: note: %s was edited during the run; it holds your edits and this run's changes\n", p)
+		fmt.Fprintf(opts.info(), "lessongen: note: %s was edited during the run; it holds your edits and this run's changes\n", p)
 	}
 	conflicts := saver.Conflicts()
 	printConflicts(opts.io.ErrOut, conflicts)
@@ -364,6 +367,15 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 		return &silentError{code: ExitPartial, err: ErrConflict}
 	}
 	return nil
+}
+
+// info is where what is neither a result nor an error goes: stderr, or
+// nowhere with --quiet, which prints nothing but errors.
+func (opts *generateOptions) info() io.Writer {
+	if opts.quiet {
+		return io.Discard
+	}
+	return opts.io.ErrOut
 }
 
 // finishIdle ends a run that had nothing to generate as any run ends:
@@ -401,7 +413,7 @@ func historyDir(dir string, noFiles bool) string {
 // printWrote names the files written, on stdout. With --json, stdout is
 // the summary alone (the files are in it).
 func printWrote(opts *generateOptions, paths []string) {
-	if opts.json {
+	if opts.json || opts.quiet {
 		return
 	}
 	for _, p := range paths {
