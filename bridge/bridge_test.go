@@ -213,7 +213,8 @@ func fill(v reflect.Value, f reflect.StructField) {
 	switch v.Kind() {
 	case reflect.Struct:
 		for i := range v.NumField() {
-			if v.Type().Field(i).IsExported() {
+			// A field no call carries (json:"-") stays zero.
+			if f := v.Type().Field(i); f.IsExported() && f.Tag.Get("json") != "-" {
 				fill(v.Field(i), v.Type().Field(i))
 			}
 		}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"strings"
 	"sync"
 
@@ -79,6 +80,7 @@ func (a *terminalAsker) Ask(ctx context.Context, p bridge.Proposal) (bool, error
 		var line string
 		select {
 		case <-ctx.Done():
+			leaveQuestion(w)
 			return false, ctx.Err()
 		case l, ok := <-a.lines:
 			if !ok {
@@ -104,6 +106,13 @@ func (a *terminalAsker) Ask(ctx context.Context, p bridge.Proposal) (bool, error
 		}
 		fmt.Fprintln(w, "answer y (apply), n (refuse), a (apply this and all later changes) or q (stop the run and save)")
 	}
+}
+
+// leaveQuestion ends a question the run was stopped at (Ctrl-C): the
+// prompt line is finished, and says so, so what follows starts on a line
+// of its own instead of after the prompt (and the terminal's ^C).
+func leaveQuestion(w io.Writer) {
+	fmt.Fprintln(w, "\nstopped: not answered, nothing applied")
 }
 
 // showCall shows a proposal's arguments and what it would commit as YAML;
@@ -151,6 +160,7 @@ func (a *terminalAsker) AskAuthor(ctx context.Context, node, question string) (s
 	fmt.Fprint(w, "your answer (empty: let it choose): ")
 	select {
 	case <-ctx.Done():
+		leaveQuestion(w)
 		return "", ctx.Err()
 	case l, ok := <-a.lines:
 		if !ok {

@@ -264,7 +264,10 @@ func (s *settings) check() error {
 }
 
 // mergeConfigFile reads --config (or LESSONGEN_CONFIG), else the first of
-// $XDG_CONFIG_HOME/lessongen/config.yaml and ./lessongen.yaml that exists.
+// lessongen.yaml beside the lesson (the command's first argument), then
+// ./lessongen.yaml, then $XDG_CONFIG_HOME/lessongen/config.yaml that
+// exists: the most specific wins, and the file init writes beside a
+// lesson is found wherever the command is run from.
 // Unknown keys are an error, so a typo does not silently do nothing.
 func mergeConfigFile(cmd *cobra.Command, v *viper.Viper) error {
 	path, _ := cmd.Flags().GetString("config")
@@ -274,7 +277,7 @@ func mergeConfigFile(cmd *cobra.Command, v *viper.Viper) error {
 		explicit = path != ""
 	}
 	if !explicit {
-		for _, p := range defaultConfigPaths() {
+		for _, p := range defaultConfigPaths(cmd.Flags().Arg(0)) {
 			if _, err := os.Stat(p); err == nil {
 				path = p
 				break
@@ -319,12 +322,18 @@ func mergeConfigFile(cmd *cobra.Command, v *viper.Viper) error {
 	return v.MergeConfigMap(fv.AllSettings())
 }
 
-func defaultConfigPaths() []string {
+func defaultConfigPaths(lesson string) []string {
 	var paths []string
+	if lesson != "" && lesson != "-" {
+		if dir := filepath.Dir(lesson); dir != "." {
+			paths = append(paths, filepath.Join(dir, "lessongen.yaml"))
+		}
+	}
+	paths = append(paths, "lessongen.yaml")
 	if dir, err := os.UserConfigDir(); err == nil {
 		paths = append(paths, filepath.Join(dir, "lessongen", "config.yaml"))
 	}
-	return append(paths, "lessongen.yaml")
+	return paths
 }
 
 // getter reads typed settings, keeping the first value that does not parse

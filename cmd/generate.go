@@ -129,7 +129,7 @@ func addGenerateFlags(cmd *cobra.Command, opts *generateOptions) {
 	cmd.Flags().StringVarP(&opts.out, "output", "o", "", "write the result here instead of back to FILE (- for stdout)")
 	cmd.Flags().StringVar(&opts.instruction, "instruction", "", "an extra request passed to every subagent")
 	cmd.Flags().BoolVar(&opts.dryRun, "dry-run", false, "call the model, but print the diff the run would make instead of writing (plan is the free preview)")
-	cmd.Flags().BoolVar(&opts.quiet, "quiet", false, "print only errors and the summary")
+	cmd.Flags().BoolVar(&opts.quiet, "quiet", false, "print nothing but errors (and, when a run is left unfinished, its summary saying why)")
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print the summary as one JSON object on stdout")
 	cmd.Flags().BoolVar(&opts.interactive, "interactive", false, "let subagents ask you questions on the terminal (ask_author); without it they choose and say so in the notes")
 	cmd.Flags().Duration("checkpoint-interval", defaultCheckpointInterval, "rewrite the lesson file at most this often while subagents run (files of their own are saved as each node finishes; everything at the end); 0: after every node "+envNote("checkpoint-interval"))
@@ -214,9 +214,9 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 		// A finished lesson written back in place: nothing to run and
 		// nothing to write, so no lock file and no save (the cost of a
 		// validate).
-		fmt.Fprintf(opts.io.ErrOut, "%s: nothing to do; nothing is pending.\n", opts.file)
+		fmt.Fprintf(opts.info(), "%s: nothing to do; nothing is pending.\n", opts.file)
 		sweepOnly(doc, opts.io.ErrOut)
-		return nil
+		return finishIdle(opts, srcs, opts.file, nil, start)
 	}
 	if !toStdout && !dryRun {
 		if err := checkOwnNames(doc, opts.out); err != nil {
@@ -245,13 +245,19 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 	}
 	saver := compose.NewSaver(doc)
 	if len(steps) == 0 {
-		fmt.Fprintf(opts.io.ErrOut, "%s: nothing to do; nothing is pending.\n", opts.file)
+		fmt.Fprintf(opts.info(), "%s: nothing to do; nothing is pending.\n", opts.file)
 		if dryRun {
-			return nil
+			return finishIdle(opts, srcs, "", nil, start)
 		}
 		paths, err := finalSave(doc, saver, opts, nil)
 		printWrote(opts, paths)
-		return err
+		if err != nil {
+			return err
+		}
+		if toStdout {
+			return finishIdle(opts, srcs, "", paths, start)
+		}
+		return finishIdle(opts, srcs, opts.out, paths, start)
 	}
 
 	br, err := bridge.New(opts.reg)
@@ -341,19 +347,25 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 	// After the live frame is closed, so the lines are not drawn over.
 	progress.Close()
 	printWrote(opts, written)
-	printReplayed(opts.io.ErrOut, cfg, cmp.Or(opts.out, opts.file), written)
+	printReplayed(opts.info(), cfg, cmp.Or(opts.out, opts.file), written)
 	if dryRun {
 		saveErr = printDryRun(doc, opts)
 	}
 	sum := summarizeRun(report, runErr, time.Since(start), written)
-	printSummary(opts.io.ErrOut, sum)
+	if !dryRun && !toStdout && saveErr == nil {
+		sum.addStrict(strictCheck(cmp.Or(opts.out, opts.file), opts.reg, srcs))
+	}
+	if !opts.quiet || sum.Status != event.StatusDone {
+		// Quiet: a run that did everything has nothing to report.
+		printSummary(opts.io.ErrOut, sum)
+	}
 	if opts.json {
 		if err := writeSummaryJSON(opts.io.Out, sum); err != nil && saveErr == nil {
 			saveErr = err
 		}
 	}
 	for _, p := range saver.Merged() {
-		fmt.Fprintf(opts.io.ErrOut, "lessongen: note: %s was edited during the run; it holds your edits and this run's changes\n", p)
+		fmt.Fprintf(opts.info(), "lessongen: note: %s was edited during the run; it holds your edits and this run's changes\n", p)
 	}
 	conflicts := saver.Conflicts()
 	printConflicts(opts.io.ErrOut, conflicts)
@@ -368,10 +380,42 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 		return &silentError{code: ExitInterrupted, err: ErrInterrupted}
 	case runErr != nil:
 		return explainProvider(runErr, cfg)
-	case len(report.Incomplete()) > 0:
+	case len(report.Incomplete()) > 0 || len(sum.Strict) > 0:
 		return &silentError{code: ExitPartial, err: ErrPartial}
 	case len(conflicts) > 0:
 		return &silentError{code: ExitPartial, err: ErrConflict}
+	}
+	return nil
+}
+
+// info is where what is neither a result nor an error goes: stderr, or
+// nowhere with --quiet, which prints nothing but errors.
+func (opts *generateOptions) info() io.Writer {
+	if opts.quiet {
+		return io.Discard
+	}
+	return opts.io.ErrOut
+}
+
+// finishIdle ends a run that had nothing to generate as any run ends:
+// the lesson at file (none for a dry run or stdout) checked as validate
+// --strict checks it, whatever fails it named (exit 3), and with --json
+// the one summary object.
+func finishIdle(opts *generateOptions, srcs *sources.Sandbox, file string, written []string, start time.Time) error {
+	sum := summarizeRun(orchestrate.Report{}, nil, time.Since(start), written)
+	if file != "" {
+		sum.addStrict(strictCheck(file, opts.reg, srcs))
+	}
+	if len(sum.Strict) > 0 {
+		printSummary(opts.io.ErrOut, sum)
+	}
+	if opts.json {
+		if err := writeSummaryJSON(opts.io.Out, sum); err != nil {
+			return err
+		}
+	}
+	if len(sum.Strict) > 0 {
+		return &silentError{code: ExitPartial, err: ErrPartial}
 	}
 	return nil
 }
@@ -388,7 +432,7 @@ func historyDir(dir string, noFiles bool) string {
 // printWrote names the files written, on stdout. With --json, stdout is
 // the summary alone (the files are in it).
 func printWrote(opts *generateOptions, paths []string) {
-	if opts.json {
+	if opts.json || opts.quiet {
 		return
 	}
 	for _, p := range paths {

@@ -28,6 +28,9 @@ type IOStreams struct {
 	// ErrWidth is the terminal's width in columns (0 when unknown), read
 	// from stderr's own descriptor: ErrOut may be a wrapping writer.
 	ErrWidth func() int
+	// ErrHeight is the terminal's height in lines (0 when unknown): a
+	// live frame taller than the screen could not be erased.
+	ErrHeight func() int
 	// Color tells whether stderr may be coloured (a terminal, NO_COLOR unset).
 	Color bool
 }
@@ -46,6 +49,13 @@ func System() *IOStreams {
 				return 0
 			}
 			return w
+		},
+		ErrHeight: func() int {
+			_, h, err := term.GetSize(int(os.Stderr.Fd()))
+			if err != nil {
+				return 0
+			}
+			return h
 		},
 		// https://no-color.org: any non-empty value turns colour off.
 		Color: errTTY && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb",

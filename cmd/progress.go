@@ -24,6 +24,7 @@ type progress struct {
 	color  bool
 	quiet  bool
 	width  func() int
+	height func() int
 	rows   []*progressRow
 	byKey  map[string]*progressRow
 	total  int
@@ -65,6 +66,9 @@ func newProgress(streams *IOStreams) *progress {
 		live: streams.ErrTTY, color: streams.ErrTTY && streams.Color}
 	if p.width == nil {
 		p.width = func() int { return 0 }
+	}
+	if p.height = streams.ErrHeight; p.height == nil {
+		p.height = func() int { return 0 }
 	}
 	if p.live {
 		p.stop, p.done = make(chan struct{}), make(chan struct{})
@@ -288,7 +292,8 @@ func (p *progress) draw(final bool) {
 		}
 	}
 	now := p.now()
-	for _, r := range p.rows {
+	shown, hidden := p.visible()
+	for _, r := range shown {
 		mark, state := p.mark(r, final), r.state
 		end := r.end
 		if end.IsZero() {
@@ -298,9 +303,47 @@ func (p *progress) draw(final bool) {
 		b.WriteString(p.paint(r.state, fit(row, width)) + "\n")
 	}
 	total := max(p.total, len(p.rows))
-	b.WriteString(fit(fmt.Sprintf("%d/%d finished", finished, total), width) + "\n")
-	p.drawn = len(p.rows) + 1
+	count := fmt.Sprintf("%d/%d finished", finished, total)
+	if hidden > 0 {
+		count += fmt.Sprintf(" (%d finished rows not shown)", hidden)
+	}
+	b.WriteString(fit(count, width) + "\n")
+	p.drawn = len(shown) + 1
 	_, _ = io.WriteString(p.w, b.String())
+}
+
+// visible picks the rows the frame shows: all of them when the frame fits
+// the terminal, else the working rows and the latest finished ones, in
+// order, so the frame stays below the screen's height (cursor-up cannot
+// reach a line scrolled off the top, so a taller frame would be reprinted
+// below itself at every redraw). hidden counts the rows left out.
+func (p *progress) visible() (shown []*progressRow, hidden int) {
+	h := p.height()
+	room := h - 2 // the counter line, and the line the cursor rests on
+	if h <= 0 || len(p.rows) <= room {
+		return p.rows, 0
+	}
+	room = max(room, 1)
+	keep := make([]bool, len(p.rows))
+	n := 0
+	for i, r := range p.rows {
+		if r.state == "working" && n < room {
+			keep[i] = true
+			n++
+		}
+	}
+	for i := len(p.rows) - 1; i >= 0 && n < room; i-- {
+		if !keep[i] {
+			keep[i] = true
+			n++
+		}
+	}
+	for i, r := range p.rows {
+		if keep[i] {
+			shown = append(shown, r)
+		}
+	}
+	return shown, len(p.rows) - len(shown)
 }
 
 func (p *progress) mark(r *progressRow, final bool) string {

@@ -2,6 +2,9 @@ package cmd
 
 import (
 	"bytes"
+	"fmt"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -89,5 +92,38 @@ func TestLiveProgressRestartedText(t *testing.T) {
 	second := strings.Index(out, "Second line.")
 	if marker < 0 || second < marker || strings.Count(out, "First line.") != 2 {
 		t.Errorf("want the first attempt's line, the marker, then the retried text: %q", out)
+	}
+}
+
+// A frame taller than the terminal would scroll its top off the screen,
+// where cursor-up cannot reach it, and be reprinted below itself at every
+// redraw: it is cut to the working rows and the latest finished ones.
+func TestLiveFrameFitsTheTerminal(t *testing.T) {
+	var buf bytes.Buffer
+	p := newProgress(&IOStreams{ErrOut: &buf, ErrTTY: true, ErrHeight: func() int { return 6 }})
+	for i := range 12 {
+		node := fmt.Sprintf("slides/s%d/whiteboard", i)
+		p.Sink(event.Event{Kind: event.NodeStart, Node: node, Level: "whiteboard.node"})
+		if i != 2 && i != 7 {
+			p.Sink(event.Event{Kind: event.NodeEnd, Node: node, Level: "whiteboard.node", Status: "done", Step: 1})
+		}
+		p.Resume() // draws
+	}
+	p.Close()
+	out := buf.String()
+	for _, m := range regexp.MustCompile(`\x1b\[(\d+)A`).FindAllStringSubmatch(out, -1) {
+		if n, _ := strconv.Atoi(m[1]); n > 5 {
+			t.Fatalf("erased %d lines on a 6-line terminal", n)
+		}
+	}
+	frames := strings.Split(out, "\x1b[J")
+	last := frames[len(frames)-1]
+	if lines := strings.Count(last, "\n"); lines > 5 {
+		t.Errorf("the last frame has %d lines on a 6-line terminal:\n%s", lines, last)
+	}
+	for _, want := range []string{`slide "s2"`, `slide "s7"`, `slide "s11"`, "10/12 finished (8 finished rows not shown)"} {
+		if !strings.Contains(last, want) {
+			t.Errorf("the last frame lacks %q:\n%s", want, last)
+		}
 	}
 }

@@ -6,11 +6,15 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/lessongen/lessongen/compose"
 	"github.com/lessongen/lessongen/internal/event"
+	"github.com/lessongen/lessongen/internal/sources"
 	"github.com/lessongen/lessongen/internal/termsafe"
+	"github.com/lessongen/lessongen/internal/yamlsrc"
+	"github.com/lessongen/lessongen/modality"
 	"github.com/lessongen/lessongen/orchestrate"
 	"github.com/lessongen/lessongen/tool"
 )
@@ -36,8 +40,41 @@ type runSummary struct {
 	Files        []string                 `json:"files"`
 	Incomplete   []orchestrate.NodeResult `json:"incomplete"`
 	// Notes are what subagents told the author (note_for_author).
-	Notes   []tool.Note `json:"notes"`
+	Notes []tool.Note `json:"notes"`
+	// Strict lists what validate --strict fails on in the lesson as
+	// written, beyond the defects named with their steps: a run that
+	// leaves any exits 3, so exit 0 means validate --strict passes.
+	Strict  []jsonProblem `json:"strict_problems"`
 	elapsed time.Duration
+}
+
+// strictCheck validates the lesson at file as validate --strict does.
+func strictCheck(file string, reg *modality.Registry, sb *sources.Sandbox) yamlsrc.Problems {
+	_, problems := validateFile(&validateOptions{reg: reg, strict: true, sources: sb}, file)
+	return problems
+}
+
+// addStrict records the strict problems left in the written lesson, but
+// those a step's defects already name; any left make the run partial.
+func (s *runSummary) addStrict(problems yamlsrc.Problems) {
+	named := func(p yamlsrc.Problem) bool {
+		for _, n := range s.Incomplete {
+			for _, d := range n.Defects {
+				if strings.Contains(p.Message, d.Message) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	for _, p := range problems {
+		if !named(p) {
+			s.Strict = append(s.Strict, toJSONProblem(p))
+		}
+	}
+	if len(s.Strict) > 0 && s.Status == event.StatusDone {
+		s.Status = "partial"
+	}
 }
 
 func summarizeRun(r orchestrate.Report, runErr error, elapsed time.Duration, files []string) runSummary {
@@ -53,6 +90,7 @@ func summarizeRun(r orchestrate.Report, runErr error, elapsed time.Duration, fil
 	if s.Notes == nil {
 		s.Notes = []tool.Note{}
 	}
+	s.Strict = []jsonProblem{}
 	for _, n := range r.Nodes {
 		switch n.Status {
 		case event.StatusDone:
@@ -117,6 +155,16 @@ func printSummary(w io.Writer, s runSummary) {
 	}
 	if s.PendingSpots > 0 {
 		fmt.Fprintf(w, "  %s still pending; run again to fill them\n", plural(s.PendingSpots, "spot"))
+	}
+	if len(s.Strict) > 0 {
+		fmt.Fprintf(w, "  validate --strict fails on %s no step could fix:\n", plural(len(s.Strict), "problem"))
+	}
+	for _, p := range s.Strict {
+		// Messages quote the model's text.
+		fmt.Fprintf(w, "    %s:%d:%d: %s\n", termsafe.Line(p.File), p.Line, p.Column, termsafe.Line(p.Message))
+		if p.Hint != "" {
+			fmt.Fprintf(w, "      fix: %s\n", termsafe.Line(p.Hint))
+		}
 	}
 	printNotes(w, s.Notes)
 }

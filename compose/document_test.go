@@ -170,7 +170,7 @@ func TestSaveChangesOnlyChangedSpots(t *testing.T) {
 	keptInOrder(t, fractionsSrc, got, "objectives:", "subject: !pending", "notes: !pending")
 	for _, want := range []string{
 		"  subject: math\n",
-		"  objectives: # two or three\n    - Add fractions with like denominators\n    - Explain the rule\n",
+		"  objectives:   # two or three\n    - Add fractions with like denominators\n    - Explain the rule\n",
 		"    notes: Share 3 pizzas among 8 friends.\n",
 		"  - id: practice-one\n",
 		"    whiteboard:\n      heading: Practice\n",

@@ -108,6 +108,9 @@ func (p *Plan) templateData(s *Slide) map[string]any {
 	m := &p.Metadata
 	var vocab []map[string]string
 	for _, t := range m.Vocabulary.Value {
+		if t.IsPlaceholder {
+			continue
+		}
 		vocab = append(vocab, map[string]string{"term": t.Term, "definition": t.Definition})
 	}
 	pos, count := p.Position(s.ID)

@@ -54,6 +54,7 @@ func Decode(n *yaml.Node, r *yamlsrc.Reporter, kinds []string, bindable map[stri
 		p.resolveChildren(s, r, path)
 	}
 	p.index()
+	p.Metadata.numberLists()
 	p.linkGenerated()
 	p.check(r)
 	// Evaluate bindings once now, so a name that no value has is caught here

@@ -31,30 +31,37 @@ func (p *Plan) Describe() string {
 	_, count := p.Position("")
 	facts = append(facts, plural(count, "slide"))
 	fmt.Fprintf(&s, ", %s.", strings.Join(facts, ", "))
-	if o, ok := m.Objectives.Get(); ok && len(o) > 0 {
-		fmt.Fprintf(&s, " Objectives: %s.", joinSentences(Texts(o)))
+	if o := Texts(m.Objectives.Value); len(o) > 0 {
+		fmt.Fprintf(&s, " Objectives: %s.", joinSentences(o))
 	}
-	if k, ok := m.KeyLearningPoints.Get(); ok && len(k) > 0 {
+	if k := m.KeyLearningPoints.Value; len(Texts(k)) > 0 {
 		fmt.Fprintf(&s, " Key learning points: %s.", joinSentences(Texts(k)))
 	}
-	if v, ok := m.Vocabulary.Get(); ok && len(v) > 0 {
-		terms := make([]string, len(v))
-		for i, t := range v {
-			terms[i] = clip.Text(t.Term)
-			if t.definitionPending {
-				terms[i] += " (definition to be written)"
-			}
+	var terms []string
+	for _, t := range m.Vocabulary.Value {
+		if t.IsPlaceholder {
+			continue
 		}
+		term := clip.Text(t.Term)
+		if t.definitionPending {
+			term += " (definition to be written)"
+		}
+		terms = append(terms, term)
+	}
+	if len(terms) > 0 {
 		fmt.Fprintf(&s, " Key vocabulary: %s.", strings.Join(terms, ", "))
 	}
-	if mc, ok := m.Misconceptions.Get(); ok && len(mc) > 0 {
-		items := make([]string, len(mc))
-		for i, c := range mc {
-			items[i] = fmt.Sprintf("%q (answered: %s)", strings.TrimSpace(c.Misconception), strings.TrimSuffix(strings.TrimSpace(c.Response), "."))
-			if c.responsePending {
-				items[i] = fmt.Sprintf("%q (response to be written)", strings.TrimSpace(c.Misconception))
-			}
+	var items []string
+	for _, c := range m.Misconceptions.Value {
+		switch {
+		case c.IsPlaceholder:
+		case c.responsePending:
+			items = append(items, fmt.Sprintf("%q (response to be written)", strings.TrimSpace(c.Misconception)))
+		default:
+			items = append(items, fmt.Sprintf("%q (answered: %s)", strings.TrimSpace(c.Misconception), strings.TrimSuffix(strings.TrimSpace(c.Response), ".")))
 		}
+	}
+	if len(items) > 0 {
 		fmt.Fprintf(&s, " Common misconceptions: %s.", strings.Join(items, "; "))
 	}
 	if pr, ok := m.Prerequisites.Get(); ok && len(pr) > 0 {
@@ -63,8 +70,8 @@ func (p *Plan) Describe() string {
 	if st, ok := m.Standards.Get(); ok && len(st) > 0 {
 		fmt.Fprintf(&s, " Standards: %s.", strings.Join(clipAll(st), ", "))
 	}
-	if ma, ok := m.Materials.Get(); ok && len(ma) > 0 {
-		fmt.Fprintf(&s, " Materials in the room: %s.", joinSentences(Texts(ma)))
+	if ma := Texts(m.Materials.Value); len(ma) > 0 {
+		fmt.Fprintf(&s, " Materials in the room: %s.", joinSentences(ma))
 	}
 	return s.String()
 }

@@ -227,7 +227,6 @@ func TestVocabularyShapeErrors(t *testing.T) {
 		{"{term: stoma, meaning: pore}", 5, 21, `unknown key "meaning" in metadata.vocabulary[0]; write ` + both},
 		{"{definition: pore}", 5, 7, `metadata.vocabulary[0] is missing the required key "term"; write ` + both},
 		{"{term: !pending , definition: pore}", 5, 14, "metadata.vocabulary[0].term must be the word or phrase itself (only a definition may be pending)"},
-		{"!pending \"more\"", 5, 7, "metadata.vocabulary[0] cannot be pending on its own; write " + both + ", or mark the whole vocabulary pending"},
 		{"''", 5, 7, "metadata.vocabulary[0] is empty; write " + both},
 		{"{term: stoma, definition: [a, b]}", 5, 33, "metadata.vocabulary[0].definition must be text"},
 	}

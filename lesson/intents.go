@@ -28,10 +28,12 @@ type SetLanguage struct {
 
 type SetObjectives struct {
 	Objectives []Item `json:"objectives" jsonschema:"learning objectives, each one measurable sentence starting with a verb; give one as {text, sources} to cite where it comes from" minItems:"1" maxItems:"8"`
+	PendingID  string `json:"pending_id,omitempty" jsonschema:"id of the placeholder in the author's list that these items fill (from list_pending): they go there and the author's items stay. Omit when the whole list is pending"`
 }
 
 type SetVocabulary struct {
-	Terms []Term `json:"terms" jsonschema:"key terms with definitions" minItems:"1" maxItems:"20"`
+	Terms     []Term `json:"terms" jsonschema:"key terms with definitions" minItems:"1" maxItems:"20"`
+	PendingID string `json:"pending_id,omitempty" jsonschema:"id of the placeholder in the author's list that these items fill (from list_pending): they go there and the author's items stay. Omit when the whole list is pending"`
 }
 
 type SetPrerequisites struct {
@@ -43,15 +45,18 @@ type SetStandards struct {
 }
 
 type SetKeyLearningPoints struct {
-	Points []Item `json:"points" jsonschema:"what every student should take away, one statement of fact or skill each; give one as {text, sources} to cite where it comes from" minItems:"1" maxItems:"8"`
+	Points    []Item `json:"points" jsonschema:"what every student should take away, one statement of fact or skill each; give one as {text, sources} to cite where it comes from" minItems:"1" maxItems:"8"`
+	PendingID string `json:"pending_id,omitempty" jsonschema:"id of the placeholder in the author's list that these items fill (from list_pending): they go there and the author's items stay. Omit when the whole list is pending"`
 }
 
 type SetMisconceptions struct {
 	Misconceptions []Misconception `json:"misconceptions" jsonschema:"mistaken ideas students of this grade commonly hold about the topic, each with the teacher's response" minItems:"1" maxItems:"8"`
+	PendingID      string          `json:"pending_id,omitempty" jsonschema:"id of the placeholder in the author's list that these items fill (from list_pending): they go there and the author's items stay. Omit when the whole list is pending"`
 }
 
 type SetMaterials struct {
 	Materials []Item `json:"materials" jsonschema:"what the teacher needs in the room, one item each, e.g. 30 printed maps; give one as {text, sources} to cite where it comes from" minItems:"1" maxItems:"15"`
+	PendingID string `json:"pending_id,omitempty" jsonschema:"id of the placeholder in the author's list that these items fill (from list_pending): they go there and the author's items stay. Omit when the whole list is pending"`
 }
 
 // RespondToMisconception writes the response to one misconception the
@@ -137,10 +142,10 @@ func (SetLanguage) Spec() session.Spec {
 	return session.Spec{Capability: CapMetadata, Fills: []string{"metadata.language"}, Doc: "Set the language the lesson is taught in."}
 }
 func (SetObjectives) Spec() session.Spec {
-	return session.Spec{Capability: CapMetadata, Fills: []string{"metadata.objectives"}, Doc: "Set the lesson's learning objectives, replacing any pending list."}
+	return session.Spec{Capability: CapMetadata, Fills: []string{"metadata.objectives", "metadata.objectives[*]"}, Doc: "Set the lesson's learning objectives, or add objectives at a placeholder in the author's list."}
 }
 func (SetVocabulary) Spec() session.Spec {
-	return session.Spec{Capability: CapMetadata, Fills: []string{"metadata.vocabulary"}, Doc: "Set the lesson's key vocabulary with definitions."}
+	return session.Spec{Capability: CapMetadata, Fills: []string{"metadata.vocabulary", "metadata.vocabulary[*]"}, Doc: "Set the lesson's key vocabulary with definitions, or add terms at a placeholder in the author's list."}
 }
 func (SetPrerequisites) Spec() session.Spec {
 	return session.Spec{Capability: CapMetadata, Fills: []string{"metadata.prerequisites"}, Doc: "Set what students need to know before the lesson."}
@@ -149,13 +154,13 @@ func (SetStandards) Spec() session.Spec {
 	return session.Spec{Capability: CapMetadata, Fills: []string{"metadata.standards"}, Doc: "Set the curriculum standards the lesson addresses."}
 }
 func (SetKeyLearningPoints) Spec() session.Spec {
-	return session.Spec{Capability: CapMetadata, Fills: []string{"metadata.key_learning_points"}, Doc: "Set the lesson's key learning points."}
+	return session.Spec{Capability: CapMetadata, Fills: []string{"metadata.key_learning_points", "metadata.key_learning_points[*]"}, Doc: "Set the lesson's key learning points, or add points at a placeholder in the author's list."}
 }
 func (SetMisconceptions) Spec() session.Spec {
-	return session.Spec{Capability: CapMetadata, Fills: []string{"metadata.misconceptions"}, Doc: "Set the misconceptions students commonly hold about the topic, each with how the teacher responds."}
+	return session.Spec{Capability: CapMetadata, Fills: []string{"metadata.misconceptions", "metadata.misconceptions[*]"}, Doc: "Set the misconceptions students commonly hold about the topic, each with how the teacher responds, or add them at a placeholder in the author's list."}
 }
 func (SetMaterials) Spec() session.Spec {
-	return session.Spec{Capability: CapMetadata, Fills: []string{"metadata.materials"}, Doc: "Set the materials the teacher needs in the room."}
+	return session.Spec{Capability: CapMetadata, Fills: []string{"metadata.materials", "metadata.materials[*]"}, Doc: "Set the materials the teacher needs in the room, or add them at a placeholder in the author's list."}
 }
 func (RespondToMisconception) Spec() session.Spec {
 	return session.Spec{Capability: CapMetadata, Fills: []string{"metadata.misconceptions[*].response"}, Doc: "Write the teacher's response to a misconception whose response is pending."}

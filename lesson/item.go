@@ -14,8 +14,10 @@ import (
 // Item is one entry of a plain list (objectives, key learning points,
 // materials). In the file it is a bare string, or {text, sources} when it
 // cites the author's sources; a bare string stays byte for byte. A tool
-// call may give either shape too.
+// call may give either shape too. `- !pending "hint"` in the list is a
+// placeholder where a run adds items.
 type Item struct {
+	yamlsrc.Placeholder
 	Text    string
 	Sources []string
 
@@ -58,10 +60,6 @@ func citationsSchema() map[string]any {
 
 func (it *Item) DecodeNode(n *yaml.Node, r *yamlsrc.Reporter, path string) {
 	*it = Item{src: n}
-	if _, pending := yamlsrc.Pending(n); pending {
-		r.At(n, "%s cannot be pending on its own; write %s, or mark the whole list pending", path, itemShapes)
-		return
-	}
 	switch n.Kind {
 	case yaml.ScalarNode:
 		it.Text = n.Value
@@ -132,11 +130,13 @@ func (it Item) MarshalJSON() ([]byte, error) {
 	}{it.Text, it.Sources})
 }
 
-// Texts lists the items' texts.
+// Texts lists the items' texts, placeholders left out.
 func Texts(items []Item) []string {
-	out := make([]string, len(items))
-	for i, it := range items {
-		out[i] = it.Text
+	out := make([]string, 0, len(items))
+	for _, it := range items {
+		if !it.IsPlaceholder {
+			out = append(out, it.Text)
+		}
 	}
 	return out
 }

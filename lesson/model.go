@@ -35,8 +35,10 @@ const MaxNewSlides = 40
 // Term is one vocabulary entry. In the file it is a bare term (`-
 // chlorophyll`: listed, no definition wanted) or a mapping {term,
 // definition} whose definition may be pending; either way every byte the
-// author wrote is kept (see DecodeNode and EncodeNode).
+// author wrote is kept (see DecodeNode and EncodeNode). `- !pending
+// "hint"` in the list is a placeholder where a run adds terms.
 type Term struct {
+	yamlsrc.Placeholder
 	Term       string   `yaml:"term" json:"term" jsonschema:"the word or phrase"`
 	Definition string   `yaml:"definition" json:"definition" jsonschema:"a definition pitched at the lesson's grade"`
 	Sources    []string `yaml:"sources" json:"sources,omitempty" jsonschema:"where the definition comes from in the author's sources: path:line or path:start-end, as read_source numbers lines. Omit when not written from a source"`
@@ -57,8 +59,10 @@ type Term struct {
 
 // Misconception is a mistaken idea students often hold, with how the
 // teacher answers it. The response may be pending in the file ("here are
-// the misconceptions I see; suggest responses").
+// the misconceptions I see; suggest responses"); `- !pending "hint"` in
+// the list is a placeholder where a run adds misconceptions.
 type Misconception struct {
+	yamlsrc.Placeholder
 	Misconception string   `yaml:"misconception" json:"misconception" jsonschema:"the mistaken idea, as a student would put it"`
 	Response      string   `yaml:"response" json:"response" jsonschema:"how the teacher answers it: what to say or show, one or two sentences"`
 	Sources       []string `yaml:"sources" json:"sources,omitempty" jsonschema:"where it comes from in the author's sources: path:line or path:start-end, as read_source numbers lines. Omit when not written from a source"`
@@ -414,6 +418,7 @@ func (p *Plan) Pending() []session.Pending {
 			ps = append(ps, session.Pending{Level: session.LevelMetadata, Path: "metadata." + f.name, Hint: f.hint})
 		}
 	}
+	ps = append(ps, m.listPending()...)
 	for i, c := range m.Misconceptions.Value {
 		if c.responsePending {
 			ps = append(ps, session.Pending{Level: session.LevelMetadata, Path: fmt.Sprintf("metadata.misconceptions[%d].response", i), Hint: c.responseHint})
@@ -489,10 +494,6 @@ func (Term) JSONSchema() map[string]any {
 }
 
 func (t *Term) DecodeNode(n *yaml.Node, r *yamlsrc.Reporter, path string) {
-	if _, pending := yamlsrc.Pending(n); pending {
-		r.At(n, "%s cannot be pending on its own; write %s, or mark the whole vocabulary pending", path, termShapes)
-		return
-	}
 	switch n.Kind {
 	case yaml.ScalarNode:
 		if strings.TrimSpace(n.Value) == "" {

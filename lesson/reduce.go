@@ -68,7 +68,7 @@ func (p *Plan) Reduce(rc *session.Context, in session.Intent) (func(), error) {
 		if err != nil {
 			return nil, err
 		}
-		return setField(p, rc, &p.Metadata.Objectives, "objectives", items)
+		return setList(p, rc, &p.Metadata.Objectives, "objectives", in.PendingID, items)
 	case SetPrerequisites:
 		items, err := cleanList("prerequisites", in.Prerequisites, rule.Of[SetPrerequisites]("prerequisites"))
 		if err != nil {
@@ -82,7 +82,7 @@ func (p *Plan) Reduce(rc *session.Context, in session.Intent) (func(), error) {
 		}
 		return setField(p, rc, &p.Metadata.Standards, "standards", items)
 	case SetVocabulary:
-		if v := p.Metadata.Vocabulary; p.Protect && v.Set && !p.generated["vocabulary"] && len(undefined(v.Value)) > 0 {
+		if v := p.Metadata.Vocabulary; in.PendingID == "" && len(yamlsrc.OpenSpots(v.Value)) == 0 && p.Protect && v.Set && !p.generated["vocabulary"] && len(undefined(v.Value)) > 0 {
 			return nil, session.Reject(session.KindPrecondition, "terms", "the author listed the terms; write each pending definition with define_term ("+awaiting(v.Value)+")", "vocabulary is already set")
 		}
 		if r := rule.Of[SetVocabulary]("terms"); len(in.Terms) == 0 || !r.Count(len(in.Terms)) {
@@ -98,21 +98,21 @@ func (p *Plan) Reduce(rc *session.Context, in session.Intent) (func(), error) {
 				return nil, err
 			}
 		}
-		return setField(p, rc, &p.Metadata.Vocabulary, "vocabulary", terms)
+		return setList(p, rc, &p.Metadata.Vocabulary, "vocabulary", in.PendingID, terms)
 	case SetKeyLearningPoints:
 		items, err := cleanItems("points", in.Points, rule.Of[SetKeyLearningPoints]("points"))
 		if err != nil {
 			return nil, err
 		}
-		return setField(p, rc, &p.Metadata.KeyLearningPoints, "key_learning_points", items)
+		return setList(p, rc, &p.Metadata.KeyLearningPoints, "key_learning_points", in.PendingID, items)
 	case SetMaterials:
 		items, err := cleanItems("materials", in.Materials, rule.Of[SetMaterials]("materials"))
 		if err != nil {
 			return nil, err
 		}
-		return setField(p, rc, &p.Metadata.Materials, "materials", items)
+		return setList(p, rc, &p.Metadata.Materials, "materials", in.PendingID, items)
 	case SetMisconceptions:
-		if mc := p.Metadata.Misconceptions; p.Protect && mc.Set && !p.generated["misconceptions"] && len(unanswered(mc.Value)) > 0 {
+		if mc := p.Metadata.Misconceptions; in.PendingID == "" && len(yamlsrc.OpenSpots(mc.Value)) == 0 && p.Protect && mc.Set && !p.generated["misconceptions"] && len(unanswered(mc.Value)) > 0 {
 			return nil, session.Reject(session.KindPrecondition, "misconceptions", "the author listed the misconceptions; write each pending response with respond_to_misconception ("+awaitingResponse(mc.Value)+")", "misconceptions are already set")
 		}
 		if r := rule.Of[SetMisconceptions]("misconceptions"); len(in.Misconceptions) == 0 || !r.Count(len(in.Misconceptions)) {
@@ -128,7 +128,7 @@ func (p *Plan) Reduce(rc *session.Context, in session.Intent) (func(), error) {
 				return nil, err
 			}
 		}
-		return setField(p, rc, &p.Metadata.Misconceptions, "misconceptions", items)
+		return setList(p, rc, &p.Metadata.Misconceptions, "misconceptions", in.PendingID, items)
 	case DefineTerm:
 		return p.defineTerm(rc, in)
 	case RespondToMisconception:
@@ -204,7 +204,7 @@ func (p *Plan) defineTerm(rc *session.Context, in DefineTerm) (func(), error) {
 		return nil, session.Reject(session.KindPrecondition, "term", "the vocabulary has no list yet; use set_vocabulary", "no vocabulary to define %q in", in.Term)
 	}
 	name := strings.TrimSpace(in.Term)
-	named := func(t Term) bool { return strings.EqualFold(strings.TrimSpace(t.Term), name) }
+	named := func(t Term) bool { return !t.IsPlaceholder && strings.EqualFold(strings.TrimSpace(t.Term), name) }
 	// A term listed twice is defined where a definition is wanted.
 	i := slices.IndexFunc(v.Value, func(t Term) bool { return named(t) && (t.definitionPending || t.defined) })
 	if i < 0 {
@@ -247,10 +247,10 @@ func (p *Plan) respond(rc *session.Context, in RespondToMisconception) (func(), 
 	}
 	name := sameText(in.Misconception)
 	i := slices.IndexFunc(mc.Value, func(c Misconception) bool {
-		return sameText(c.Misconception) == name && (c.responsePending || c.answered)
+		return !c.IsPlaceholder && sameText(c.Misconception) == name && (c.responsePending || c.answered)
 	})
 	if i < 0 {
-		i = slices.IndexFunc(mc.Value, func(c Misconception) bool { return sameText(c.Misconception) == name })
+		i = slices.IndexFunc(mc.Value, func(c Misconception) bool { return !c.IsPlaceholder && sameText(c.Misconception) == name })
 	}
 	if i < 0 {
 		return nil, session.Reject(session.KindNotFound, "misconception", awaitingResponse(mc.Value), "no misconception %q in the lesson", in.Misconception)
@@ -677,13 +677,17 @@ func (p *Plan) removeSlide(rc *session.Context, in RemoveSlide) (func(), error) 
 	}, nil
 }
 
+// received reports whether slide placeholder ph has received slides, in
+// this session or from a stopped run: it closes when the turn ends.
+func (p *Plan) received(ph *Slide) bool { return ph.filled > 0 || len(p.earlier(ph)) > 0 }
+
 func (p *Plan) closePlaceholders(rc *session.Context) (func(), error) {
 	old := p.Slides
 	oldList := slices.Clone(p.Slides.Value)
 	var closed []string
 	var closedPH []*Slide
 	p.Slides.Value = slices.DeleteFunc(p.Slides.Value, func(s *Slide) bool {
-		if s.IsPlaceholder && (s.filled > 0 || len(p.earlier(s)) > 0) {
+		if s.IsPlaceholder && p.received(s) {
 			closed = append(closed, s.PlaceholderID)
 			closedPH = append(closedPH, s)
 			return true

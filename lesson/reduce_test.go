@@ -102,7 +102,7 @@ func TestIntentsReduce(t *testing.T) {
 			check: func(t *testing.T, p *lesson.Plan, res session.Result, saved string) {
 				want := lesson.Items("Add fractions with like denominators", "Explain why denominators stay")
 				wantOutputs(t, res, lesson.Set{Field: "objectives", Value: want})
-				if !strings.Contains(saved, "  objectives: # two or three\n    - Add fractions with like denominators\n    - Explain why denominators stay\n") {
+				if !strings.Contains(saved, "  objectives:   # two or three\n    - Add fractions with like denominators\n    - Explain why denominators stay\n") {
 					t.Errorf("saved:\n%s", saved)
 				}
 			},

@@ -164,6 +164,12 @@ func list[T any](b *strings.Builder, title string, f yamlsrc.Field[[]T], item fu
 	}
 	b.WriteString("<ul>")
 	for _, v := range f.Value {
+		if ph, ok := any(&v).(interface{ IsOpen() (string, bool) }); ok {
+			if hint, open := ph.IsOpen(); open {
+				b.WriteString("<li>" + pending("more "+strings.ToLower(title), hint) + "</li>")
+				continue
+			}
+		}
 		b.WriteString("<li>" + item(v) + "</li>")
 	}
 	b.WriteString("</ul></section>\n")

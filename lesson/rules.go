@@ -45,7 +45,10 @@ func (p *Plan) check(r *yamlsrc.Reporter) {
 // MinutesDefect says how far the slides' minutes are from the lesson's
 // duration, "" when they agree or cannot be judged yet. While slides or
 // their minutes are still pending, only minutes already over the duration
-// are a defect: generation can add slides but not take minutes back.
+// are a defect: generation can add slides but not take minutes back. A
+// placeholder that has received slides counts as filled, so the node
+// subagent that added them hears of minutes left short while it can still
+// act, and not only once its turn is over.
 func (p *Plan) MinutesDefect() string {
 	total, ok := p.Metadata.DurationMinutes.Get()
 	if !ok {
@@ -54,7 +57,7 @@ func (p *Plan) MinutesDefect() string {
 	sum, open := 0, p.Slides.Pending
 	for _, s := range p.slides() {
 		if s.IsPlaceholder {
-			open = true
+			open = open || !p.received(s)
 			continue
 		}
 		d, set := s.DurationMinutes.Get()

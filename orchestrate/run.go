@@ -383,15 +383,21 @@ func (r *runner) step(ctx context.Context, st Step, bl modality.Level, d *modali
 		}
 	default:
 		nr.Status = event.StatusPending
+		// What is left and why, as the summary names it: "2 spots
+		// pending: the model stopped after 6 steps, …".
+		left := fmt.Sprintf("%d spots pending: ", len(res.Pending))
+		if len(res.Pending) == 1 {
+			left = "1 spot pending: "
+		}
 		switch {
 		case res.Stop == agent.StopBudget:
-			nr.Error = fmt.Sprintf("the step budget (%d) ran out", r.opts.MaxSteps)
+			nr.Error = left + fmt.Sprintf("the step budget (%d) ran out", r.opts.MaxSteps)
 		case res.Unparsed:
-			nr.Error = "the model stopped with work still pending: " + llm.ErrUnparsedToolCalls.Error()
+			nr.Error = left + "the model stopped: " + llm.ErrUnparsedToolCalls.Error()
 		case res.Repaired:
-			nr.Error = "the model stopped with work still pending, also after a repair turn"
+			nr.Error = left + fmt.Sprintf("the model stopped after %d steps, also after a repair turn", res.Steps)
 		default:
-			nr.Error = fmt.Sprintf("the model stopped with work still pending and the step budget (%d) left no repair turn", r.opts.MaxSteps)
+			nr.Error = left + fmt.Sprintf("the model stopped after %d steps and the step budget (%d) left no repair turn", res.Steps, r.opts.MaxSteps)
 		}
 	}
 	if hist != nil {

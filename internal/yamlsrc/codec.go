@@ -351,6 +351,12 @@ func Encode(v any) *yaml.Node {
 }
 
 func encodeValue(v reflect.Value) (*yaml.Node, bool) {
+	if v.CanAddr() {
+		// A list item placeholder, whatever its type encodes otherwise.
+		if ph, ok := v.Addr().Interface().(placeholderItem); ok && ph.placeholder().IsPlaceholder {
+			return PendingNode(ph.placeholder().Hint), true
+		}
+	}
 	if ne, ok := v.Interface().(NodeEncoder); ok {
 		return ne.EncodeNode()
 	}

@@ -130,6 +130,18 @@ func (s *Source) syntaxProblem(err error) Problems {
 			}
 		}
 	}
+	switch msg {
+	case "found a tab character that violates indentation", "found character that cannot start any token",
+		"did not find expected key", "did not find expected '-' indicator":
+		// yaml.v3 names the line where the enclosing block began, not the
+		// line that broke it: find that one.
+		if l, c, ok := s.brokenIndent(line); ok {
+			line, col = l, c
+			if !strings.Contains(s.LineText(l), "\t") {
+				msg += " (this line's indentation matches no level above it)"
+			}
+		}
+	}
 	line = min(line, s.lastContentLine())
 	text := s.LineText(line)
 	if col == 0 {
@@ -142,6 +154,48 @@ func (s *Source) syntaxProblem(err error) Problems {
 		msg += " (YAML indents with spaces; this line has a tab)"
 	}
 	return Problems{{File: s.File, Line: line, Col: col, Message: "invalid YAML: " + msg}}
+}
+
+// brokenIndent finds the line that breaks the block that begins at line
+// from: the first one indented with a tab, or one indented less than the
+// value it continues but more than the block's keys. col is where its
+// content (or the tab) starts.
+func (s *Source) brokenIndent(from int) (line, col int, ok bool) {
+	if from > 1 && strings.TrimSpace(s.LineText(from)) == "" {
+		from-- // a scanner error is counted a line late
+	}
+	indent := func(t string) (int, bool) {
+		lead := t[:len(t)-len(strings.TrimLeft(t, " \t"))]
+		if i := strings.IndexByte(lead, '\t'); i >= 0 {
+			return i, true
+		}
+		return len(lead), false
+	}
+	base, tab := indent(s.LineText(from))
+	if tab {
+		return from, base + 1, true
+	}
+	value := -1 // indent of the value under the current key
+	for n := from + 1; n <= len(s.lineStarts); n++ {
+		t := s.LineText(n)
+		if trimmed := strings.TrimSpace(t); trimmed == "" || strings.HasPrefix(trimmed, "#") {
+			continue
+		}
+		ind, tab := indent(t)
+		switch {
+		case tab:
+			return n, ind + 1, true
+		case ind < base:
+			return 0, 0, false
+		case ind == base:
+			value = -1
+		case value < 0:
+			value = ind
+		case ind < value:
+			return n, ind + 1, true
+		}
+	}
+	return 0, 0, false
 }
 
 // lastContentLine is the last line with anything but spaces on it: an

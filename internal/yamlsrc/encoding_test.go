@@ -27,6 +27,11 @@ func TestSyntaxErrorPositions(t *testing.T) {
 		{"heading: x\nel: *nowhere\n", "2:5: invalid YAML: unknown anchor 'nowhere' referenced"},
 		{"heading: x\nel: a\x01b\n", "2:6: invalid YAML: control character U+0001 is not allowed; remove it"},
 		{"a: 1\n\tb: 2\n", "2:1: invalid YAML: found a tab character that violates indentation (YAML indents with spaces; this line has a tab)"},
+		// yaml.v3 names the line the block began on; the report names the
+		// line that broke it.
+		{"version: 1\nmetadata:\n  title: T\n\tsubject: x\n  grade: 7\n", "4:1: invalid YAML: found a tab character that violates indentation (YAML indents with spaces; this line has a tab)"},
+		{"m:\n  title: T\n  objectives:\n  - a\n\t- b\n", "5:1: invalid YAML: found a tab character"},
+		{"m:\n  title: T\n  objectives:\n    - a\n   - b\n  grade: 7\n", "5:4: invalid YAML: did not find expected key (this line's indentation matches no level above it)"},
 	}
 	for _, tt := range tests {
 		_, err := Parse("f.yaml", []byte(tt.src))

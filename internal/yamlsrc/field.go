@@ -1,6 +1,10 @@
 package yamlsrc
 
-import "strings"
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
 
 // Field is an optional document value that may be absent, pending (to be
 // generated, with an optional hint) or set.
@@ -53,10 +57,11 @@ type fieldVal interface {
 
 // Placeholder is embedded in list item types that may be pending
 // (`- !pending "two practice slides"`): such an item holds only its hint.
+// Its fields are bookkeeping, never part of a tool call or result.
 type Placeholder struct {
-	IsPlaceholder bool   `yaml:"-"`
-	PlaceholderID string `yaml:"-"`
-	Hint          string `yaml:"-"`
+	IsPlaceholder bool   `yaml:"-" json:"-"`
+	PlaceholderID string `yaml:"-" json:"-"`
+	Hint          string `yaml:"-" json:"-"`
 }
 
 func (p *Placeholder) placeholder() *Placeholder { return p }
@@ -132,3 +137,81 @@ func PickPlaceholder[T placeholderItem](items []T, id string) (pick T, missing b
 	}
 	return pick, false, ""
 }
+
+// PlaceholderOf is a list item type whose pointer holds a Placeholder: a
+// list of values ([]Item) as well as of pointers ([]*Slide).
+type PlaceholderOf[T any] interface {
+	*T
+	placeholderItem
+}
+
+// NumberPlaceholders gives each placeholder of items that has no id one:
+// prefix and its 1-based place among the list's placeholders.
+func NumberPlaceholders[T any, P PlaceholderOf[T]](items []T, prefix string) {
+	n := 0
+	for i := range items {
+		if ph := P(&items[i]).placeholder(); ph.IsPlaceholder {
+			n++
+			if ph.PlaceholderID == "" {
+				ph.PlaceholderID = prefix + strconv.Itoa(n)
+			}
+		}
+	}
+}
+
+// FillPlaceholder returns a copy of items with the placeholder named id
+// (or, when id is "", the only one) replaced by with, in its place; items
+// is left as it was, for undo. When none fits, err says which to name.
+func FillPlaceholder[T any, P PlaceholderOf[T]](items []T, id string, with []T) (out []T, filled Placeholder, err error) {
+	open := OpenSpots[T, P](items)
+	ids := make([]string, len(open))
+	for i, ph := range open {
+		ids[i] = ph.PlaceholderID
+	}
+	at := -1
+	for i := range items {
+		ph := P(&items[i]).placeholder()
+		if ph.IsPlaceholder && (ph.PlaceholderID == id || id == "" && len(open) == 1) {
+			at, filled = i, *ph
+			break
+		}
+	}
+	switch {
+	case at >= 0:
+	case len(open) == 0:
+		return nil, filled, fmt.Errorf("there are no placeholders")
+	case id == "":
+		return nil, filled, fmt.Errorf("several placeholders are open; name one as pending_id: %s", strings.Join(ids, ", "))
+	default:
+		return nil, filled, fmt.Errorf("no placeholder %q; open placeholders: %s", id, strings.Join(ids, ", "))
+	}
+	out = make([]T, 0, len(items)-1+len(with))
+	out = append(out, items[:at]...)
+	out = append(out, with...)
+	return append(out, items[at+1:]...), filled, nil
+}
+
+// OpenSpot is one placeholder of a list, where it sits: Index in the list,
+// After the number of real items before it.
+type OpenSpot struct {
+	Placeholder
+	Index, After int
+}
+
+// OpenSpots lists the placeholders of items with where each sits.
+func OpenSpots[T any, P PlaceholderOf[T]](items []T) []OpenSpot {
+	var out []OpenSpot
+	after := 0
+	for i := range items {
+		ph := P(&items[i]).placeholder()
+		if !ph.IsPlaceholder {
+			after++
+			continue
+		}
+		out = append(out, OpenSpot{Placeholder: *ph, Index: i, After: after})
+	}
+	return out
+}
+
+// IsOpen reports whether the item is a placeholder, and its hint.
+func (p *Placeholder) IsOpen() (hint string, open bool) { return p.Hint, p.IsPlaceholder }

@@ -19,6 +19,11 @@ func TestGluedPendingIsAccepted(t *testing.T) {
 		{"a:\n  b: 1\n  c: [x, !pending]\n  d: 2\n", "a:\n  b: 1\n  c: [x, v]\n  d: 2\n"},
 		{"a: [!pending, b]\n", "a: [v, b]\n"},
 		{"a: [\"é\", !pending]\n", "a: [\"é\", v]\n"},
+		// Quoted text holding the marker stays text beside a glued one.
+		{"a: [\"!pending,\", !pending]\n", "a: [\"!pending,\", v]\n"},
+		{"a: {x: '!pending}', y: !pending}\n", "a: {x: '!pending}', y: v}\n"},
+		// A glued marker beside a spaced one with a hint.
+		{"a: {x: !pending}\nb: [\"!pending\"]\n", "a: {x: v}\nb: [\"!pending\"]\n"},
 	}
 	for _, tt := range tests {
 		s, err := Parse("f.yaml", []byte(tt.src))
@@ -82,4 +87,19 @@ func cloneNode(n *yaml.Node) *yaml.Node {
 		c.Content = append(c.Content, cloneNode(k))
 	}
 	return &c
+}
+
+// A glued marker in a file that also has a marker with a hint: both are
+// pending (this once asked for a space).
+func TestGluedPendingBesideHint(t *testing.T) {
+	s, err := Parse("f.yaml", []byte("a: !pending \"x\"\nb: {d: !pending}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h, ok := Pending(s.Root.Content[1]); !ok || h != "x" {
+		t.Errorf("a: %q %v", h, ok)
+	}
+	if _, ok := Pending(s.Root.Content[3].Content[1]); !ok {
+		t.Errorf("b.d not pending")
+	}
 }

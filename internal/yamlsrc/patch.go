@@ -532,6 +532,19 @@ func (p *patcher) sequence(o, c *yaml.Node, pl place) {
 		for x, i := range kc {
 			used[ko[x]], match[i] = true, ko[x]
 		}
+	} else {
+		// Items were added among them (at a placeholder): a keyless item
+		// is the one it equals, else the one whose first entry it shares
+		// (a term whose definition was filled in the same run).
+		for _, same := range []func(a, b *yaml.Node) bool{Equal, sameFirstEntry} {
+			for _, i := range kc {
+				for _, j := range ko {
+					if match[i] < 0 && !used[j] && same(o.Content[j], c.Content[i]) {
+						used[j], match[i] = true, j
+					}
+				}
+			}
+		}
 	}
 
 	var out strings.Builder
@@ -585,6 +598,19 @@ func keyless(items []*yaml.Node) []int {
 		}
 	}
 	return out
+}
+
+// sameFirstEntry reports whether two mappings begin with the same key and
+// the same plain value: {term: villa, …} before and after its definition.
+func sameFirstEntry(a, b *yaml.Node) bool {
+	a, b = deref(a), deref(b)
+	if len(a.Content) < 2 || len(b.Content) < 2 || a.Content[0].Value != b.Content[0].Value {
+		return false
+	}
+	va, vb := deref(a.Content[1]), deref(b.Content[1])
+	_, pa := Pending(va)
+	_, pb := Pending(vb)
+	return !pa && !pb && va.Kind == yaml.ScalarNode && vb.Kind == yaml.ScalarNode && va.Value == vb.Value
 }
 
 // sameKeys reports whether two lists of one length hold the same items in
@@ -705,6 +731,12 @@ func (p *patcher) splice(from int, o *yaml.Node, end int, value string, childCol
 		return
 	}
 	first, others, _ := strings.Cut(value, "\n")
+	if strings.TrimSpace(first) == "" && (end <= from || strings.TrimSpace(string(p.s.text[from:end])) == "") {
+		// A null value filled with a block: nothing on the key's line
+		// changes, so its comment keeps its column.
+		p.edits = append(p.edits, Edit{Start: eol, End: eol, Text: "\n" + others})
+		return
+	}
 	p.edits = append(p.edits, Edit{Start: from, End: eol, Text: first + " " + rest + "\n" + others})
 }
 

@@ -154,7 +154,7 @@ func TestPatchNullBecomesListKeepingComment(t *testing.T) {
 		set(get(r, "metadata"), "objectives", seq(scalar("Explain photosynthesis"), scalar("Name its inputs")))
 	})
 	want := strings.Replace(lessonSrc, "  objectives:   # two or three\n",
-		"  objectives: # two or three\n    - Explain photosynthesis\n    - Name its inputs\n", 1)
+		"  objectives:   # two or three\n    - Explain photosynthesis\n    - Name its inputs\n", 1)
 	if out != want {
 		t.Errorf("got\n%s\nwant\n%s", out, want)
 	}
@@ -307,5 +307,45 @@ func TestPatchItemAfterCommentedDash(t *testing.T) {
 	})
 	if !strings.HasPrefix(out, src) {
 		t.Errorf("adding an item changed the ones before it:\n%s", out)
+	}
+}
+
+// Filling a null key with a block leaves the key's line as written, so a
+// comment aligned with its neighbours stays in its column.
+func TestPatchNullKeepsCommentColumn(t *testing.T) {
+	src := "metadata:\n  objectives:      # c\n  grade: 7         # d\n"
+	out := patch(t, src, func(r *yaml.Node) {
+		set(get(r, "metadata"), "objectives", seq(scalar("a"), scalar("b")))
+	})
+	want := "metadata:\n  objectives:      # c\n    - a\n    - b\n  grade: 7         # d\n"
+	if out != want {
+		t.Errorf("got\n%s\nwant\n%s", out, want)
+	}
+}
+
+// Items added at a placeholder among keyless mappings (vocabulary terms)
+// leave every other item's bytes, even one filled in the same run.
+func TestPatchItemsAtPlaceholderAmongKeyless(t *testing.T) {
+	src := "vocabulary:   # terms\n" +
+		"  - legion                  # bare\n" +
+		"  - {term: villa, definition: !pending}   # define\n" +
+		"  - !pending \"two more terms\"\n" +
+		"  - {term: empire, definition: lands}\n"
+	out := patch(t, src, func(r *yaml.Node) {
+		v := get(r, "vocabulary")
+		villa := mapping("term", "villa", "definition", "a farm")
+		v.Content = []*yaml.Node{v.Content[0], villa,
+			mapping("term", "fort", "definition", "a camp"),
+			mapping("term", "road", "definition", "a way"),
+			v.Content[3]}
+	})
+	want := "vocabulary:   # terms\n" +
+		"  - legion                  # bare\n" +
+		"  - {term: villa, definition: a farm}   # define\n" +
+		"  - term: fort\n    definition: a camp\n" +
+		"  - term: road\n    definition: a way\n" +
+		"  - {term: empire, definition: lands}\n"
+	if out != want {
+		t.Errorf("got\n%s\nwant\n%s", out, want)
 	}
 }

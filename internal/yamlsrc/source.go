@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"regexp"
 	"strings"
 	"unicode/utf8"
@@ -79,44 +80,65 @@ var gluedPendingRE = regexp.MustCompile(`!pending[,\]}]`)
 const gluedStandIn = "!pendin "
 
 // parseGlued reads a flow-style file whose bare `!pending` touches the `,`,
-// `]` or `}` after it, as the author meant it. It succeeds only when every
-// glued marker turns out to be a tag of its own (not text inside a quoted
-// value), else the file is parsed as written and the marker reported.
+// `]` or `}` after it, as YAML 1.2 means it (a tag ends at a flow
+// indicator; yaml.v3 reads on). A match inside quoted text stays text:
+// such matches are put back and the copy parsed again. It fails only when
+// the copy does not parse, else the file is parsed as written and a glued
+// marker reported.
 func (s *Source) parseGlued() (*yaml.Node, bool) {
 	locs := gluedPendingRE.FindAllIndex(s.text, -1)
-	if len(locs) == 0 {
-		return nil, false
-	}
-	alt := bytes.Clone(s.text)
-	at := map[int]bool{}
+	glued := map[int]bool{}
 	for _, l := range locs {
-		copy(alt[l[0]:], gluedStandIn)
-		at[l[0]] = true
+		glued[l[0]] = true
 	}
-	dec := yaml.NewDecoder(bytes.NewReader(alt))
-	var doc, extra yaml.Node
-	if dec.Decode(&doc) != nil || dec.Decode(&extra) == nil || len(doc.Content) == 0 {
-		return nil, false
-	}
-	ok := true
-	var walk func(n *yaml.Node)
-	walk = func(n *yaml.Node) {
+	// Each pass puts back at least one match, so this ends.
+	for len(glued) > 0 {
+		alt := bytes.Clone(s.text)
+		for off := range glued {
+			copy(alt[off:], gluedStandIn)
+		}
+		dec := yaml.NewDecoder(bytes.NewReader(alt))
+		var doc, extra yaml.Node
+		if dec.Decode(&doc) != nil || dec.Decode(&extra) == nil || len(doc.Content) == 0 {
+			return nil, false
+		}
+		at := maps.Clone(glued)
+		var inText []int // glued matches that are text in the copy
+		other := false
+		var walk func(n *yaml.Node)
+		walk = func(n *yaml.Node) {
+			switch {
+			case n.Tag == strings.TrimSpace(gluedStandIn) && at[s.Offset(n.Line, n.Column)]:
+				n.Tag = PendingTag
+				delete(at, s.Offset(n.Line, n.Column))
+			case strings.Contains(n.Value, strings.TrimSpace(gluedStandIn)):
+				from, to := s.start(n), s.End(n)
+				for off := range glued {
+					if off >= from && off < to {
+						inText = append(inText, off)
+					}
+				}
+			case len(n.Tag) > len(PendingTag) && strings.HasPrefix(n.Tag, PendingTag):
+				other = true // another glued form: reported as written
+			}
+			for _, c := range n.Content {
+				walk(c)
+			}
+		}
+		walk(&doc)
 		switch {
-		case n.Tag == strings.TrimSpace(gluedStandIn) && at[s.Offset(n.Line, n.Column)]:
-			n.Tag = PendingTag
-			delete(at, s.Offset(n.Line, n.Column))
-		case strings.Contains(n.Value, strings.TrimSpace(gluedStandIn)) || strings.HasPrefix(n.Tag, PendingTag):
-			ok = false // a marker inside text, or another glued form
+		case other:
+			return nil, false
+		case len(inText) == 0 && len(at) == 0:
+			return doc.Content[0], true
+		case len(inText) == 0:
+			return nil, false // a match that is neither tag nor text
 		}
-		for _, c := range n.Content {
-			walk(c)
+		for _, off := range inText {
+			delete(glued, off)
 		}
 	}
-	walk(&doc)
-	if !ok || len(at) > 0 {
-		return nil, false
-	}
-	return doc.Content[0], true
+	return nil, false
 }
 
 func gluedPending(n *yaml.Node) *yaml.Node {

@@ -1,0 +1,71 @@
+package lesson
+
+import (
+	"fmt"
+
+	"github.com/lessongen/lessongen/internal/yamlsrc"
+	"github.com/lessongen/lessongen/session"
+)
+
+// An author's metadata list may hold placeholders (`- !pending "one more
+// common misconception"`): its set_ tool, given the placeholder's id as
+// pending_id, adds items there and leaves the author's items as written.
+// A placeholder's id is the list's name and its place among the list's
+// placeholders: objectives-1.
+
+// numberLists gives each list placeholder its id, once, at load.
+func (m *Metadata) numberLists() {
+	yamlsrc.NumberPlaceholders(m.Objectives.Value, "objectives-")
+	yamlsrc.NumberPlaceholders(m.KeyLearningPoints.Value, "key_learning_points-")
+	yamlsrc.NumberPlaceholders(m.Materials.Value, "materials-")
+	yamlsrc.NumberPlaceholders(m.Vocabulary.Value, "vocabulary-")
+	yamlsrc.NumberPlaceholders(m.Misconceptions.Value, "misconceptions-")
+}
+
+// listPending lists the open placeholders of the metadata lists.
+func (m *Metadata) listPending() []session.Pending {
+	var ps []session.Pending
+	add := func(name string, spots []yamlsrc.OpenSpot) {
+		for _, sp := range spots {
+			where := "at the start"
+			if sp.After > 0 {
+				where = fmt.Sprintf("after item %d", sp.After)
+			}
+			ps = append(ps, session.Pending{Level: session.LevelMetadata, Path: fmt.Sprintf("metadata.%s[%d]", name, sp.Index),
+				Hint: sp.Hint, ID: sp.PlaceholderID, Label: fmt.Sprintf("new metadata.%s items %s", name, where)})
+		}
+	}
+	add("objectives", yamlsrc.OpenSpots(m.Objectives.Value))
+	add("vocabulary", yamlsrc.OpenSpots(m.Vocabulary.Value))
+	add("key_learning_points", yamlsrc.OpenSpots(m.KeyLearningPoints.Value))
+	add("misconceptions", yamlsrc.OpenSpots(m.Misconceptions.Value))
+	add("materials", yamlsrc.OpenSpots(m.Materials.Value))
+	return ps
+}
+
+// ItemsAdded reports items added at a list placeholder.
+type ItemsAdded struct {
+	List      string `json:"added_to"`
+	PendingID string `json:"placed_at"`
+	Count     int    `json:"items"`
+}
+
+// setList sets a metadata list: at a placeholder of the author's list
+// when it has one open (or pending_id names one), else as a whole, as
+// setField does.
+func setList[T any, P yamlsrc.PlaceholderOf[T]](p *Plan, rc *session.Context, f *yamlsrc.Field[[]T], name, id string, items []T) (func(), error) {
+	if id == "" && (!f.Set || len(yamlsrc.OpenSpots[T, P](f.Value)) == 0) {
+		return setField(p, rc, f, name, items)
+	}
+	if !f.Set {
+		return nil, session.Reject(session.KindPrecondition, "pending_id", "the whole list is pending; omit pending_id", "%s has no placeholders", name)
+	}
+	out, ph, err := yamlsrc.FillPlaceholder[T, P](f.Value, id, items)
+	if err != nil {
+		return nil, session.Reject(session.KindNotFound, "pending_id", err.Error(), "%s: no placeholder to fill", name)
+	}
+	old := f.Value
+	f.Value = out
+	rc.Report(ItemsAdded{List: name, PendingID: ph.PlaceholderID, Count: len(items)})
+	return func() { f.Value = old }, nil
+}
