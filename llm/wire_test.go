@@ -96,8 +96,12 @@ func TestSetupFixParallelField(t *testing.T) {
 	if fix := setupFix(msg); !strings.Contains(fix, "--token-field max_tokens") {
 		t.Errorf("fix = %q", fix)
 	}
-	// A field we cannot name a setting for gets no fix rather than a wrong one.
 	msg = `[{'type': 'extra_forbidden', 'loc': ('body', 'stream_options'), 'msg': 'Extra inputs are not permitted'}]`
+	if fix := setupFix(msg); !strings.Contains(fix, "run without --stream") {
+		t.Errorf("fix = %q", fix)
+	}
+	// A field we cannot name a setting for gets no fix rather than a wrong one.
+	msg = `[{'type': 'extra_forbidden', 'loc': ('body', 'logit_bias'), 'msg': 'Extra inputs are not permitted'}]`
 	if fix := setupFix(msg); fix != "" {
 		t.Errorf("unknown field got fix %q", fix)
 	}

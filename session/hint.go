@@ -12,34 +12,32 @@ var hintNumbers = map[string]int{
 	"couple": 2, "pair": 2,
 }
 
-// hintCountWords is how far into a hint its count may stand: "two practice
-// slides", "another three questions", "a couple of examples" count;
-// "a diagram with two arrows" describes one item and does not.
-const hintCountWords = 3
-
 // maxHintCount bounds what a hint can ask for, whatever number it writes.
 const maxHintCount = 20
 
 // HintCount is how many items a list-item placeholder's hint asks for:
-// the number among its first words ("two practice slides", "2 more
-// questions", "a couple of examples"), else 1.
+// the number it opens with ("two practice slides", "2 more questions",
+// "another three questions", "a couple of examples"), else 1. A number
+// further in describes one item ("water in three states", "a diagram
+// with two arrows") and does not count.
 func HintCount(hint string) int {
 	words := strings.FieldsFunc(strings.ToLower(hint), func(r rune) bool {
 		return r == ' ' || r == ',' || r == ':' || r == ';' || r == '-' || r == '\t' || r == '\n'
 	})
-	for i, w := range words {
-		if i >= hintCountWords {
-			break
+	if len(words) > 1 && (words[0] == "another" || words[0] == "a" || words[0] == "add") {
+		words = words[1:]
+	}
+	if len(words) == 0 {
+		return 1
+	}
+	n, ok := hintNumbers[words[0]]
+	if !ok {
+		if v, err := strconv.Atoi(words[0]); err == nil {
+			n, ok = v, true
 		}
-		n, ok := hintNumbers[w]
-		if !ok {
-			if v, err := strconv.Atoi(w); err == nil {
-				n, ok = v, true
-			}
-		}
-		if ok && n >= 1 {
-			return min(n, maxHintCount)
-		}
+	}
+	if ok && n >= 1 {
+		return min(n, maxHintCount)
 	}
 	return 1
 }

@@ -15,6 +15,9 @@ func TestHintCount(t *testing.T) {
 		"Twelve: quick recall":                 12,
 		"1000 slides":                          maxHintCount,
 		"one slide: summary, with 4 questions": 1,
+		"water in three states":                1,
+		"add two arrows":                       2,
+		"a pair of images":                     2,
 	} {
 		if got := HintCount(hint); got != want {
 			t.Errorf("HintCount(%q) = %d, want %d", hint, got, want)

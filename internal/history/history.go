@@ -120,12 +120,18 @@ func Summarise(content string) (string, bool) {
 	return b.String(), true
 }
 
-// Writer appends to one history file. Each append is fsync'd before it
-// returns: what Append returned from survives a crash.
+// Writer appends to one history file. Every record is written before
+// Append returns, so a killed process (kill -9) loses nothing appended;
+// the file is fsync'd once per turn — when the model's next turn is
+// appended, and at the end (SetContentHash, Close) — so a crash of the
+// machine loses at most the turn in flight. An fsync per message was
+// most of a run's own CPU.
 type Writer struct {
 	mu     sync.Mutex
 	f      *os.File
 	redact func(string) string
+	dirty  bool // written since the last fsync
+	syncs  int  // fsyncs made, for tests
 }
 
 // Create starts a new history for node at level, replacing any old one.
@@ -142,7 +148,7 @@ func Create(dir string, h Header, redact func(string) string) (*Writer, error) {
 	}
 	w := &Writer{f: f, redact: redact}
 	h.Format = FormatVersion
-	if err := w.line(h); err != nil {
+	if err := w.line(h, true); err != nil {
 		f.Close()
 		return nil, err
 	}
@@ -183,7 +189,9 @@ func (w *Writer) Append(m llm.Message) error {
 	for _, c := range m.ToolCalls {
 		r.ToolCalls = append(r.ToolCalls, toolCall{ID: c.ID, Name: c.Name, Arguments: c.Arguments})
 	}
-	return w.line(r)
+	// A model turn opens a new turn: it and the last turn's results become
+	// durable together, before any of its tools runs.
+	return w.line(r, m.Role == llm.RoleAssistant)
 }
 
 // MarkGenerated records ids the run created.
@@ -191,10 +199,10 @@ func (w *Writer) MarkGenerated(ids ...string) error {
 	if len(ids) == 0 {
 		return nil
 	}
-	return w.line(Record{Role: "", Generated: ids})
+	return w.line(Record{Role: "", Generated: ids}, false)
 }
 
-func (w *Writer) line(v any) error {
+func (w *Writer) line(v any, durable bool) error {
 	data, err := json.Marshal(v)
 	if err != nil {
 		return fmt.Errorf("history: %w", err)
@@ -209,19 +217,41 @@ func (w *Writer) line(v any) error {
 	if _, err := w.f.Write(append(data, '\n')); err != nil {
 		return fmt.Errorf("history: %w", err)
 	}
+	w.dirty = true
+	if durable {
+		return w.sync()
+	}
+	return nil
+}
+
+// sync fsyncs what was written since the last one; w.mu is held.
+func (w *Writer) sync() error {
+	if !w.dirty {
+		return nil
+	}
 	if err := w.f.Sync(); err != nil {
 		return fmt.Errorf("history: %w", err)
 	}
+	w.dirty = false
+	w.syncs++
 	return nil
 }
 
 // SetContentHash records the node's content as the run leaves it.
 func (w *Writer) SetContentHash(hash string) error {
-	return w.line(Record{ContentHash: hash})
+	return w.line(Record{ContentHash: hash}, true)
 }
 
-// Close closes the file.
-func (w *Writer) Close() error { return w.f.Close() }
+// Close makes what was written durable and closes the file.
+func (w *Writer) Close() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	err := w.sync()
+	if cerr := w.f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
 
 // ErrNone is returned by Load when there is no history for the node.
 var ErrNone = errors.New("history: none saved")

@@ -1,0 +1,45 @@
+package history
+
+import (
+	"testing"
+
+	"github.com/lessongen/lessongen/llm"
+)
+
+// A turn is made durable once, when the model's next turn is appended
+// (with the results before it) and at the end; every record is in the
+// file as soon as Append returns, so a killed process loses none.
+func TestOneSyncPerTurn(t *testing.T) {
+	dir := t.TempDir()
+	w, err := Create(dir, Header{Node: "n", Level: "whiteboard.node"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	call := []llm.ToolCall{{ID: "c1", Name: "f", Arguments: "{}"}, {ID: "c2", Name: "f", Arguments: "{}"}}
+	for _, m := range []llm.Message{
+		{Role: llm.RoleSystem, Content: "task"},
+		{Role: llm.RoleUser, Content: "go"},
+		{Role: llm.RoleAssistant, ToolCalls: call},
+		{Role: llm.RoleTool, ToolCallID: "c1", Content: `{"ok":true}`},
+		{Role: llm.RoleTool, ToolCallID: "c2", Content: `{"ok":true}`},
+		{Role: llm.RoleAssistant, Content: "done"},
+	} {
+		if err := w.Append(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if w.syncs != 3 { // the header, two model turns
+		t.Errorf("%d fsyncs for two turns, want 3 (header, one per turn)", w.syncs)
+	}
+	// Written though not yet synced: another reader sees it all.
+	if err := w.Append(llm.Message{Role: llm.RoleUser, Content: "more"}); err != nil {
+		t.Fatal(err)
+	}
+	conv, err := Load(dir, "n", "whiteboard.node")
+	if err != nil || len(conv.Messages) != 7 {
+		t.Fatalf("load before close: %d messages, %v; want all 7", len(conv.Messages), err)
+	}
+	if err := w.Close(); err != nil || w.syncs != 4 {
+		t.Errorf("close: %v, %d fsyncs; want the rest made durable (4)", err, w.syncs)
+	}
+}
