@@ -1,0 +1,143 @@
+package orchestrate
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/lessongen/lessongen/bridge"
+	"github.com/lessongen/lessongen/compose"
+	"github.com/lessongen/lessongen/internal/fakellm"
+	"github.com/lessongen/lessongen/llm"
+	"github.com/lessongen/lessongen/templates"
+)
+
+// digestScript fills every level in one turn with text that is a hash of
+// the conversation so far ("{{digest}}"): a model that answers the same
+// prompt the same way, and any other prompt differently. Whatever a
+// subagent's prompt or results depend on shows in the lesson.
+func digestScript() fakellm.Script {
+	// A look first, so the writes depend on the tool results too.
+	calls := func(cs ...fakellm.FakeCall) []fakellm.Turn {
+		return []fakellm.Turn{{ToolCalls: []fakellm.FakeCall{{Name: "list_pending", Arguments: `{}`}}}, {ToolCalls: cs}, {Content: "Done."}}
+	}
+	return fakellm.Script{Created: 1, Rules: []fakellm.Rule{
+		{Match: []string{"(lesson.metadata)"}, Turns: calls(
+			fakellm.FakeCall{Name: "set_objectives", Arguments: `{"objectives":["Explain {{digest}}"]}`})},
+		{Match: []string{"(lesson.node)"}, Turns: calls(
+			fakellm.FakeCall{Name: "add_slide", Arguments: `{"title":"New {{digest}}","section":"Explore","duration_minutes":5,"notes":"N {{digest}}","whiteboard":"a board","quiz":"a quiz"}`})},
+		{Match: []string{"(whiteboard.metadata)"}, Turns: calls(
+			fakellm.FakeCall{Name: "set_heading", Arguments: `{"heading":"H {{digest}}"}`},
+			fakellm.FakeCall{Name: "set_layout", Arguments: `{"layout":"L {{digest}}"}`})},
+		{Match: []string{"(whiteboard.node)"}, Turns: calls(
+			fakellm.FakeCall{Name: "add_text", Arguments: `{"x":40,"y":140,"w":600,"h":40,"text":"T {{digest}}"}`})},
+		{Match: []string{"(quiz.metadata)"}, Turns: calls(
+			fakellm.FakeCall{Name: "set_kind", Arguments: `{"kind":"check"}`},
+			fakellm.FakeCall{Name: "set_instructions", Arguments: `{"instructions":"I {{digest}}"}`})},
+		{Match: []string{"(quiz.node)"}, Turns: calls(
+			fakellm.FakeCall{Name: "add_question", Arguments: `{"prompt":"Q {{digest}}?","options":[{"text":"yes {{digest}}","correct":true},{"text":"no","correct":false}]}`})},
+	}}
+}
+
+// digestLesson has every level pending on several slides, each with a
+// whiteboard and a quiz, and slides for the lesson's node to add.
+func digestLesson(slides int) string {
+	var b strings.Builder
+	b.WriteString("version: 1\nmetadata:\n  title: Fractions\n  objectives: !pending \"one objective\"\nslides:\n")
+	for i := range slides {
+		fmt.Fprintf(&b, "  - id: s%d\n    title: Slide %d\n    whiteboard: !pending \"board %d\"\n    quiz: !pending \"two questions\"\n", i, i, i)
+	}
+	b.WriteString("  - !pending \"one more slide\"\n")
+	return b.String()
+}
+
+// TestSameAnswersSameLesson: the same answers give the same lesson at any
+// concurrency. What a subagent is shown (its prompt, its tool results) is
+// fixed by the tree, never by which sibling happened to finish first.
+func TestSameAnswersSameLesson(t *testing.T) {
+	srv := fakellm.Start(t, digestScript())
+	model, err := llm.New(llm.Config{BaseURL: srv.URL(), APIKey: fakellm.DummyAPIKey, Model: "fake", Limiter: llm.NewLimiter(0, 8)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := goldenRegistry(t)
+	var levels []templates.Level
+	for _, name := range reg.LevelNames() {
+		levels = append(levels, templates.Level{Name: name})
+	}
+	tmpl, err := templates.Load("", levels)
+	if err != nil {
+		t.Fatal(err)
+	}
+	br, err := bridge.New(reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs := 5
+	if testing.Short() {
+		runs = 2
+	}
+	for _, budget := range []Budget{{}, {MaxRequests: 10_000, MaxTokens: 100_000_000}} {
+		sameLessons(t, model, br, tmpl, budget, runs)
+	}
+}
+
+func sameLessons(t *testing.T, model llm.Model, br *bridge.Bridge, tmpl *templates.Set, budget Budget, runs int) {
+	t.Helper()
+	reg := br.Registry()
+	var want string
+	for _, conc := range []int{1, 4, 8} {
+		for run := range runs {
+			path := filepath.Join(t.TempDir(), "lesson.yaml")
+			if err := os.WriteFile(path, []byte(digestLesson(6)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			doc, err := compose.Load(path, reg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			opts := Options{Bridge: br, Model: model, Templates: tmpl, Form: bridge.Strict, Approval: bridge.ApproveAuto, MaxSteps: 6, Concurrency: conc, Budget: budget}
+			report, err := Run(context.Background(), doc, Scope{}, opts)
+			if err != nil || len(report.Incomplete()) > 0 {
+				t.Fatalf("budget %+v concurrency %d run %d: %v %+v", budget, conc, run, err, report.Incomplete())
+			}
+			files, err := doc.Render("")
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got strings.Builder
+			for _, f := range files {
+				fmt.Fprintf(&got, "=== %s\n%s", filepath.Base(f.Path), f.Data)
+			}
+			if want == "" {
+				want = got.String()
+				continue
+			}
+			if got.String() != want {
+				t.Fatalf("budget %+v concurrency %d run %d: another lesson than at concurrency 1:\n%s", budget, conc, run, lineDiff(want, got.String()))
+			}
+		}
+	}
+}
+
+// lineDiff lists the lines that differ, by position.
+func lineDiff(a, b string) string {
+	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
+	var out []string
+	for i := range max(len(al), len(bl)) {
+		var x, y string
+		if i < len(al) {
+			x = al[i]
+		}
+		if i < len(bl) {
+			y = bl[i]
+		}
+		if x != y {
+			out = append(out, fmt.Sprintf("%d:\n- %s\n+ %s", i+1, x, y))
+		}
+	}
+	return strings.Join(out, "\n")
+}
