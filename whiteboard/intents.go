@@ -51,7 +51,7 @@ type AddArrow struct {
 
 type AddEquation struct {
 	Box
-	Latex string `json:"latex" jsonschema:"the equation in LaTeX, without surrounding $ signs"`
+	Latex string `json:"latex" jsonschema:"the equation in LaTeX, without surrounding $ signs. It is drawn as one line of text centred in the box: symbols and Greek letters as characters, _ and ^ as small lowered and raised text, \\frac{a}{b} as a/b, \\xrightarrow{text} as an arrow with the text over it; other commands show as written. Its text is half the box height tall (at most 48 px), smaller when needed to fit the box width: size the box for the text you want"`
 	Placing
 }
 
@@ -91,7 +91,7 @@ type DeleteElement struct {
 }
 
 type SetHeading struct {
-	Heading string `json:"heading" jsonschema:"the whiteboard's heading, a few words"`
+	Heading string `json:"heading" jsonschema:"the whiteboard's heading, a few words (a longer brief says what it is about: condense it)"`
 }
 
 type SetLayout struct {
