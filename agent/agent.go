@@ -392,9 +392,22 @@ func runCalls(ctx context.Context, tools Tools, calls []llm.ToolCall, task Task,
 			out[i] = llm.Message{Role: llm.RoleTool, ToolCallID: c.ID, Content: notRun(session.KindPrecondition, "not run again: call "+c.ID+" was already applied in an earlier run")}
 			return save(out[i])
 		}
+		var before string
+		readOnly := tools.ReadOnly(c.Name)
+		if !readOnly {
+			before = pendingKey(tools.Pending())
+		}
 		env, err := tools.Call(ctx, c.Name, c.Arguments)
 		if err != nil {
 			return err
+		}
+		// The pending list is sent once: in the prompt, then in the
+		// result of a call that changed it, never repeated in results
+		// that would only say it again (a turn of 20 calls sent it 20
+		// times). A read changes nothing, so it is decided without
+		// looking, the same whichever parallel read finishes first.
+		if readOnly || pendingKey(tools.Pending()) == before {
+			env.Pending, env.PendingMore = nil, 0
 		}
 		env.StepsLeft = &stepsLeft
 		if task.BudgetLeft != nil {
@@ -464,6 +477,12 @@ func filled(msgs []llm.Message, calls []llm.ToolCall) []llm.Message {
 		}
 	}
 	return msgs
+}
+
+// pendingKey identifies a pending list, to tell whether a call changed it.
+func pendingKey(ps []session.Pending) string {
+	data, _ := json.Marshal(ps)
+	return string(data)
 }
 
 // notRun is the result of a call that was never carried out. It carries no

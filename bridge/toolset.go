@@ -464,6 +464,9 @@ func (t *Toolset) setPending(env *tool.Envelope) {
 	}
 	for i := range env.Pending {
 		env.Pending[i].Tools = t.fillers(env.Pending[i].Path)
+		// Named as the prompt names it (`slide "light" (3).notes`,
+		// positions from 1), not by the 0-based key tools match on.
+		env.Pending[i].Path = env.Pending[i].Name()
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/lessongen/lessongen/bridge"
 	"github.com/lessongen/lessongen/compose"
+	"github.com/lessongen/lessongen/internal/event"
 	"github.com/lessongen/lessongen/internal/fakellm"
 	"github.com/lessongen/lessongen/llm"
 	"github.com/lessongen/lessongen/templates"
@@ -140,4 +141,54 @@ func lineDiff(a, b string) string {
 		}
 	}
 	return strings.Join(out, "\n")
+}
+
+// TestResultsFlatPendingOnce: a tool result holds its output itself, not
+// in a list of one ("result":[[…]]), and the pending list only when the
+// call changed it: the prompt has it, and reads or failed calls would
+// only repeat it.
+func TestResultsFlatPendingOnce(t *testing.T) {
+	script := fakellm.Script{Rules: []fakellm.Rule{
+		{Match: []string{"(whiteboard.metadata)"}, Turns: []fakellm.Turn{{ToolCalls: []fakellm.FakeCall{
+			{Name: "list_pending", Arguments: `{}`},
+			{Name: "set_heading", Arguments: `{"heading":"Fractions"}`},
+			{Name: "set_heading", Arguments: `{"heading":" "}`},
+			{Name: "describe_whiteboard", Arguments: `{}`},
+		}}, {ToolCalls: []fakellm.FakeCall{{Name: "set_layout", Arguments: `{"layout":"one column"}`}}}}},
+		{Match: []string{"(whiteboard.node)"}, Turns: []fakellm.Turn{{ToolCalls: []fakellm.FakeCall{
+			{Name: "add_text", Arguments: `{"x":40,"y":140,"w":300,"h":40,"text":"T"}`}}}}},
+	}}
+	srv := fakellm.Start(t, script)
+	model, err := llm.New(llm.Config{BaseURL: srv.URL(), APIKey: fakellm.DummyAPIKey, Model: "fake"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := compose.Load(writeLesson(t, 1, ""), testRegistry())
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := options(t, model, 1)
+	results := map[string]string{}
+	opts.Events = func(e event.Event) {
+		if e.Kind == event.ToolResult && e.Level == "whiteboard.metadata" && e.Step == 1 {
+			results[e.CallID] = string(e.Result)
+		}
+	}
+	if _, err := Run(context.Background(), doc, Scope{}, opts); err != nil {
+		t.Fatal(err)
+	}
+	for id, want := range map[string]struct{ pending, result string }{
+		"call_t0_0": {"", `"result":[{"level":"metadata","path":"heading"`}, // the read: its list, flat
+		"call_t0_1": {`"pending":[{"level":"metadata","path":"layout"`, `"result":{`},
+		"call_t0_2": {"", `"error":{"kind":"invalid_args"`}, // failed: nothing changed
+		"call_t0_3": {"", `"result":"`},
+	} {
+		got := results[id]
+		if !strings.Contains(got, want.result) || strings.Contains(got, `"result":[[`) {
+			t.Errorf("%s: %s\nwant a flat result with %s", id, got, want.result)
+		}
+		if has := strings.Contains(got, `"pending"`); has != (want.pending != "") || !strings.Contains(got, want.pending) {
+			t.Errorf("%s: %s\nwant pending %q", id, got, want.pending)
+		}
+	}
 }
