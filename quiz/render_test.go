@@ -55,4 +55,3 @@ func TestRenderKeepsTheKeyInTheNotes(t *testing.T) {
 		t.Errorf("notes lack %q:\n%s", want, r.Notes)
 	}
 }
-
