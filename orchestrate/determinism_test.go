@@ -192,3 +192,74 @@ func TestResultsFlatPendingOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestDescribeSlide: the lesson's node subagent, writing notes for an
+// author's slide, reads the slide whole (describe_slide): its board's
+// brief and elements and its quiz, which the outline leaves out.
+func TestDescribeSlide(t *testing.T) {
+	script := fakellm.Script{Rules: []fakellm.Rule{
+		{Match: []string{"(lesson.node)"}, Turns: []fakellm.Turn{
+			{ToolCalls: []fakellm.FakeCall{{Name: "describe_slide", Arguments: `{"id":"2"}`}}},
+			{ToolCalls: []fakellm.FakeCall{{Name: "update_slide", Arguments: `{"id":"halves","notes":"Point at the shaded half."}`}}}}},
+		{Match: []string{"(quiz.node)"}, Turns: []fakellm.Turn{{ToolCalls: []fakellm.FakeCall{
+			{Name: "add_question", Arguments: `{"prompt":"Which is half?","options":[{"text":"1/2","correct":true},{"text":"1/3","correct":false}]}`}}}}},
+	}}
+	srv := fakellm.Start(t, script)
+	model, err := llm.New(llm.Config{BaseURL: srv.URL(), APIKey: fakellm.DummyAPIKey, Model: "fake"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "lesson.yaml")
+	src := `version: 1
+metadata:
+  title: Fractions
+slides:
+  - id: intro
+    title: Intro
+    notes: Welcome.
+  - id: halves
+    title: Halves
+    notes: !pending
+    whiteboard:
+      heading: One half
+      elements:
+        - {id: shaded, type: shape, shape: rect, label: the shaded half, x: 100, y: 200, w: 300, h: 200}
+    quiz:
+      kind: check
+      questions: !pending "one question on halves"
+`
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	reg := goldenRegistry(t)
+	doc, err := compose.Load(path, reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := options(t, model, 1)
+	if opts.Bridge, err = bridge.New(reg); err != nil {
+		t.Fatal(err)
+	}
+	var levels []templates.Level
+	for _, name := range reg.LevelNames() {
+		levels = append(levels, templates.Level{Name: name})
+	}
+	if opts.Templates, err = templates.Load("", levels); err != nil {
+		t.Fatal(err)
+	}
+	var described string
+	opts.Events = func(e event.Event) {
+		if e.Kind == event.ToolResult && e.Tool == "describe_slide" {
+			described = string(e.Result)
+		}
+	}
+	report, err := Run(context.Background(), doc, Scope{}, opts)
+	if err != nil || len(report.Incomplete()) > 0 {
+		t.Fatalf("run: %v %+v", err, report.Incomplete())
+	}
+	for _, want := range []string{`"ok":true`, `(2) of 2`, "One half", "the shaded half", "Its quiz:", "one question on halves"} {
+		if !strings.Contains(described, want) {
+			t.Errorf("describe_slide lacks %q: %s", want, described)
+		}
+	}
+}

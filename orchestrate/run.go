@@ -297,6 +297,9 @@ func (r *runner) step(ctx context.Context, st Step, bl modality.Level, d *modali
 	tools.Secrets = r.opts.Secrets
 	tools.Notes = r.note
 	tools.Sources, tools.Diff = r.opts.Sources, r.opts.Diff
+	if d == r.opts.Bridge.Registry().Root() {
+		tools.Slide = r.describeSlide
+	}
 	tools.Author = askedAuthor{author: r.opts.Author, emit: r.emit, node: node, level: bl.Name}
 	pending := tools.Pending()
 	if len(pending) == 0 && (r.opts.Instruction == "" || len(st.Pending) > 0) {
@@ -407,6 +410,31 @@ func (r *runner) step(ctx context.Context, st Step, bl modality.Level, d *modali
 	r.mu.Unlock()
 	r.record(nr)
 	return err == nil
+}
+
+// describeSlide is a slide whole, for describe_slide: where it sits and
+// its fields, then each child it places as that child describes itself.
+// The lesson's levels run before any slide's children, so what they see
+// is fixed by the tree.
+func (r *runner) describeSlide(ref string) (string, error) {
+	id, err := r.tree.Lookup(ref)
+	if err != nil {
+		return "", err
+	}
+	parts := []string{r.tree.DescribeSlide(id)}
+	for _, d := range r.opts.Bridge.Registry().Children() {
+		sess, err := r.tree.Child(id, d.Name)
+		if errors.Is(err, session.ErrUnknownChild) {
+			continue
+		}
+		if err != nil {
+			return "", err
+		}
+		var s string
+		sess.View(func(st session.State) { s = st.Describe() })
+		parts = append(parts, "Its "+d.Name+": "+s)
+	}
+	return strings.Join(parts, "\n"), nil
 }
 
 // briefed is a state that states its geometry as numbers (a whiteboard).
