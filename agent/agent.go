@@ -55,6 +55,10 @@ type Task struct {
 	// BudgetLeft, when set, is what the run may still spend, shown in
 	// every tool result beside steps_left.
 	BudgetLeft func() *tool.BudgetLeft
+	// Review, when set, shows the node as it stands (--review): once the
+	// work is done, the model gets one more turn with it, to look at
+	// what it made and fix what it sees before the subagent ends.
+	Review func(ctx context.Context) string
 }
 
 // Stop says why a subagent ended.
@@ -79,6 +83,8 @@ type Result struct {
 	Defects []session.Warning
 	// Repaired is set when the repair turn was used.
 	Repaired bool
+	// Reviewed is set when the review turn (Task.Review) was used.
+	Reviewed bool
 	// PromptBytes counts the bytes of message text sent, over all turns.
 	PromptBytes int
 	Messages    []llm.Message
@@ -248,6 +254,13 @@ func Run(ctx context.Context, model llm.Model, tools Tools, task Task, emit even
 
 		if len(assistant.ToolCalls) == 0 {
 			pending, defects := session.Owed(tools.Pending()), tools.Defects()
+			if len(pending)+len(defects) == 0 && res.Steps < task.MaxSteps {
+				if ok, err := review(ctx, task, &res, &msgs, save); err != nil {
+					return finish(res, msgs, tools, StopFailed), err
+				} else if ok {
+					continue
+				}
+			}
 			if len(pending)+len(defects) == 0 || res.Repaired || res.Steps >= task.MaxSteps {
 				return finish(res, msgs, tools, StopDone), nil
 			}
@@ -271,12 +284,36 @@ func Run(ctx context.Context, model llm.Model, tools Tools, task Task, emit even
 			return finish(res, msgs, tools, stop), err
 		}
 		if settled(tools, assistant.ToolCalls, results) {
+			if res.Steps < task.MaxSteps {
+				if ok, err := review(ctx, task, &res, &msgs, save); err != nil {
+					return finish(res, msgs, tools, StopFailed), err
+				} else if ok {
+					continue
+				}
+			}
 			// Nothing left to do: a closing text turn would cost a request
 			// and change nothing.
 			return finish(res, msgs, tools, StopDone), nil
 		}
 	}
 	return finish(res, msgs, tools, StopBudget), nil
+}
+
+// review hands the model its one review turn, when the task has one and
+// it is not used yet: the node as it stands, after the results of its
+// last calls (which the model would otherwise never read).
+func review(ctx context.Context, task Task, res *Result, msgs *[]llm.Message, save func(llm.Message) error) (bool, error) {
+	if task.Review == nil || res.Reviewed {
+		return false, nil
+	}
+	res.Reviewed = true
+	m := llm.Message{Role: llm.RoleUser, Content: "Review what you made before it is saved. The results of your last calls are above; this is the node as it stands now:\n\n" +
+		task.Review(ctx) + "\n\nIf something is wrong or could be clearer for students (text crossing a line, a label on the wrong thing, a warning), fix it with the tools now. If it is right, reply with no tool calls."}
+	if err := save(m); err != nil {
+		return false, err
+	}
+	*msgs = append(*msgs, m)
+	return true, nil
 }
 
 // historyCalls is the model's calls as later requests repeat them: the

@@ -52,6 +52,8 @@ type settings struct {
 	TokenField string
 	// Stream asks for streamed answers, shown as they arrive.
 	Stream bool
+	// Review gives drawing nodes one review turn (orchestrate.Options.Review).
+	Review bool
 	// MaxRequests and MaxTokensTotal cap the whole run; 0 = no cap.
 	MaxRequests    int
 	MaxTokensTotal int64
@@ -69,6 +71,7 @@ var settingKeys = []string{
 	"state_dir", "sources",
 	"stream", "max_requests", "max_tokens_total",
 	"record", "replay", "checkpoint_interval",
+	"review",
 }
 
 const (
@@ -110,6 +113,7 @@ func addModelFlags(dst *pflag.FlagSet) {
 	fs.String("token-field", "auto", "field for --max-tokens: auto (max_completion_tokens for OpenAI and Azure hosts, max_tokens elsewhere), max_tokens or max_completion_tokens")
 	fs.Int("max-requests", 0, "cap on model requests for the whole run, retries included; when spent, running steps stop at a safe point, the work is saved, exit 3 (default: none)")
 	fs.Int64("max-tokens-total", 0, "cap on prompt+completion tokens for the whole run, as the server reports them; when spent, as --max-requests (default: none)")
+	fs.Bool("review", false, "give each whiteboard's drawing subagent one more turn once it is done, with the board as it stands and the results of its last calls, to fix what it sees (at most one request more per board)")
 	fs.Bool("stream", false, "stream answers: show the model's text as it arrives on a terminal, and log it in pieces to --events")
 	fs.String("state-dir", "", "where subagents' conversations are saved and continued from (default: .lessongen beside the lesson; docs/history.md)")
 	fs.StringArray("sources", nil, "a folder of the author's text sources subagents may read and cite, read-only (repeatable; in the environment, separated by "+string(filepath.ListSeparator)+")")
@@ -172,6 +176,7 @@ func loadSettings(cmd *cobra.Command) (*settings, error) {
 	}
 	s.ParallelToolCalls = g.bool("parallel_tool_calls")
 	s.Stream = g.bool("stream")
+	s.Review = g.bool("review")
 	s.MaxRequests = g.int("max_requests")
 	s.MaxTokensTotal = int64(g.int("max_tokens_total"))
 	s.CheckpointInterval = defaultCheckpointInterval

@@ -263,3 +263,58 @@ slides:
 		}
 	}
 }
+
+// TestReviewTurn: with Review, a whiteboard's drawing subagent that is
+// done gets one more turn showing the board as drawn, and a model that
+// acts on it fixes what it sees; without it, the subagent ends at once.
+func TestReviewTurn(t *testing.T) {
+	script := fakellm.Script{Rules: []fakellm.Rule{
+		{Match: []string{"(whiteboard.metadata)"}, Turns: []fakellm.Turn{{ToolCalls: []fakellm.FakeCall{
+			{Name: "set_heading", Arguments: `{"heading":"H"}`}, {Name: "set_layout", Arguments: `{"layout":"L"}`}}}}},
+		{Match: []string{"(whiteboard.node)"}, Turns: []fakellm.Turn{
+			{ToolCalls: []fakellm.FakeCall{{Name: "add_text", Arguments: `{"id":"t","x":40,"y":140,"w":300,"h":40,"text":"Halfs"}`}}},
+			{ToolCalls: []fakellm.FakeCall{{Name: "update_element", Arguments: `{"id":"t","text":"Halves"}`}}},
+			{Content: "Looks right."}}},
+	}}
+	for _, review := range []bool{false, true} {
+		srv := fakellm.Start(t, script)
+		model, err := llm.New(llm.Config{BaseURL: srv.URL(), APIKey: fakellm.DummyAPIKey, Model: "fake"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc, err := compose.Load(writeLesson(t, 1, ""), testRegistry())
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts := options(t, model, 1)
+		opts.Review = review
+		report, err := Run(context.Background(), doc, Scope{}, opts)
+		if err != nil || len(report.Incomplete()) > 0 {
+			t.Fatalf("review %v: %v %+v", review, err, report.Incomplete())
+		}
+		files, err := doc.Render("")
+		if err != nil {
+			t.Fatal(err)
+		}
+		saved := string(files[len(files)-1].Data)
+		var reqs []fakellm.Recorded
+		for _, r := range srv.Requests() {
+			if strings.Contains(string(r.Body), "(whiteboard.node)") {
+				reqs = append(reqs, r)
+			}
+		}
+		switch {
+		case !review && (len(reqs) != 1 || !strings.Contains(saved, "text: Halfs")):
+			t.Errorf("without review: %d requests, lesson:\n%s", len(reqs), saved)
+		case review && (len(reqs) != 2 || !strings.Contains(saved, "text: Halves")):
+			t.Errorf("with review: %d requests (want 2: the review's fix settles), lesson:\n%s", len(reqs), saved)
+		case review:
+			last := string(reqs[1].Body)
+			for _, want := range []string{"Review what you made", `\"Halfs\"`, "(40,140)"} {
+				if !strings.Contains(last, want) {
+					t.Errorf("the review turn lacks %q: %.2000s", want, last)
+				}
+			}
+		}
+	}
+}

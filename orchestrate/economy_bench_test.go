@@ -73,7 +73,13 @@ func commonPrefix(a, b string) int {
 // per subagent, the tools' share of those bytes, and how many leading
 // bytes the first requests of two whiteboard subagents of one level share
 // (what a server's prompt cache can reuse), also as a share of the prompt.
-func BenchmarkRequestEconomy(b *testing.B) {
+func BenchmarkRequestEconomy(b *testing.B) { requestEconomy(b, false) }
+
+// BenchmarkRequestEconomyReview is BenchmarkRequestEconomy with --review:
+// each whiteboard's node subagent gets one review turn more.
+func BenchmarkRequestEconomyReview(b *testing.B) { requestEconomy(b, true) }
+
+func requestEconomy(b *testing.B, review bool) {
 	srv := fakellm.Start(b, oneTurnScript())
 	model := benchModel(b, srv)
 	var requests, subagents, body, tools, promptBytes int
@@ -89,7 +95,9 @@ func BenchmarkRequestEconomy(b *testing.B) {
 		}
 		before := srv.RequestCount()
 		b.StartTimer()
-		report, err := Run(context.Background(), doc, Scope{}, options(b, model, 1))
+		opts := options(b, model, 1)
+		opts.Review = review
+		report, err := Run(context.Background(), doc, Scope{}, opts)
 		if err != nil || len(report.Incomplete()) > 0 {
 			b.Fatalf("run: %v %+v", err, report.Incomplete())
 		}

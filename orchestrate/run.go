@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -74,6 +75,10 @@ type Options struct {
 	// replay, whose requests must not depend on what an earlier replay
 	// left in StateDir.
 	HistoryReadOnly bool
+	// Review gives the node level of each kind that declares a review
+	// (modality.Descriptor.Review: the whiteboard) one more turn once its
+	// work is done, with the node as drawn (--review).
+	Review bool
 }
 
 // NodeResult is how one subagent step ended.
@@ -324,6 +329,9 @@ func (r *runner) step(ctx context.Context, st Step, bl modality.Level, d *modali
 
 	r.emit(event.Event{Kind: event.NodeStart, Node: node, Level: bl.Name})
 	task := agent.Task{Node: node, Level: bl.Name, Prompt: prompt, MaxSteps: r.opts.MaxSteps}
+	if r.opts.Review && d.Review != nil && level == session.LevelNode {
+		task.Review = func(ctx context.Context) string { return reviewText(ctx, sess, d.Review) }
+	}
 	if b, ok := r.opts.Model.(*budgetModel); ok {
 		task.BudgetLeft = b.left
 	}
@@ -435,6 +443,28 @@ func (r *runner) describeSlide(ref string) (string, error) {
 		parts = append(parts, "Its "+d.Name+": "+s)
 	}
 	return strings.Join(parts, "\n"), nil
+}
+
+// reviewText is what the review intent shows of the node: its outputs as
+// text, each on its own.
+func reviewText(ctx context.Context, sess *session.Session, in session.Intent) string {
+	res, err := sess.Dispatch(ctx, in)
+	if err != nil {
+		return "(the node could not be described: " + err.Error() + ")"
+	}
+	var parts []string
+	for _, o := range res.Outputs {
+		if s, ok := o.(string); ok {
+			parts = append(parts, s)
+			continue
+		}
+		data, _ := json.Marshal(o)
+		parts = append(parts, string(data))
+	}
+	for _, w := range res.Warnings {
+		parts = append(parts, "Warning at "+w.Path+": "+w.Message)
+	}
+	return strings.Join(parts, "\n")
 }
 
 // briefed is a state that states its geometry as numbers (a whiteboard).
