@@ -115,6 +115,9 @@ func (r ReadSource) Run(tc tool.Context) ([]any, *tool.Error) {
 	if e != nil {
 		return nil, fromSources(e)
 	}
+	if tc.Read != nil {
+		tc.Read(r.Path, text)
+	}
 	return []any{text}, nil
 }
 

@@ -87,6 +87,9 @@ type Toolset struct {
 	// Slide, when set, describes a slide whole (describe_slide): the
 	// run hands it to the levels that write slides.
 	Slide func(ref string) (string, error)
+	// Read, when set, is told each source text read_source returns (the
+	// run carries it to later subagents).
+	Read func(path, text string)
 	// Sources, when set, is the sandbox over the author's --sources; the
 	// source tools are offered only then.
 	Sources *sources.Sandbox
@@ -272,7 +275,7 @@ func (t *Toolset) ReadOnly(name string) bool {
 // context is the one tool context every call of this subagent receives.
 func (t *Toolset) context(ctx context.Context) tool.Context {
 	return tool.Context{Ctx: ctx, Node: t.Node, Level: t.Level.Name, Session: t.sess, Grant: t.grant(),
-		Sources: t.Sources, Author: t.Author, Notes: t.Notes, Slide: t.Slide}
+		Sources: t.Sources, Author: t.Author, Notes: t.Notes, Slide: t.Slide, Read: t.Read}
 }
 
 // notGranted refuses a tool the level's grant does not hold.

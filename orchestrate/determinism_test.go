@@ -2,6 +2,7 @@ package orchestrate
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"github.com/lessongen/lessongen/compose"
 	"github.com/lessongen/lessongen/internal/event"
 	"github.com/lessongen/lessongen/internal/fakellm"
+	"github.com/lessongen/lessongen/internal/sources"
 	"github.com/lessongen/lessongen/llm"
 	"github.com/lessongen/lessongen/templates"
 )
@@ -315,6 +317,91 @@ func TestReviewTurn(t *testing.T) {
 					t.Errorf("the review turn lacks %q: %.2000s", want, last)
 				}
 			}
+		}
+	}
+}
+
+// TestSourceLinesCarried: lines the lesson's subagent read reach every
+// later subagent's prompt as citable context; lines a slide's whiteboard
+// read reach that slide's quiz, never another slide's children, so the
+// prompts stay fixed by the tree.
+func TestSourceLinesCarried(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "scheme.md"), []byte("Fractions\nA half is one of two equal parts.\nA quarter is one of four.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srcs, err := sources.Open([]string{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	script := digestScript()
+	read := func(lines string) fakellm.FakeCall {
+		return fakellm.FakeCall{Name: "read_source", Arguments: `{"path":"scheme.md",` + lines + `}`}
+	}
+	for i, r := range script.Rules {
+		switch r.Match[0] {
+		case "(lesson.metadata)":
+			script.Rules[i].Turns[0].ToolCalls = []fakellm.FakeCall{read(`"start_line":2,"end_line":2`)}
+		case "(whiteboard.node)":
+			script.Rules[i].Turns[0].ToolCalls = []fakellm.FakeCall{read(`"start_line":3,"end_line":3`)}
+		}
+	}
+	srv := fakellm.Start(t, script)
+	model, err := llm.New(llm.Config{BaseURL: srv.URL(), APIKey: fakellm.DummyAPIKey, Model: "fake"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "lesson.yaml")
+	if err := os.WriteFile(path, []byte(digestLesson(2)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	reg := goldenRegistry(t)
+	doc, err := compose.Load(path, reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := options(t, model, 2)
+	if opts.Bridge, err = bridge.New(reg); err != nil {
+		t.Fatal(err)
+	}
+	var levels []templates.Level
+	for _, name := range reg.LevelNames() {
+		levels = append(levels, templates.Level{Name: name})
+	}
+	if opts.Templates, err = templates.Load("", levels); err != nil {
+		t.Fatal(err)
+	}
+	opts.Sources = srcs
+	if _, err := Run(context.Background(), doc, Scope{}, opts); err != nil {
+		t.Fatal(err)
+	}
+	system := map[string]string{}
+	for _, r := range srv.Requests() {
+		var req struct {
+			Messages []struct{ Content string } `json:"messages"`
+		}
+		if err := json.Unmarshal(r.Body, &req); err != nil {
+			t.Fatal(err)
+		}
+		if m := nodeRE.FindStringSubmatch(req.Messages[0].Content); m != nil {
+			system[m[1]+" "+m[2]] = req.Messages[0].Content
+		}
+	}
+	half, quarter := "2: A half is one of two equal parts.", "3: A quarter is one of four."
+	for node, want := range map[string][2]bool{ // carries the half, the quarter
+		"lesson lesson.metadata":                   {false, false},
+		"lesson lesson.node":                       {true, false},
+		"slides/s0/whiteboard whiteboard.node":     {true, false},
+		"slides/s0/quiz quiz.node":                 {true, true},
+		"slides/s1/whiteboard whiteboard.metadata": {true, false},
+	} {
+		p, ok := system[node]
+		if !ok {
+			t.Errorf("%s: no request", node)
+			continue
+		}
+		if strings.Contains(p, half) != want[0] || strings.Contains(p, quarter) != want[1] {
+			t.Errorf("%s: carries the half %v, the quarter %v; want %v", node, strings.Contains(p, half), strings.Contains(p, quarter), want)
 		}
 	}
 }

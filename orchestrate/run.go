@@ -143,6 +143,8 @@ type runner struct {
 	cancel   context.CancelCauseFunc
 	ckpt     *checkpointer
 	health   *health
+	// reads are the source lines read so far, carried to later subagents.
+	reads reads
 
 	mu     sync.Mutex
 	report Report
@@ -302,8 +304,18 @@ func (r *runner) step(ctx context.Context, st Step, bl modality.Level, d *modali
 	tools.Secrets = r.opts.Secrets
 	tools.Notes = r.note
 	tools.Sources, tools.Diff = r.opts.Sources, r.opts.Diff
+	// What was read before this step in the tree (the lesson's levels;
+	// for a slide's child, the children before it on the slide) is
+	// carried; what this step reads joins its scope's log.
+	var carry string
 	if d == r.opts.Bridge.Registry().Root() {
 		tools.Slide = r.describeSlide
+		carry = carried(&r.reads.root)
+		tools.Read = r.reads.root.add
+	} else {
+		slide := r.reads.slide(st.Slide)
+		carry = carried(&r.reads.root, slide)
+		tools.Read = slide.add
 	}
 	tools.Author = askedAuthor{author: r.opts.Author, emit: r.emit, node: node, level: bl.Name}
 	pending := tools.Pending()
@@ -320,7 +332,7 @@ func (r *runner) step(ctx context.Context, st Step, bl modality.Level, d *modali
 	}
 	prompt, err := r.opts.Templates.Render(bl.Name, templates.Data{
 		Node: node, Level: bl.Name, Context: st.Context, Pending: items, MaxSteps: r.opts.MaxSteps, Instruction: r.opts.Instruction,
-		MaxCalls: agent.MaxCallsPerTurn, MaxNew: maxNew, NewItems: bl.NewItems, Geometry: brief(sess), Sources: r.opts.Sources != nil,
+		MaxCalls: agent.MaxCallsPerTurn, MaxNew: maxNew, NewItems: bl.NewItems, Geometry: brief(sess), Sources: r.opts.Sources != nil, Carried: carry,
 	})
 	if err != nil {
 		r.fail(node, bl.Name, err)

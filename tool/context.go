@@ -39,6 +39,8 @@ type Context struct {
 	// Slide describes a slide (an id or a 1-based position) with its
 	// children; nil where the level is not granted CapSlides.
 	Slide func(ref string) (string, error)
+	// Read, when set, is told each source text read_source returned.
+	Read func(path, text string)
 }
 
 // Allows reports whether the level holds a capability.
