@@ -45,6 +45,7 @@ type AddArrow struct {
 	FromPoint *Point `json:"from_point,omitempty" jsonschema:"a free start {x, y} on the canvas, for an arrow coming from nowhere in particular (light coming in); null when it starts at an element"`
 	ToPoint   *Point `json:"to_point,omitempty" jsonschema:"a free end {x, y} on the canvas, for an arrow going nowhere in particular; null when it ends at an element"`
 	Label     string `json:"label,omitempty" jsonschema:"optional short text, drawn centred just above the arrow's midpoint"`
+	Heads     string `json:"heads,omitempty" jsonschema:"which ends have an arrowhead: end (default, at to), start, both, or none for a plain line (a line between any two points or elements, e.g. crossing something out)" enum:"end,start,both,none"`
 	Style     *Style `json:"style,omitempty" jsonschema:"optional presentation: stroke is the line colour, color the label's"`
 	Placing
 }
