@@ -360,7 +360,7 @@ func TestSourceLinesCarried(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := options(t, model, 2)
+	opts := options(t, model, 1) // s1 after s0: a leak from s0 would show
 	if opts.Bridge, err = bridge.New(reg); err != nil {
 		t.Fatal(err)
 	}
