@@ -55,6 +55,10 @@ type Task struct {
 	// BudgetLeft, when set, is what the run may still spend, shown in
 	// every tool result beside steps_left.
 	BudgetLeft func() *tool.BudgetLeft
+	// Review, when set, shows the node as it stands (--review): once the
+	// work is done, the model gets one more turn with it, to look at
+	// what it made and fix what it sees before the subagent ends.
+	Review func(ctx context.Context) string
 }
 
 // Stop says why a subagent ended.
@@ -83,6 +87,8 @@ type Result struct {
 	// text was a tool call the server did not parse
 	// (llm.ErrUnparsedToolCalls): a repair turn would meet the same.
 	Unparsed bool
+	// Reviewed is set when the review turn (Task.Review) was used.
+	Reviewed bool
 	// PromptBytes counts the bytes of message text sent, over all turns.
 	PromptBytes int
 	Messages    []llm.Message
@@ -256,6 +262,13 @@ func Run(ctx context.Context, model llm.Model, tools Tools, task Task, emit even
 				res.Unparsed = true
 				return finish(res, msgs, tools, StopDone), nil
 			}
+			if len(pending)+len(defects) == 0 && res.Steps < task.MaxSteps {
+				if ok, err := review(ctx, task, &res, &msgs, save); err != nil {
+					return finish(res, msgs, tools, StopFailed), err
+				} else if ok {
+					continue
+				}
+			}
 			if len(pending)+len(defects) == 0 || res.Repaired || res.Steps >= task.MaxSteps {
 				return finish(res, msgs, tools, StopDone), nil
 			}
@@ -279,12 +292,36 @@ func Run(ctx context.Context, model llm.Model, tools Tools, task Task, emit even
 			return finish(res, msgs, tools, stop), err
 		}
 		if settled(tools, assistant.ToolCalls, results) {
+			if res.Steps < task.MaxSteps {
+				if ok, err := review(ctx, task, &res, &msgs, save); err != nil {
+					return finish(res, msgs, tools, StopFailed), err
+				} else if ok {
+					continue
+				}
+			}
 			// Nothing left to do: a closing text turn would cost a request
 			// and change nothing.
 			return finish(res, msgs, tools, StopDone), nil
 		}
 	}
 	return finish(res, msgs, tools, StopBudget), nil
+}
+
+// review hands the model its one review turn, when the task has one and
+// it is not used yet: the node as it stands, after the results of its
+// last calls (which the model would otherwise never read).
+func review(ctx context.Context, task Task, res *Result, msgs *[]llm.Message, save func(llm.Message) error) (bool, error) {
+	if task.Review == nil || res.Reviewed {
+		return false, nil
+	}
+	res.Reviewed = true
+	m := llm.Message{Role: llm.RoleUser, Content: "Review what you made before it is saved. The results of your last calls are above; this is the node as it stands now:\n\n" +
+		task.Review(ctx) + "\n\nIf something is wrong or could be clearer for students (text crossing a line, a label on the wrong thing, a warning), fix it with the tools now. If it is right, reply with no tool calls."}
+	if err := save(m); err != nil {
+		return false, err
+	}
+	*msgs = append(*msgs, m)
+	return true, nil
 }
 
 // historyCalls is the model's calls as later requests repeat them: the
@@ -400,9 +437,22 @@ func runCalls(ctx context.Context, tools Tools, calls []llm.ToolCall, task Task,
 			out[i] = llm.Message{Role: llm.RoleTool, ToolCallID: c.ID, Content: notRun(session.KindPrecondition, "not run again: call "+c.ID+" was already applied in an earlier run")}
 			return save(out[i])
 		}
+		var before string
+		readOnly := tools.ReadOnly(c.Name)
+		if !readOnly {
+			before = pendingKey(tools.Pending())
+		}
 		env, err := tools.Call(ctx, c.Name, c.Arguments)
 		if err != nil {
 			return err
+		}
+		// The pending list is sent once: in the prompt, then in the
+		// result of a call that changed it, never repeated in results
+		// that would only say it again (a turn of 20 calls sent it 20
+		// times). A read changes nothing, so it is decided without
+		// looking, the same whichever parallel read finishes first.
+		if readOnly || pendingKey(tools.Pending()) == before {
+			env.Pending, env.PendingMore = nil, 0
 		}
 		env.StepsLeft = &stepsLeft
 		if task.BudgetLeft != nil {
@@ -472,6 +522,12 @@ func filled(msgs []llm.Message, calls []llm.ToolCall) []llm.Message {
 		}
 	}
 	return msgs
+}
+
+// pendingKey identifies a pending list, to tell whether a call changed it.
+func pendingKey(ps []session.Pending) string {
+	data, _ := json.Marshal(ps)
+	return string(data)
 }
 
 // notRun is the result of a call that was never carried out. It carries no

@@ -410,7 +410,7 @@ func TestOversizedRequestIsNotSent(t *testing.T) {
 			"request not sent: the tool result of call c2 (read) is 1.5 MB; limit 1.0 MB"},
 		{"all together", []llm.ToolCall{call("c1", "read", strings.Repeat("x", 900_000)), call("c2", "read", strings.Repeat("x", 900_000)),
 			call("c3", "read", strings.Repeat("x", 900_000)), call("c4", "read", strings.Repeat("x", 900_000)), call("c5", "read", strings.Repeat("x", 950_000))},
-			"request not sent: the request (largest part: the tool result of call c5 (read), 950.1 KB) is 4.6 MB; limit 4.0 MB"},
+			"request not sent: the request (largest part: the tool result of call c5 (read), 950.0 KB) is 4.6 MB; limit 4.0 MB"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			model := &scriptedModel{turns: [][]llm.ToolCall{tc.calls}}

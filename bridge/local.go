@@ -20,7 +20,28 @@ type localTool interface {
 }
 
 // localTools lists them, in the order they are offered.
-var localTools = []session.Intent{NoteForAuthor{}, ListSources{}, ReadSource{}, SearchSources{}, AskAuthor{}}
+var localTools = []session.Intent{NoteForAuthor{}, DescribeSlide{}, ListSources{}, ReadSource{}, SearchSources{}, AskAuthor{}}
+
+// DescribeSlide shows one slide whole: what the outline leaves out.
+type DescribeSlide struct {
+	ID string `json:"id" jsonschema:"the slide's id, or its 1-based position in the outline"`
+}
+
+func (DescribeSlide) Spec() session.Spec {
+	return session.Spec{Capability: tool.CapSlides, ReadOnly: true,
+		Doc: "Describe one slide whole: its fields and speaker notes, its whiteboard (brief, heading, layout and every element) and its quiz (kind, instructions, questions). Read it before writing notes for a slide you did not add."}
+}
+
+func (d DescribeSlide) Run(tc tool.Context) ([]any, *tool.Error) {
+	if tc.Slide == nil {
+		return nil, callErr(session.KindPermission, "", "the outline in your prompt is what this level sees", "no slides to describe here")
+	}
+	text, err := tc.Slide(d.ID)
+	if err != nil {
+		return nil, callErr(session.KindNotFound, "id", "give a slide id from the outline, or its 1-based position", "%s", err.Error())
+	}
+	return []any{text}, nil
+}
 
 // ListSources lists the author's source files.
 type ListSources struct{}
@@ -93,6 +114,9 @@ func (r ReadSource) Run(tc tool.Context) ([]any, *tool.Error) {
 	text, e := tc.Sources.Read(r.Path, r.StartLine, r.EndLine)
 	if e != nil {
 		return nil, fromSources(e)
+	}
+	if tc.Read != nil {
+		tc.Read(r.Path, text)
 	}
 	return []any{text}, nil
 }

@@ -84,6 +84,12 @@ type Toolset struct {
 	// Notes, when set, receives each note_for_author call. It may be
 	// called from several goroutines at once (the tool is read-only).
 	Notes func(tool.Note)
+	// Slide, when set, describes a slide whole (describe_slide): the
+	// run hands it to the levels that write slides.
+	Slide func(ref string) (string, error)
+	// Read, when set, is told each source text read_source returns (the
+	// run carries it to later subagents).
+	Read func(path, text string)
 	// Sources, when set, is the sandbox over the author's --sources; the
 	// source tools are offered only then.
 	Sources *sources.Sandbox
@@ -226,8 +232,15 @@ func (t *Toolset) localLevel() modality.Level {
 }
 
 // grant is what the level may do: its modality's capabilities, asking the
-// author, and reading sources when there are any. Decided here, by code.
-func (t *Toolset) grant() []session.Capability { return localGrant(t.Level, t.Sources != nil) }
+// author, reading sources when there are any, and reading slides whole
+// when the run hands it them (Slide). Decided here, by code.
+func (t *Toolset) grant() []session.Capability {
+	g := localGrant(t.Level, t.Sources != nil)
+	if t.Slide != nil {
+		g = append(g, tool.CapSlides)
+	}
+	return g
+}
 
 func localGrant(l modality.Level, sources bool) []session.Capability {
 	g := append(slices.Clip(l.Grant), tool.CapNote, tool.CapAuthor)
@@ -241,6 +254,9 @@ func localGrant(l modality.Level, sources bool) []session.Capability {
 // a run with or without --sources (for lessongen tools).
 func (b *Bridge) LocalTools(l modality.Level, form Form, sources bool) []tool.Def {
 	l.Grant = localGrant(l, sources)
+	if l.Modality == b.reg.Root().Name {
+		l.Grant = append(l.Grant, tool.CapSlides) // a run hands the root's levels describe_slide
+	}
 	return b.local.tools(l, form, false)
 }
 
@@ -259,7 +275,7 @@ func (t *Toolset) ReadOnly(name string) bool {
 // context is the one tool context every call of this subagent receives.
 func (t *Toolset) context(ctx context.Context) tool.Context {
 	return tool.Context{Ctx: ctx, Node: t.Node, Level: t.Level.Name, Session: t.sess, Grant: t.grant(),
-		Sources: t.Sources, Author: t.Author, Notes: t.Notes}
+		Sources: t.Sources, Author: t.Author, Notes: t.Notes, Slide: t.Slide, Read: t.Read}
 }
 
 // notGranted refuses a tool the level's grant does not hold.
@@ -464,6 +480,9 @@ func (t *Toolset) setPending(env *tool.Envelope) {
 	}
 	for i := range env.Pending {
 		env.Pending[i].Tools = t.fillers(env.Pending[i].Path)
+		// Named as the prompt names it (`slide "light" (3).notes`,
+		// positions from 1), not by the 0-based key tools match on.
+		env.Pending[i].Path = env.Pending[i].Name()
 	}
 }
 

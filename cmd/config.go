@@ -55,6 +55,8 @@ type settings struct {
 	TokenField string
 	// Stream asks for streamed answers, shown as they arrive.
 	Stream bool
+	// Review gives drawing nodes one review turn (orchestrate.Options.Review).
+	Review bool
 	// MaxRequests and MaxTokensTotal cap the whole run; 0 = no cap.
 	MaxRequests    int
 	MaxTokensTotal int64
@@ -74,6 +76,7 @@ var settingKeys = []string{
 	"state_dir", "sources",
 	"stream", "max_requests", "max_tokens_total",
 	"record", "replay", "checkpoint_interval", "max_answer_bytes",
+	"review",
 }
 
 const (
@@ -118,6 +121,7 @@ func addModelFlags(dst *pflag.FlagSet) {
 	fs.Int("max-requests", 0, "cap on model requests for the whole run, retries included; when spent, running steps stop at a safe point, the work is saved, exit 3 (default: none)")
 	fs.Int64("max-tokens-total", 0, "cap on prompt+completion tokens for the whole run, as the server reports them; when spent, as --max-requests (default: none)")
 	fs.Int64("max-answer-bytes", llm.DefaultMaxAnswerBytes, "cap on bytes read of one answer from the server; a longer answer is a failed attempt (an endless or huge body cannot exhaust memory)")
+	fs.Bool("review", false, "give each whiteboard's drawing subagent one more turn once it is done, with the board as it stands and the results of its last calls, to fix what it sees (at most one request more per board)")
 	fs.Bool("stream", false, "stream answers: show the model's text as it arrives on a terminal, and log it in pieces to --events")
 	fs.String("state-dir", "", "where subagents' conversations and notes are saved and continued from (default: .lessongen/FILE beside the file the lesson is saved to; docs/history.md)")
 	fs.StringArray("sources", nil, "a folder of the author's text sources subagents may read and cite, read-only (repeatable; in the environment, separated by "+string(filepath.ListSeparator)+")")
@@ -193,6 +197,7 @@ func loadSettings(cmd *cobra.Command) (*settings, error) {
 	}
 	s.ParallelToolCalls = g.bool("parallel_tool_calls")
 	s.Stream = g.bool("stream")
+	s.Review = g.bool("review")
 	s.MaxRequests = g.int("max_requests")
 	s.MaxTokensTotal = int64(g.int("max_tokens_total"))
 	s.MaxAnswerBytes = llm.DefaultMaxAnswerBytes

@@ -34,7 +34,7 @@ var settingKinds = map[string]string{
 	"max_requests": "a whole number", "max_tokens_total": "a whole number", "max_answer_bytes": "a whole number",
 	"temperature": "a number", "rps": "a number",
 	"timeout": "a duration such as 90s or 2m", "attempt_timeout": "a duration such as 90s or 2m",
-	"parallel_tool_calls": "true or false", "stream": "true or false",
+	"parallel_tool_calls": "true or false", "stream": "true or false", "review": "true or false",
 	"sources": "a folder or a list of folders",
 }
 

@@ -325,7 +325,7 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 		Events: sink, Checkpoint: checkpoint, CheckpointInterval: cfg.CheckpointInterval,
 		Secrets: red, Sources: srcs, Author: author, Diff: fileDiff,
 		StateDir: historyDir(historyFrom, toStdout || dryRun), Redact: red.String,
-		HistoryReadOnly: cfg.Replay != "",
+		HistoryReadOnly: cfg.Replay != "", Review: cfg.Review,
 	})
 	if err := tp.missed(historyFrom, report.Continued); err != nil {
 		sink(event.Event{Kind: event.RunEnd, Status: "stopped: replay miss"})

@@ -1,6 +1,7 @@
 package lesson_test
 
 import (
+	"context"
 	"encoding/json"
 	"path/filepath"
 	"strings"
@@ -80,4 +81,40 @@ func TestItemTakesEitherShape(t *testing.T) {
 	s := load(t, strings.Replace(citedSrc, "  objectives:\n    - Name what plants need   # bare\n    - text: Explain why leaves are green\n      sources: [ch1.md:3]\n", "  objectives: !pending\n", 1)).Session()
 	sessiontest.Rejected(t, s, lesson.SetObjectives{Objectives: []lesson.Item{{Text: "a"}, {Text: "b", Sources: []string{"x.md:3-1"}}}},
 		session.KindInvalidArgs, "objectives[1].sources", "path:line", sessiontest.Observer[int]{Look: func() int { return 0 }, Diff: func(string, int, int) {}})
+}
+
+// Citations of what the model wrote are the model's: on an author's slide
+// it may cite with the pending field it fills, or after filling one; the
+// author's own citations stay, and with nothing filled the refusal says
+// so rather than calling sources the author never wrote theirs.
+func TestCitingAFilledFieldOfAnAuthorsSlide(t *testing.T) {
+	src := "version: 1\nmetadata:\n  title: Romans\nslides:\n" +
+		"  - id: why-not\n    title: Why not stay?\n    notes: !pending\n" +
+		"  - id: cited\n    title: Cited\n    notes: !pending\n    sources: [book.md:1]\n"
+	for _, tc := range []struct {
+		name string
+		in   []lesson.UpdateSlide
+		want string // "" is accepted
+	}{
+		{"cite with the fill", []lesson.UpdateSlide{{ID: "why-not", Notes: ptr("Ask why."), Sources: []string{"ch1.md:2"}}}, ""},
+		{"cite after the fill", []lesson.UpdateSlide{{ID: "why-not", Notes: ptr("Ask why.")}, {ID: "why-not", Sources: []string{"ch1.md:2"}}}, ""},
+		{"cite nothing of yours", []lesson.UpdateSlide{{ID: "why-not", Sources: []string{"ch1.md:2"}}}, `slide "why-not" was written by the author and you filled none of it`},
+		{"the author's citations", []lesson.UpdateSlide{{ID: "cited", Notes: ptr("Ask."), Sources: []string{"ch1.md:2"}}}, `sources of slide "cited" were written by the author`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := load(t, src)
+			var err error
+			for _, in := range tc.in {
+				if _, err = d.Session().Dispatch(context.Background(), in); err != nil {
+					break
+				}
+			}
+			switch {
+			case tc.want == "" && err != nil:
+				t.Errorf("refused: %v", err)
+			case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+				t.Errorf("got %v, want %q", err, tc.want)
+			}
+		})
+	}
 }

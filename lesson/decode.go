@@ -31,6 +31,7 @@ func Decode(n *yaml.Node, r *yamlsrc.Reporter, kinds []string, bindable map[stri
 			continue
 		}
 		s.authored = true
+		s.cited = len(s.Sources) > 0
 		if i < len(derived) && derived[i] {
 			s.ID, s.idDerived = ids[i], true
 		}

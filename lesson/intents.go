@@ -27,7 +27,7 @@ type SetLanguage struct {
 }
 
 type SetObjectives struct {
-	Objectives []Item `json:"objectives" jsonschema:"learning objectives, each one measurable sentence starting with a verb; give one as {text, sources} to cite where it comes from" minItems:"1" maxItems:"8"`
+	Objectives []Item `json:"objectives" jsonschema:"learning objectives, each one measurable sentence starting with a verb, or in the form the author's brief asks for (which wins); give one as {text, sources} to cite where it comes from" minItems:"1" maxItems:"8"`
 	PendingID  string `json:"pending_id,omitempty" jsonschema:"id of the placeholder in the author's list that these items fill (from list_pending): they go there and the author's items stay. Omit when the whole list is pending"`
 }
 

@@ -185,7 +185,12 @@ type Slide struct {
 	// on whiteboards and quizzes); dropped when the placeholder closes.
 	GeneratedFor string `yaml:"generated_for,omitempty"`
 
-	authored  bool
+	authored bool
+	// cited: the author wrote the slide's sources, which stay as written.
+	cited bool
+	// wrote: generation filled a pending field of the author's slide, so
+	// it may cite its sources for what it wrote.
+	wrote     bool
 	idDerived bool           // ID is not in the file (see SlideIDs)
 	filled    int            // placeholders: slides generated for it
 	filledFor *Slide         // generated slides: the placeholder they fill

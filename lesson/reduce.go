@@ -619,10 +619,20 @@ func (p *Plan) updateSlide(rc *session.Context, in UpdateSlide) (func(), error) 
 		s.DurationMinutes = yamlsrc.Val(*in.DurationMinutes)
 		fields = append(fields, "duration_minutes")
 	}
+	if len(fields) > 0 {
+		s.wrote = true
+	}
 	if in.Sources != nil {
-		if err := check("sources", false); err != nil {
+		// Citations of what the model wrote are the model's: on an
+		// author's slide it may cite once it filled a field there.
+		switch {
+		case !s.authored || !p.Protect:
+		case s.cited:
 			restore()
-			return nil, err
+			return nil, session.Reject(session.KindPrecondition, "sources", "the author's citations stay as written; pass no sources", "sources of slide %q were written by the author", s.ID)
+		case !s.wrote:
+			restore()
+			return nil, session.Reject(session.KindPrecondition, "sources", "cite what you write: fill the slide's pending fields in this call and give their sources with them", "slide %q was written by the author and you filled none of it, so there is nothing of yours to cite", s.ID)
 		}
 		if err := sources.CheckList(in.Sources); err != nil {
 			restore()

@@ -54,6 +54,10 @@ type Descriptor struct {
 	// with bound the values a slide's props bind into it. Nil: the child
 	// is not drawn.
 	Render func(st session.State, bound map[string]string) Rendered
+	// Review is a read-only intent whose outputs show a node as drawn
+	// (describe_whiteboard): with --review, the node level's subagent
+	// gets one more turn with them. Nil: the kind gets no review turn.
+	Review session.Intent
 }
 
 // Rendered is a child drawn as HTML fragments, already escaped.

@@ -94,18 +94,27 @@ func (m *budgetModel) check() {
 	m.stop(m.spentErr)
 }
 
-// left is what remains, for tool results; nil without a budget.
+// left is what remains, for tool results: each cap once no more than a
+// quarter of it is left (lowBudget), nil before. What remains moves with
+// every other subagent's requests, so a figure shown all along would
+// make the same answers give another lesson at another concurrency; a
+// model has nothing to act on while most of the budget is left, and a
+// run near its cap is cut where the clock says anyway.
 func (m *budgetModel) left() *tool.BudgetLeft {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	var l tool.BudgetLeft
-	if m.b.MaxRequests > 0 {
-		n := int64(max(m.b.MaxRequests-m.requests-m.inFlight, 0))
+	if n := int64(max(m.b.MaxRequests-m.requests-m.inFlight, 0)); m.b.MaxRequests > 0 && lowBudget(n, int64(m.b.MaxRequests)) {
 		l.Requests = &n
 	}
-	if m.b.MaxTokens > 0 {
-		n := max(m.b.MaxTokens-m.tokens, 0)
+	if n := max(m.b.MaxTokens-m.tokens, 0); m.b.MaxTokens > 0 && lowBudget(n, m.b.MaxTokens) {
 		l.Tokens = &n
+	}
+	if l.Requests == nil && l.Tokens == nil {
+		return nil
 	}
 	return &l
 }
+
+// lowBudget: left of limit is a quarter or less (rounded up).
+func lowBudget(left, limit int64) bool { return left <= (limit+3)/4 }

@@ -3,10 +3,13 @@ package orchestrate
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/lessongen/lessongen/compose"
+	"github.com/lessongen/lessongen/internal/event"
 	"github.com/lessongen/lessongen/internal/fakellm"
 )
 
@@ -70,10 +73,17 @@ func commonPrefix(a, b string) int {
 // per subagent, the tools' share of those bytes, and how many leading
 // bytes the first requests of two whiteboard subagents of one level share
 // (what a server's prompt cache can reuse), also as a share of the prompt.
-func BenchmarkRequestEconomy(b *testing.B) {
+func BenchmarkRequestEconomy(b *testing.B) { requestEconomy(b, false) }
+
+// BenchmarkRequestEconomyReview is BenchmarkRequestEconomy with --review:
+// each whiteboard's node subagent gets one review turn more.
+func BenchmarkRequestEconomyReview(b *testing.B) { requestEconomy(b, true) }
+
+func requestEconomy(b *testing.B, review bool) {
 	srv := fakellm.Start(b, oneTurnScript())
 	model := benchModel(b, srv)
-	var requests, subagents, body, tools int
+	var requests, subagents, body, tools, promptBytes int
+	var tokens int64
 	shared := map[string]int{}
 	whole := map[string]int{}
 	sharedSystem := 0
@@ -85,13 +95,19 @@ func BenchmarkRequestEconomy(b *testing.B) {
 		}
 		before := srv.RequestCount()
 		b.StartTimer()
-		report, err := Run(context.Background(), doc, Scope{}, options(b, model, 1))
+		opts := options(b, model, 1)
+		opts.Review = review
+		report, err := Run(context.Background(), doc, Scope{}, opts)
 		if err != nil || len(report.Incomplete()) > 0 {
 			b.Fatalf("run: %v %+v", err, report.Incomplete())
 		}
 		b.StopTimer()
 		subagents += len(report.Nodes)
 		requests += report.Requests
+		tokens += report.Tokens.Prompt + report.Tokens.Completion
+		for _, n := range report.Nodes {
+			promptBytes += n.PromptBytes
+		}
 		first, firstSystem := map[string]string{}, map[string]string{}
 		for _, r := range srv.Requests()[before:] {
 			p, tb, lv, sys := promptOf(r.Body)
@@ -119,9 +135,74 @@ func BenchmarkRequestEconomy(b *testing.B) {
 	b.ReportMetric(float64(requests)/float64(subagents), "requests/subagent")
 	b.ReportMetric(float64(body)/float64(subagents), "request-bytes/subagent")
 	b.ReportMetric(float64(tools)/float64(body), "tools-share")
+	b.ReportMetric(float64(tokens)/float64(subagents), "tokens/subagent")
+	b.ReportMetric(float64(promptBytes)/float64(subagents), "prompt-bytes/subagent")
 	b.ReportMetric(float64(shared["whiteboard.node"])/float64(b.N), "wb-node-shared-prefix-bytes")
 	b.ReportMetric(float64(shared["whiteboard.node"])/float64(whole["whiteboard.node"]), "wb-node-shared-prefix-share")
 	b.ReportMetric(float64(sharedSystem)/float64(b.N), "wb-node-shared-system-bytes")
 	b.ReportMetric(float64(shared["whiteboard.metadata"])/float64(b.N), "wb-meta-shared-prefix-bytes")
 	b.ReportMetric(float64(shared["whiteboard.metadata"])/float64(whole["whiteboard.metadata"]), "wb-meta-shared-prefix-share")
+}
+
+// lookFirstScript has each subagent look (reads) in one turn and write in
+// the next, as a careful model does: its second request carries the
+// results of the first turn's calls.
+func lookFirstScript() fakellm.Script {
+	s := oneTurnScript()
+	looks := map[string][]fakellm.FakeCall{
+		"(lesson.metadata)":     {{Name: "describe_lesson", Arguments: `{}`}, {Name: "list_pending", Arguments: `{}`}},
+		"(whiteboard.metadata)": {{Name: "describe_whiteboard", Arguments: `{}`}, {Name: "list_pending", Arguments: `{}`}},
+		"(whiteboard.node)":     {{Name: "describe_whiteboard", Arguments: `{}`}, {Name: "list_pending", Arguments: `{}`}},
+	}
+	for i, r := range s.Rules {
+		s.Rules[i].Turns = append([]fakellm.Turn{{ToolCalls: looks[r.Match[0]]}}, r.Turns...)
+	}
+	board := &s.Rules[2].Turns[1]
+	board.ToolCalls = nil
+	for i := range 4 {
+		board.ToolCalls = append(board.ToolCalls, fakellm.FakeCall{Name: "add_text", Arguments: fmt.Sprintf(`{"x":40,"y":%d,"w":300,"h":40,"text":"T%d"}`, 140+60*i, i)})
+	}
+	return s
+}
+
+// BenchmarkToolResultBytes runs the 8-slide lesson of
+// BenchmarkRequestEconomy with lookFirstScript and reports the bytes of
+// tool results per subagent (what the model reads back) and per result.
+func BenchmarkToolResultBytes(b *testing.B) {
+	srv := fakellm.Start(b, lookFirstScript())
+	model := benchModel(b, srv)
+	var subagents, results, resultBytes, requests, promptBytes int
+	for b.Loop() {
+		b.StopTimer()
+		doc, err := compose.Load(writeLesson(b, 8, "  objectives: !pending \"two objectives\"\n"), testRegistry())
+		if err != nil {
+			b.Fatal(err)
+		}
+		opts := options(b, model, 1)
+		var mu sync.Mutex
+		opts.Events = func(e event.Event) {
+			if e.Kind == event.ToolResult {
+				mu.Lock()
+				results++
+				resultBytes += len(e.Result)
+				mu.Unlock()
+			}
+		}
+		b.StartTimer()
+		report, err := Run(context.Background(), doc, Scope{}, opts)
+		if err != nil || len(report.Incomplete()) > 0 {
+			b.Fatalf("run: %v %+v", err, report.Incomplete())
+		}
+		b.StopTimer()
+		subagents += len(report.Nodes)
+		requests += report.Requests
+		for _, n := range report.Nodes {
+			promptBytes += n.PromptBytes
+		}
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(resultBytes)/float64(subagents), "result-bytes/subagent")
+	b.ReportMetric(float64(resultBytes)/float64(results), "bytes/result")
+	b.ReportMetric(float64(requests)/float64(subagents), "requests/subagent")
+	b.ReportMetric(float64(promptBytes)/float64(subagents), "prompt-bytes/subagent")
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -74,6 +75,10 @@ type Options struct {
 	// replay, whose requests must not depend on what an earlier replay
 	// left in StateDir.
 	HistoryReadOnly bool
+	// Review gives the node level of each kind that declares a review
+	// (modality.Descriptor.Review: the whiteboard) one more turn once its
+	// work is done, with the node as drawn (--review).
+	Review bool
 }
 
 // NodeResult is how one subagent step ended.
@@ -138,6 +143,8 @@ type runner struct {
 	cancel   context.CancelCauseFunc
 	ckpt     *checkpointer
 	health   *health
+	// reads are the source lines read so far, carried to later subagents.
+	reads reads
 
 	mu     sync.Mutex
 	report Report
@@ -297,6 +304,19 @@ func (r *runner) step(ctx context.Context, st Step, bl modality.Level, d *modali
 	tools.Secrets = r.opts.Secrets
 	tools.Notes = r.note
 	tools.Sources, tools.Diff = r.opts.Sources, r.opts.Diff
+	// What was read before this step in the tree (the lesson's levels;
+	// for a slide's child, the children before it on the slide) is
+	// carried; what this step reads joins its scope's log.
+	var carry string
+	if d == r.opts.Bridge.Registry().Root() {
+		tools.Slide = r.describeSlide
+		carry = carried(&r.reads.root)
+		tools.Read = r.reads.root.add
+	} else {
+		slide := r.reads.slide(st.Slide)
+		carry = carried(&r.reads.root, slide)
+		tools.Read = slide.add
+	}
 	tools.Author = askedAuthor{author: r.opts.Author, emit: r.emit, node: node, level: bl.Name}
 	pending := tools.Pending()
 	if len(pending) == 0 && (r.opts.Instruction == "" || len(st.Pending) > 0) {
@@ -312,7 +332,7 @@ func (r *runner) step(ctx context.Context, st Step, bl modality.Level, d *modali
 	}
 	prompt, err := r.opts.Templates.Render(bl.Name, templates.Data{
 		Node: node, Level: bl.Name, Context: st.Context, Pending: items, MaxSteps: r.opts.MaxSteps, Instruction: r.opts.Instruction,
-		MaxCalls: agent.MaxCallsPerTurn, MaxNew: maxNew, NewItems: bl.NewItems, Geometry: brief(sess), Sources: r.opts.Sources != nil,
+		MaxCalls: agent.MaxCallsPerTurn, MaxNew: maxNew, NewItems: bl.NewItems, Geometry: brief(sess), Sources: r.opts.Sources != nil, Carried: carry,
 	})
 	if err != nil {
 		r.fail(node, bl.Name, err)
@@ -321,6 +341,9 @@ func (r *runner) step(ctx context.Context, st Step, bl modality.Level, d *modali
 
 	r.emit(event.Event{Kind: event.NodeStart, Node: node, Level: bl.Name})
 	task := agent.Task{Node: node, Level: bl.Name, Prompt: prompt, MaxSteps: r.opts.MaxSteps}
+	if r.opts.Review && d.Review != nil && level == session.LevelNode {
+		task.Review = func(ctx context.Context) string { return reviewText(ctx, sess, d.Review) }
+	}
 	if b, ok := r.opts.Model.(*budgetModel); ok {
 		task.BudgetLeft = b.left
 	}
@@ -415,6 +438,53 @@ func (r *runner) step(ctx context.Context, st Step, bl modality.Level, d *modali
 	r.mu.Unlock()
 	r.record(nr)
 	return err == nil
+}
+
+// describeSlide is a slide whole, for describe_slide: where it sits and
+// its fields, then each child it places as that child describes itself.
+// The lesson's levels run before any slide's children, so what they see
+// is fixed by the tree.
+func (r *runner) describeSlide(ref string) (string, error) {
+	id, err := r.tree.Lookup(ref)
+	if err != nil {
+		return "", err
+	}
+	parts := []string{r.tree.DescribeSlide(id)}
+	for _, d := range r.opts.Bridge.Registry().Children() {
+		sess, err := r.tree.Child(id, d.Name)
+		if errors.Is(err, session.ErrUnknownChild) {
+			continue
+		}
+		if err != nil {
+			return "", err
+		}
+		var s string
+		sess.View(func(st session.State) { s = st.Describe() })
+		parts = append(parts, "Its "+d.Name+": "+s)
+	}
+	return strings.Join(parts, "\n"), nil
+}
+
+// reviewText is what the review intent shows of the node: its outputs as
+// text, each on its own.
+func reviewText(ctx context.Context, sess *session.Session, in session.Intent) string {
+	res, err := sess.Dispatch(ctx, in)
+	if err != nil {
+		return "(the node could not be described: " + err.Error() + ")"
+	}
+	var parts []string
+	for _, o := range res.Outputs {
+		if s, ok := o.(string); ok {
+			parts = append(parts, s)
+			continue
+		}
+		data, _ := json.Marshal(o)
+		parts = append(parts, string(data))
+	}
+	for _, w := range res.Warnings {
+		parts = append(parts, "Warning at "+w.Path+": "+w.Message)
+	}
+	return strings.Join(parts, "\n")
 }
 
 // briefed is a state that states its geometry as numbers (a whiteboard).

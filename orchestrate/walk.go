@@ -175,6 +175,10 @@ func (k kid) bound(part session.Level) map[string]string {
 // children visits a slide's children, one after the other. Each child's
 // describe chain ends with its siblings' descriptions, then its own, so a
 // quiz knows what its slide's whiteboard shows and the other way round.
+// One after the other is what makes those descriptions fixed by the tree,
+// not the clock: a child sees the kinds before it (registry order) as they
+// finished and the kinds after it as they were when the chain started, at
+// any concurrency (TestSameAnswersSameLesson).
 func (w *walker) children(ctx context.Context, id string, kids []kid) {
 	for _, k := range kids {
 		d, sess := k.d, k.sess

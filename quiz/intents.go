@@ -14,9 +14,17 @@ type Option struct {
 	Correct bool   `json:"correct" jsonschema:"true for a right answer, false for a distractor"`
 }
 
-// Choices is a question's options, embedded in the intents that write them.
+// Choices is a new question's options: required, and the one place their
+// limits are written (see rules.go).
 type Choices struct {
-	Options []Option `json:"options,omitempty" jsonschema:"the options students choose from, in the order shown: at least one correct; every other one a distractor a student with a common misconception would choose; no option twice" minItems:"2" maxItems:"6"`
+	Options []Option `json:"options" jsonschema:"the options students choose from, in the order they see them (render keeps it): at least one correct; every other one a distractor a student with a common misconception would choose; no option twice" minItems:"2" maxItems:"6"`
+}
+
+// NewChoices replaces a question's options, or keeps them when absent;
+// its limits repeat Choices' for the schema (TestToolSchemaShowsTheRulesLimits
+// checks both against the rules).
+type NewChoices struct {
+	Options []Option `json:"options,omitempty" jsonschema:"new options, in the order students see them, replacing the question's: as add_question's options" minItems:"2" maxItems:"6"`
 }
 
 // Placing is embedded in the add intent.
@@ -45,7 +53,7 @@ type AddQuestion struct {
 type UpdateQuestion struct {
 	ID     string  `json:"id" jsonschema:"id of the question to change"`
 	Prompt *string `json:"prompt,omitempty" jsonschema:"new prompt"`
-	Choices
+	NewChoices
 	Feedback *string  `json:"feedback,omitempty" jsonschema:"new feedback"`
 	Sources  []string `json:"sources,omitempty" jsonschema:"new citations of the author's sources (path:line or path:start-end); replaces the question's list"`
 }

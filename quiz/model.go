@@ -35,6 +35,11 @@ type Question struct {
 	Answers     yamlsrc.Field[[]string] `yaml:"answers,required"`
 	Distractors yamlsrc.Field[[]string] `yaml:"distractors"`
 	Feedback    yamlsrc.Field[string]   `yaml:"feedback"`
+	// AnswerAt places the answers among the options as students see them:
+	// their 1-based positions, in the order of answers, the distractors
+	// filling the rest in their order. A model's options keep the order
+	// it gave; without it the options show as written, answers first.
+	AnswerAt []int `yaml:"answer_at,omitempty"`
 	// Sources cite the author's sources the question was written from:
 	// "path:line" or "path:start-end" (see sources.ParseCitation).
 	Sources []string `yaml:"sources,omitempty"`
@@ -53,6 +58,9 @@ type Question struct {
 	// cited: the author wrote the question's sources, which generation
 	// keeps (see whiteboard.Element).
 	cited bool
+	// authorAt: the author placed the answers (AnswerAt), which
+	// generation keeps.
+	authorAt bool
 	// filled counts the questions generated for a placeholder.
 	filled int
 	// filledFor names the placeholder a generated question fills.
@@ -110,6 +118,10 @@ type Quiz struct {
 	Kind         yamlsrc.Field[string]      `yaml:"kind"`
 	Instructions yamlsrc.Field[string]      `yaml:"instructions"`
 	Questions    yamlsrc.Field[[]*Question] `yaml:"questions"`
+	// Shuffle asks render to shuffle each question's options (seeded by
+	// its id, the same every time; options that are all numbers are
+	// sorted instead). Off, options show in their order (AnswerAt).
+	Shuffle bool `yaml:"shuffle,omitempty"`
 
 	// hint is the author's hint for a quiz given whole as pending.
 	hint  string
@@ -160,6 +172,7 @@ func Decode(n *yaml.Node, r *yamlsrc.Reporter, path string) *Quiz {
 			qu.ID, qu.idDerived = ids[i], true
 		}
 		qu.cited = qu.authored && len(qu.Sources) > 0
+		qu.authorAt = qu.authored && len(qu.AnswerAt) > 0
 	}
 	q.validate(r, path)
 	q.index()
@@ -254,6 +267,11 @@ func (q *Quiz) validate(r *yamlsrc.Reporter, path string) {
 			continue // the codec has reported the missing key
 		}
 		nAnswers := len(qu.Answers.Value)
+		if len(qu.AnswerAt) > 0 && qu.Answers.Set && qu.distractorsKnown() {
+			if msg := checkAnswerAt(qu.AnswerAt, nAnswers, len(qu.options())); msg != "" {
+				r.At(valueNode(qu.Src, "answer_at"), "%s.answer_at: %s", qp, msg)
+			}
+		}
 		for _, p := range checkOptions(qu.options(), qu.Answers.Set, qu.distractorsKnown()) {
 			at := qu.Src
 			switch {

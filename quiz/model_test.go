@@ -59,7 +59,7 @@ func TestGeneratedQuestionsSpliceIntoTheAuthorsBytes(t *testing.T) {
 	}
 	sess, q := newSession(t, romansSrc)
 	dispatch(t, sess, quiz.SetInstructions{Instructions: "Choose one answer for each question."})
-	dispatch(t, sess, quiz.UpdateQuestion{ID: "walls", Choices: choices([]string{"Hadrian's Wall"}, "the Great Wall", "Offa's Dyke"), Feedback: ptr("Hadrian ordered it in AD 122.")})
+	dispatch(t, sess, quiz.UpdateQuestion{ID: "walls", NewChoices: quiz.NewChoices(choices([]string{"Hadrian's Wall"}, "the Great Wall", "Offa's Dyke")), Feedback: ptr("Hadrian ordered it in AD 122.")})
 	dispatch(t, sess, quiz.AddQuestion{Prompt: "What did towns do once the army left?", Choices: choices([]string{"shrank"}, "grew fast")})
 	dispatch(t, sess, quiz.ClosePlaceholders{})
 	n, _ := q.EncodeNode()

@@ -248,6 +248,23 @@ func checkChoices(opts []Option) error {
 	return nil
 }
 
+// answerAt is where the answers stand among opts, 1-based; nil when they
+// come first, as the file lists them anyway.
+func answerAt(opts []Option) []int {
+	var at []int
+	first := true
+	for i, o := range opts {
+		if o.Correct {
+			at = append(at, i+1)
+			first = first && i+1 == len(at)
+		}
+	}
+	if first {
+		return nil
+	}
+	return at
+}
+
 // split turns options into the answer and distractor lists the file holds,
 // trimmed.
 func split(opts []Option) (answers, distractors []string) {
@@ -341,7 +358,7 @@ func (q *Quiz) add(rc *session.Context, in AddQuestion) error {
 	if id == "" {
 		id = q.newID()
 	}
-	qu := &Question{ID: id, Prompt: yamlsrc.Val(prompt), Answers: yamlsrc.Val(answers), Distractors: yamlsrc.Val(distractors)}
+	qu := &Question{ID: id, Prompt: yamlsrc.Val(prompt), Answers: yamlsrc.Val(answers), Distractors: yamlsrc.Val(distractors), AnswerAt: answerAt(in.Options)}
 	if f := strings.TrimSpace(in.Feedback); f != "" {
 		qu.Feedback = yamlsrc.Val(f)
 	}
@@ -441,6 +458,12 @@ func (q *Quiz) update(rc *session.Context, in UpdateQuestion) error {
 		if !qu.Answers.Set || !slices.Equal(qu.Answers.Value, answers) {
 			qu.Answers = yamlsrc.Val(answers)
 			fields = append(fields, "answers")
+		}
+		// The order given is the order shown, unless the author placed
+		// the answers.
+		if at := answerAt(in.Options); !(qu.authored && q.Protect && qu.authorAt) && !slices.Equal(qu.AnswerAt, at) {
+			qu.AnswerAt = at
+			fields = append(fields, "answer_at")
 		}
 		if !qu.Distractors.Set || !slices.Equal(qu.Distractors.Value, distractors) {
 			if len(distractors) > 0 || qu.Distractors.Set || qu.Distractors.Pending {

@@ -97,7 +97,7 @@ func TestIntentsReduce(t *testing.T) {
 		},
 		{
 			name: "UpdateQuestion fills an authored question's pending fields",
-			in:   quiz.UpdateQuestion{ID: "walls", Choices: choices([]string{"Hadrian's Wall"}, "the Great Wall", "Offa's Dyke"), Feedback: ptr("Hadrian ordered it.")},
+			in:   quiz.UpdateQuestion{ID: "walls", NewChoices: quiz.NewChoices(choices([]string{"Hadrian's Wall"}, "the Great Wall", "Offa's Dyke")), Feedback: ptr("Hadrian ordered it.")},
 			check: func(t *testing.T, q *quiz.Quiz, res session.Result) {
 				wantOutputs(t, res, quiz.Changed{ID: "walls", Fields: []string{"feedback", "distractors"}})
 				qu := question(t, q, "walls")
@@ -114,7 +114,7 @@ func TestIntentsReduce(t *testing.T) {
 		{
 			name: "UpdateQuestion fills pending answers beside written distractors",
 			src:  "questions:\n  - {id: a, prompt: The capital of Roman Britain, answers: !pending , distractors: [Rome]}\n",
-			in:   quiz.UpdateQuestion{ID: "a", Choices: choices([]string{"Londinium"}, "Rome")},
+			in:   quiz.UpdateQuestion{ID: "a", NewChoices: quiz.NewChoices(choices([]string{"Londinium"}, "Rome"))},
 			check: func(t *testing.T, q *quiz.Quiz, res session.Result) {
 				wantOutputs(t, res, quiz.Changed{ID: "a", Fields: []string{"answers"}})
 			},
@@ -122,7 +122,7 @@ func TestIntentsReduce(t *testing.T) {
 		{
 			name:  "UpdateQuestion rewrites a generated question",
 			setup: addGen[:1],
-			in:    quiz.UpdateQuestion{ID: "q2", Prompt: ptr("Who led the Iceni revolt?"), Choices: choices([]string{"Boudica"}, "Cartimandua", "Caratacus")},
+			in:    quiz.UpdateQuestion{ID: "q2", Prompt: ptr("Who led the Iceni revolt?"), NewChoices: quiz.NewChoices(choices([]string{"Boudica"}, "Cartimandua", "Caratacus"))},
 			check: func(t *testing.T, q *quiz.Quiz, res session.Result) {
 				wantOutputs(t, res, quiz.Changed{ID: "q2", Fields: []string{"prompt", "distractors"}})
 				if qu := question(t, q, "q2"); qu.Prompt.Value != "Who led the Iceni revolt?" || len(qu.Distractors.Value) != 2 {
@@ -250,11 +250,11 @@ func TestIntentsReject(t *testing.T) {
 		{"update unknown", quiz.UpdateQuestion{ID: "ghost", Prompt: ptr("x")}, session.KindNotFound, "id", allIDs},
 		{"update an authored prompt", quiz.UpdateQuestion{ID: "q1", Prompt: ptr("x")}, session.KindPrecondition, "prompt", "only the author's pending fields"},
 		{"update an authored feedback", quiz.UpdateQuestion{ID: "q1", Feedback: ptr("x")}, session.KindPrecondition, "feedback", "only the author's pending fields"},
-		{"change the author's answers", quiz.UpdateQuestion{ID: "walls", Choices: choices([]string{"Antonine Wall"}, "b")}, session.KindPrecondition, "options", `repeat the author's answers unchanged ("Hadrian's Wall") as options marked correct`},
-		{"change the author's distractors", quiz.UpdateQuestion{ID: "q1", Choices: choices([]string{"around AD 410"}, "AD 43")}, session.KindPrecondition, "options", `repeat the author's distractors unchanged ("AD 43", "AD 1066") as options marked not correct`},
-		{"update breaks a rule", quiz.UpdateQuestion{ID: "q2", Choices: seven}, session.KindInvalidArgs, "options", "remove some"},
+		{"change the author's answers", quiz.UpdateQuestion{ID: "walls", NewChoices: quiz.NewChoices(choices([]string{"Antonine Wall"}, "b"))}, session.KindPrecondition, "options", `repeat the author's answers unchanged ("Hadrian's Wall") as options marked correct`},
+		{"change the author's distractors", quiz.UpdateQuestion{ID: "q1", NewChoices: quiz.NewChoices(choices([]string{"around AD 410"}, "AD 43"))}, session.KindPrecondition, "options", `repeat the author's distractors unchanged ("AD 43", "AD 1066") as options marked not correct`},
+		{"update breaks a rule", quiz.UpdateQuestion{ID: "q2", NewChoices: quiz.NewChoices(seven)}, session.KindInvalidArgs, "options", "remove some"},
 		{"update nothing", quiz.UpdateQuestion{ID: "q2"}, session.KindInvalidArgs, "", "set at least one"},
-		{"update to the same options", quiz.UpdateQuestion{ID: "q2", Choices: choices([]string{"Boudica"}, "Caratacus")}, session.KindInvalidArgs, "", "with something new"},
+		{"update to the same options", quiz.UpdateQuestion{ID: "q2", NewChoices: quiz.NewChoices(choices([]string{"Boudica"}, "Caratacus"))}, session.KindInvalidArgs, "", "with something new"},
 		{"update half valid", quiz.UpdateQuestion{ID: "walls", Feedback: ptr("ok"), Prompt: ptr("x")}, session.KindPrecondition, "prompt", "only the author's pending fields"},
 		{"remove authored", quiz.RemoveQuestion{ID: "q1"}, session.KindPrecondition, "id", "the author's questions stay as written"},
 		{"remove unknown", quiz.RemoveQuestion{ID: "ghost"}, session.KindNotFound, "id", allIDs},
@@ -295,7 +295,7 @@ func TestEmptyQuizNotFoundHint(t *testing.T) {
 func TestUnprotectedQuizEditsAuthoredQuestions(t *testing.T) {
 	s, q := newSession(t, romansSrc)
 	q.Protect = false
-	apply(t, s, q, quiz.UpdateQuestion{ID: "q1", Prompt: ptr("When did the legions go?"), Choices: choices([]string{"AD 410"}, "AD 43")})
+	apply(t, s, q, quiz.UpdateQuestion{ID: "q1", Prompt: ptr("When did the legions go?"), NewChoices: quiz.NewChoices(choices([]string{"AD 410"}, "AD 43"))})
 	apply(t, s, q, quiz.MoveQuestion{ID: "walls", Position: 1})
 	apply(t, s, q, quiz.RemoveQuestion{ID: "q1"})
 	apply(t, s, q, quiz.SetKind{Kind: "exit"})

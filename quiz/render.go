@@ -1,18 +1,21 @@
 package quiz
 
 import (
+	"cmp"
 	"fmt"
 	"hash/fnv"
 	"html"
 	"math/rand/v2"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/lessongen/lessongen/modality"
 )
 
 // Render draws the quiz for `lessongen render`: its questions with their
-// options in a stable shuffled order (seeded by the question's id, so the
-// answer is not always first and every render agrees), and the answer key
+// options in the order given (see Shown; shuffled only with the quiz's
+// shuffle: true), and the answer key
 // and feedback in the notes only. Pending spots are shown with their hints.
 func Render(q *Quiz, bound map[string]string) modality.Rendered {
 	var body, notes strings.Builder
@@ -50,7 +53,7 @@ func Render(q *Quiz, bound map[string]string) modality.Rendered {
 		} else {
 			fmt.Fprintf(&body, "<p class=\"prompt\">%s</p>", html.EscapeString(qu.Prompt.Value))
 		}
-		opts := Shuffled(qu)
+		opts := Shown(qu, q.Shuffle)
 		body.WriteString("<ol class=\"options\" type=\"A\">")
 		var key []string
 		for i, o := range opts {
@@ -87,16 +90,69 @@ func Render(q *Quiz, bound map[string]string) modality.Rendered {
 	return modality.Rendered{Body: body.String(), Notes: notes.String()}
 }
 
-// Shuffled returns the question's options in the order a render shows
-// them: a shuffle seeded by the question's id, the same on every run.
-func Shuffled(qu *Question) []Option {
+// Shown returns the question's options in the order students see them:
+// the order given (AnswerAt places the answers; without it, answers
+// first, as written), or with shuffle a shuffle seeded by the question's
+// id, the same on every run, except that options that are all numbers
+// are sorted (1, 2, 3, 4 reads as a scale, not a puzzle).
+func Shown(qu *Question, shuffle bool) []Option {
 	opts := qu.options()
+	if !shuffle {
+		return placed(opts, qu.AnswerAt, len(qu.Answers.Value))
+	}
+	if nums, ok := numbers(opts); ok {
+		idx := make([]int, len(opts))
+		for i := range idx {
+			idx[i] = i
+		}
+		slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(nums[a], nums[b]) })
+		out := make([]Option, len(opts))
+		for i, j := range idx {
+			out[i] = opts[j]
+		}
+		return out
+	}
 	h := fnv.New64a()
 	h.Write([]byte(qu.ID))
 	seed := h.Sum64()
 	r := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
 	r.Shuffle(len(opts), func(i, j int) { opts[i], opts[j] = opts[j], opts[i] })
 	return opts
+}
+
+// placed puts the first nAnswers of opts (the answers) at the 1-based
+// positions at, the rest in order around them; opts as they are when at
+// does not fit (checkAnswerAt).
+func placed(opts []Option, at []int, nAnswers int) []Option {
+	if len(at) == 0 || checkAnswerAt(at, nAnswers, len(opts)) != "" {
+		return opts
+	}
+	out := make([]Option, len(opts))
+	taken := make([]bool, len(opts))
+	for i, p := range at {
+		out[p-1], taken[p-1] = opts[i], true
+	}
+	next := nAnswers
+	for i := range out {
+		if !taken[i] {
+			out[i] = opts[next]
+			next++
+		}
+	}
+	return out
+}
+
+// numbers reads every option as a number, if each is one.
+func numbers(opts []Option) ([]float64, bool) {
+	out := make([]float64, len(opts))
+	for i, o := range opts {
+		v, err := strconv.ParseFloat(strings.ReplaceAll(strings.TrimSpace(o.Text), ",", ""), 64)
+		if err != nil {
+			return nil, false
+		}
+		out[i] = v
+	}
+	return out, true
 }
 
 func hintSuffix(hint string) string {

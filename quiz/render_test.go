@@ -15,14 +15,14 @@ func question(id string) *Question {
 		Distractors: yamlsrc.Val([]string{"w1", "w2", "w3"})}
 }
 
-// The order is a permutation of the options, the same on every call for
+// With shuffle: true, the order is a permutation of the options, the same on every call for
 // one id, and differs between ids: the answer is not always in one place.
-func TestShuffledIsStableAndSeededByID(t *testing.T) {
+func TestShuffleIsStableAndSeededByID(t *testing.T) {
 	where := map[int]int{}
 	for i := range 40 {
 		q := question(fmt.Sprintf("q%d", i))
-		first := Shuffled(q)
-		if !slices.Equal(first, Shuffled(q)) {
+		first := Shown(q, true)
+		if !slices.Equal(first, Shown(q, true)) {
 			t.Fatalf("%s: two shuffles differ", q.ID)
 		}
 		texts := []string{}
@@ -49,7 +49,7 @@ func TestRenderKeepsTheKeyInTheNotes(t *testing.T) {
 	if strings.Contains(r.Body, "Answer key") || strings.Contains(r.Body, "correct") {
 		t.Errorf("the body gives the answer away:\n%s", r.Body)
 	}
-	opts := Shuffled(question("q1"))
+	opts := Shown(question("q1"), false)
 	k := slices.IndexFunc(opts, func(o Option) bool { return o.Correct })
 	if want := fmt.Sprintf("<li>%c. right</li>", 'A'+k); !strings.Contains(r.Notes, want) {
 		t.Errorf("notes lack %q:\n%s", want, r.Notes)

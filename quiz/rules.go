@@ -95,3 +95,22 @@ func plural(n int, word string) string {
 	}
 	return fmt.Sprintf("%d %ss", n, word)
 }
+
+// checkAnswerAt says what is wrong with answer positions at for a question
+// of n options, nAnswers of them answers: "" when they fit.
+func checkAnswerAt(at []int, nAnswers, n int) string {
+	if len(at) != nAnswers {
+		return fmt.Sprintf("gives %s for %s; give one position per answer", plural(len(at), "position"), plural(nAnswers, "answer"))
+	}
+	seen := map[int]bool{}
+	for _, p := range at {
+		switch {
+		case p < 1 || p > n:
+			return fmt.Sprintf("position %d is outside the %s (1 to %d)", p, plural(n, "option"), n)
+		case seen[p]:
+			return fmt.Sprintf("position %d is given twice", p)
+		}
+		seen[p] = true
+	}
+	return ""
+}

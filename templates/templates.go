@@ -63,6 +63,9 @@ type Data struct {
 	// Sources is set when the author gave --sources: the prompt asks the
 	// model to write from them and cite them.
 	Sources bool
+	// Carried is the source lines earlier subagents read, numbered, that
+	// this one may cite without reading them again ("" for none).
+	Carried string
 }
 
 // Set is the parsed templates for every level.

@@ -15,6 +15,10 @@ const (
 	CapSources session.Capability = "sources.read"
 	CapAuthor  session.Capability = "author.ask"
 	CapNote    session.Capability = "author.note"
+	// CapSlides reads a slide whole, its children included: granted to
+	// the levels that write slides (the lesson's), which otherwise see
+	// only the outline.
+	CapSlides session.Capability = "slides.read"
 )
 
 // Context is the one thing every tool call receives: the run's context
@@ -32,6 +36,11 @@ type Context struct {
 	Sources *sources.Sandbox // nil without --sources
 	Author  Author           // nil in a batch run
 	Notes   func(Note)       // nil when nobody collects notes
+	// Slide describes a slide (an id or a 1-based position) with its
+	// children; nil where the level is not granted CapSlides.
+	Slide func(ref string) (string, error)
+	// Read, when set, is told each source text read_source returned.
+	Read func(path, text string)
 }
 
 // Allows reports whether the level holds a capability.

@@ -31,7 +31,8 @@ type Envelope struct {
 	// (--approve deny).
 	DryRun bool `json:"dry_run,omitempty"`
 	// Result is what was committed (ids created, fields set) or, for
-	// read-only tools, what was read.
+	// read-only tools, what was read. In JSON a single output is sent as
+	// itself, not as a list of one (MarshalJSON).
 	Result []any  `json:"result,omitempty"`
 	Error  *Error `json:"error,omitempty"`
 	// Warnings are the defects the call caused or that concern what it
@@ -43,14 +44,64 @@ type Envelope struct {
 	WarningsElsewhere int               `json:"warnings_elsewhere,omitempty"`
 	// Pending is what is still to be generated at this node and level: the
 	// first MaxPendingShown items, PendingMore counting the rest (the
-	// list_pending tool lists them all).
-	Pending     []session.Pending `json:"pending"`
+	// list_pending tool lists them all). The agent leaves it out (nil)
+	// of a result whose call did not change it: the model has the list
+	// from its prompt or the result that changed it; [] is nothing left.
+	Pending     []session.Pending `json:"pending,omitzero"`
 	PendingMore int               `json:"pending_more,omitempty"`
 	// StepsLeft is the model turns left in the budget; the agent loop sets it.
 	StepsLeft *int `json:"steps_left,omitempty"`
 	// BudgetLeft is what the whole run may still spend (--max-requests,
 	// --max-tokens-total); the agent loop sets it when the run has a budget.
 	BudgetLeft *BudgetLeft `json:"budget_left,omitempty"`
+}
+
+// envelopeJSON is Envelope's JSON shape, with the result flattened.
+type envelopeJSON struct {
+	OK                bool              `json:"ok"`
+	DryRun            bool              `json:"dry_run,omitempty"`
+	Result            any               `json:"result,omitempty"`
+	Error             *Error            `json:"error,omitempty"`
+	Warnings          []session.Warning `json:"warnings,omitzero"`
+	WarningsElsewhere int               `json:"warnings_elsewhere,omitempty"`
+	Pending           []session.Pending `json:"pending,omitzero"`
+	PendingMore       int               `json:"pending_more,omitempty"`
+	StepsLeft         *int              `json:"steps_left,omitempty"`
+	BudgetLeft        *BudgetLeft       `json:"budget_left,omitempty"`
+}
+
+// MarshalJSON sends a single output as itself ("result":[…] for a
+// list read, not "result":[[…]]), several as a list.
+func (e Envelope) MarshalJSON() ([]byte, error) {
+	j := envelopeJSON{OK: e.OK, DryRun: e.DryRun, Error: e.Error, Warnings: e.Warnings, WarningsElsewhere: e.WarningsElsewhere,
+		Pending: e.Pending, PendingMore: e.PendingMore, StepsLeft: e.StepsLeft, BudgetLeft: e.BudgetLeft}
+	switch len(e.Result) {
+	case 0:
+	case 1:
+		j.Result = e.Result[0]
+	default:
+		j.Result = e.Result
+	}
+	return json.Marshal(j)
+}
+
+// UnmarshalJSON reads what MarshalJSON wrote: a result that is not a
+// list is one output; a list is taken as the outputs.
+func (e *Envelope) UnmarshalJSON(data []byte) error {
+	var j envelopeJSON
+	if err := json.Unmarshal(data, &j); err != nil {
+		return err
+	}
+	*e = Envelope{OK: j.OK, DryRun: j.DryRun, Error: j.Error, Warnings: j.Warnings, WarningsElsewhere: j.WarningsElsewhere,
+		Pending: j.Pending, PendingMore: j.PendingMore, StepsLeft: j.StepsLeft, BudgetLeft: j.BudgetLeft}
+	switch r := j.Result.(type) {
+	case nil:
+	case []any:
+		e.Result = r
+	default:
+		e.Result = []any{r}
+	}
+	return nil
 }
 
 // BudgetLeft is a run budget's remainder; a nil field has no cap.

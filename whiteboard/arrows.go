@@ -17,6 +17,14 @@ import (
 // arrowLabelFontSize is the size an arrow's label is drawn at.
 const arrowLabelFontSize = 18.0
 
+// lineKind names an arrow as it is drawn: a line when it has no heads.
+func (e *Element) lineKind() string {
+	if e.Heads == "none" {
+		return "line"
+	}
+	return "arrow"
+}
+
 // on reports whether p lies on canvas c. Written as "inside" so NaN fails.
 func (p Point) on(c Canvas) bool {
 	return p.X >= 0 && p.Y >= 0 && p.X <= float64(c.Width) && p.Y <= float64(c.Height)
@@ -86,6 +94,41 @@ func crossing(x1, y1, x2, y2 float64, b textfit.Box) (x, y float64, ok bool) {
 	return x1 + dx*t, y1 + dy*t, true
 }
 
+// glyphs are the boxes of a text element's lines as drawn (wrapped by the
+// layout model, top-aligned in the element's box, placed by its
+// alignment): what a line over the text would run through, which the
+// element's box, mostly empty below short text, does not say.
+func (e *Element) glyphs() []textfit.Box {
+	if e.Type != KindText || !e.Text.Set {
+		return nil
+	}
+	_, _, _, align := e.colors()
+	l := textfit.Wrap(e.Text.Value, e.renderStyle(), e.W)
+	lh := l.LineHeightPx()
+	var out []textfit.Box
+	for i, w := range l.Widths {
+		if w == 0 {
+			continue
+		}
+		x := e.X
+		switch align {
+		case "center":
+			x += (e.W - w) / 2
+		case "right":
+			x += e.W - w
+		}
+		out = append(out, textfit.Box{X: x, Y: e.Y + float64(i)*lh, W: w, H: lh})
+	}
+	return out
+}
+
+// outlined reports whether e's box is drawn (a text box with an outline
+// or a fill): then a line across any part of it shows.
+func (e *Element) outlined() bool {
+	_, _, fill, _ := e.colors()
+	return e.Type != KindText || e.Style != nil && e.Style.Stroke != "" || fill != "none"
+}
+
 // contains reports whether box a holds box b whole.
 func contains(a, b textfit.Box) bool {
 	return b.X >= a.X && b.Y >= a.Y && b.X+b.W <= a.X+a.W && b.Y+b.H <= a.Y+a.H
@@ -118,21 +161,35 @@ func (b *Board) arrowDefects() []defect {
 				ends = append(ends, box)
 			}
 		}
-	next:
 		for _, o := range b.elements() {
 			if o.IsPlaceholder || o.Type == KindArrow || o.ID == a.From || o.ID == a.To {
 				continue
 			}
 			ob := o.box()
+			holds := false
 			for _, end := range ends {
 				if contains(ob, end) || contains(end, ob) {
-					continue next
+					holds = true
 				}
 			}
-			if x, y, ok := crossing(x1, y1, x2, y2, ob); ok {
+			// A box that holds an end may be crossed (the line starts
+			// or ends inside it), its text never; a text box with
+			// nothing drawn around it is crossed only where its text is.
+			at, what, ok := 0.0, 0.0, false
+			if !holds && o.outlined() {
+				at, what, ok = crossing(x1, y1, x2, y2, ob)
+			}
+			if !ok {
+				for _, g := range o.glyphs() {
+					if at, what, ok = crossing(x1, y1, x2, y2, g); ok {
+						break
+					}
+				}
+			}
+			if ok {
 				out = append(out, defect{session.Warning{Path: "elements[" + a.ID + "]",
-					Message: fmt.Sprintf("arrow %s crosses %s at about (%g,%g); move %s off the line from (%g,%g) to (%g,%g), or move the arrow's ends so the line between them is clear",
-						a.ID, o.ID, math.Round(x), math.Round(y), o.ID, math.Round(x1), math.Round(y1), math.Round(x2), math.Round(y2))},
+					Message: fmt.Sprintf("%s %s crosses %s at about (%g,%g); move %s off the line from (%g,%g) to (%g,%g), or move the %s's ends so the line between them is clear",
+						a.lineKind(), a.ID, o.ID, math.Round(at), math.Round(what), o.ID, math.Round(x1), math.Round(y1), math.Round(x2), math.Round(y2), a.lineKind())},
 					[2]string{a.ID, o.ID}, false})
 			}
 		}

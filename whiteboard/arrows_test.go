@@ -67,7 +67,7 @@ func TestArrowCrossingInToolResults(t *testing.T) {
 		apply(t, s, b, in)
 	}
 	add(whiteboard.AddText{Box: box(40, 300, 160, 60), Text: "Water"}, "water")
-	add(whiteboard.AddText{Box: box(400, 300, 200, 60), Text: "In the way"}, "block")
+	add(whiteboard.AddText{Box: box(400, 310, 200, 60), Text: "In the way"}, "block")
 	add(whiteboard.AddText{Box: box(800, 300, 160, 60), Text: "Sugar"}, "sugar")
 	res := apply(t, s, b, whiteboard.AddArrow{From: "water", To: "sugar"})
 	if len(res.Warnings) != 1 || res.Warnings[0].Path != "elements[arrow1]" || !strings.Contains(res.Warnings[0].Message, "crosses block") {
@@ -126,6 +126,68 @@ func TestArrowFromAPoint(t *testing.T) {
 	} {
 		if _, err := s.Dispatch(t.Context(), bad); err == nil {
 			t.Errorf("%+v accepted", bad)
+		}
+	}
+}
+
+// Lines are checked against the text as drawn: top-aligned and wrapped,
+// not the element's box. A line through the empty lower part of a text box
+// with nothing drawn around it is clear; one ending inside a text box (a
+// free point, so the box holds an end) still may not run over its text.
+func TestLinesCheckedAgainstGlyphs(t *testing.T) {
+	s, b := newSession(t, "elements: []\n")
+	add := func(in whiteboard.AddText, id string) {
+		in.ID = id
+		apply(t, s, b, in)
+	}
+	add(whiteboard.AddText{Box: box(40, 200, 160, 60), Text: "Water"}, "water")
+	add(whiteboard.AddText{Box: box(400, 200, 300, 200), Text: "Short"}, "note")
+	add(whiteboard.AddText{Box: box(900, 200, 160, 60), Text: "Sugar"}, "sugar")
+	// At y 330: below "Short", through the empty part of its box.
+	res := apply(t, s, b, whiteboard.AddArrow{FromPoint: &whiteboard.Point{X: 100, Y: 330}, ToPoint: &whiteboard.Point{X: 1000, Y: 330}, Heads: "none"})
+	if len(res.Warnings) != 0 {
+		t.Errorf("a line under the text warns: %+v", res.Warnings)
+	}
+	// Ending in the middle of a tall box of three lines of text, across
+	// its second line.
+	add(whiteboard.AddText{Box: box(400, 500, 300, 200), Text: "one two three four five six seven eight nine ten eleven twelve"}, "para")
+	res = apply(t, s, b, whiteboard.AddArrow{FromPoint: &whiteboard.Point{X: 100, Y: 540}, ToPoint: &whiteboard.Point{X: 550, Y: 540}})
+	if len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0].Message, "arrow arrow2 crosses para") {
+		t.Errorf("an arrow into the text: %+v", res.Warnings)
+	}
+}
+
+// A line runs between any two points or elements, with arrowheads at
+// either end, both or none, and a stroke width; a file says so in heads
+// and style.stroke_width, checked at load.
+func TestLinesHeadsAndWidth(t *testing.T) {
+	src := `elements:
+  - {id: a, type: text, text: A, x: 40, y: 40, w: 100, h: 40}
+  - {id: cross, type: arrow, from_point: {x: 300, y: 100}, to_point: {x: 100, y: 300}, heads: none, style: {stroke_width: 8}}
+  - {id: both, type: arrow, from: a, to_point: {x: 600, y: 60}, heads: both}
+  - {id: back, type: arrow, from_point: {x: 600, y: 400}, to: a, heads: start}
+`
+	b, _ := decode(t, src)
+	svg := whiteboard.Render(b, nil).Body
+	for _, want := range []string{
+		`x1="300" y1="100" x2="100" y2="300" stroke="#1b1f24" stroke-width="8"/>`,
+		`marker-start="url(#wb-head)" marker-end="url(#wb-head)"/>`,
+		`stroke-width="3" marker-start="url(#wb-head)"/>`,
+	} {
+		if !strings.Contains(svg, want) {
+			t.Errorf("the board lacks %s:\n%s", want, svg)
+		}
+	}
+	if d := b.Describe(); !strings.Contains(d, "line cross from point (300,100) to point (100,300) (no arrowheads)") || !strings.Contains(d, "(arrowheads at both ends)") {
+		t.Errorf("describe: %s", d)
+	}
+	for bad, want := range map[string]string{
+		"heads: sideways":           `heads must be end, start, both or none, got "sideways"`,
+		"style: {stroke_width: 99}": "style.stroke_width must be between 1 and 48",
+	} {
+		ps := decodeProblems(t, "elements:\n  - {id: l, type: arrow, from_point: {x: 1, y: 1}, to_point: {x: 9, y: 9}, "+bad+"}\n")
+		if len(ps) == 0 || !strings.Contains(ps[0].Message, want) {
+			t.Errorf("%s: %v, want %q", bad, ps, want)
 		}
 	}
 }

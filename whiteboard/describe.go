@@ -82,6 +82,14 @@ func (e *Element) describe() string {
 			return id
 		}
 		d := fmt.Sprintf("arrow %s from %s to %s", e.ID, end(e.From, e.FromPoint), end(e.To, e.ToPoint))
+		switch e.Heads {
+		case "none":
+			d = fmt.Sprintf("line %s from %s to %s (no arrowheads)", e.ID, end(e.From, e.FromPoint), end(e.To, e.ToPoint))
+		case "start":
+			d += " (arrowhead at the from end)"
+		case "both":
+			d += " (arrowheads at both ends)"
+		}
 		if e.Label.Set || e.Label.Pending {
 			d += "," + text("labelled", e.Label)
 		}

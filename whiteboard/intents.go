@@ -45,13 +45,14 @@ type AddArrow struct {
 	FromPoint *Point `json:"from_point,omitempty" jsonschema:"a free start {x, y} on the canvas, for an arrow coming from nowhere in particular (light coming in); null when it starts at an element"`
 	ToPoint   *Point `json:"to_point,omitempty" jsonschema:"a free end {x, y} on the canvas, for an arrow going nowhere in particular; null when it ends at an element"`
 	Label     string `json:"label,omitempty" jsonschema:"optional short text, drawn centred just above the arrow's midpoint"`
+	Heads     string `json:"heads,omitempty" jsonschema:"which ends have an arrowhead: end (default, at to), start, both, or none for a plain line (a line between any two points or elements, e.g. crossing something out)" enum:"end,start,both,none"`
 	Style     *Style `json:"style,omitempty" jsonschema:"optional presentation: stroke is the line colour, color the label's"`
 	Placing
 }
 
 type AddEquation struct {
 	Box
-	Latex string `json:"latex" jsonschema:"the equation in LaTeX, without surrounding $ signs"`
+	Latex string `json:"latex" jsonschema:"the equation in LaTeX, without surrounding $ signs. It is drawn as one line of text centred in the box: symbols and Greek letters as characters, _ and ^ as small lowered and raised text, \\frac{a}{b} as a/b, \\xrightarrow{text} as an arrow with the text over it; other commands show as written. Its text is half the box height tall (at most 48 px), smaller when needed to fit the box width: size the box for the text you want"`
 	Placing
 }
 
@@ -91,7 +92,7 @@ type DeleteElement struct {
 }
 
 type SetHeading struct {
-	Heading string `json:"heading" jsonschema:"the whiteboard's heading, a few words"`
+	Heading string `json:"heading" jsonschema:"the whiteboard's heading, a few words (a longer brief says what it is about: condense it)"`
 }
 
 type SetLayout struct {

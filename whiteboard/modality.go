@@ -23,6 +23,7 @@ func Modality() modality.Descriptor {
 		MaxNew:   MaxNewElements,
 		NewItems: "elements",
 		Close:    ClosePlaceholders{},
+		Review:   DescribeWhiteboard{},
 		Bindable: bindableNames(),
 		Bind:     func(p, v string) session.Intent { return ApplyBinding{Property: p, Value: v} },
 		Codec:    codec(),

@@ -82,6 +82,9 @@ type Style struct {
 	FontSize float64 `yaml:"font_size,omitempty" json:"font_size,omitempty" jsonschema:"font size in pixels" minimum:"6" maximum:"200"`
 	Bold     bool    `yaml:"bold,omitempty" json:"bold,omitempty" jsonschema:"bold text"`
 	Align    string  `yaml:"align,omitempty" json:"align,omitempty" jsonschema:"text alignment" enum:"left,center,right"`
+	// StrokeWidth is added after the others: files and pptx writers that
+	// do not know it draw the default.
+	StrokeWidth float64 `yaml:"stroke_width,omitempty" json:"stroke_width,omitempty" jsonschema:"line width in pixels: a shape's outline, a line, an arrow, a text box's outline (default 3; a text box 2)" minimum:"1" maximum:"48"`
 }
 
 // Point is a free end of an arrow: a spot on the canvas, in px.
@@ -97,13 +100,17 @@ type Element struct {
 
 	// ID is as written, or derived (see ElementIDs) when the author wrote
 	// none.
-	ID          string                `yaml:"id,omitempty"`
-	Type        Kind                  `yaml:"type"`
-	Shape       string                `yaml:"shape,omitempty"`
-	From        string                `yaml:"from,omitempty"`
-	To          string                `yaml:"to,omitempty"`
-	FromPoint   *Point                `yaml:"from_point,omitempty"`
-	ToPoint     *Point                `yaml:"to_point,omitempty"`
+	ID        string `yaml:"id,omitempty"`
+	Type      Kind   `yaml:"type"`
+	Shape     string `yaml:"shape,omitempty"`
+	From      string `yaml:"from,omitempty"`
+	To        string `yaml:"to,omitempty"`
+	FromPoint *Point `yaml:"from_point,omitempty"`
+	ToPoint   *Point `yaml:"to_point,omitempty"`
+	// Heads says which ends of an arrow carry an arrowhead: end (the
+	// default, at to), start, both or none (a plain line between any two
+	// points or elements).
+	Heads       string                `yaml:"heads,omitempty"`
 	X           float64               `yaml:"x"`
 	Y           float64               `yaml:"y"`
 	W           float64               `yaml:"w"`
@@ -451,6 +458,10 @@ func (e *Element) problems(c Canvas) []problem {
 		return []problem{{"type", fmt.Sprintf("type must be one of %s, got %q", kindList(), e.Type)}}
 	}
 	forbid("shape", e.Type != KindShape && e.Shape != "")
+	if e.Type == KindArrow && e.Heads != "" && !headsRule().Allows(e.Heads) {
+		ps = append(ps, problem{"heads", fmt.Sprintf("heads must be %s, got %q", headsRule().Options(), e.Heads)})
+	}
+	forbid("heads", e.Type != KindArrow && e.Heads != "")
 	forbid("from", e.Type != KindArrow && e.From != "")
 	forbid("to", e.Type != KindArrow && e.To != "")
 	forbid("from_point", e.Type != KindArrow && e.FromPoint != nil)

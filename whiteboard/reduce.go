@@ -237,7 +237,14 @@ func (b *Board) apply(rc *session.Context, in session.Intent) error {
 		if err := checkStyle(in.Style); err != nil {
 			return err
 		}
-		e := &Element{Type: KindArrow, From: in.From, To: in.To, FromPoint: in.FromPoint, ToPoint: in.ToPoint, Style: in.Style}
+		if in.Heads != "" && !headsRule().Allows(in.Heads) {
+			return session.Reject(session.KindInvalidArgs, "heads", "use "+headsRule().Options(), "unknown heads %q", in.Heads)
+		}
+		heads := in.Heads
+		if heads == "end" {
+			heads = "" // the default, left out of the file
+		}
+		e := &Element{Type: KindArrow, From: in.From, To: in.To, FromPoint: in.FromPoint, ToPoint: in.ToPoint, Heads: heads, Style: in.Style}
 		if l := strings.TrimSpace(in.Label); l != "" {
 			e.Label = yamlsrc.Val(l)
 		}
@@ -498,6 +505,9 @@ func checkLayoutStyle(s *Style) *session.Error {
 	}
 	if r := rule.Of[Style]("font_size"); s.FontSize != 0 && !r.In(s.FontSize) {
 		return session.Reject(session.KindInvalidArgs, "style.font_size", "font_size must be "+r.Range(), "style.font_size must be %s, got %g", r.Range(), s.FontSize)
+	}
+	if r := rule.Of[Style]("stroke_width"); s.StrokeWidth != 0 && !r.In(s.StrokeWidth) {
+		return session.Reject(session.KindInvalidArgs, "style.stroke_width", "stroke_width must be "+r.Range(), "style.stroke_width must be %s, got %g", r.Range(), s.StrokeWidth)
 	}
 	return nil
 }

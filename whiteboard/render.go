@@ -145,18 +145,18 @@ func (e *Element) render(s *strings.Builder) {
 		}
 		switch {
 		case e.Style != nil && e.Style.Stroke != "":
-			fmt.Fprintf(s, "<rect x=\"%s\" y=\"%s\" width=\"%s\" height=\"%s\" fill=\"%s\" stroke=\"%s\" stroke-width=\"2\"/>", n(box.X), n(box.Y), n(box.W), n(box.H), html.EscapeString(fill), html.EscapeString(line))
+			fmt.Fprintf(s, "<rect x=\"%s\" y=\"%s\" width=\"%s\" height=\"%s\" fill=\"%s\" stroke=\"%s\" stroke-width=\"%s\"/>", n(box.X), n(box.Y), n(box.W), n(box.H), html.EscapeString(fill), html.EscapeString(line), n(e.strokeWidth(2)))
 		case fill != "none":
 			fmt.Fprintf(s, "<rect x=\"%s\" y=\"%s\" width=\"%s\" height=\"%s\" fill=\"%s\"/>", n(box.X), n(box.Y), n(box.W), n(box.H), html.EscapeString(fill))
 		}
 		s.WriteString(textfit.Wrap(e.Text.Value, e.renderStyle(), box.W).SVG(box, align, color))
 	case KindShape:
-		stroke := fmt.Sprintf(" fill=\"%s\" stroke=\"%s\" stroke-width=\"3\"", html.EscapeString(fill), html.EscapeString(line))
+		stroke := fmt.Sprintf(" fill=\"%s\" stroke=\"%s\" stroke-width=\"%s\"", html.EscapeString(fill), html.EscapeString(line), n(e.strokeWidth(3)))
 		switch e.Shape {
 		case "ellipse", "circle":
 			fmt.Fprintf(s, "<ellipse cx=\"%s\" cy=\"%s\" rx=\"%s\" ry=\"%s\"%s/>", n(box.X+box.W/2), n(box.Y+box.H/2), n(box.W/2), n(box.H/2), stroke)
 		case "line":
-			fmt.Fprintf(s, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"%s\" stroke-width=\"3\"/>", n(box.X), n(box.Y), n(box.X+box.W), n(box.Y+box.H), html.EscapeString(line))
+			fmt.Fprintf(s, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"%s\" stroke-width=\"%s\"/>", n(box.X), n(box.Y), n(box.X+box.W), n(box.Y+box.H), html.EscapeString(line), n(e.strokeWidth(3)))
 		default:
 			fmt.Fprintf(s, "<rect x=\"%s\" y=\"%s\" width=\"%s\" height=\"%s\" rx=\"8\"%s/>", n(box.X), n(box.Y), n(box.W), n(box.H), stroke)
 		}
@@ -207,8 +207,8 @@ func (b *Board) renderArrow(s *strings.Builder, e *Element) {
 			html.EscapeString(e.ID), 24, textfit.FontFamily, html.EscapeString(e.ID), html.EscapeString(e.From), html.EscapeString(e.To))
 		return
 	}
-	fmt.Fprintf(s, "<g class=\"el arrow\" data-id=\"%s\"><line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"%s\" stroke-width=\"3\" marker-end=\"url(#wb-head)\"/>",
-		html.EscapeString(e.ID), n(x1), n(y1), n(x2), n(y2), html.EscapeString(line))
+	fmt.Fprintf(s, "<g class=\"el arrow\" data-id=\"%s\"><line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"%s\" stroke-width=\"%s\"%s/>",
+		html.EscapeString(e.ID), n(x1), n(y1), n(x2), n(y2), html.EscapeString(line), n(e.strokeWidth(3)), e.markers())
 	if e.Label.Set || e.Label.Pending {
 		mx, my := (x1+x2)/2, (y1+y2)/2
 		w := max(math.Hypot(x2-x1, y2-y1), 120)
@@ -222,6 +222,27 @@ func (b *Board) renderArrow(s *strings.Builder, e *Element) {
 		s.WriteString(l.SVG(box, "center", color))
 	}
 	s.WriteString("</g>\n")
+}
+
+// strokeWidth is e's line width: its style's, else def.
+func (e *Element) strokeWidth(def float64) float64 {
+	if e.Style != nil && e.Style.StrokeWidth > 0 {
+		return e.Style.StrokeWidth
+	}
+	return def
+}
+
+// markers are the arrowhead attributes of an arrow's line, by its heads.
+func (e *Element) markers() string {
+	switch e.Heads {
+	case "none":
+		return ""
+	case "start":
+		return ` marker-start="url(#wb-head)"`
+	case "both":
+		return ` marker-start="url(#wb-head)" marker-end="url(#wb-head)"`
+	}
+	return ` marker-end="url(#wb-head)"`
 }
 
 // edge is where a ray from box's centre in direction (dx, dy) leaves the

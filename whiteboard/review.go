@@ -47,7 +47,9 @@ func (e *Element) drawnStyle() string {
 	case KindText, KindEquation:
 		parts = append(parts, "color "+string(text))
 		if e.Style != nil && e.Style.Stroke != "" {
-			parts = append(parts, "stroke "+string(stroke))
+			parts = append(parts, fmt.Sprintf("outline %s %gpx", stroke, e.strokeWidth(2)))
+		} else if e.Type == KindText {
+			parts = append(parts, "no outline")
 		}
 	case KindImage:
 		return "an image panel (" + string(imageFill) + ")"
@@ -91,7 +93,18 @@ func (g Geometry) fitNote(e *Element) string {
 	r := func(x float64) float64 { return math.Ceil(x) }
 	fit := fmt.Sprintf("text %d line(s) needing %gx%g of its %gx%g box", len(v.Lines), r(v.Need.W), r(v.Need.H), e.W, e.H)
 	if v.Fits {
-		return fit + ": fits"
+		fit += ": fits"
+	} else {
+		fit += ": does not fit"
 	}
-	return fit + ": does not fit"
+	// Where the text sits: a line aimed at the box's middle meets it
+	// only if it is there.
+	_, _, _, align := e.colors()
+	if align == "" {
+		align = "left"
+	}
+	if e.Type == KindText {
+		return fit + fmt.Sprintf("; drawn from the box's top down (y %g to %g), %s-aligned", e.Y, r(e.Y+v.Need.H), align)
+	}
+	return fit + "; centred in the shape"
 }

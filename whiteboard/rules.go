@@ -19,6 +19,9 @@ func sizeRule(field string) rule.Rule { return rule.Of[Box](field) }
 // shapeRule lists the shapes a shape element can take.
 func shapeRule() rule.Rule { return rule.Of[AddShape]("shape") }
 
+// headsRule lists where an arrow's arrowheads may go.
+func headsRule() rule.Rule { return rule.Of[AddArrow]("heads") }
+
 // shapeSynonyms are the names authors reach for that mean a shape by
 // another name, for "did you mean".
 var shapeSynonyms = map[string]string{

@@ -185,7 +185,10 @@ type FakeCall struct {
 	ID   string `json:"id,omitempty"`
 	Name string `json:"name"`
 	// Arguments is sent verbatim as the arguments string; it may be any
-	// text, including broken JSON.
+	// text, including broken JSON. Each "{{digest}}" in it is replaced by
+	// a short hash of the request's messages: a model that answers the
+	// same conversation the same way and a different one differently, so
+	// a test sees in the output whether a prompt changed.
 	Arguments string `json:"arguments,omitempty"`
 	// Args is the same as a JSON value, easier to write in scripts; it is
 	// sent compacted, as Arguments.

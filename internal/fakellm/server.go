@@ -514,11 +514,15 @@ func (s *Server) answer(req chatRequest, body []byte, turnIdx int, t Turn) reply
 		if t.OmitIDs {
 			id = ""
 		}
+		args := c.Arguments
+		if strings.Contains(args, digestMark) {
+			args = strings.ReplaceAll(args, digestMark, digest(req.Messages))
+		}
 		a.ToolCalls = append(a.ToolCalls, toolCall{
 			ID: id, Type: "function",
-			Function: function{Name: c.Name, Arguments: c.Arguments},
+			Function: function{Name: c.Name, Arguments: args},
 		})
-		outLen += len(c.Name) + len(c.Arguments)
+		outLen += len(c.Name) + len(args)
 	}
 	finish := "stop"
 	if len(a.ToolCalls) > 0 {
@@ -578,6 +582,22 @@ func taskText(msgs []chatMessage) string {
 		}
 	}
 	return strings.Join(parts, "\n")
+}
+
+// digestMark in a scripted call's arguments stands for digest.
+const digestMark = "{{digest}}"
+
+// digest is a short hash of a conversation as the model reads it: each
+// message's role, content and tool calls' arguments.
+func digest(msgs []chatMessage) string {
+	h := sha256.New()
+	for _, m := range msgs {
+		fmt.Fprintf(h, "%s\x00%s\x00", m.Role, contentText(m.Content))
+		for _, c := range m.ToolCalls {
+			fmt.Fprintf(h, "%s\x00", c.Function.Arguments)
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil))[:8]
 }
 
 // convKey identifies a conversation by its first two messages, which stay

@@ -131,6 +131,22 @@ func TestTurnIndexByAssistantCount(t *testing.T) {
 	}
 }
 
+// TestDigestAnswersThePrompt: "{{digest}}" makes the answer a function of
+// the conversation: the same one gets the same answer, another one another.
+func TestDigestAnswersThePrompt(t *testing.T) {
+	s := Start(t, Script{Rules: []Rule{{Turns: []Turn{
+		{ToolCalls: []FakeCall{{Name: "add_text", Arguments: `{"text":"{{digest}}"}`}}},
+	}}}})
+	args := func(msgs ...string) string {
+		_, v := post(t, s, msgs...)
+		return message(t, v)["tool_calls"].([]any)[0].(map[string]any)["function"].(map[string]any)["arguments"].(string)
+	}
+	a, b, c := args("system", "s", "user", "u"), args("system", "s", "user", "u"), args("system", "s", "user", "v")
+	if a != b || a == c || strings.Contains(a, "digest") {
+		t.Errorf("same prompt: %s and %s; another prompt: %s", a, b, c)
+	}
+}
+
 func TestRepeatLastTurn(t *testing.T) {
 	s := Start(t, Script{Rules: []Rule{{Turns: []Turn{{Content: "a"}, {Content: "b"}}, Repeat: true}}})
 	_, v := post(t, s, "user", "u", "assistant", "a", "user", "x", "assistant", "b", "user", "y")
