@@ -72,8 +72,12 @@ type Options struct {
 	Redact func(string) string
 	// HistoryReadOnly continues saved conversations but saves nothing: a
 	// replay, whose requests must not depend on what an earlier replay
-	// left in StateDir.
+	// left in StateDir. The same goes for the record of what runs
+	// generated (ProvenanceFile).
 	HistoryReadOnly bool
+	// Rewrite lets a subagent given an Instruction change what the author
+	// wrote, each change approved by Asker (fill --rewrite).
+	Rewrite bool
 }
 
 // NodeResult is how one subagent step ended.
@@ -138,6 +142,9 @@ type runner struct {
 	cancel   context.CancelCauseFunc
 	ckpt     *checkpointer
 	health   *health
+	// prov is the record of what runs generated: adopted by each node
+	// before its first step, updated after each.
+	prov *provenance
 
 	mu     sync.Mutex
 	report Report
@@ -176,7 +183,11 @@ func Run(ctx context.Context, tree Tree, scope Scope, opts Options) (Report, err
 	if opts.Budget != (Budget{}) {
 		opts.Model = &budgetModel{Model: opts.Model, b: opts.Budget, stop: stopStarting}
 	}
-	r := &runner{tree: tree, opts: opts, emit: opts.Events, requests: ctx, cancel: cancel, health: h}
+	prov, err := loadProvenance(opts.StateDir, !opts.HistoryReadOnly)
+	if err != nil {
+		return Report{}, err
+	}
+	r := &runner{tree: tree, opts: opts, emit: opts.Events, requests: ctx, cancel: cancel, health: h, prov: prov}
 	if opts.Checkpoint != nil {
 		r.ckpt = newCheckpointer(opts.Checkpoint, opts.CheckpointInterval, opts.Events, func(err error) { cancel(err) })
 		defer r.ckpt.close()
@@ -288,6 +299,9 @@ func (r *runner) bind(ctx context.Context, node string, d *modality.Descriptor, 
 // is not tried.
 func (r *runner) step(ctx context.Context, st Step, bl modality.Level, d *modality.Descriptor, sess *session.Session, focus string) bool {
 	node, level := st.Node, st.Level
+	// What an earlier run generated, and nobody changed since, is this
+	// run's to change; the rest stays the author's.
+	r.prov.adopt(node, sess)
 	tools, err := r.opts.Bridge.NewToolset(bl, node, sess, r.opts.Form, r.opts.Approval, r.opts.Asker)
 	if err != nil {
 		r.fail(node, bl.Name, err)
@@ -296,7 +310,7 @@ func (r *runner) step(ctx context.Context, st Step, bl modality.Level, d *modali
 	tools.Focus = focus
 	tools.Secrets = r.opts.Secrets
 	tools.Notes = r.note
-	tools.Sources, tools.Diff = r.opts.Sources, r.opts.Diff
+	tools.Sources, tools.Diff, tools.Rewrite = r.opts.Sources, r.opts.Diff, r.opts.Rewrite && r.opts.Instruction != ""
 	tools.Author = askedAuthor{author: r.opts.Author, emit: r.emit, node: node, level: bl.Name}
 	pending := tools.Pending()
 	if len(pending) == 0 && (r.opts.Instruction == "" || len(st.Pending) > 0) {
@@ -310,10 +324,20 @@ func (r *runner) step(ctx context.Context, st Step, bl modality.Level, d *modali
 	if focus != "" {
 		maxNew = 0 // a focused subagent changes its item and adds nothing
 	}
-	prompt, err := r.opts.Templates.Render(bl.Name, templates.Data{
+	data := templates.Data{
 		Node: node, Level: bl.Name, Context: st.Context, Pending: items, MaxSteps: r.opts.MaxSteps, Instruction: r.opts.Instruction,
 		MaxCalls: agent.MaxCallsPerTurn, MaxNew: maxNew, NewItems: bl.NewItems, Geometry: brief(sess), Sources: r.opts.Sources != nil,
-	})
+		Rewrite: r.opts.Rewrite,
+	}
+	var turn string
+	if r.opts.Instruction != "" && focus == "" {
+		locked, editable := ownership(sess)
+		data.Locked, data.Editable = capNames(locked), capNames(editable)
+	}
+	prompt, err := r.opts.Templates.Render(bl.Name, data)
+	if err == nil && r.opts.Instruction != "" {
+		turn, err = r.opts.Templates.RenderTurn(bl.Name, data)
+	}
 	if err != nil {
 		r.fail(node, bl.Name, err)
 		return false
@@ -326,13 +350,13 @@ func (r *runner) step(ctx context.Context, st Step, bl modality.Level, d *modali
 	}
 	var hist *history.Writer
 	if r.opts.StateDir != "" && r.opts.HistoryReadOnly {
-		if err := r.continueHistory(&task, sess); err != nil {
+		if err := r.continueHistory(&task, sess, turn); err != nil {
 			r.fail(node, bl.Name, err)
 			r.cancel(err)
 			return false
 		}
 	} else if r.opts.StateDir != "" {
-		hist, err = r.openHistory(&task, sess)
+		hist, err = r.openHistory(&task, sess, turn)
 		if err != nil {
 			r.fail(node, bl.Name, err)
 			r.cancel(err)
@@ -392,6 +416,10 @@ func (r *runner) step(ctx context.Context, st Step, bl modality.Level, d *modali
 			nr.Error = fmt.Sprintf("the model stopped with work still pending and the step budget (%d) left no repair turn", r.opts.MaxSteps)
 		}
 	}
+	if perr := r.prov.record(node, sess); perr != nil {
+		nr.Status, nr.Error = event.StatusFailed, perr.Error()
+		r.cancel(perr)
+	}
 	if hist != nil {
 		// The node's content as this conversation left it (closed
 		// placeholders included): a later run continues the conversation
@@ -407,6 +435,17 @@ func (r *runner) step(ctx context.Context, st Step, bl modality.Level, d *modali
 	r.mu.Unlock()
 	r.record(nr)
 	return err == nil
+}
+
+// maxNamesShown bounds the locked and editable values a prompt names: a
+// lesson of hundreds of slides would otherwise list every one.
+const maxNamesShown = 40
+
+func capNames(names []string) []string {
+	if len(names) <= maxNamesShown {
+		return names
+	}
+	return append(names[:maxNamesShown:maxNamesShown], fmt.Sprintf("and %d more", len(names)-maxNamesShown))
 }
 
 // briefed is a state that states its geometry as numbers (a whiteboard).
@@ -435,7 +474,7 @@ func defectsError(ds []session.Warning, repaired bool) string {
 // and the node still reads as the conversation left it, else starts a new
 // one. A stale history (the author changed the node since) is replaced,
 // not resumed: the model would reason from content that is gone.
-func (r *runner) openHistory(task *agent.Task, sess *session.Session) (*history.Writer, error) {
+func (r *runner) openHistory(task *agent.Task, sess *session.Session, turn string) (*history.Writer, error) {
 	hash := contentHash(sess)
 	conv, err := history.Load(r.opts.StateDir, task.Node, task.Level)
 	switch {
@@ -454,7 +493,7 @@ func (r *runner) openHistory(task *agent.Task, sess *session.Session) (*history.
 				}
 			}
 		}
-		r.resume(task, conv)
+		r.resume(task, conv, turn)
 		return w, nil
 	case err == nil:
 		r.emit(event.Event{Kind: event.ModelText, Node: task.Node, Level: task.Level, Text: "saved conversation not continued: the node changed since it was saved"})
@@ -466,20 +505,21 @@ func (r *runner) openHistory(task *agent.Task, sess *session.Session) (*history.
 
 // continueHistory is openHistory without writing: the node's saved
 // conversation is continued when it still fits the node, nothing is saved.
-func (r *runner) continueHistory(task *agent.Task, sess *session.Session) error {
+func (r *runner) continueHistory(task *agent.Task, sess *session.Session, turn string) error {
 	conv, err := history.Load(r.opts.StateDir, task.Node, task.Level)
 	switch {
 	case err == nil && conv.Header.ContentHash == contentHash(sess):
-		r.resume(task, conv)
+		r.resume(task, conv, turn)
 	case err != nil && !errors.Is(err, history.ErrNone):
 		return err
 	}
 	return nil
 }
 
-// resume has task continue a saved conversation.
-func (r *runner) resume(task *agent.Task, conv history.Conversation) {
-	task.Prior, task.Committed, task.Continue = conv.Messages, conv.Committed, r.opts.Instruction
+// resume has task continue a saved conversation, with turn (the
+// instruction and what it may change) as the new user turn.
+func (r *runner) resume(task *agent.Task, conv history.Conversation, turn string) {
+	task.Prior, task.Committed, task.Continue = conv.Messages, conv.Committed, turn
 	r.mu.Lock()
 	r.report.Continued++
 	r.mu.Unlock()
