@@ -182,6 +182,7 @@ type Slide struct {
 	GeneratedFor string `yaml:"generated_for,omitempty"`
 
 	authored  bool
+	loaded    bool // from the file, whoever wrote it (provenance may lift authored)
 	idDerived bool           // ID is not in the file (see SlideIDs)
 	filled    int            // placeholders: slides generated for it
 	filledFor *Slide         // generated slides: the placeholder they fill
@@ -349,7 +350,7 @@ func (p *Plan) linkGenerated() {
 func (p *Plan) earlier(ph *Slide) []string {
 	var ids []string
 	for _, s := range p.slides() {
-		if s.authored && !s.IsPlaceholder && s.filledFor == ph {
+		if s.loaded && !s.IsPlaceholder && s.filledFor == ph {
 			ids = append(ids, s.ID)
 		}
 	}
