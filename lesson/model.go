@@ -182,7 +182,7 @@ type Slide struct {
 	GeneratedFor string `yaml:"generated_for,omitempty"`
 
 	authored  bool
-	loaded    bool // from the file, whoever wrote it (provenance may lift authored)
+	loaded    bool           // from the file, whoever wrote it (provenance may lift authored)
 	idDerived bool           // ID is not in the file (see SlideIDs)
 	filled    int            // placeholders: slides generated for it
 	filledFor *Slide         // generated slides: the placeholder they fill
