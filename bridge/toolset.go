@@ -94,6 +94,10 @@ type Toolset struct {
 	Author tool.Author
 	// Diff, when set, adds the file's diff to each proposal.
 	Diff FileDiff
+	// Refine offers every setter of the level, not only those of what is
+	// pending: a run given an instruction may set again what an earlier
+	// run generated (the author's values stay protected at dispatch).
+	Refine bool
 	// Rewrite lets a change to the author's content through when Asker
 	// approves it (fill --rewrite): a call the node's protection refuses
 	// is previewed unprotected and asked about; other calls go as
@@ -169,7 +173,7 @@ func (b *Bridge) NewToolset(level modality.Level, node string, sess *session.Ses
 func (t *Toolset) Tools() []tool.Def {
 	// Read-only calls run concurrently and may be the first to ask.
 	t.offeredOnce.Do(func() {
-		o := t.catalog.offered(t.Level, t.Form, t.Focus != "", t.Pending())
+		o := t.catalog.offered(t.Level, t.Form, t.Focus != "", t.Refine, t.Pending())
 		var bounds map[string][2]float64
 		t.sess.View(func(st session.State) {
 			if b, ok := st.(bounded); ok {

@@ -103,7 +103,7 @@ preview of what would be asked.`,
 func newFillCmd(streams *IOStreams, reg *modality.Registry) *cobra.Command {
 	opts := &generateOptions{io: streams, reg: reg}
 	cmd := &cobra.Command{
-		Use:   "fill FILE (--slide ID [--KIND] | --metadata)",
+		Use:   "fill FILE --slide ID [--" + strings.ReplaceAll(kindList(reg), ", ", " | --") + "] | --metadata",
 		Short: "Fill or refine one slide, one of its children, or the lesson's metadata",
 		Long: `Fill what is pending on one slide: its own fields (title, notes, ...) and
 then its children (` + kindList(reg) + `), with the lesson's context built from the root down.

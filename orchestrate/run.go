@@ -310,7 +310,9 @@ func (r *runner) step(ctx context.Context, st Step, bl modality.Level, d *modali
 	tools.Focus = focus
 	tools.Secrets = r.opts.Secrets
 	tools.Notes = r.note
-	tools.Sources, tools.Diff, tools.Rewrite = r.opts.Sources, r.opts.Diff, r.opts.Rewrite && r.opts.Instruction != ""
+	tools.Sources, tools.Diff = r.opts.Sources, r.opts.Diff
+	tools.Refine = r.opts.Instruction != "" && focus == ""
+	tools.Rewrite = r.opts.Rewrite && tools.Refine
 	tools.Author = askedAuthor{author: r.opts.Author, emit: r.emit, node: node, level: bl.Name}
 	pending := tools.Pending()
 	if len(pending) == 0 && (r.opts.Instruction == "" || len(st.Pending) > 0) {
