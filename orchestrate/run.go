@@ -347,6 +347,11 @@ func (r *runner) step(ctx context.Context, st Step, bl modality.Level, d *modali
 
 	r.emit(event.Event{Kind: event.NodeStart, Node: node, Level: bl.Name})
 	task := agent.Task{Node: node, Level: bl.Name, Prompt: prompt, MaxSteps: r.opts.MaxSteps}
+	if len(pending) == 0 {
+		// A refinement with nothing pending: the instruction, not "fill
+		// every pending item", starts it (and continues a saved one).
+		task.Continue = turn
+	}
 	if b, ok := r.opts.Model.(*budgetModel); ok {
 		task.BudgetLeft = b.left
 	}
