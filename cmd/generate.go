@@ -115,7 +115,7 @@ its subagent continues its saved conversation with the instruction and may
 move, resize, restyle, rewrite or remove what earlier runs generated (as
 long as nobody edited it since), and add what is asked. What the author
 wrote stays locked; --rewrite lets the instruction change it too, each
-change shown as a diff and approved on the terminal (with --approve all, or
+change shown as a diff and approved on the terminal (with --approve auto, or
 without a terminal, --rewrite is refused).
 
 The slide is named by its id or its 1-based position. Everything else
