@@ -79,7 +79,10 @@ func (p *Plan) Adopt(marks map[string]string) {
 
 // Ownership names the author's values (locked) and generation's
 // (editable); see session.Provenance.
-func (p *Plan) Ownership() (locked, editable []string) {
+func (p *Plan) Ownership(level session.Level) (locked, editable []string) {
+	if level == session.LevelNode {
+		return p.slideOwners()
+	}
 	for _, v := range p.metaValues() {
 		switch {
 		case !v.set:
@@ -89,6 +92,10 @@ func (p *Plan) Ownership() (locked, editable []string) {
 			locked = append(locked, v.name)
 		}
 	}
+	return locked, editable
+}
+
+func (p *Plan) slideOwners() (locked, editable []string) {
 	pos := 0
 	for _, s := range p.slides() {
 		if s.IsPlaceholder {

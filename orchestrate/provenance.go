@@ -122,11 +122,12 @@ func (p *provenance) record(node string, sess *session.Session) error {
 	return nil
 }
 
-// ownership names the author's values and generation's on a node.
-func ownership(sess *session.Session) (locked, editable []string) {
+// ownership names the author's values and generation's at one level of a
+// node.
+func ownership(sess *session.Session, level session.Level) (locked, editable []string) {
 	sess.View(func(st session.State) {
 		if pv, ok := st.(session.Provenance); ok {
-			locked, editable = pv.Ownership()
+			locked, editable = pv.Ownership(level)
 		}
 	})
 	return locked, editable

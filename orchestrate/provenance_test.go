@@ -96,13 +96,16 @@ func TestProvenanceRoundTrip(t *testing.T) {
 		return doc.Session(), qz
 	}
 	root, qz := reload()
-	locked, editable := ownership(root)
+	locked, editable := ownership(root, session.LevelMetadata)
 	if !slices.Contains(editable, "objectives") || !slices.Contains(locked, "materials") || !slices.Contains(locked, "title") {
 		t.Errorf("lesson: locked %v, editable %v", locked, editable)
 	}
-	locked, editable = ownership(qz)
-	if !slices.Equal(locked, []string{"kind", `question "mine" (1)`}) || !slices.Equal(editable, []string{`question "ours" (2)`}) {
+	locked, editable = ownership(qz, session.LevelNode)
+	if !slices.Equal(locked, []string{`question "mine" (1)`}) || !slices.Equal(editable, []string{`question "ours" (2)`}) {
 		t.Errorf("quiz: locked %v, editable %v", locked, editable)
+	}
+	if locked, editable = ownership(qz, session.LevelMetadata); !slices.Equal(locked, []string{"kind"}) || len(editable) > 0 {
+		t.Errorf("quiz metadata: locked %v, editable %v", locked, editable)
 	}
 	must(root.Dispatch(ctx, lesson.SetObjectives{Objectives: []lesson.Item{{Text: "Name both poles"}}}))
 	easier := "Where does a compass needle point?"
@@ -118,7 +121,7 @@ func TestProvenanceRoundTrip(t *testing.T) {
 	data, _ := os.ReadFile(path)
 	os.WriteFile(path, []byte(strings.Replace(string(data), "What does a compass needle point to?", "Where does a compass point?", 1)), 0o644)
 	_, qz = reload()
-	if locked, _ := ownership(qz); !slices.Contains(locked, `question "ours" (2)`) {
+	if locked, _ := ownership(qz, session.LevelNode); !slices.Contains(locked, `question "ours" (2)`) {
 		t.Errorf("after the person's edit the question is not locked: %v", locked)
 	}
 	if _, err := qz.Dispatch(ctx, quiz.UpdateQuestion{ID: "ours", Prompt: &easier}); err == nil {

@@ -333,7 +333,7 @@ func (r *runner) step(ctx context.Context, st Step, bl modality.Level, d *modali
 	}
 	var turn string
 	if r.opts.Instruction != "" && focus == "" {
-		locked, editable := ownership(sess)
+		locked, editable := ownership(sess, level)
 		data.Locked, data.Editable = capNames(locked), capNames(editable)
 	}
 	prompt, err := r.opts.Templates.Render(bl.Name, data)

@@ -69,7 +69,10 @@ func (q *Quiz) Adopt(marks map[string]string) {
 
 // Ownership names the author's values (locked) and generation's
 // (editable); see session.Provenance.
-func (q *Quiz) Ownership() (locked, editable []string) {
+func (q *Quiz) Ownership(level session.Level) (locked, editable []string) {
+	if level == session.LevelNode {
+		return q.questionOwners()
+	}
 	for _, name := range metaNames {
 		if _, set := q.metaField(name); set {
 			if q.ownMeta(name) {
@@ -79,6 +82,10 @@ func (q *Quiz) Ownership() (locked, editable []string) {
 			}
 		}
 	}
+	return locked, editable
+}
+
+func (q *Quiz) questionOwners() (locked, editable []string) {
 	for _, qu := range q.questions() {
 		switch {
 		case qu.IsPlaceholder:

@@ -17,9 +17,10 @@ type Provenance interface {
 	// Adopt marks as generated each value whose key marks names and whose
 	// hash still equals the mark: a value a person edited since is theirs.
 	Adopt(marks map[string]string)
-	// Ownership names, as prompts name them, the values the author wrote
-	// (locked) and those generation wrote (editable), in document order.
-	Ownership() (locked, editable []string)
+	// Ownership names, as prompts name them, the values of one level (its
+	// metadata, or its node's items) the author wrote (locked) and those
+	// generation wrote (editable), in document order.
+	Ownership(level Level) (locked, editable []string)
 }
 
 // Guarded is a state that protects what the author wrote (on by default);

@@ -76,7 +76,10 @@ func (b *Board) Adopt(marks map[string]string) {
 
 // Ownership names the author's values (locked) and generation's
 // (editable); see session.Provenance.
-func (b *Board) Ownership() (locked, editable []string) {
+func (b *Board) Ownership(level session.Level) (locked, editable []string) {
+	if level == session.LevelNode {
+		return b.elementOwners()
+	}
 	for _, name := range metaNames {
 		if _, set := b.metaContent(name); set {
 			if b.generated[name] && !b.bound(name) {
@@ -86,6 +89,10 @@ func (b *Board) Ownership() (locked, editable []string) {
 			}
 		}
 	}
+	return locked, editable
+}
+
+func (b *Board) elementOwners() (locked, editable []string) {
 	for _, e := range b.elements() {
 		switch {
 		case e.IsPlaceholder:
