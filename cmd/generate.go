@@ -272,6 +272,9 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 	if dryRun && toStdout {
 		return usagef("--dry-run prints a diff and writes nothing; drop -o -")
 	}
+	if err := checkRewrite(opts, approval, dryRun); err != nil {
+		return err
+	}
 	if len(steps) == 0 && opts.out == "" {
 		// A finished lesson written back in place: nothing to run and
 		// nothing to write, so no lock file and no save (the cost of a
@@ -316,9 +319,6 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 	}
 	if approval == bridge.ApproveAsk && !opts.io.InTTY {
 		return usagef("--approve ask needs a terminal on stdin to ask; use auto or --dry-run in scripts and CI")
-	}
-	if err := checkRewrite(opts, approval, dryRun); err != nil {
-		return err
 	}
 	progress := newProgress(opts.io)
 	progress.SetTotal(len(steps))

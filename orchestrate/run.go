@@ -329,7 +329,7 @@ func (r *runner) step(ctx context.Context, st Step, bl modality.Level, d *modali
 	data := templates.Data{
 		Node: node, Level: bl.Name, Context: st.Context, Pending: items, MaxSteps: r.opts.MaxSteps, Instruction: r.opts.Instruction,
 		MaxCalls: agent.MaxCallsPerTurn, MaxNew: maxNew, NewItems: bl.NewItems, Geometry: brief(sess), Sources: r.opts.Sources != nil,
-		Rewrite: r.opts.Rewrite,
+		Rewrite: tools.Rewrite,
 	}
 	var turn string
 	if r.opts.Instruction != "" && focus == "" {
