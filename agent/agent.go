@@ -42,6 +42,8 @@ type Task struct {
 	// Prior, when set, is an earlier conversation of this node to continue
 	// (well-formed: every call has its result); it is sent instead of
 	// Prompt and the kickoff, followed by Continue as the new user turn.
+	// Without Prior, Continue replaces the kickoff (a refinement with
+	// nothing pending and no saved conversation).
 	Prior    []llm.Message
 	Continue string
 	// Committed holds the ids of calls already applied in an earlier run:
@@ -205,10 +207,7 @@ func Run(ctx context.Context, model llm.Model, tools Tools, task Task, emit even
 		msgs = slices.Clone(task.Prior)
 		fresh = []llm.Message{{Role: llm.RoleUser, Content: cmp.Or(task.Continue, kickoff)}}
 	} else {
-		fresh = []llm.Message{{Role: llm.RoleSystem, Content: task.Prompt}, {Role: llm.RoleUser, Content: kickoff}}
-		if task.Continue != "" {
-			fresh = append(fresh, llm.Message{Role: llm.RoleUser, Content: task.Continue})
-		}
+		fresh = []llm.Message{{Role: llm.RoleSystem, Content: task.Prompt}, {Role: llm.RoleUser, Content: cmp.Or(task.Continue, kickoff)}}
 	}
 	for _, m := range fresh {
 		if err := save(m); err != nil {

@@ -227,11 +227,11 @@ func (c *Catalog) offer(l modality.Level, focused bool) []*entry {
 
 // offered is tools trimmed to what is pending, cached: subagents offered
 // the same tools get the same slices.
-func (c *Catalog) offered(l modality.Level, form Form, focused bool, pending []session.Pending) offering {
+func (c *Catalog) offered(l modality.Level, form Form, focused, every bool, pending []session.Pending) offering {
 	var left []string
 	var kept []*entry
 	for _, e := range c.offer(l, focused) {
-		if e.fillsAny(pending) {
+		if every || e.fillsAny(pending) {
 			kept = append(kept, e)
 		} else {
 			left = append(left, e.name)

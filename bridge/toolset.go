@@ -49,6 +49,9 @@ type Proposal struct {
 	// why it could not.
 	Diff    string
 	DiffErr error
+	// Authored is set when the change is to what the author wrote, asked
+	// only because the run may rewrite it (Toolset.Rewrite).
+	Authored bool
 }
 
 // FileDiff renders, for the approval prompt, the change a proposal would
@@ -97,6 +100,15 @@ type Toolset struct {
 	Author tool.Author
 	// Diff, when set, adds the file's diff to each proposal.
 	Diff FileDiff
+	// Refine offers every setter of the level, not only those of what is
+	// pending: a run given an instruction may set again what an earlier
+	// run generated (the author's values stay protected at dispatch).
+	Refine bool
+	// Rewrite lets a change to the author's content through when Asker
+	// approves it (fill --rewrite): a call the node's protection refuses
+	// is previewed unprotected and asked about; other calls go as
+	// Approval says.
+	Rewrite bool
 
 	catalog *Catalog
 	local   *Catalog
@@ -167,7 +179,7 @@ func (b *Bridge) NewToolset(level modality.Level, node string, sess *session.Ses
 func (t *Toolset) Tools() []tool.Def {
 	// Read-only calls run concurrently and may be the first to ask.
 	t.offeredOnce.Do(func() {
-		o := t.catalog.offered(t.Level, t.Form, t.Focus != "", t.Pending())
+		o := t.catalog.offered(t.Level, t.Form, t.Focus != "", t.Refine, t.Pending())
 		var bounds map[string][2]float64
 		t.sess.View(func(st session.State) {
 			if b, ok := st.(bounded); ok {
@@ -421,6 +433,11 @@ func citesSomething(args string) bool {
 
 // mutate passes a change through the approval gate and dispatches it.
 func (t *Toolset) mutate(tc tool.Context, in session.Intent, name, args string) (tool.Envelope, error) {
+	if t.Rewrite && t.Asker != nil && t.Approval != ApproveDeny {
+		if env, asked, err := t.rewrite(tc, in, name, args); asked {
+			return env, err
+		}
+	}
 	switch t.Approval {
 	case ApproveDeny:
 		res, err := tc.Session.Preview(in, nil)
@@ -452,6 +469,55 @@ func (t *Toolset) mutate(tc tool.Context, in session.Intent, name, args string) 
 	}
 	res, err := tc.Session.Dispatch(tc.Ctx, in)
 	return t.result(res, err, false)
+}
+
+// rewrite handles a change that only the protection of the author's
+// content refuses: it is shown as a diff and asked about, and applied
+// unprotected if approved. asked is false for any other change, which
+// then goes through the approval gate as usual.
+func (t *Toolset) rewrite(tc tool.Context, in session.Intent, name, args string) (env tool.Envelope, asked bool, err error) {
+	if _, err := tc.Session.Preview(in, nil); err == nil {
+		return env, false, nil // allowed as it stands
+	} else if _, ok := session.AsError(err); !ok {
+		return env, false, nil
+	}
+	guard(tc.Session, false)
+	defer guard(tc.Session, true)
+	var look func(session.State)
+	var render func() (string, error)
+	if t.Diff != nil {
+		look = func(st session.State) { render = t.Diff(tc.Session, st) }
+	}
+	preview, err := tc.Session.Preview(in, look)
+	if err != nil {
+		return env, false, nil // refused for another reason too: say why as usual
+	}
+	p := Proposal{Node: tc.Node, Tool: name, Args: args, Preview: preview, Authored: true}
+	if render != nil {
+		p.Diff, p.DiffErr = render()
+	}
+	ok, err := t.Asker.Ask(tc.Ctx, p)
+	switch {
+	case errors.Is(err, ErrNoTerminal):
+		return t.fail(callErr(session.KindPermission, "", "leave the author's content as written", "%v", err)), true, nil
+	case err != nil:
+		return tool.Envelope{}, true, err
+	case !ok:
+		return t.fail(callErr(session.KindPermission, "", "leave it as the author wrote it; change only what an earlier run generated, or stop", "the user declined this change to the author's content")), true, nil
+	}
+	res, err := tc.Session.Dispatch(tc.Ctx, in)
+	env, err = t.result(res, err, false)
+	return env, true, err
+}
+
+// guard turns the protection of the author's content on or off, on a
+// state that has one (session.Guarded).
+func guard(sess *session.Session, on bool) {
+	sess.Adjust(func(st session.State) {
+		if g, ok := st.(session.Guarded); ok {
+			g.SetProtect(on)
+		}
+	})
 }
 
 func (t *Toolset) toolNames() string {

@@ -61,7 +61,11 @@ func (a *terminalAsker) Ask(ctx context.Context, p bridge.Proposal) (bool, error
 	w := a.io.ErrOut
 	// The preview quotes the model's text: shown with control characters
 	// and bidi overrides made visible, so it reads as what would be saved.
-	fmt.Fprintf(w, "\n%s wants to %s:\n", nodeLabel(p.Node, ""), termsafe.Line(p.Tool))
+	whose := ""
+	if p.Authored {
+		whose = ", changing what the author wrote (--rewrite)"
+	}
+	fmt.Fprintf(w, "\n%s wants to %s%s:\n", nodeLabel(p.Node, ""), termsafe.Line(p.Tool), whose)
 	if p.Diff != "" {
 		fmt.Fprint(w, indent(termsafe.String(p.Diff), "  "))
 	} else {

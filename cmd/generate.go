@@ -37,6 +37,9 @@ type generateOptions struct {
 	file        string
 	out         string
 	slide       string
+	metadata    bool
+	kinds       map[string]*bool // a flag per registered child kind: fill --slide ID --KIND
+	rewrite     bool
 	instruction string
 	dryRun      bool
 	quiet       bool
@@ -101,28 +104,91 @@ preview of what would be asked.`,
 func newFillCmd(streams *IOStreams, reg *modality.Registry) *cobra.Command {
 	opts := &generateOptions{io: streams, reg: reg}
 	cmd := &cobra.Command{
-		Use:   "fill FILE --slide ID",
-		Short: "Fill what is pending on one slide",
+		Use:   "fill FILE --slide ID [--" + strings.ReplaceAll(kindList(reg), ", ", " | --") + "] | --metadata",
+		Short: "Fill or refine one slide, one of its children, or the lesson's metadata",
 		Long: `Fill what is pending on one slide: its own fields (title, notes, ...) and
 then its children (` + kindList(reg) + `), with the lesson's context built from the root down.
-Nothing outside that slide changes.
+Nothing outside that slide changes. --` + strings.ReplaceAll(kindList(reg), ", ", " or --") + ` limits it to
+that child of the slide; --metadata fills the lesson's metadata instead.
+
+With --instruction, the node named is refined even when nothing is pending:
+its subagent continues its saved conversation with the instruction and may
+move, resize, restyle, rewrite or remove what earlier runs generated (as
+long as nobody edited it since), and add what is asked. What the author
+wrote stays locked; --rewrite lets the instruction change it too, each
+change shown as a diff and approved on the terminal (with --approve auto, or
+without a terminal, --rewrite is refused).
 
 The slide is named by its id or its 1-based position. Everything else
 works as in 'lessongen generate'.`,
-		Example: "  lessongen fill lesson.yaml --slide light\n  lessongen fill lesson.yaml --slide 3 --instruction \"use a cross-section\"",
-		Args:    exactArgs(1),
+		Example: "  lessongen fill lesson.yaml --slide light\n" +
+			"  lessongen fill lesson.yaml --slide 3 --instruction \"use a cross-section\"\n" +
+			"  lessongen fill lesson.yaml --slide why-not --" + reg.Children()[0].Name + " --instruction \"make the two bars bigger\"\n" +
+			"  lessongen fill lesson.yaml --metadata --instruction \"one more misconception\"",
+		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.cmd, opts.file = cmd, args[0]
-			if opts.slide == "" {
-				return usagef("fill needs --slide ID (a slide id or 1-based position)")
+			if err := checkFillScope(opts); err != nil {
+				return err
 			}
 			return runGenerate(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().StringVar(&opts.slide, "slide", "", "the slide to fill: its id or 1-based position (required)")
+	cmd.Flags().StringVar(&opts.slide, "slide", "", "the slide to fill: its id or 1-based position")
+	cmd.Flags().BoolVar(&opts.metadata, "metadata", false, "fill (with --instruction: refine) the lesson's metadata instead of a slide")
+	opts.kinds = map[string]*bool{}
+	for _, d := range reg.Children() {
+		opts.kinds[d.Name] = cmd.Flags().Bool(d.Name, false, "with --slide: only the slide's "+d.Name)
+	}
+	cmd.Flags().BoolVar(&opts.rewrite, "rewrite", false, "with --instruction: the author's content may change too, each change approved on the terminal (--approve ask)")
 	addGenerateFlags(cmd, opts)
 	completeSlide(cmd, reg)
 	return cmd
+}
+
+// checkFillScope checks that fill names one node: a slide (and maybe some
+// of its children's kinds) or the lesson's metadata.
+func checkFillScope(opts *generateOptions) error {
+	kinds := opts.kindNames()
+	switch {
+	case opts.metadata && opts.slide != "":
+		return usagef("fill takes --slide ID or --metadata, not both")
+	case opts.metadata && len(kinds) > 0:
+		return usagef("--%s names a slide's child; use it with --slide ID, not --metadata", kinds[0])
+	case !opts.metadata && opts.slide == "":
+		return usagef("fill needs --slide ID (a slide id or 1-based position) or --metadata")
+	case opts.rewrite && opts.instruction == "":
+		return usagef("--rewrite changes the author's content as an --instruction asks; give --instruction")
+	}
+	return nil
+}
+
+// checkRewrite refuses --rewrite where nobody can approve each change to
+// the author's content: without a terminal (CI), with --approve auto given
+// (which would apply them unseen), or in a dry run.
+func checkRewrite(opts *generateOptions, approval bridge.Approval, dryRun bool) error {
+	switch {
+	case !opts.rewrite:
+		return nil
+	case dryRun:
+		return usagef("--rewrite asks before each change to what the author wrote; a --dry-run cannot ask: drop one of them")
+	case approval == bridge.ApproveAuto && opts.cmd.Flags().Changed("approve"):
+		return usagef("--rewrite asks before each change to what the author wrote; --approve auto would apply them unseen: drop --approve auto")
+	case !opts.io.InTTY:
+		return usagef("--rewrite changes what the author wrote, each change approved on the terminal, and stdin is not a terminal (CI?): refine without --rewrite, or run it at a terminal")
+	}
+	return nil
+}
+
+// kindNames lists the child kinds whose flag is set, in registry order.
+func (o *generateOptions) kindNames() []string {
+	var names []string
+	for _, d := range o.reg.Children() {
+		if p := o.kinds[d.Name]; p != nil && *p {
+			names = append(names, d.Name)
+		}
+	}
+	return names
 }
 
 func addGenerateFlags(cmd *cobra.Command, opts *generateOptions) {
@@ -191,7 +257,8 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 	if err := doc.CheckSideFile(stateDir, opts.out); err != nil {
 		return usagef("--state-dir %v", err)
 	}
-	scope := orchestrate.Scope{Slide: opts.slide, Refine: opts.slide != "" && opts.instruction != ""}
+	scope := orchestrate.Scope{Slide: opts.slide, Metadata: opts.metadata, Kinds: opts.kindNames(),
+		Refine: (opts.slide != "" || opts.metadata) && opts.instruction != ""}
 	steps, err := orchestrate.Plan(doc, opts.reg, scope)
 	if err != nil {
 		return &usageError{err}
@@ -209,6 +276,9 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 	}
 	if dryRun && toStdout {
 		return usagef("--dry-run prints a diff and writes nothing; drop -o -")
+	}
+	if err := checkRewrite(opts, approval, dryRun); err != nil {
+		return err
 	}
 	if len(steps) == 0 && opts.out == "" {
 		// A finished lesson written back in place: nothing to run and
@@ -299,11 +369,11 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 	var asker bridge.Asker
 	var author tool.Author
 	var fileDiff bridge.FileDiff
-	if approval == bridge.ApproveAsk || opts.interactive {
+	if approval == bridge.ApproveAsk || opts.interactive || opts.rewrite {
 		// One asker reads the terminal for both kinds of question.
 		a := newTerminalAsker(opts.io)
 		a.display, a.quit = progress, func() { quit(ErrInterrupted) }
-		if approval == bridge.ApproveAsk {
+		if approval == bridge.ApproveAsk || opts.rewrite {
 			asker, fileDiff = a, changeDiff(doc)
 		}
 		if opts.interactive {
@@ -324,8 +394,10 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 		MaxSteps: cfg.MaxSteps, Concurrency: cfg.Concurrency, Instruction: opts.instruction,
 		Events: sink, Checkpoint: checkpoint, CheckpointInterval: cfg.CheckpointInterval,
 		Secrets: red, Sources: srcs, Author: author, Diff: fileDiff,
-		StateDir: historyDir(historyFrom, toStdout || dryRun), Redact: red.String,
-		HistoryReadOnly: cfg.Replay != "", Review: cfg.Review,
+		// A dry run or a run to stdout reads the state (conversations, what
+		// runs generated) as a real run would, and writes none.
+		StateDir: historyFrom, Redact: red.String, Rewrite: opts.rewrite,
+		HistoryReadOnly: cfg.Replay != "" || toStdout || dryRun, Review: cfg.Review,
 	})
 	if err := tp.missed(historyFrom, report.Continued); err != nil {
 		sink(event.Event{Kind: event.RunEnd, Status: "stopped: replay miss"})

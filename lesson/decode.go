@@ -30,7 +30,7 @@ func Decode(n *yaml.Node, r *yamlsrc.Reporter, kinds []string, bindable map[stri
 		if s.IsPlaceholder {
 			continue
 		}
-		s.authored = true
+		s.authored, s.loaded = true, true
 		s.cited = len(s.Sources) > 0
 		if i < len(derived) && derived[i] {
 			s.ID, s.idDerived = ids[i], true

@@ -186,6 +186,7 @@ type Slide struct {
 	GeneratedFor string `yaml:"generated_for,omitempty"`
 
 	authored bool
+	loaded   bool // from the file, whoever wrote it (provenance may lift authored)
 	// cited: the author wrote the slide's sources, which stay as written.
 	cited bool
 	// wrote: generation filled a pending field of the author's slide, so
@@ -358,7 +359,7 @@ func (p *Plan) linkGenerated() {
 func (p *Plan) earlier(ph *Slide) []string {
 	var ids []string
 	for _, s := range p.slides() {
-		if s.authored && !s.IsPlaceholder && s.filledFor == ph {
+		if s.loaded && !s.IsPlaceholder && s.filledFor == ph {
 			ids = append(ids, s.ID)
 		}
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/lessongen/lessongen/llm"
 	"github.com/lessongen/lessongen/modality"
 	"github.com/lessongen/lessongen/quiz"
+	"github.com/lessongen/lessongen/session"
 	"github.com/lessongen/lessongen/templates"
 	"github.com/lessongen/lessongen/whiteboard"
 )
@@ -158,4 +159,115 @@ func goldenText(req llm.Request) string {
 		fmt.Fprintf(&b, "=== %s\n%s\n", m.Role, strings.TrimRight(m.Content, "\n"))
 	}
 	return b.String()
+}
+
+// refineGoldenLesson is a slide whose board holds the author's element and
+// a placeholder a first run fills.
+const refineGoldenLesson = `version: 1
+metadata:
+  title: Fractions
+  subject: maths
+  grade: "4"
+slides:
+  - id: why-not
+    title: Why not?
+    notes: Compare the halves.
+    whiteboard:
+      heading: Two halves
+      elements:
+        - id: title
+          type: text
+          x: 40
+          y: 130
+          w: 400
+          h: 40
+          text: Which is bigger?
+        - !pending "two bars"
+`
+
+// TestGoldenRefinePrompt keeps the prompt of a refinement (fill --slide
+// --instruction on a complete slide with no saved conversation) in
+// testdata/prompts/whiteboard.node.refine.txt: it says nothing is pending,
+// which values are locked and which may change, and starts with the
+// instruction rather than "fill every pending item".
+func TestGoldenRefinePrompt(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "lesson.yaml")
+	if err := os.WriteFile(path, []byte(refineGoldenLesson), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	state := filepath.Join(dir, ".lessongen")
+	reg := goldenRegistry(t)
+	ctx := context.Background()
+
+	// A first run draws a bar, records it and saves.
+	doc, err := compose.Load(path, reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	board, err := doc.Child("why-not", "whiteboard")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, in := range []session.Intent{
+		whiteboard.AddShape{Box: whiteboard.Box{X: 40, Y: 200, W: 200, H: 60}, Shape: "rect", Label: "1/2", Placing: whiteboard.Placing{ID: "half-1"}},
+		whiteboard.ClosePlaceholders{},
+	} {
+		if _, err := board.Dispatch(ctx, in); err != nil {
+			t.Fatal(err)
+		}
+	}
+	prov, err := loadProvenance(state, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := prov.record("slides/why-not/whiteboard", board); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := compose.NewSaver(doc).Save(""); err != nil {
+		t.Fatal(err)
+	}
+
+	// The refinement, on the saved file.
+	doc, err = compose.Load(path, reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var levels []templates.Level
+	for _, name := range reg.LevelNames() {
+		levels = append(levels, templates.Level{Name: name})
+	}
+	tmpl, err := templates.Load("", levels)
+	if err != nil {
+		t.Fatal(err)
+	}
+	br, err := bridge.New(reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	model := &firstRequests{first: map[string]llm.Request{}}
+	opts := Options{Bridge: br, Model: model, Templates: tmpl, Form: bridge.Strict, Approval: bridge.ApproveAuto, MaxSteps: 6, Concurrency: 1,
+		Instruction: "Make the bar bigger", StateDir: state}
+	if _, err := Run(ctx, doc, Scope{Slide: "why-not", Refine: true}, opts); err != nil {
+		t.Fatal(err)
+	}
+	req, ok := model.first["whiteboard.node"]
+	if !ok {
+		t.Fatal("the whiteboard was not refined")
+	}
+	got := goldenText(req)
+	file := filepath.Join("testdata", "prompts", "whiteboard.node.refine.txt")
+	if *update {
+		if err := os.WriteFile(file, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatalf("%v (run go test ./orchestrate -run TestGoldenRefinePrompt -update)", err)
+	}
+	if got != string(want) {
+		t.Errorf("the refinement prompt changed; review with go test ./orchestrate -run TestGoldenRefinePrompt -update && git diff %s", file)
+	}
 }

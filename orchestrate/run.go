@@ -73,12 +73,16 @@ type Options struct {
 	Redact func(string) string
 	// HistoryReadOnly continues saved conversations but saves nothing: a
 	// replay, whose requests must not depend on what an earlier replay
-	// left in StateDir.
+	// left in StateDir. The same goes for the record of what runs
+	// generated (ProvenanceFile).
 	HistoryReadOnly bool
 	// Review gives the node level of each kind that declares a review
 	// (modality.Descriptor.Review: the whiteboard) one more turn once its
 	// work is done, with the node as drawn (--review).
 	Review bool
+	// Rewrite lets a subagent given an Instruction change what the author
+	// wrote, each change approved by Asker (fill --rewrite).
+	Rewrite bool
 }
 
 // NodeResult is how one subagent step ended.
@@ -145,6 +149,9 @@ type runner struct {
 	health   *health
 	// reads are the source lines read so far, carried to later subagents.
 	reads reads
+	// prov is the record of what runs generated: adopted by each node
+	// before its first step, updated after each.
+	prov *provenance
 
 	mu     sync.Mutex
 	report Report
@@ -183,7 +190,11 @@ func Run(ctx context.Context, tree Tree, scope Scope, opts Options) (Report, err
 	if opts.Budget != (Budget{}) {
 		opts.Model = &budgetModel{Model: opts.Model, b: opts.Budget, stop: stopStarting}
 	}
-	r := &runner{tree: tree, opts: opts, emit: opts.Events, requests: ctx, cancel: cancel, health: h}
+	prov, err := loadProvenance(opts.StateDir, !opts.HistoryReadOnly)
+	if err != nil {
+		return Report{}, err
+	}
+	r := &runner{tree: tree, opts: opts, emit: opts.Events, requests: ctx, cancel: cancel, health: h, prov: prov}
 	if opts.Checkpoint != nil {
 		r.ckpt = newCheckpointer(opts.Checkpoint, opts.CheckpointInterval, opts.Events, func(err error) { cancel(err) })
 		defer r.ckpt.close()
@@ -295,6 +306,9 @@ func (r *runner) bind(ctx context.Context, node string, d *modality.Descriptor, 
 // is not tried.
 func (r *runner) step(ctx context.Context, st Step, bl modality.Level, d *modality.Descriptor, sess *session.Session, focus string) bool {
 	node, level := st.Node, st.Level
+	// What an earlier run generated, and nobody changed since, is this
+	// run's to change; the rest stays the author's.
+	r.prov.adopt(node, sess)
 	tools, err := r.opts.Bridge.NewToolset(bl, node, sess, r.opts.Form, r.opts.Approval, r.opts.Asker)
 	if err != nil {
 		r.fail(node, bl.Name, err)
@@ -317,6 +331,8 @@ func (r *runner) step(ctx context.Context, st Step, bl modality.Level, d *modali
 		carry = carried(&r.reads.root, slide)
 		tools.Read = slide.add
 	}
+	tools.Refine = r.opts.Instruction != "" && focus == ""
+	tools.Rewrite = r.opts.Rewrite && tools.Refine
 	tools.Author = askedAuthor{author: r.opts.Author, emit: r.emit, node: node, level: bl.Name}
 	pending := tools.Pending()
 	if len(pending) == 0 && (r.opts.Instruction == "" || len(st.Pending) > 0) {
@@ -330,10 +346,20 @@ func (r *runner) step(ctx context.Context, st Step, bl modality.Level, d *modali
 	if focus != "" {
 		maxNew = 0 // a focused subagent changes its item and adds nothing
 	}
-	prompt, err := r.opts.Templates.Render(bl.Name, templates.Data{
+	data := templates.Data{
 		Node: node, Level: bl.Name, Context: st.Context, Pending: items, MaxSteps: r.opts.MaxSteps, Instruction: r.opts.Instruction,
 		MaxCalls: agent.MaxCallsPerTurn, MaxNew: maxNew, NewItems: bl.NewItems, Geometry: brief(sess), Sources: r.opts.Sources != nil, Carried: carry,
-	})
+		Rewrite: tools.Rewrite,
+	}
+	var turn string
+	if r.opts.Instruction != "" && focus == "" {
+		locked, editable := ownership(sess, level)
+		data.Locked, data.Editable = capNames(locked), capNames(editable)
+	}
+	prompt, err := r.opts.Templates.Render(bl.Name, data)
+	if err == nil && r.opts.Instruction != "" {
+		turn, err = r.opts.Templates.RenderTurn(bl.Name, data)
+	}
 	if err != nil {
 		r.fail(node, bl.Name, err)
 		return false
@@ -344,18 +370,23 @@ func (r *runner) step(ctx context.Context, st Step, bl modality.Level, d *modali
 	if r.opts.Review && d.Review != nil && level == session.LevelNode {
 		task.Review = func(ctx context.Context) string { return reviewText(ctx, sess, d.Review) }
 	}
+	if len(pending) == 0 {
+		// A refinement with nothing pending: the instruction, not "fill
+		// every pending item", starts it (and continues a saved one).
+		task.Continue = turn
+	}
 	if b, ok := r.opts.Model.(*budgetModel); ok {
 		task.BudgetLeft = b.left
 	}
 	var hist *history.Writer
 	if r.opts.StateDir != "" && r.opts.HistoryReadOnly {
-		if err := r.continueHistory(&task, sess); err != nil {
+		if err := r.continueHistory(&task, sess, turn); err != nil {
 			r.fail(node, bl.Name, err)
 			r.cancel(err)
 			return false
 		}
 	} else if r.opts.StateDir != "" {
-		hist, err = r.openHistory(&task, sess)
+		hist, err = r.openHistory(&task, sess, turn)
 		if err != nil {
 			r.fail(node, bl.Name, err)
 			r.cancel(err)
@@ -423,6 +454,10 @@ func (r *runner) step(ctx context.Context, st Step, bl modality.Level, d *modali
 			nr.Error = left + fmt.Sprintf("the model stopped after %d steps and the step budget (%d) left no repair turn", res.Steps, r.opts.MaxSteps)
 		}
 	}
+	if perr := r.prov.record(node, sess); perr != nil {
+		nr.Status, nr.Error = event.StatusFailed, perr.Error()
+		r.cancel(perr)
+	}
 	if hist != nil {
 		// The node's content as this conversation left it (closed
 		// placeholders included): a later run continues the conversation
@@ -487,6 +522,17 @@ func reviewText(ctx context.Context, sess *session.Session, in session.Intent) s
 	return strings.Join(parts, "\n")
 }
 
+// maxNamesShown bounds the locked and editable values a prompt names: a
+// lesson of hundreds of slides would otherwise list every one.
+const maxNamesShown = 40
+
+func capNames(names []string) []string {
+	if len(names) <= maxNamesShown {
+		return names
+	}
+	return append(names[:maxNamesShown:maxNamesShown], fmt.Sprintf("and %d more", len(names)-maxNamesShown))
+}
+
 // briefed is a state that states its geometry as numbers (a whiteboard).
 type briefed interface{ Brief() string }
 
@@ -513,7 +559,7 @@ func defectsError(ds []session.Warning, repaired bool) string {
 // and the node still reads as the conversation left it, else starts a new
 // one. A stale history (the author changed the node since) is replaced,
 // not resumed: the model would reason from content that is gone.
-func (r *runner) openHistory(task *agent.Task, sess *session.Session) (*history.Writer, error) {
+func (r *runner) openHistory(task *agent.Task, sess *session.Session, turn string) (*history.Writer, error) {
 	hash := contentHash(sess)
 	conv, err := r.loadHistory(task, true)
 	switch {
@@ -532,7 +578,7 @@ func (r *runner) openHistory(task *agent.Task, sess *session.Session) (*history.
 				}
 			}
 		}
-		r.resume(task, conv)
+		r.resume(task, conv, turn)
 		return w, nil
 	case err == nil:
 		r.emit(event.Event{Kind: event.ModelText, Node: task.Node, Level: task.Level, Text: "saved conversation not continued: the node changed since it was saved"})
@@ -544,11 +590,11 @@ func (r *runner) openHistory(task *agent.Task, sess *session.Session) (*history.
 
 // continueHistory is openHistory without writing: the node's saved
 // conversation is continued when it still fits the node, nothing is saved.
-func (r *runner) continueHistory(task *agent.Task, sess *session.Session) error {
+func (r *runner) continueHistory(task *agent.Task, sess *session.Session, turn string) error {
 	conv, err := r.loadHistory(task, false)
 	switch {
 	case err == nil && conv.Header.ContentHash == contentHash(sess):
-		r.resume(task, conv)
+		r.resume(task, conv, turn)
 	case err != nil && !errors.Is(err, history.ErrNone):
 		return err
 	}
@@ -577,9 +623,10 @@ func (r *runner) loadHistory(task *agent.Task, setAside bool) (history.Conversat
 	return history.Conversation{}, history.ErrNone
 }
 
-// resume has task continue a saved conversation.
-func (r *runner) resume(task *agent.Task, conv history.Conversation) {
-	task.Prior, task.Committed, task.Continue = conv.Messages, conv.Committed, r.opts.Instruction
+// resume has task continue a saved conversation, with turn (the
+// instruction and what it may change) as the new user turn.
+func (r *runner) resume(task *agent.Task, conv history.Conversation, turn string) {
+	task.Prior, task.Committed, task.Continue = conv.Messages, conv.Committed, turn
 	r.mu.Lock()
 	r.report.Continued++
 	r.mu.Unlock()

@@ -34,10 +34,17 @@ type Scope struct {
 	// Slide, when set, limits the walk to that slide (an id or a 1-based
 	// position) and its children.
 	Slide string
-	// Refine reopens the slide's children's node level even when nothing
-	// is pending there (fill --slide --instruction): each node subagent
-	// continues its saved conversation with the instruction.
+	// Refine reopens the named node's level even when nothing is pending
+	// there (fill --instruction): the slide's children's node levels, or
+	// the lesson's metadata level with Metadata. Each subagent continues
+	// its saved conversation with the instruction.
 	Refine bool
+	// Metadata limits the walk to the lesson's own metadata level (fill
+	// --metadata); Slide is then empty.
+	Metadata bool
+	// Kinds, when set, limits a slide's children to these kinds (fill
+	// --slide ID --whiteboard).
+	Kinds []string
 }
 
 // ChildNode names a child node: "slides/<id>/<kind>".
@@ -75,10 +82,10 @@ type visitor interface {
 
 // walker walks one tree for one visitor.
 type walker struct {
-	tree   Tree
-	reg    *modality.Registry
-	v      visitor
-	refine bool
+	tree  Tree
+	reg   *modality.Registry
+	v     visitor
+	scope Scope
 }
 
 // walk visits, in order: the root's metadata and node levels (or, for one
@@ -88,9 +95,14 @@ type walker struct {
 // so what was not started is counted too.
 func (w *walker) walk(ctx context.Context, scope Scope) error {
 	root := w.reg.Root()
-	w.refine = scope.Refine && scope.Slide != ""
+	w.scope = scope
 	var slides []string
-	if scope.Slide != "" {
+	switch {
+	case scope.Metadata:
+		w.level(ctx, Step{Node: root.Name}, root, w.tree.Session(), session.LevelMetadata, "", nil,
+			func() []string { return []string{w.describe(w.tree.Session())} }, "")
+		w.v.rootDone()
+	case scope.Slide != "":
 		id, err := w.tree.Lookup(scope.Slide)
 		if err != nil {
 			return err
@@ -100,7 +112,7 @@ func (w *walker) walk(ctx context.Context, scope Scope) error {
 			func() []string { return []string{w.describe(w.tree.Session()), w.tree.DescribeSlide(id)} }, "")
 		w.v.rootDone()
 		slides = []string{id}
-	} else {
+	default:
 		unfinished := ""
 		for _, part := range modality.Parts() {
 			ok := w.level(ctx, Step{Node: root.Name}, root, w.tree.Session(), part, "", nil, func() []string {
@@ -138,6 +150,9 @@ func (w *walker) kids(id string) []kid {
 	var kids []kid
 	values, bindErr := w.tree.Bindings(id)
 	for _, d := range w.reg.Children() {
+		if len(w.scope.Kinds) > 0 && !slices.Contains(w.scope.Kinds, d.Name) {
+			continue
+		}
 		sess, err := w.tree.Child(id, d.Name)
 		if errors.Is(err, session.ErrUnknownChild) {
 			continue
@@ -258,7 +273,8 @@ func (w *walker) todo(base Step, d *modality.Descriptor, sess *session.Session, 
 			applied[name] = v
 		}
 	}
-	reopened := w.refine && part == session.LevelNode && focus == "" && base.Slide != ""
+	reopened := w.scope.Refine && focus == "" && (w.scope.Metadata && part == session.LevelMetadata && base.Slide == "" ||
+		w.scope.Slide != "" && part == session.LevelNode && base.Slide != "")
 	if len(ps) == 0 && !reopened {
 		return Step{}, false
 	}

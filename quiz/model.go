@@ -52,6 +52,9 @@ type Question struct {
 	// authored questions came from the file; generation may fill their
 	// pending fields but not otherwise change them.
 	authored bool
+	// loaded questions came from the file, whoever wrote them (authored
+	// may be lifted by provenance; this stays).
+	loaded bool
 	// idDerived: ID is not in the file (see QuestionIDs), so a save leaves
 	// it out.
 	idDerived bool
@@ -168,6 +171,7 @@ func Decode(n *yaml.Node, r *yamlsrc.Reporter, path string) *Quiz {
 	ids, derived := QuestionIDs(list)
 	for i, qu := range q.questions() {
 		qu.authored = !qu.IsPlaceholder
+		qu.loaded = qu.authored
 		if i < len(derived) && derived[i] {
 			qu.ID, qu.idDerived = ids[i], true
 		}
@@ -197,7 +201,7 @@ func (q *Quiz) linkGenerated() {
 func (q *Quiz) earlier(ph *Question) []string {
 	var ids []string
 	for _, qu := range q.questions() {
-		if qu.authored && !qu.IsPlaceholder && qu.filledFor == ph.PlaceholderID {
+		if qu.loaded && !qu.IsPlaceholder && qu.filledFor == ph.PlaceholderID {
 			ids = append(ids, qu.ID)
 		}
 	}

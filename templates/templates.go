@@ -66,6 +66,14 @@ type Data struct {
 	// Carried is the source lines earlier subagents read, numbered, that
 	// this one may cite without reading them again ("" for none).
 	Carried string
+	// Locked names the node's values the author wrote and Editable those an
+	// earlier run generated; a prompt given an Instruction says which the
+	// model may change.
+	Locked   []string
+	Editable []string
+	// Rewrite is set when the person allowed changes to the author's values
+	// (fill --rewrite), each approved on the terminal.
+	Rewrite bool
 }
 
 // Set is the parsed templates for every level.
@@ -138,13 +146,17 @@ func Load(dir string, levels []Level) (*Set, error) {
 		if err := t.Execute(new(strings.Builder), sample(level)); err != nil {
 			return nil, fmt.Errorf("%s: %w", source(level), err)
 		}
+		if err := t.ExecuteTemplate(new(strings.Builder), "turn", sample(level)); err != nil {
+			return nil, fmt.Errorf("%s: %w", source("common"), err)
+		}
 		set.byLevel[level] = t
 	}
 	return set, nil
 }
 
 func sample(level string) Data {
-	return Data{Node: "lesson", Level: level, Context: []string{"A lesson."}, Pending: []Item{{Path: "title", Hint: "h", ID: "p1"}}, MaxSteps: 8, Instruction: "x"}
+	return Data{Node: "lesson", Level: level, Context: []string{"A lesson."}, Pending: []Item{{Path: "title", Hint: "h", ID: "p1"}}, MaxSteps: 8, Instruction: "x",
+		Locked: []string{"a"}, Editable: []string{"b"}}
 }
 
 // ErrUnknownLevel is returned for a level without a template.
@@ -161,6 +173,21 @@ func (s *Set) Render(level string, d Data) (string, error) {
 		return "", fmt.Errorf("template %s: %w", level, err)
 	}
 	return strings.TrimSpace(b.String()) + "\n", nil
+}
+
+// RenderTurn produces the user turn that continues a level's saved
+// conversation with d.Instruction (common.tmpl's "turn"): the instruction,
+// then what is locked and what may change.
+func (s *Set) RenderTurn(level string, d Data) (string, error) {
+	t, ok := s.byLevel[level]
+	if !ok {
+		return "", fmt.Errorf("%w %q", ErrUnknownLevel, level)
+	}
+	var b strings.Builder
+	if err := t.ExecuteTemplate(&b, "turn", d); err != nil {
+		return "", fmt.Errorf("template %s: %w", level, err)
+	}
+	return strings.TrimSpace(b.String()), nil
 }
 
 func defaultOf(levels []Level, name string) string {

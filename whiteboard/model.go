@@ -134,6 +134,9 @@ type Element struct {
 	// authored elements came from the file; generation may fill their
 	// pending fields but not otherwise change them.
 	authored bool
+	// loaded elements came from the file, whoever wrote them (authored
+	// may be lifted by provenance; this stays).
+	loaded bool
 	// idDerived: ID is not in the file (see ElementIDs), so a save leaves
 	// it out.
 	idDerived bool
@@ -214,6 +217,7 @@ func Decode(n *yaml.Node, r *yamlsrc.Reporter, path string) *Board {
 	ids, derived := ElementIDs(valueNode(n, "elements"))
 	for i, e := range b.elements() {
 		e.authored = !e.IsPlaceholder
+		e.loaded = e.authored
 		if i < len(derived) && derived[i] {
 			e.ID, e.idDerived = ids[i], true
 		}
@@ -345,7 +349,7 @@ func (b *Board) linkGenerated() {
 func (b *Board) earlier(ph *Element) []string {
 	var ids []string
 	for _, e := range b.elements() {
-		if e.authored && e.filledFor == ph.PlaceholderID && !e.IsPlaceholder {
+		if e.loaded && e.filledFor == ph.PlaceholderID && !e.IsPlaceholder {
 			ids = append(ids, e.ID)
 		}
 	}

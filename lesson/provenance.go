@@ -1,0 +1,116 @@
+package lesson
+
+import "github.com/lessongen/lessongen/session"
+
+// metaValue is one metadata value, by the name setField gives it.
+type metaValue struct {
+	name  string
+	value any
+	set   bool
+}
+
+// metaValues lists the lesson's metadata values in file order.
+func (p *Plan) metaValues() []metaValue {
+	m := &p.Metadata
+	return []metaValue{
+		{"title", m.Title.Value, m.Title.Set},
+		{"subject", m.Subject.Value, m.Subject.Set},
+		{"grade", m.Grade.Value, m.Grade.Set},
+		{"duration_minutes", m.DurationMinutes.Value, m.DurationMinutes.Set},
+		{"language", m.Language.Value, m.Language.Set},
+		{"objectives", m.Objectives.Value, m.Objectives.Set},
+		{"vocabulary", m.Vocabulary.Value, m.Vocabulary.Set},
+		{"prerequisites", m.Prerequisites.Value, m.Prerequisites.Set},
+		{"standards", m.Standards.Value, m.Standards.Set},
+		{"key_learning_points", m.KeyLearningPoints.Value, m.KeyLearningPoints.Set},
+		{"misconceptions", m.Misconceptions.Value, m.Misconceptions.Set},
+		{"materials", m.Materials.Value, m.Materials.Set},
+	}
+}
+
+func slideKey(id string) string { return "slides[" + id + "]" }
+
+// slideContent is what a slide's provenance hash covers: its own fields,
+// not its children (each has its own record) nor the bookkeeping of an
+// open placeholder.
+func slideContent(s *Slide) any {
+	return struct {
+		Title, Section, Notes string
+		Minutes               int
+		Sources               []string
+		Props                 map[string]string
+	}{s.Title.Value, s.Section.Value, s.Notes.Value, s.DurationMinutes.Value, s.Sources, s.Props}
+}
+
+// Generated maps what generation wrote in the lesson to its hash; see
+// session.Provenance.
+func (p *Plan) Generated() map[string]string {
+	out := map[string]string{}
+	for _, v := range p.metaValues() {
+		if v.set && p.generated[v.name] {
+			out[v.name] = session.ContentHash(v.value)
+		}
+	}
+	for _, s := range p.slides() {
+		if !s.IsPlaceholder && !s.authored {
+			out[slideKey(s.ID)] = session.ContentHash(slideContent(s))
+		}
+	}
+	return out
+}
+
+// Adopt marks what an earlier run generated, and nobody changed since, as
+// generated; see session.Provenance.
+func (p *Plan) Adopt(marks map[string]string) {
+	for _, v := range p.metaValues() {
+		if v.set && marks[v.name] != "" && marks[v.name] == session.ContentHash(v.value) {
+			if p.generated == nil {
+				p.generated = map[string]bool{}
+			}
+			p.generated[v.name] = true
+		}
+	}
+	for _, s := range p.slides() {
+		if m := marks[slideKey(s.ID)]; s.authored && !s.IsPlaceholder && m != "" && m == session.ContentHash(slideContent(s)) {
+			s.authored = false
+		}
+	}
+}
+
+// Ownership names the author's values (locked) and generation's
+// (editable); see session.Provenance.
+func (p *Plan) Ownership(level session.Level) (locked, editable []string) {
+	if level == session.LevelNode {
+		return p.slideOwners()
+	}
+	for _, v := range p.metaValues() {
+		switch {
+		case !v.set:
+		case p.generated[v.name]:
+			editable = append(editable, v.name)
+		default:
+			locked = append(locked, v.name)
+		}
+	}
+	return locked, editable
+}
+
+func (p *Plan) slideOwners() (locked, editable []string) {
+	pos := 0
+	for _, s := range p.slides() {
+		if s.IsPlaceholder {
+			continue
+		}
+		pos++
+		if s.authored {
+			locked = append(locked, SlideName(s.ID, pos))
+		} else {
+			editable = append(editable, SlideName(s.ID, pos))
+		}
+	}
+	return locked, editable
+}
+
+// SetProtect turns the protection of the author's slides and values on or
+// off; see session.Guarded.
+func (p *Plan) SetProtect(on bool) { p.Protect = on }

@@ -1,0 +1,110 @@
+package whiteboard
+
+import (
+	"github.com/lessongen/lessongen/session"
+)
+
+// metaNames are the board's own values provenance tracks, in file order.
+var metaNames = []string{"canvas", "heading", "layout"}
+
+// elementKey is an element's provenance key.
+func elementKey(id string) string { return "elements[" + id + "]" }
+
+// elementContent is what an element's provenance hash covers: everything a
+// save writes of it but the bookkeeping of an open placeholder.
+func elementContent(e *Element) any {
+	return struct {
+		Type                                 Kind
+		Shape, From, To                      string
+		FromPoint, ToPoint                   *Point
+		X, Y, W, H                           float64
+		Text, Label, Latex, Description, Alt string
+		Style                                *Style
+		Sources                              []string
+	}{e.Type, e.Shape, e.From, e.To, e.FromPoint, e.ToPoint, e.X, e.Y, e.W, e.H,
+		e.Text.Value, e.Label.Value, e.Latex.Value, e.Description.Value, e.Alt.Value, e.Style, e.Sources}
+}
+
+// metaContent is the value of one of metaNames, and whether it is set.
+func (b *Board) metaContent(name string) (any, bool) {
+	switch name {
+	case "canvas":
+		return b.Canvas.Value, b.Canvas.Set
+	case "heading":
+		return b.Heading.Value, b.Heading.Set
+	case "layout":
+		return b.Layout.Value, b.Layout.Set
+	}
+	return nil, false
+}
+
+// bound reports whether a binding from the slide's props set name: that
+// value is the slide's, not generation's.
+func (b *Board) bound(name string) bool { return b.unbound[name] != nil }
+
+// Generated maps what generation wrote on this board to its hash; see
+// session.Provenance.
+func (b *Board) Generated() map[string]string {
+	out := map[string]string{}
+	for _, name := range metaNames {
+		if v, set := b.metaContent(name); set && b.generated[name] && !b.bound(name) {
+			out[name] = session.ContentHash(v)
+		}
+	}
+	for _, e := range b.elements() {
+		if !e.IsPlaceholder && !e.authored {
+			out[elementKey(e.ID)] = session.ContentHash(elementContent(e))
+		}
+	}
+	return out
+}
+
+// Adopt marks what an earlier run generated, and nobody changed since, as
+// generated: a later run may change it as its own.
+func (b *Board) Adopt(marks map[string]string) {
+	for _, name := range metaNames {
+		if v, set := b.metaContent(name); set && !b.bound(name) && marks[name] != "" && marks[name] == session.ContentHash(v) {
+			b.markGenerated(name)
+		}
+	}
+	for _, e := range b.elements() {
+		if m := marks[elementKey(e.ID)]; e.authored && !e.IsPlaceholder && m != "" && m == session.ContentHash(elementContent(e)) {
+			e.authored, e.cited = false, false
+		}
+	}
+}
+
+// Ownership names the author's values (locked) and generation's
+// (editable); see session.Provenance.
+func (b *Board) Ownership(level session.Level) (locked, editable []string) {
+	if level == session.LevelNode {
+		return b.elementOwners()
+	}
+	for _, name := range metaNames {
+		if _, set := b.metaContent(name); set {
+			if b.generated[name] && !b.bound(name) {
+				editable = append(editable, name)
+			} else {
+				locked = append(locked, name)
+			}
+		}
+	}
+	return locked, editable
+}
+
+func (b *Board) elementOwners() (locked, editable []string) {
+	for _, e := range b.elements() {
+		switch {
+		case e.IsPlaceholder:
+		case e.authored:
+			locked = append(locked, b.Name(e))
+		default:
+			editable = append(editable, b.Name(e))
+		}
+	}
+	return locked, editable
+}
+
+// SetProtect turns the protection of the author's elements and values on
+// or off; see session.Guarded.
+func (b *Board) SetProtect(on bool) { b.Protect = on }
