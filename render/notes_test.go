@@ -143,3 +143,27 @@ func TestMarkdownTitleInFrontMatter(t *testing.T) {
 		}
 	}
 }
+
+// Every field's HTML stays inside its Markdown HTML block: CommonMark ends
+// a block at a blank line and a line at CR as at LF, so neither may come
+// from a field, or the rest would be read as Markdown (a live image, a
+// link).
+func TestMarkdownBlocksHoldTogether(t *testing.T) {
+	for name, a := range attacks {
+		_, md := renderHostile(t, hostileLesson(t, a), hostileNotes(a))
+		if bytes.ContainsRune(md, '\r') {
+			t.Errorf("%s: a CR reaches the Markdown", name)
+		}
+		in := false
+		for i, l := range strings.Split(string(md), "\n") {
+			switch {
+			case l == "<div>":
+				in = true
+			case l == "</div>":
+				in = false
+			case in && strings.Trim(l, " \t") == "":
+				t.Errorf("%s: line %d, a blank line inside an HTML block", name, i+1)
+			}
+		}
+	}
+}
