@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/lessongen/lessongen/internal/regfile"
 	"github.com/lessongen/lessongen/internal/termsafe"
 	"github.com/lessongen/lessongen/render"
 	"github.com/lessongen/lessongen/tool"
@@ -69,9 +70,13 @@ func saveNotes(stateDir string, notes []tool.Note, redact func(string) string) e
 // does not parse is skipped: notes are a courtesy, not the lesson. A note
 // repeated by a later run (same node, subject and text) is shown once.
 func loadNotes(stateDir string) ([]render.AuthorNote, error) {
-	data, err := os.ReadFile(notesFile(stateDir))
+	data, err := regfile.ReadFile(notesFile(stateDir))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
+	}
+	if errors.Is(err, regfile.ErrNotRegular) {
+		// A planted pipe would block render forever.
+		return nil, &usageError{fmt.Errorf("notes: %w", err)}
 	}
 	if err != nil {
 		return nil, fmt.Errorf("notes: %w", err)
