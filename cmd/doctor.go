@@ -65,7 +65,14 @@ printed.`,
 			if err != nil {
 				return err
 			}
-			return runDoctor(cmd.Context(), opts, cfg)
+			// A server's answer, quoted in a check, passes the run's
+			// redactor as generate's output does.
+			red := newRedactor(cfg)
+			streams, flush := redactedStreams(opts.io, red)
+			defer flush()
+			o := *opts
+			o.io = streams
+			return red.Error(runDoctor(cmd.Context(), &o, cfg))
 		},
 	}
 	addProbeFlags(cmd.Flags())

@@ -50,6 +50,11 @@ func loadNotes(stateDir string) ([]render.AuthorNote, error) {
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
+	if le := (*statedir.LinkError)(nil); errors.As(err, &le) {
+		// A planted link or pipe: followed, it would read (or block on)
+		// what the lesson's repository chose.
+		return nil, &usageError{fmt.Errorf("notes: %w", err)}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("notes: %w", err)
 	}
