@@ -54,6 +54,9 @@ type Descriptor struct {
 	// with bound the values a slide's props bind into it. Nil: the child
 	// is not drawn.
 	Render func(st session.State, bound map[string]string) Rendered
+	// PPTX draws the node as native PowerPoint shapes for `render --format
+	// pptx` (see PPTXRendered). Nil: the node is not drawn there.
+	PPTX PPTXHook
 }
 
 // Rendered is a child drawn as HTML fragments, already escaped.
