@@ -657,16 +657,24 @@ func paras(b *strings.Builder, ps []Para) {
 	}
 	for _, p := range ps {
 		b.WriteString(`<a:p>`)
-		if p.Align != "" || p.Bullet != "" || p.Level > 0 {
+		rtl := rightToLeft(p.Runs)
+		if p.Align != "" || p.Bullet != "" || p.Level > 0 || rtl {
 			b.WriteString(`<a:pPr`)
-			if p.Level > 0 {
-				fmt.Fprintf(b, ` lvl="%d"`, min(p.Level, 8))
+			lvl := min(p.Level, 8)
+			switch {
+			case p.Bullet != "":
+				fmt.Fprintf(b, ` marL="%d" indent="-342900"`, 342900*(lvl+1))
+			case lvl > 0:
+				fmt.Fprintf(b, ` marL="%d" indent="0"`, 342900*lvl)
 			}
-			if p.Bullet != "" {
-				fmt.Fprintf(b, ` marL="%d" indent="-342900"`, 342900*(p.Level+1))
+			if lvl > 0 {
+				fmt.Fprintf(b, ` lvl="%d"`, lvl)
 			}
 			if p.Align != "" {
 				fmt.Fprintf(b, ` algn="%s"`, p.Align)
+			}
+			if rtl {
+				b.WriteString(` rtl="1"`)
 			}
 			b.WriteString(`>`)
 			switch p.Bullet {
@@ -703,6 +711,23 @@ func paras(b *strings.Builder, ps []Para) {
 		}
 		b.WriteString(`/></a:p>`)
 	}
+}
+
+// rightToLeft reports whether a paragraph's first strongly directional
+// letter is Hebrew or Arabic script, so the viewer lays it out right to
+// left.
+func rightToLeft(runs []Run) bool {
+	for _, r := range runs {
+		for _, c := range r.Text {
+			switch {
+			case unicode.In(c, unicode.Hebrew, unicode.Arabic, unicode.Syriac, unicode.Thaana, unicode.Nko):
+				return unicode.IsLetter(c)
+			case unicode.IsLetter(c):
+				return false
+			}
+		}
+	}
+	return false
 }
 
 func runProps(b *strings.Builder, r Run) {

@@ -236,4 +236,3 @@ func Impress(t testing.TB, decks ...string) map[string]PDF {
 	}
 	return res
 }
-
