@@ -61,7 +61,11 @@ func RenderPPTX(b *Board, bound map[string]string, frame pptx.Box) modality.PPTX
 				below++
 				box = textfit.Box{X: g.Margin, Y: float64(c.Height) - 8 - 40*float64(below), W: float64(c.Width) - 2*g.Margin, H: 36}
 			}
-			add(m.placeholder(e.ID, box, "element", e.Hint))
+			name := e.ID
+			if name == "" {
+				name = "pending element"
+			}
+			add(m.placeholder(name, box, "element", e.Hint))
 			continue
 		}
 		if e.Type == KindArrow {

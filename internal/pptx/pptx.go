@@ -15,13 +15,21 @@ package pptx
 
 import (
 	"archive/zip"
+	"bytes"
+	"compress/flate"
 	"crypto/sha256"
 	"fmt"
+	"hash/crc32"
 	"io"
+	"runtime"
+	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // Slide size: 16:9 at 13.333 × 7.5 in, PowerPoint's default widescreen.
@@ -188,20 +196,67 @@ type pkg struct {
 	z     *zip.Writer
 	deck  *Deck
 	media map[[32]byte]string // picture content → media file name
-	nmed  int
 	err   error
 }
 
-func (p *pkg) part(name, body string) {
+// entry is a part ready for the zip: compressed (or stored) with its
+// checksum, so slides can be prepared in parallel and written in order.
+type entry struct {
+	name   string
+	method uint16
+	data   []byte
+	crc    uint32
+	size   int
+}
+
+// storeBelow is the size under which a part is stored, not deflated: a
+// deck has thousands of tiny parts (relationships, short notes), and
+// building a Huffman table for each costs more time than it saves bytes.
+const storeBelow = 4096
+
+// encode prepares a part: deflated at flate.BestSpeed (XML shrinks almost
+// as much as at the default level, in a fraction of the time), or stored
+// when small.
+func encode(name string, body []byte) entry {
+	e := entry{name: name, method: zip.Store, data: body, crc: crc32.ChecksumIEEE(body), size: len(body)}
+	if len(body) < storeBelow || strings.HasSuffix(name, ".png") {
+		return e
+	}
+	var buf bytes.Buffer
+	buf.Grow(len(body) / 4)
+	fw, _ := flatePool.Get().(*flate.Writer)
+	if fw == nil {
+		fw, _ = flate.NewWriter(&buf, flate.BestSpeed) // a valid level: no error
+	} else {
+		fw.Reset(&buf)
+	}
+	fw.Write(body) // writing to memory cannot fail
+	fw.Close()
+	flatePool.Put(fw)
+	e.method, e.data = zip.Deflate, buf.Bytes()
+	return e
+}
+
+// flatePool keeps compressors: each costs a large allocation.
+var flatePool sync.Pool
+
+func (p *pkg) emit(e entry) {
 	if p.err != nil {
 		return
 	}
-	f, err := p.z.CreateHeader(&zip.FileHeader{Name: name, Method: zip.Deflate})
+	f, err := p.z.CreateRaw(&zip.FileHeader{Name: e.name, Method: e.method, CRC32: e.crc,
+		CompressedSize64: uint64(len(e.data)), UncompressedSize64: uint64(e.size)})
 	if err == nil {
-		_, err = io.WriteString(f, body)
+		_, err = f.Write(e.data)
 	}
 	p.err = err
 }
+
+func (p *pkg) part(name, body string) { p.emit(encode(name, unsafeBytes(body))) }
+
+// unsafeBytes is s as bytes without a copy (a slide is kilobytes, a deck
+// thousands of them); encode only reads them.
+func unsafeBytes(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
 
 const xmlHead = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>` + "\n"
 
@@ -305,10 +360,50 @@ func (p *pkg) write() error {
 	p.part("ppt/slideLayouts/_rels/slideLayout1.xml.rels", rels(rel{"rId1", "slideMaster", "../slideMasters/slideMaster1.xml"}))
 	p.part("ppt/notesMasters/notesMaster1.xml", notesMaster)
 	p.part("ppt/notesMasters/_rels/notesMaster1.xml.rels", rels(rel{"rId1", "theme", "../theme/theme2.xml"}))
-	for i, s := range d.Slides {
-		p.slide(i+1, s)
+	p.collectMedia(d.Slides)
+	// Slides are independent: prepared (built and compressed) in
+	// parallel, written in order.
+	out := make([][]entry, n)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), n) {
+		wg.Go(func() {
+			for i := int(next.Add(1)) - 1; i < n; i = int(next.Add(1)) - 1 {
+				out[i] = p.slide(i+1, d.Slides[i])
+			}
+		})
+	}
+	wg.Wait()
+	for _, es := range out {
+		for _, e := range es {
+			p.emit(e)
+		}
 	}
 	return p.err
+}
+
+// collectMedia names every picture's content once, in slide order, and
+// writes it; slides then only look names up.
+func (p *pkg) collectMedia(slides []*Slide) {
+	var walk func([]Shape)
+	walk = func(shapes []Shape) {
+		for _, sh := range shapes {
+			switch s := sh.(type) {
+			case *Pic:
+				h := sha256.Sum256(s.PNG)
+				if _, ok := p.media[h]; !ok {
+					name := fmt.Sprintf("image%d.png", len(p.media)+1)
+					p.media[h] = name
+					p.emit(encode("ppt/media/"+name, s.PNG))
+				}
+			case *Group:
+				walk(s.Shapes)
+			}
+		}
+	}
+	for _, s := range slides {
+		walk(s.Shapes)
+	}
 }
 
 func (p *pkg) core() string {
@@ -343,8 +438,9 @@ func (p *pkg) app() string {
 	return xmlHead + fmt.Sprintf(`<Properties xmlns="http://schemas.openxmlformats.org/officeDocument/2006/extended-properties" xmlns:vt="http://schemas.openxmlformats.org/officeDocument/2006/docPropsVTypes"><Application>lessongen</Application><PresentationFormat>Widescreen</PresentationFormat><Slides>%d</Slides><Notes>%d</Notes></Properties>`, len(p.deck.Slides), notes)
 }
 
-// slide writes slide n, its relationships, its pictures and its notes page.
-func (p *pkg) slide(n int, s *Slide) {
+// slide prepares slide n, its relationships and its notes page. It runs
+// beside other slides': it reads p but never writes it.
+func (p *pkg) slide(n int, s *Slide) []entry {
 	sr := []rel{{"rId1", "slideLayout", "../slideLayouts/slideLayout1.xml"}}
 	if len(s.Notes) > 0 {
 		sr = append(sr, rel{"rId2", "notesSlide", fmt.Sprintf("../notesSlides/notesSlide%d.xml", n)})
@@ -355,6 +451,7 @@ func (p *pkg) slide(n int, s *Slide) {
 	next := 3
 	assignIDs(s.Shapes, &next)
 	b := &w.b
+	b.Grow(16 << 10)
 	b.WriteString(xmlHead + `<p:sld ` + pmlNS + `><p:cSld>`)
 	if s.Background.Hex != "" {
 		b.WriteString(`<p:bg><p:bgPr>`)
@@ -369,8 +466,10 @@ func (p *pkg) slide(n int, s *Slide) {
 		w.shape(sh)
 	}
 	b.WriteString(`</p:spTree></p:cSld><p:clrMapOvr><a:masterClrMapping/></p:clrMapOvr></p:sld>`)
-	p.part(fmt.Sprintf("ppt/slides/slide%d.xml", n), b.String())
-	p.part(fmt.Sprintf("ppt/slides/_rels/slide%d.xml.rels", n), rels(sr...))
+	out := []entry{
+		encode(fmt.Sprintf("ppt/slides/slide%d.xml", n), unsafeBytes(b.String())),
+		encode(fmt.Sprintf("ppt/slides/_rels/slide%d.xml.rels", n), []byte(rels(sr...))),
+	}
 	if len(s.Notes) > 0 {
 		var nb strings.Builder
 		nb.WriteString(xmlHead + `<p:notes ` + pmlNS + `><p:cSld><p:spTree>` + treeHead +
@@ -378,11 +477,13 @@ func (p *pkg) slide(n int, s *Slide) {
 			`<p:sp><p:nvSpPr><p:cNvPr id="3" name="Notes"/><p:cNvSpPr><a:spLocks noGrp="1"/></p:cNvSpPr><p:nvPr><p:ph type="body" idx="1"/></p:nvPr></p:nvSpPr><p:spPr/><p:txBody><a:bodyPr/><a:lstStyle/>`)
 		paras(&nb, s.Notes)
 		nb.WriteString(`</p:txBody></p:sp></p:spTree></p:cSld><p:clrMapOvr><a:masterClrMapping/></p:clrMapOvr></p:notes>`)
-		p.part(fmt.Sprintf("ppt/notesSlides/notesSlide%d.xml", n), nb.String())
-		p.part(fmt.Sprintf("ppt/notesSlides/_rels/notesSlide%d.xml.rels", n), rels(
-			rel{"rId1", "notesMaster", "../notesMasters/notesMaster1.xml"},
-			rel{"rId2", "slide", fmt.Sprintf("../slides/slide%d.xml", n)}))
+		out = append(out,
+			encode(fmt.Sprintf("ppt/notesSlides/notesSlide%d.xml", n), unsafeBytes(nb.String())),
+			encode(fmt.Sprintf("ppt/notesSlides/_rels/notesSlide%d.xml.rels", n), []byte(rels(
+				rel{"rId1", "notesMaster", "../notesMasters/notesMaster1.xml"},
+				rel{"rId2", "slide", fmt.Sprintf("../slides/slide%d.xml", n)}))))
 	}
+	return out
 }
 
 const treeHead = `<p:nvGrpSpPr><p:cNvPr id="1" name=""/><p:cNvGrpSpPr/><p:nvPr/></p:nvGrpSpPr><p:grpSpPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="0" cy="0"/><a:chOff x="0" y="0"/><a:chExt cx="0" cy="0"/></a:xfrm></p:grpSpPr>`
@@ -489,9 +590,11 @@ func (w *sw) shape(sh Shape) {
 // sp writes a preset shape; body, when given, writes the paragraphs.
 func (w *sw) sp(s *Sp, id int, body ...func()) {
 	b := &w.b
-	fmt.Fprintf(b, `<p:sp><p:nvSpPr><p:cNvPr id="%d" name="%s"`, id, attr(s.Name))
+	b.WriteString(`<p:sp><p:nvSpPr><p:cNvPr id="`)
+	num(b, id)
+	b.WriteString(`" name="` + attr(s.Name) + `"`)
 	if s.Descr != "" {
-		fmt.Fprintf(b, ` descr="%s"`, attr(s.Descr))
+		b.WriteString(` descr="` + attr(s.Descr) + `"`)
 	}
 	b.WriteString(`/><p:cNvSpPr`)
 	if s.Geom == "" && s.Fill.Hex == "" && s.Line == nil {
@@ -503,7 +606,7 @@ func (w *sw) sp(s *Sp, id int, body ...func()) {
 	if geom == "" {
 		geom = "rect"
 	}
-	fmt.Fprintf(b, `<a:prstGeom prst="%s"><a:avLst/></a:prstGeom>`, geom)
+	b.WriteString(`<a:prstGeom prst="` + geom + `"><a:avLst/></a:prstGeom>`)
 	if s.Fill.Hex != "" {
 		fill(b, s.Fill)
 	} else {
@@ -527,7 +630,7 @@ func (w *sw) sp(s *Sp, id int, body ...func()) {
 	if anchor == "" {
 		anchor = "t"
 	}
-	fmt.Fprintf(b, ` anchor="%s">`, anchor)
+	b.WriteString(` anchor="` + anchor + `">`)
 	if s.Shrink {
 		b.WriteString(`<a:normAutofit/>`)
 	} else {
@@ -542,23 +645,7 @@ func (w *sw) sp(s *Sp, id int, body ...func()) {
 	b.WriteString(`</p:txBody></p:sp>`)
 }
 
-func (p *pkg) mediaName(png []byte) string {
-	h := sha256.Sum256(png)
-	if name, ok := p.media[h]; ok {
-		return name
-	}
-	p.nmed++
-	name := fmt.Sprintf("image%d.png", p.nmed)
-	p.media[h] = name
-	if p.err == nil {
-		f, err := p.z.CreateHeader(&zip.FileHeader{Name: "ppt/media/" + name, Method: zip.Store})
-		if err == nil {
-			_, err = f.Write(png)
-		}
-		p.err = err
-	}
-	return name
-}
+func (p *pkg) mediaName(png []byte) string { return p.media[sha256.Sum256(png)] }
 
 func bounds(shapes []Shape) Box {
 	first := true
@@ -593,7 +680,21 @@ func xfrm(b *strings.Builder, box Box, flipV bool) {
 	if flipV {
 		b.WriteString(` flipV="1"`)
 	}
-	fmt.Fprintf(b, `><a:off x="%d" y="%d"/><a:ext cx="%d" cy="%d"/></a:xfrm>`, box.X, box.Y, max(box.W, 0), max(box.H, 0))
+	b.WriteString(`><a:off x="`)
+	num(b, box.X)
+	b.WriteString(`" y="`)
+	num(b, box.Y)
+	b.WriteString(`"/><a:ext cx="`)
+	num(b, max(box.W, 0))
+	b.WriteString(`" cy="`)
+	num(b, max(box.H, 0))
+	b.WriteString(`"/></a:xfrm>`)
+}
+
+// num writes an integer: the hot path does without fmt.
+func num[T int | int64](b *strings.Builder, v T) {
+	var buf [24]byte
+	b.Write(strconv.AppendInt(buf[:0], int64(v), 10))
 }
 
 func fill(b *strings.Builder, c Color) {
@@ -605,13 +706,13 @@ func fill(b *strings.Builder, c Color) {
 func color(b *strings.Builder, c Color) {
 	hex := "000000"
 	if validHex(c.Hex) {
-		hex = strings.ToUpper(c.Hex)
+		hex = c.Hex
 	}
 	if c.Alpha > 0 && c.Alpha < 1 {
 		fmt.Fprintf(b, `<a:srgbClr val="%s"><a:alpha val="%d"/></a:srgbClr>`, hex, int(c.Alpha*100000))
 		return
 	}
-	fmt.Fprintf(b, `<a:srgbClr val="%s"/>`, hex)
+	b.WriteString(`<a:srgbClr val="` + hex + `"/>`)
 }
 
 func validHex(s string) bool {
@@ -631,7 +732,9 @@ func line(b *strings.Builder, l *Line) {
 	if wd <= 0 {
 		wd = 1
 	}
-	fmt.Fprintf(b, `<a:ln w="%d">`, int64(wd*EMUPerPoint))
+	b.WriteString(`<a:ln w="`)
+	num(b, int64(wd*EMUPerPoint))
+	b.WriteString(`">`)
 	if l.Color.Hex == "" {
 		b.WriteString(`<a:noFill/>`)
 	} else {
@@ -705,11 +808,13 @@ func paras(b *strings.Builder, ps []Para) {
 				b.WriteString(`<a:t>` + esc(piece) + `</a:t></a:r>`)
 			}
 		}
-		b.WriteString(`<a:endParaRPr lang="en-US"`)
 		if last.Size > 0 {
-			fmt.Fprintf(b, ` sz="%d"`, fontSize(last.Size))
+			// An empty line keeps the paragraph's size.
+			b.WriteString(`<a:endParaRPr sz="`)
+			num(b, fontSize(last.Size))
+			b.WriteString(`"/>`)
 		}
-		b.WriteString(`/></a:p>`)
+		b.WriteString(`</a:p>`)
 	}
 }
 
@@ -731,9 +836,11 @@ func rightToLeft(runs []Run) bool {
 }
 
 func runProps(b *strings.Builder, r Run) {
-	b.WriteString(`<a:rPr lang="en-US"`)
+	b.WriteString(`<a:rPr`)
 	if r.Size > 0 {
-		fmt.Fprintf(b, ` sz="%d"`, fontSize(r.Size))
+		b.WriteString(` sz="`)
+		num(b, fontSize(r.Size))
+		b.WriteString(`"`)
 	}
 	if r.Bold {
 		b.WriteString(` b="1"`)
@@ -741,7 +848,6 @@ func runProps(b *strings.Builder, r Run) {
 	if r.Italic {
 		b.WriteString(` i="1"`)
 	}
-	b.WriteString(` dirty="0"`)
 	if r.Color.Hex == "" {
 		b.WriteString(`/>`)
 		return
