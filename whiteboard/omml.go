@@ -21,13 +21,14 @@ type mathParser struct {
 	i  int
 }
 
-// seq reads atoms up to a closing } (consumed) or the end.
+// seq reads atoms up to a closing } (consumed) or the end; at the top
+// level a stray } is text.
 func (p *mathParser) seq(depth int, plain bool) []pptx.MathNode {
 	var out []pptx.MathNode
 	for p.i < len(p.rs) {
 		r := p.rs[p.i]
 		switch {
-		case r == '}':
+		case r == '}' && depth > 0:
 			p.i++
 			return merge(out)
 		case r == '^' || r == '_':
