@@ -355,23 +355,41 @@ func TestPPTXHostileText(t *testing.T) {
 }
 
 // TestPPTXInImpress opens every deck in LibreOffice Impress: the example,
-// the lessons under testdata (teacher's copy and handout), the hostile
-// lesson and a 500-slide lesson, in one soffice run. Each must open (a PDF
-// is written) with one page per slide, each page showing its slide's
-// title, board text and quiz.
+// the lessons under testdata (teacher's copy and handout) and the hostile
+// lesson, in one soffice run. Each must open (a PDF is written) with one
+// page per slide, each page showing its slide's title, board text and quiz.
 func TestPPTXInImpress(t *testing.T) {
+	dir := t.TempDir()
+	hostile, _ := writeLessons(t, dir)
+	impress(t, dir, []deck{{example, false}, {allkinds, false}, {allkinds, true}, {hostile, false}})
+}
+
+// TestPPTXInImpressBig is TestPPTXInImpress on a 500-slide lesson (1,000
+// slides with its quizzes). Impress takes minutes over it, past go test's
+// default timeout on a busy machine, so it runs when asked:
+//
+//	LESSONGEN_IMPRESS_BIG=1 go test ./render/ -run InImpressBig -timeout 30m
+func TestPPTXInImpressBig(t *testing.T) {
+	if os.Getenv("LESSONGEN_IMPRESS_BIG") == "" {
+		t.Skip("set LESSONGEN_IMPRESS_BIG=1 to open a 500-slide deck in Impress (minutes)")
+	}
+	dir := t.TempDir()
+	_, big := writeLessons(t, dir)
+	impress(t, dir, []deck{{big, false}})
+}
+
+type deck struct {
+	lesson  string
+	handout bool
+}
+
+func impress(t *testing.T, dir string, list []deck) {
 	if _, err := exec.LookPath("soffice"); err != nil {
 		t.Skip("LibreOffice (soffice) is not installed: the Impress check is skipped; apt-get install libreoffice-impress libreoffice-math poppler-utils")
 	}
-	dir := t.TempDir()
-	hostile, big := writeLessons(t, dir)
-	type deck struct {
-		lesson  string
-		handout bool
-	}
 	decks := map[string]deck{}
 	var paths []string
-	for i, d := range []deck{{example, false}, {allkinds, false}, {allkinds, true}, {hostile, false}, {big, false}} {
+	for i, d := range list {
 		p := filepath.Join(dir, "deck"+string(rune('a'+i))+".pptx")
 		data := renderPPTX(t, d.lesson, d.handout)
 		pptxtest.Check(t, data)
@@ -446,5 +464,16 @@ func screenshot(t *testing.T, pdf string, page int) {
 	}
 	if err := os.WriteFile("../docs/render-pptx.png", b, 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestPPTXBigDeck exports a 500-slide lesson: a sound package with a slide
+// for the overview, each lesson slide and its quiz, and the answer key.
+func TestPPTXBigDeck(t *testing.T) {
+	_, big := writeLessons(t, t.TempDir())
+	data := renderPPTX(t, big, false)
+	pptxtest.Check(t, data)
+	if got, want := len(pptxtest.Slides(pptxtest.Parts(t, data))), 1+2*500+1; got != want {
+		t.Errorf("%d slides, want %d", got, want)
 	}
 }
