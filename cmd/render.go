@@ -25,6 +25,8 @@ type renderOptions struct {
 	file   string
 	out    string
 	format string
+	// handout leaves out what is for the teacher alone (pptx).
+	handout bool
 	// stateDir is generate's --state-dir, "" for the default.
 	stateDir string
 }
@@ -33,7 +35,7 @@ func newRenderCmd(streams *IOStreams, reg *modality.Registry) *cobra.Command {
 	opts := &renderOptions{io: streams, reg: reg}
 	cmd := &cobra.Command{
 		Use:   "render FILE",
-		Short: "Draw a lesson as one self-contained HTML page (or Marp Markdown)",
+		Short: "Draw a lesson as one self-contained HTML page (or Marp Markdown, or PowerPoint)",
 		Long: `Draw a lesson as one HTML file that needs no network to view: an overview
 page, then one page per slide with its whiteboard, quiz and speaker notes.
 Pending spots are drawn as dashed placeholders with their hints, so a lesson
@@ -44,17 +46,28 @@ and P shows one page at a time; printing gives one slide per page.
 
 --format md writes Marp Markdown instead (one slide per ---, notes as
 presenter comments; whiteboards are inline SVG, so convert it with
-marp --html). The output defaults to FILE with .html (or .md); -o -
+marp --html).
+
+--format pptx writes a PowerPoint deck (16:9) of native, editable shapes:
+an overview slide, one slide per lesson slide with its title in the title
+placeholder, whiteboard elements as text boxes, shapes, connectors,
+pictures with alt text and Office Math equations, quizzes as numbered
+questions with lettered options, speaker notes on the notes pages, and a
+final answer-key slide. --handout leaves out the notes pages and the
+answer-key slide: a copy for students.
+
+The output defaults to FILE with .html (or .md, .pptx); -o -
 writes to stdout. An output that is one of the lesson's files is refused.`,
-		Example: "  lessongen render examples/photosynthesis/lesson.yaml -o lesson.html\n  lessongen render lesson.yaml --format md -o lesson.md",
+		Example: "  lessongen render examples/photosynthesis/lesson.yaml -o lesson.html\n  lessongen render lesson.yaml --format md -o lesson.md\n  lessongen render lesson.yaml --format pptx --handout -o handout.pptx",
 		Args:    exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.file = args[0]
 			return runRender(opts)
 		},
 	}
-	cmd.Flags().StringVarP(&opts.out, "output", "o", "", "output file (default: FILE with .html or .md; - for stdout)")
-	cmd.Flags().StringVar(&opts.format, "format", "html", "html or md (Marp Markdown)")
+	cmd.Flags().StringVarP(&opts.out, "output", "o", "", "output file (default: FILE with .html, .md or .pptx; - for stdout)")
+	cmd.Flags().StringVar(&opts.format, "format", "html", "html, md (Marp Markdown) or pptx (PowerPoint)")
+	cmd.Flags().BoolVar(&opts.handout, "handout", false, "with --format pptx: a students' copy, without notes pages or the answer-key slide")
 	cmd.Flags().StringVar(&opts.stateDir, "state-dir", os.Getenv("LESSONGEN_STATE_DIR"), "where generate kept its state, for the notes subagents left for the author (default: .lessongen/FILE beside the lesson; env LESSONGEN_STATE_DIR)")
 	return cmd
 }
@@ -65,8 +78,13 @@ func runRender(opts *renderOptions) error {
 	case "html":
 	case "md":
 		write = render.MarkdownWithNotes
+	case "pptx":
+		write = render.PPTXWriter(opts.handout)
 	default:
-		return usagef("--format must be html or md, got %q", opts.format)
+		return usagef("--format must be html, md or pptx, got %q", opts.format)
+	}
+	if opts.handout && opts.format != "pptx" {
+		return usagef("--handout is for --format pptx")
 	}
 	doc, err := compose.Load(opts.file, opts.reg)
 	if err == nil {

@@ -16,5 +16,6 @@ func Modality() modality.Descriptor {
 		NewItems: "slides",
 		Close:    ClosePlaceholders{},
 		Render:   modality.NewRender(Render),
+		PPTX:     modality.NewPPTX(RenderPPTX),
 	}
 }

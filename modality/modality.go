@@ -58,6 +58,9 @@ type Descriptor struct {
 	// (describe_whiteboard): with --review, the node level's subagent
 	// gets one more turn with them. Nil: the kind gets no review turn.
 	Review session.Intent
+	// PPTX draws the node as native PowerPoint shapes for `render --format
+	// pptx` (see PPTXRendered). Nil: the node is not drawn there.
+	PPTX PPTXHook
 }
 
 // Rendered is a child drawn as HTML fragments, already escaped.

@@ -30,5 +30,6 @@ func Modality() modality.Descriptor {
 			func(q *Quiz) *yaml.Node { n, _ := q.EncodeNode(); return n },
 			(*Quiz).PropertySet),
 		Render: modality.NewRender(Render),
+		PPTX:   modality.NewPPTX(RenderPPTX),
 	}
 }

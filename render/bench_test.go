@@ -13,7 +13,7 @@ import (
 
 // bigLesson writes a lesson of n slides, each with a whiteboard of five
 // elements (text, shapes, an arrow, an equation) and a one-question quiz.
-func bigLesson(b *testing.B, n int) string {
+func bigLesson(b testing.TB, n int) string {
 	b.Helper()
 	var s strings.Builder
 	s.WriteString("version: 1\nmetadata:\n  title: Big\n  duration_minutes: 45\nslides:\n")

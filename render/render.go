@@ -93,17 +93,7 @@ func buildWithNotes(doc *compose.Document, reg *modality.Registry, notes []Autho
 	if err != nil || len(notes) == 0 {
 		return d, err
 	}
-	bySlide := map[string][]AuthorNote{}
-	var general []AuthorNote
-	for _, n := range notes {
-		rest, ok := strings.CutPrefix(n.Node, "slides/")
-		id, _, _ := strings.Cut(rest, "/")
-		if ok && id != "" {
-			bySlide[id] = append(bySlide[id], n)
-		} else {
-			general = append(general, n)
-		}
-	}
+	bySlide, general := splitNotes(notes)
 	if g := notesHTML(general); g != "" {
 		d.overview += "<aside class=\"notes\">" + g + "</aside>\n"
 	}
@@ -113,6 +103,22 @@ func buildWithNotes(doc *compose.Document, reg *modality.Registry, notes []Autho
 		}
 	}
 	return d, nil
+}
+
+// splitNotes sorts notes for the author: those on a slide's child by
+// slide id, the rest (the lesson's own) in general.
+func splitNotes(notes []AuthorNote) (bySlide map[string][]AuthorNote, general []AuthorNote) {
+	bySlide = map[string][]AuthorNote{}
+	for _, n := range notes {
+		rest, ok := strings.CutPrefix(n.Node, "slides/")
+		id, _, _ := strings.Cut(rest, "/")
+		if ok && id != "" {
+			bySlide[id] = append(bySlide[id], n)
+		} else {
+			general = append(general, n)
+		}
+	}
+	return bySlide, general
 }
 
 // AuthorNote is a note a subagent left for the author (note_for_author),

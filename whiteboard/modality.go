@@ -28,6 +28,7 @@ func Modality() modality.Descriptor {
 		Bind:     func(p, v string) session.Intent { return ApplyBinding{Property: p, Value: v} },
 		Codec:    codec(),
 		Render:   modality.NewRender(Render),
+		PPTX:     modality.NewPPTX(RenderPPTX),
 	}
 }
 

@@ -1,0 +1,46 @@
+package whiteboard
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/lessongen/lessongen/internal/pptx"
+)
+
+func TestLatexMath(t *testing.T) {
+	for _, c := range []struct{ latex, want string }{
+		{`6CO_2 + 6H_2O`, "6CO_2+6H_2O"},
+		{`\frac{1}{2}mv^2`, "1/2mv^2"},
+		{`x_i^2 + y^{n+1}`, "x_i^2+y^(n+1)"},
+		{`\sqrt{b^2-4ac}`, "√(b^2-4ac)"},
+		{`\sqrt[3]{x}`, "√x"},
+		{`A \xrightarrow{light} B`, "A→[light]B"},
+		{`\text{speed} = \frac{d}{t}`, "speed=d/t"},
+		{`\alpha \le \beta`, "α≤β"},
+		{`\unknown{x}`, `\unknownx`},
+		{`\frac{a`, "a/"},
+		{`}}x^`, "}}x^"},
+	} {
+		if got := pptx.MathText(latexMath(c.latex)); got != c.want {
+			t.Errorf("latexMath(%q) = %q, want %q", c.latex, got, c.want)
+		}
+	}
+	// Scripts bind to the last atom only: CO_2 lowers the 2 on the O.
+	ns := latexMath(`CO_2`)
+	if len(ns) != 2 || ns[0] != (pptx.MRun{Text: "C"}) {
+		t.Fatalf("CO_2 = %#v", ns)
+	}
+	if s, ok := ns[1].(pptx.MSub); !ok || pptx.MathText(s.Base) != "O" {
+		t.Errorf("CO_2's subscript is not on the O: %#v", ns[1])
+	}
+}
+
+// TestLatexMathDepth: nesting past maxMathDepth is kept as text, not
+// recursed into.
+func TestLatexMathDepth(t *testing.T) {
+	deep := strings.Repeat(`\frac{`, 10000) + "x" + strings.Repeat("}", 10000)
+	got := pptx.MathText(latexMath(deep))
+	if !strings.Contains(got, `\frac{`) || !strings.Contains(got, "x") {
+		t.Errorf("deep nesting lost its text: %.80q", got)
+	}
+}
