@@ -36,8 +36,15 @@ func TestTokenBudgetCountsPromptAndCompletion(t *testing.T) {
 				if _, err := m.Complete(context.Background(), llm.Request{}); err != nil {
 					t.Fatalf("turn %d refused: %v", turn, err)
 				}
-				if got, want := *m.left().Tokens, max(100-int64(turn)*per, 0); got != want {
-					t.Errorf("after turn %d: %d tokens left, want %d", turn, got, want)
+				if got, want := m.tokens, int64(turn)*per; got != want {
+					t.Errorf("after turn %d: %d tokens counted, want %d", turn, got, want)
+				}
+				// What is left is shown once a quarter or less remains.
+				want := max(100-int64(turn)*per, 0)
+				if l := m.left(); lowBudget(want, 100) != (l != nil && l.Tokens != nil) {
+					t.Errorf("after turn %d (%d left): budget_left shown = %v", turn, want, l != nil)
+				} else if l != nil && l.Tokens != nil && *l.Tokens != want {
+					t.Errorf("after turn %d: %d tokens left, want %d", turn, *l.Tokens, want)
 				}
 				if spent := stopped != nil; spent != (turn == tc.turns) {
 					t.Fatalf("after turn %d (%d tokens each): stopped = %v", turn, per, stopped)
