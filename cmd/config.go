@@ -80,7 +80,7 @@ var settingKeys = []string{
 	"state_dir", "sources",
 	"stream", "max_requests", "max_tokens_total",
 	"record", "replay", "checkpoint_interval", "max_answer_bytes",
-	"review", "review_images",
+	"review", "review_images", "chromium",
 }
 
 const (
@@ -126,6 +126,7 @@ func addModelFlags(dst *pflag.FlagSet) {
 	fs.Int64("max-tokens-total", 0, "cap on prompt+completion tokens for the whole run, as the server reports them; when spent, as --max-requests (default: none)")
 	fs.Int64("max-answer-bytes", llm.DefaultMaxAnswerBytes, "cap on bytes read of one answer from the server; a longer answer is a failed attempt (an endless or huge body cannot exhaust memory)")
 	fs.Bool("review", false, "give each whiteboard's drawing subagent one more turn once it is done, with the board as it stands and the results of its last calls, to fix what it sees (at most one request more per board)")
+	fs.String("chromium", "", "the browser --review-images draws the board with (a path or a name on the PATH); default: the first of chromium, chromium-browser, google-chrome, google-chrome-stable on the PATH")
 	fs.Bool("review-images", false, "with the review turn (implies --review), also show the model the board as drawn: a PNG screenshotted in headless Chromium, which must be installed; a server that refuses images gets the review as text, with a warning")
 	fs.Bool("stream", false, "stream answers: show the model's text as it arrives on a terminal, and log it in pieces to --events")
 	fs.String("state-dir", "", "where subagents' conversations and notes are saved and continued from (default: .lessongen/FILE beside the file the lesson is saved to; docs/history.md)")
@@ -205,7 +206,7 @@ func loadSettings(cmd *cobra.Command) (*settings, error) {
 	s.Review = g.bool("review")
 	if g.bool("review_images") {
 		// Found now, so a missing browser stops the run before any request.
-		path, err := render.FindBrowser()
+		path, err := render.FindBrowser(v.GetString("chromium"))
 		if err != nil {
 			return nil, usagef("--review-images needs Chromium: install the chromium package (%v)", err)
 		}

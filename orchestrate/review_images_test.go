@@ -102,7 +102,7 @@ func imageURLs(t *testing.T, body []byte) []string {
 // board as drawn, a PNG of the canvas's size as a data URL, and the saved
 // conversation holds a marker in its place, not the image.
 func TestReviewImagesSendsBoard(t *testing.T) {
-	path, err := render.FindBrowser()
+	path, err := render.FindBrowser("")
 	if err != nil {
 		t.Skipf("skipping --review-images with a real browser: %v", err)
 	}

@@ -523,7 +523,9 @@ func (r *runner) reviewImage(ctx context.Context, node, level string, sess *sess
 	img, err := r.opts.Shoot(ctx, body)
 	if err != nil {
 		if ctx.Err() == nil {
-			r.emit(event.Event{Kind: event.Warning, Node: node, Level: level, Text: "the board could not be drawn for review (" + err.Error() + "): reviewing from the text alone"})
+			// The first line: a browser that fails to start adds its log.
+			msg, _, _ := strings.Cut(err.Error(), "\n")
+			r.emit(event.Event{Kind: event.Warning, Node: node, Level: level, Text: "the board could not be drawn for review (" + msg + "): reviewing from the text alone"})
 		}
 		return nil
 	}

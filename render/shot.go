@@ -23,8 +23,17 @@ var Browsers = []string{"chromium", "chromium-browser", "google-chrome", "google
 // ErrNoBrowser is FindBrowser's answer when none of Browsers is on the PATH.
 var ErrNoBrowser = errors.New("no Chromium on the PATH (looked for " + strings.Join(Browsers, ", ") + ")")
 
-// FindBrowser is the path of the first of Browsers on the PATH.
-func FindBrowser() (string, error) {
+// FindBrowser is the path of the browser named by want (a path or a
+// name on the PATH) or, when want is "", of the first of Browsers on the
+// PATH.
+func FindBrowser(want string) (string, error) {
+	if want != "" {
+		p, err := exec.LookPath(want)
+		if err != nil {
+			return "", fmt.Errorf("no browser at %s", want)
+		}
+		return p, nil
+	}
 	for _, name := range Browsers {
 		if p, err := exec.LookPath(name); err == nil {
 			return p, nil
@@ -63,10 +72,19 @@ func (s *Shooter) start() error {
 		}
 		s.dir = dir
 		opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(s.path), chromedp.NoSandbox, chromedp.DisableGPU)
+		if len(os.TempDir()) > maxSocketDir {
+			// Chromium puts its singleton socket under TMPDIR and will not
+			// start when that path passes the socket path limit (108 bytes).
+			opts = append(opts, chromedp.Env("TMPDIR=/tmp"))
+		}
 		s.alloc, s.cancel = chromedp.NewExecAllocator(context.Background(), opts...)
 	})
 	return s.startEr
 }
+
+// maxSocketDir is the longest TMPDIR under which Chromium's
+// "org.chromium.Chromium.XXXXXX/SingletonSocket" fits a socket path.
+const maxSocketDir = 60
 
 // Close stops the browser and removes its pages.
 func (s *Shooter) Close() {

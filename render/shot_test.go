@@ -11,7 +11,7 @@ import (
 // TestShotDrawsBoardAtCanvasSize screenshots a board's SVG in a real
 // browser: a PNG the canvas's size, scaled down past MaxShotSide.
 func TestShotDrawsBoardAtCanvasSize(t *testing.T) {
-	path, err := FindBrowser()
+	path, err := FindBrowser("")
 	if err != nil {
 		t.Skipf("skipping the real-browser screenshot: %v", err)
 	}
