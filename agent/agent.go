@@ -61,6 +61,13 @@ type Task struct {
 	// work is done, the model gets one more turn with it, to look at
 	// what it made and fix what it sees before the subagent ends.
 	Review func(ctx context.Context) string
+	// ReviewImage, when set with Review, is the node as drawn (a PNG),
+	// sent with the review turn (--review-images); nil from it sends
+	// none. A server that refuses the image gets the turn again without
+	// it, with a warning, and ImagesRefused (when set) is told, so the
+	// run stops sending images.
+	ReviewImage   func(ctx context.Context) []byte
+	ImagesRefused func()
 }
 
 // Stop says why a subagent ended.
@@ -231,6 +238,14 @@ func Run(ctx context.Context, model llm.Model, tools Tools, task Task, emit even
 		resp, err := model.Complete(ctx, llm.Request{Messages: msgs, Tools: defs, OnText: chunks.add, OnRestart: chunks.restart})
 		chunks.flush()
 		res.Requests += resp.Sent(err)
+		if err != nil && llm.ImageRefused(err) && dropImages(msgs) {
+			res.Steps--
+			emit(event.Event{Kind: event.Warning, Node: task.Node, Level: task.Level, Text: "the model server refused the board's image (" + err.Error() + "): reviewing from the text alone"})
+			if task.ImagesRefused != nil {
+				task.ImagesRefused()
+			}
+			continue
+		}
 		if err != nil {
 			if resp.Sent(err) == 0 {
 				res.Steps-- // nothing was sent (a spent run budget refused it): no turn
@@ -316,11 +331,28 @@ func review(ctx context.Context, task Task, res *Result, msgs *[]llm.Message, sa
 	res.Reviewed = true
 	m := llm.Message{Role: llm.RoleUser, Content: "Review what you made before it is saved. The results of your last calls are above; this is the node as it stands now:\n\n" +
 		task.Review(ctx) + "\n\nIf something is wrong or could be clearer for students (text crossing a line, a label on the wrong thing, a warning), fix it with the tools now. If it is right, reply with no tool calls."}
+	if task.ReviewImage != nil {
+		if img := task.ReviewImage(ctx); img != nil {
+			m.Content += "\n\nThe image is the board as it is drawn for students."
+			m.Images = [][]byte{img}
+		}
+	}
 	if err := save(m); err != nil {
 		return false, err
 	}
 	*msgs = append(*msgs, m)
 	return true, nil
+}
+
+// dropImages removes the images of msgs, reporting whether there were any.
+func dropImages(msgs []llm.Message) bool {
+	found := false
+	for i := range msgs {
+		if len(msgs[i].Images) > 0 {
+			msgs[i].Images, found = nil, true
+		}
+	}
+	return found
 }
 
 // historyCalls is the model's calls as later requests repeat them: the

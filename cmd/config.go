@@ -18,6 +18,7 @@ import (
 	"github.com/lessongen/lessongen/internal/regfile"
 	"github.com/lessongen/lessongen/internal/suggest"
 	"github.com/lessongen/lessongen/llm"
+	"github.com/lessongen/lessongen/render"
 )
 
 // settings are the resolved configuration of one generation run.
@@ -57,6 +58,9 @@ type settings struct {
 	Stream bool
 	// Review gives drawing nodes one review turn (orchestrate.Options.Review).
 	Review bool
+	// Browser is the Chromium that draws the board for the review turn
+	// (--review-images, which implies Review); "" sends no image.
+	Browser string
 	// MaxRequests and MaxTokensTotal cap the whole run; 0 = no cap.
 	MaxRequests    int
 	MaxTokensTotal int64
@@ -76,7 +80,7 @@ var settingKeys = []string{
 	"state_dir", "sources",
 	"stream", "max_requests", "max_tokens_total",
 	"record", "replay", "checkpoint_interval", "max_answer_bytes",
-	"review",
+	"review", "review_images", "chromium",
 }
 
 const (
@@ -122,6 +126,8 @@ func addModelFlags(dst *pflag.FlagSet) {
 	fs.Int64("max-tokens-total", 0, "cap on prompt+completion tokens for the whole run, as the server reports them; when spent, as --max-requests (default: none)")
 	fs.Int64("max-answer-bytes", llm.DefaultMaxAnswerBytes, "cap on bytes read of one answer from the server; a longer answer is a failed attempt (an endless or huge body cannot exhaust memory)")
 	fs.Bool("review", false, "give each whiteboard's drawing subagent one more turn once it is done, with the board as it stands and the results of its last calls, to fix what it sees (at most one request more per board)")
+	fs.String("chromium", "", "the browser --review-images draws the board with (a path or a name on the PATH); default: the first of chromium, chromium-browser, google-chrome, google-chrome-stable on the PATH")
+	fs.Bool("review-images", false, "with the review turn (implies --review), also show the model the board as drawn: a PNG screenshotted in headless Chromium, which must be installed; a server that refuses images gets the review as text, with a warning")
 	fs.Bool("stream", false, "stream answers: show the model's text as it arrives on a terminal, and log it in pieces to --events")
 	fs.String("state-dir", "", "where subagents' conversations and notes are saved and continued from (default: .lessongen/FILE beside the file the lesson is saved to; docs/history.md)")
 	fs.StringArray("sources", nil, "a folder of the author's text sources subagents may read and cite, read-only (repeatable; in the environment, separated by "+string(filepath.ListSeparator)+")")
@@ -198,6 +204,14 @@ func loadSettings(cmd *cobra.Command) (*settings, error) {
 	s.ParallelToolCalls = g.bool("parallel_tool_calls")
 	s.Stream = g.bool("stream")
 	s.Review = g.bool("review")
+	if g.bool("review_images") {
+		// Found now, so a missing browser stops the run before any request.
+		path, err := render.FindBrowser(v.GetString("chromium"))
+		if err != nil {
+			return nil, usagef("--review-images needs Chromium: install the chromium package (%v)", err)
+		}
+		s.Review, s.Browser = true, path
+	}
 	s.MaxRequests = g.int("max_requests")
 	s.MaxTokensTotal = int64(g.int("max_tokens_total"))
 	s.MaxAnswerBytes = llm.DefaultMaxAnswerBytes

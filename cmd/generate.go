@@ -26,6 +26,7 @@ import (
 	"github.com/lessongen/lessongen/llm"
 	"github.com/lessongen/lessongen/modality"
 	"github.com/lessongen/lessongen/orchestrate"
+	"github.com/lessongen/lessongen/render"
 	"github.com/lessongen/lessongen/templates"
 	"github.com/lessongen/lessongen/tool"
 )
@@ -388,6 +389,12 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 		checkpoint = func(lesson bool) ([]string, error) { return save(saver, opts.out, lesson, &runIO) }
 	}
 	sink(event.Event{Kind: event.RunStart, Text: fmt.Sprintf("%s: %s", opts.file, countSubagents(steps))})
+	var shoot func(context.Context, string) ([]byte, error)
+	if cfg.Browser != "" {
+		shooter := render.NewShooter(cfg.Browser)
+		defer shooter.Close()
+		shoot = shooter.Shot
+	}
 	report, runErr := orchestrate.Run(ctx, doc, scope, orchestrate.Options{
 		Budget: orchestrate.Budget{MaxRequests: cfg.MaxRequests, MaxTokens: cfg.MaxTokensTotal},
 		Bridge: br, Model: model, Templates: tmpl, Form: form, Approval: approval, Asker: asker,
@@ -398,6 +405,7 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 		// runs generated) as a real run would, and writes none.
 		StateDir: historyFrom, Redact: red.String, Rewrite: opts.rewrite,
 		HistoryReadOnly: cfg.Replay != "" || toStdout || dryRun, Review: cfg.Review,
+		Shoot: shoot,
 	})
 	if err := tp.missed(historyFrom, report.Continued); err != nil {
 		sink(event.Event{Kind: event.RunEnd, Status: "stopped: replay miss"})

@@ -198,6 +198,32 @@ var setupFixes = []struct{ marker, fix string }{
 	{"--enable-auto-tool-choice", "vLLM: start the server with --enable-auto-tool-choice --tool-call-parser NAME (the parser for your model, e.g. hermes, llama3_json, mistral)"},
 	{"cannot use tools with stream", "llama.cpp: this llama-server cannot stream tool calls: run without --stream, or update llama.cpp"},
 	{"does not support tools", "this model does not support tool calling on this server (Ollama: its template has no tools): choose one that does with --model"},
+	// llama.cpp's server without a multimodal projector answers images
+	// with "image input is not supported - hint: ... provide the mmproj".
+	{"image input is not supported", "llama.cpp: this llama-server takes no images: start it with --mmproj FILE (the model's projector), or run without --review-images"},
+}
+
+// imageRefusalMarkers are words of a server's refusal of image input:
+// llama.cpp's "image input is not supported", OpenAI's "Invalid content
+// type. image_url is only supported by certain models", vLLM's "... is
+// not a multimodal model".
+var imageRefusalMarkers = []string{"image", "vision", "multimodal", "content type"}
+
+// ImageRefused reports whether err is a server refusing a request's image
+// parts: a 4xx or 5xx (not 429) whose message speaks of images. Callers
+// ask only about requests that carried images.
+func ImageRefused(err error) bool {
+	var pe *ProviderError
+	if !errors.As(err, &pe) || pe.StatusCode < 400 || pe.StatusCode == http.StatusTooManyRequests {
+		return false
+	}
+	low := strings.ToLower(pe.Message)
+	for _, m := range imageRefusalMarkers {
+		if strings.Contains(low, m) {
+			return true
+		}
+	}
+	return false
 }
 
 // unknownFieldMarkers are how servers refuse a request field they do not

@@ -29,6 +29,10 @@ type Message struct {
 	ToolCalls []ToolCall
 	// ToolCallID is set on tool messages only: the call this is the result of.
 	ToolCallID string
+	// Images are PNGs sent after Content as image parts of a user message
+	// (--review-images: the board as drawn). History stores a marker, not
+	// the image.
+	Images [][]byte
 }
 
 // ToolCall is one function call requested by the model.

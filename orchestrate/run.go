@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/lessongen/lessongen/agent"
@@ -80,6 +81,10 @@ type Options struct {
 	// (modality.Descriptor.Review: the whiteboard) one more turn once its
 	// work is done, with the node as drawn (--review).
 	Review bool
+	// Shoot, when set with Review, draws a node's rendered body (its
+	// kind's modality.Descriptor.Render) as a PNG, sent with the review
+	// turn (--review-images: render.Shooter.Shot).
+	Shoot func(ctx context.Context, body string) ([]byte, error)
 	// Rewrite lets a subagent given an Instruction change what the author
 	// wrote, each change approved by Asker (fill --rewrite).
 	Rewrite bool
@@ -145,6 +150,9 @@ type runner struct {
 	// while the requests in flight finish and their tool calls commit.
 	requests context.Context
 	cancel   context.CancelCauseFunc
+	// noImages is set once the server refused a review image: later
+	// reviews send text alone instead of failing the same way.
+	noImages atomic.Bool
 	ckpt     *checkpointer
 	health   *health
 	// reads are the source lines read so far, carried to later subagents.
@@ -369,6 +377,10 @@ func (r *runner) step(ctx context.Context, st Step, bl modality.Level, d *modali
 	task := agent.Task{Node: node, Level: bl.Name, Prompt: prompt, MaxSteps: r.opts.MaxSteps}
 	if r.opts.Review && d.Review != nil && level == session.LevelNode {
 		task.Review = func(ctx context.Context) string { return reviewText(ctx, sess, d.Review) }
+		if r.opts.Shoot != nil && d.Render != nil {
+			task.ReviewImage = func(ctx context.Context) []byte { return r.reviewImage(ctx, node, bl.Name, sess, d) }
+			task.ImagesRefused = func() { r.noImages.Store(true) }
+		}
 	}
 	if len(pending) == 0 {
 		// A refinement with nothing pending: the instruction, not "fill
@@ -498,6 +510,26 @@ func (r *runner) describeSlide(ref string) (string, error) {
 		parts = append(parts, "Its "+d.Name+": "+s)
 	}
 	return strings.Join(parts, "\n"), nil
+}
+
+// reviewImage is the node as render draws it, as a PNG; nil, with a
+// warning when drawing failed, sends the review without it.
+func (r *runner) reviewImage(ctx context.Context, node, level string, sess *session.Session, d *modality.Descriptor) []byte {
+	if r.noImages.Load() {
+		return nil
+	}
+	var body string
+	sess.View(func(st session.State) { body = d.Render(st, nil).Body })
+	img, err := r.opts.Shoot(ctx, body)
+	if err != nil {
+		if ctx.Err() == nil {
+			// The first line: a browser that fails to start adds its log.
+			msg, _, _ := strings.Cut(err.Error(), "\n")
+			r.emit(event.Event{Kind: event.Warning, Node: node, Level: level, Text: "the board could not be drawn for review (" + msg + "): reviewing from the text alone"})
+		}
+		return nil
+	}
+	return img
 }
 
 // reviewText is what the review intent shows of the node: its outputs as

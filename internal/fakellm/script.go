@@ -109,6 +109,10 @@ type Quirks struct {
 	// tokens (about 4 bytes each, as usage counts them) with llama.cpp's
 	// 400 "the request exceeds the available context size".
 	ContextTokens int `json:"context_tokens,omitempty"`
+	// LlamaCppNoImages refuses a request with an image part, as
+	// llama-server started without a multimodal projector (--mmproj)
+	// does: 500 "image input is not supported - hint: ...".
+	LlamaCppNoImages bool `json:"llamacpp_no_images,omitempty"`
 	// NoUsage leaves usage out of answers.
 	NoUsage bool `json:"no_usage,omitempty"`
 }

@@ -6,6 +6,7 @@
 package fakellm
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"crypto/sha256"
@@ -391,6 +392,14 @@ func (s *Server) quirk(req chatRequest) (reply, bool) {
 	if q.LlamaCppNoToolStream && len(req.Tools) > 0 && req.Stream {
 		return reply{status: http.StatusInternalServerError,
 			body: `{"error":{"code":500,"message":"Cannot use tools with stream","type":"server_error"}}`}, true
+	}
+	if q.LlamaCppNoImages {
+		for _, m := range req.Messages {
+			if bytes.Contains(m.Content, []byte(`"image_url"`)) {
+				return reply{status: http.StatusInternalServerError,
+					body: `{"error":{"code":500,"message":"image input is not supported - hint: if this is unexpected, you may need to provide the mmproj","type":"server_error"}}`}, true
+			}
+		}
 	}
 	if q.RejectStrict {
 		for _, t := range req.Tools {

@@ -183,6 +183,10 @@ func Reopen(dir, node, level string, redact func(string) string) (*Writer, error
 // summarised.
 func (w *Writer) Append(m llm.Message) error {
 	r := Record{Role: m.Role, Content: m.Content, ToolCallID: m.ToolCallID}
+	for _, img := range m.Images {
+		// An image is not kept: a marker says it was sent.
+		r.Content += ImageMarker(len(img))
+	}
 	if m.Role == llm.RoleTool {
 		r.Content, r.Summarised = Summarise(m.Content)
 	}
@@ -193,6 +197,10 @@ func (w *Writer) Append(m llm.Message) error {
 	// durable together, before any of its tools runs.
 	return w.line(r, m.Role == llm.RoleAssistant)
 }
+
+// ImageMarker stands in a stored message for an image of n bytes that
+// was sent with it (--review-images).
+func ImageMarker(n int) string { return fmt.Sprintf("\n\n[image: board as drawn, %d bytes]", n) }
 
 // MarkGenerated records ids the run created.
 func (w *Writer) MarkGenerated(ids ...string) error {

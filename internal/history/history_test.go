@@ -1,6 +1,7 @@
 package history
 
 import (
+	"encoding/base64"
 	"errors"
 	"os"
 	"path/filepath"
@@ -184,5 +185,37 @@ func TestLoadCorrupt(t *testing.T) {
 				t.Errorf("after SetAside, Load = %v, want ErrNone", err)
 			}
 		})
+	}
+}
+
+// An image sent with a message (--review-images) is stored as a marker:
+// the file holds no base64 of it, and the loaded conversation replays
+// as text.
+func TestImageStoredAsMarker(t *testing.T) {
+	dir := t.TempDir()
+	w, err := Create(dir, Header{Node: "slides/light", Level: "whiteboard.node", ContentHash: "h1"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	img := []byte("\x89PNG\r\n\x1a\n" + strings.Repeat("pixels", 100))
+	if err := w.Append(llm.Message{Role: llm.RoleUser, Content: "Review", Images: [][]byte{img}}); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	path, _ := Path(dir, "slides/light", "whiteboard.node")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b64 := base64.StdEncoding.EncodeToString(img); strings.Contains(string(data), b64[20:60]) || strings.Contains(string(data), "pixels") {
+		t.Errorf("the history file holds the image:\n%s", data)
+	}
+	c, err := Load(dir, "slides/light", "whiteboard.node")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []llm.Message{{Role: llm.RoleUser, Content: "Review\n\n[image: board as drawn, 608 bytes]"}}
+	if !reflect.DeepEqual(c.Messages, want) {
+		t.Errorf("loaded %#v, want %#v", c.Messages, want)
 	}
 }
