@@ -130,7 +130,12 @@ func runRender(opts *renderOptions) error {
 	// Controls and bidi overrides in lesson text are written as character
 	// references: the page shows the same, a terminal (-o -, cat) no
 	// escape sequence.
-	data := []byte(termsafe.Markup(buf.String()))
+	// A deck is a zip, whose bytes are not text: it is written as made
+	// (the pptx writer drops controls from the text it holds).
+	data := buf.Bytes()
+	if opts.format != "pptx" {
+		data = []byte(termsafe.Markup(buf.String()))
+	}
 	if out == "-" {
 		_, err := opts.io.Out.Write(data)
 		return err
