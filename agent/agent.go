@@ -223,6 +223,7 @@ func Run(ctx context.Context, model llm.Model, tools Tools, task Task, emit even
 		msgs = append(msgs, m)
 	}
 	defs := toLLMTools(tools.Tools())
+	reviewing := false // the next request is the review turn
 	for res.Steps < task.MaxSteps {
 		if err := ctx.Err(); err != nil {
 			return finish(res, msgs, tools, StopCanceled), err
@@ -253,8 +254,15 @@ func Run(ctx context.Context, model llm.Model, tools Tools, task Task, emit even
 			if ctx.Err() != nil {
 				return finish(res, msgs, tools, StopCanceled), ctx.Err()
 			}
+			if reviewing && resp.Sent(err) > 0 {
+				// The work was done before the review was asked for: a
+				// review the server fails does not undo it.
+				emit(event.Event{Kind: event.Warning, Node: task.Node, Level: task.Level, Step: res.Steps, Text: "the review turn failed; the node is kept as it was before it: " + err.Error()})
+				return finish(res, msgs, tools, StopDone), nil
+			}
 			return finish(res, msgs, tools, StopFailed), err
 		}
+		reviewing = false
 		tokens := event.Tokens{Prompt: resp.Usage.PromptTokens, Completion: resp.Usage.CompletionTokens, Cached: resp.Usage.CachedTokens}
 		res.Tokens = res.Tokens.Add(tokens)
 		emit(event.Event{Kind: event.Usage, Node: task.Node, Level: task.Level, Step: res.Steps, Tokens: &tokens})
@@ -280,6 +288,7 @@ func Run(ctx context.Context, model llm.Model, tools Tools, task Task, emit even
 				if ok, err := review(ctx, task, &res, &msgs, save); err != nil {
 					return finish(res, msgs, tools, StopFailed), err
 				} else if ok {
+					reviewing = true
 					continue
 				}
 			}
@@ -310,6 +319,7 @@ func Run(ctx context.Context, model llm.Model, tools Tools, task Task, emit even
 				if ok, err := review(ctx, task, &res, &msgs, save); err != nil {
 					return finish(res, msgs, tools, StopFailed), err
 				} else if ok {
+					reviewing = true
 					continue
 				}
 			}

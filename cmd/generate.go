@@ -20,6 +20,7 @@ import (
 	"github.com/lessongen/lessongen/internal/redact"
 	"github.com/lessongen/lessongen/internal/regfile"
 	"github.com/lessongen/lessongen/internal/sources"
+	"github.com/lessongen/lessongen/internal/statedir"
 	"github.com/lessongen/lessongen/internal/termsafe"
 	"github.com/lessongen/lessongen/internal/yamlsrc"
 	"github.com/lessongen/lessongen/lesson"
@@ -407,6 +408,12 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 		HistoryReadOnly: cfg.Replay != "" || toStdout || dryRun, Review: cfg.Review,
 		Shoot: shoot,
 	})
+	if le := (*statedir.LinkError)(nil); errors.As(runErr, &le) {
+		// A link or pipe planted in the state a dry run (or a run to
+		// stdout) reads without preparing the folder: the user's to fix.
+		progress.Close()
+		return &usageError{runErr}
+	}
 	if err := tp.missed(historyFrom, report.Continued); err != nil {
 		sink(event.Event{Kind: event.RunEnd, Status: "stopped: replay miss"})
 		progress.Close()

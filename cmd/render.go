@@ -57,11 +57,21 @@ final answer-key slide. --handout leaves out the notes pages and the
 answer-key slide: a copy for students.
 
 The output defaults to FILE with .html (or .md, .pptx); -o -
-writes to stdout. An output that is one of the lesson's files is refused.`,
+writes to stdout. Without --format, an -o ending in .md or .pptx picks
+that format. An output that is one of the lesson's files is refused.`,
 		Example: "  lessongen render examples/photosynthesis/lesson.yaml -o lesson.html\n  lessongen render lesson.yaml --format md -o lesson.md\n  lessongen render lesson.yaml --format pptx --handout -o handout.pptx",
 		Args:    exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.file = args[0]
+			if !cmd.Flags().Changed("format") {
+				// -o deck.pptx means a deck, not HTML under that name.
+				switch strings.ToLower(filepath.Ext(opts.out)) {
+				case ".md":
+					opts.format = "md"
+				case ".pptx":
+					opts.format = "pptx"
+				}
+			}
 			return runRender(opts)
 		},
 	}
@@ -130,7 +140,12 @@ func runRender(opts *renderOptions) error {
 	// Controls and bidi overrides in lesson text are written as character
 	// references: the page shows the same, a terminal (-o -, cat) no
 	// escape sequence.
-	data := []byte(termsafe.Markup(buf.String()))
+	// A deck is a zip, whose bytes are not text: it is written as made
+	// (the pptx writer drops controls from the text it holds).
+	data := buf.Bytes()
+	if opts.format != "pptx" {
+		data = []byte(termsafe.Markup(buf.String()))
+	}
 	if out == "-" {
 		_, err := opts.io.Out.Write(data)
 		return err

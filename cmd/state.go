@@ -32,6 +32,11 @@ type stateDirs struct {
 
 // stateFor resolves the state folder of a run on file saving to out.
 func stateFor(setting, file, out string) (stateDirs, error) {
+	if out != "" && out != "-" && inStateFolder(out) {
+		// Its state folder would be made inside the state it starts from
+		// as a copy, and the copy would walk into itself.
+		return stateDirs{}, usagef("-o %s is inside a state folder (%s), which lessongen keeps for itself; write the lesson elsewhere", out, statedir.Name)
+	}
 	if setting != "" {
 		return stateDirs{dir: setting, explicit: true}, nil
 	}
@@ -105,6 +110,17 @@ func readStateDir(setting, file string) string {
 		return setting
 	}
 	return statedir.ReadDir(file)
+}
+
+// inStateFolder reports whether path lies inside a folder named
+// statedir.Name.
+func inStateFolder(path string) bool {
+	for _, part := range strings.Split(filepath.ToSlash(filepath.Dir(filepath.Clean(path))), "/") {
+		if part == statedir.Name {
+			return true
+		}
+	}
+	return false
 }
 
 func exists(p string) bool {

@@ -64,6 +64,12 @@ func setList[T any, P yamlsrc.PlaceholderOf[T]](p *Plan, rc *session.Context, f 
 	if err != nil {
 		return nil, session.Reject(session.KindNotFound, "pending_id", err.Error(), "%s: no placeholder to fill", name)
 	}
+	// One call fills a metadata placeholder, so it brings what the hint
+	// counts ("two more common misconceptions"), else the author gets less
+	// than asked with nothing left pending to say so.
+	if n := session.HintCount(ph.Hint); len(items) < n {
+		return nil, session.Reject(session.KindInvalidArgs, name, fmt.Sprintf("pass at least %d items for this placeholder in one call", n), "placeholder %s (%q) asks for %d items; got %d", ph.PlaceholderID, ph.Hint, n, len(items))
+	}
 	old := f.Value
 	f.Value = out
 	rc.Report(ItemsAdded{List: name, PendingID: ph.PlaceholderID, Count: len(items)})

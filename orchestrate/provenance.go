@@ -6,11 +6,10 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
-	"os"
 	"path/filepath"
 	"sync"
 
-	"github.com/lessongen/lessongen/internal/atomicfile"
+	"github.com/lessongen/lessongen/internal/statedir"
 	"github.com/lessongen/lessongen/session"
 )
 
@@ -48,7 +47,9 @@ func loadProvenance(dir string, write bool) (*provenance, error) {
 		return p, nil
 	}
 	p.path, p.write = filepath.Join(dir, ProvenanceFile), write
-	data, err := os.ReadFile(p.path)
+	// Through statedir, as every state file: a planted link or pipe is
+	// refused, not followed (or waited on).
+	data, err := statedir.ReadFile(dir, ProvenanceFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return p, nil
 	}
@@ -116,7 +117,7 @@ func (p *provenance) record(node string, sess *session.Session) error {
 	if err != nil {
 		return fmt.Errorf("provenance: %w", err)
 	}
-	if err := atomicfile.Write(p.path, append(data, '\n'), 0o644); err != nil {
+	if err := statedir.WriteFile(filepath.Dir(p.path), ProvenanceFile, append(data, '\n'), 0o644); err != nil {
 		return fmt.Errorf("provenance: %w", err)
 	}
 	return nil

@@ -477,3 +477,73 @@ func TestPPTXBigDeck(t *testing.T) {
 		t.Errorf("%d slides, want %d", got, want)
 	}
 }
+
+// TestPPTXArrowHeadsAndWidth: an arrow's heads (none, start, both, end)
+// and a stroke_width are drawn in the deck as the page draws them.
+func TestPPTXArrowHeadsAndWidth(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "lesson.yaml")
+	src := `version: 1
+metadata:
+  title: Arrows
+  subject: maths
+  grade: "4"
+slides:
+  - id: s
+    title: Arrows
+    whiteboard:
+      elements:
+        - {id: a, type: shape, shape: rect, x: 40, y: 100, w: 100, h: 60, style: {stroke_width: 12}}
+        - {id: b, type: shape, shape: rect, x: 600, y: 100, w: 100, h: 60}
+        - {id: none, type: arrow, from: a, to: b, heads: none}
+        - {id: both, type: arrow, from: a, to: b, heads: both, style: {stroke_width: 9}}
+        - {id: start, type: arrow, from: a, to: b, heads: start}
+        - {id: end, type: arrow, from: a, to: b}
+`
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	slides := pptxtest.Slides(pptxtest.Parts(t, renderPPTX(t, path, false)))
+	var slide string
+	for _, s := range slides {
+		if strings.Contains(string(s), `name="both"`) {
+			slide = string(s)
+		}
+	}
+	if slide == "" {
+		t.Fatal("no slide draws the arrows")
+	}
+	// shape names the cNvPr and everything up to the next shape.
+	shape := func(name string) string {
+		i := strings.Index(slide, `name="`+name+`"`)
+		if i < 0 {
+			t.Fatalf("no shape %q", name)
+		}
+		rest := slide[i:]
+		if j := strings.Index(rest[1:], `<p:cNvPr `); j >= 0 {
+			rest = rest[:j+1]
+		}
+		return rest
+	}
+	for name, want := range map[string][2]bool{"none": {false, false}, "both": {true, true}, "start": {true, false}, "end": {false, true}} {
+		s := shape(name)
+		if got := [2]bool{strings.Contains(s, "<a:headEnd"), strings.Contains(s, "<a:tailEnd")}; got != want {
+			t.Errorf("arrow %s: head, tail = %v, want %v", name, got, want)
+		}
+	}
+	width := regexp.MustCompile(`<a:ln w="(\d+)"`)
+	w := func(name string) int {
+		m := width.FindStringSubmatch(shape(name))
+		if m == nil {
+			t.Fatalf("shape %s has no line width", name)
+		}
+		n, _ := strconv.Atoi(m[1])
+		return n
+	}
+	near := func(a, b int) bool { return a-b <= 3 && b-a <= 3 } // EMU rounding
+	if !near(w("both"), 3*w("end")) {
+		t.Errorf("arrow both (stroke_width 9) is %d EMU wide, arrow end (3) %d", w("both"), w("end"))
+	}
+	if !near(w("a"), 4*w("b")) {
+		t.Errorf("shape a (stroke_width 12) is %d EMU wide, shape b (3) %d", w("a"), w("b"))
+	}
+}

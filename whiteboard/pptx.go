@@ -181,11 +181,11 @@ func (m mapper) element(e *Element) pptx.Shape {
 		}
 		sp := &pptx.Sp{Name: e.ID, Box: m.box(box), Fill: fill, Paras: m.text(e, e.Text.Value, ""), Inset: 1}
 		if e.Style != nil && e.Style.Stroke != "" {
-			sp.Line = m.line(stroke, 2)
+			sp.Line = m.line(stroke, e.strokeWidth(2))
 		}
 		return sp
 	case KindShape:
-		sp := &pptx.Sp{Name: e.ID, Box: m.box(box), Fill: fill, Line: m.line(stroke, 3), Anchor: "ctr", Geom: "roundRect"}
+		sp := &pptx.Sp{Name: e.ID, Box: m.box(box), Fill: fill, Line: m.line(stroke, e.strokeWidth(3)), Anchor: "ctr", Geom: "roundRect"}
 		switch e.Shape {
 		case "ellipse", "circle":
 			sp.Geom = "ellipse"
@@ -237,11 +237,13 @@ func (b *Board) arrowPPTX(m mapper, e *Element, drawn map[string]*pptx.Sp) []ppt
 		return []pptx.Shape{&pptx.Sp{Name: e.ID, Box: m.box(textfit.Box{X: 10, Y: 4, W: 800, H: 28}),
 			Paras: []pptx.Para{pptx.Text("arrow "+e.ID+": "+e.From+" → "+e.To+" (missing element)", m.pt(16), false, pptx.RGB("B42318"))}}}
 	}
-	ln := m.line(stroke, 3)
+	ln := m.line(stroke, e.strokeWidth(3))
 	if ln == nil {
 		ln = &pptx.Line{Color: pptx.RGB("1B1F24"), Width: 1}
 	}
-	ln.Tail = true
+	// The heads the page draws (markers): the end unless heads says.
+	ln.Head = e.Heads == "start" || e.Heads == "both"
+	ln.Tail = e.Heads == "" || e.Heads == "end" || e.Heads == "both"
 	cx := &pptx.Connector{Name: e.ID, X1: m.x(x1), Y1: m.y(y1), X2: m.x(x2), Y2: m.y(y2), Line: *ln}
 	if e.FromPoint == nil {
 		if sp := drawn[e.From]; sp != nil {

@@ -316,3 +316,31 @@ func unwrapPath(err error) error {
 	}
 	return err
 }
+
+// WriteFile replaces rel inside dir with data, atomically (a temporary
+// file beside it, then a rename), under the same rules as OpenFile: a
+// link or special file at rel is refused, never followed or replaced.
+func WriteFile(dir, rel string, data []byte, perm os.FileMode) error {
+	tmp := rel + fmt.Sprintf(".tmp-%d", os.Getpid())
+	f, err := OpenFile(dir, tmp, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, perm)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if serr := f.Sync(); err == nil {
+		err = serr
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = Rename(dir, tmp, rel)
+	}
+	if err != nil {
+		if root, rerr := os.OpenRoot(dir); rerr == nil {
+			root.Remove(filepath.FromSlash(tmp))
+			root.Close()
+		}
+	}
+	return err
+}

@@ -122,3 +122,34 @@ func TestMigrate(t *testing.T) {
 		}
 	})
 }
+
+// TestWriteFileRefusesLink: a link planted at a state file after the
+// preflight is refused, not followed: its target keeps its content.
+func TestWriteFileRefusesLink(t *testing.T) {
+	base := t.TempDir()
+	dir := filepath.Join(base, "state")
+	outside := filepath.Join(base, "outside.json")
+	if err := os.WriteFile(outside, []byte("theirs"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteFile(dir, "provenance.json", []byte("one"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "provenance.json")); string(b) != "one" {
+		t.Fatalf("wrote %q", b)
+	}
+	os.Remove(filepath.Join(dir, "provenance.json"))
+	if err := os.Symlink(outside, filepath.Join(dir, "provenance.json")); err != nil {
+		t.Skip(err)
+	}
+	err := WriteFile(dir, "provenance.json", []byte("two"), 0o644)
+	if le := (*LinkError)(nil); !errors.As(err, &le) {
+		t.Errorf("WriteFile over a symlink: %v, want a LinkError", err)
+	}
+	if b, _ := os.ReadFile(outside); string(b) != "theirs" {
+		t.Errorf("the link's target now holds %q", b)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Errorf("left %d entries in the state folder, want the link only", len(ents))
+	}
+}
