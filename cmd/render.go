@@ -96,6 +96,11 @@ func runRender(opts *renderOptions) error {
 	if opts.handout && opts.format != "pptx" {
 		return usagef("--handout is for --format pptx")
 	}
+	if opts.format == "pptx" && opts.out == "-" && opts.io.OutTTY {
+		// A deck is a zip: on a terminal its bytes are noise (and the
+		// terminal's sanitiser would break them anyway).
+		return usagef("-o - would write the PowerPoint file's bytes to the terminal; name a file (-o lesson.pptx) or pipe the output")
+	}
 	doc, err := compose.Load(opts.file, opts.reg)
 	if err == nil {
 		err = doc.LoadAll()

@@ -362,3 +362,20 @@ func TestRenderWritesNoControls(t *testing.T) {
 		}
 	}
 }
+
+// A PowerPoint deck is binary: to a terminal it is refused (exit 2), to a
+// pipe it is written as made, a zip.
+func TestRenderPPTXToTerminalRefused(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"lesson.yaml": "version: 1\nmetadata:\n  title: T\nslides:\n  - id: s\n    title: S\n"})
+	lesson := filepath.Join(dir, "lesson.yaml")
+	var out, errOut bytes.Buffer
+	code := Run(context.Background(), []string{"render", lesson, "--format", "pptx", "-o", "-"}, &IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut, OutTTY: true})
+	if code != ExitUsage || out.Len() != 0 || !strings.Contains(errOut.String(), "name a file (-o lesson.pptx)") {
+		t.Errorf("to a terminal: exit %d, %d bytes out, stderr %q", code, out.Len(), errOut.String())
+	}
+	stdout, stderr, code := run(t, "render", lesson, "--format", "pptx", "-o", "-")
+	if code != 0 || !strings.HasPrefix(stdout, "PK\x03\x04") {
+		t.Errorf("to a pipe: exit %d, starts %q, stderr %q", code, stdout[:min(len(stdout), 8)], stderr)
+	}
+}
