@@ -10,8 +10,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -45,37 +43,10 @@ func TestAskAuthorOnTerminal(t *testing.T) {
 	if err := os.WriteFile(lesson, []byte("version: 1\nmetadata:\n  title: Water\n  objectives:\nslides:\n  - id: s\n    title: S\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	master, slave := openPTY(t, 40, 120)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	c := exec.CommandContext(ctx, bin, "generate", "lesson.yaml", "--interactive", "--concurrency", "1", "--events", "events.jsonl")
-	c.Dir = dir
-	c.Env = append(os.Environ(), "LESSONGEN_BASE_URL="+srv.URL(), "LESSONGEN_API_KEY="+fakellm.DummyAPIKey, "TERM=xterm", "NO_COLOR=")
-	c.Stdin, c.Stdout, c.Stderr = slave, slave, slave
-	c.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
-	if err := c.Start(); err != nil {
-		t.Fatal(err)
-	}
-	slave.Close()
-	var mu sync.Mutex
-	var raw bytes.Buffer
-	go func() {
-		buf := make([]byte, 4096)
-		for {
-			n, err := master.Read(buf)
-			mu.Lock()
-			raw.Write(buf[:n])
-			mu.Unlock()
-			if err != nil {
-				return
-			}
-		}
-	}()
-	screen := func() []string {
-		mu.Lock()
-		defer mu.Unlock()
-		return render(raw.Bytes(), 120)
-	}
+	term := startOnTerminal(t, ctx, 40, 120, bin, dir, []string{"LESSONGEN_BASE_URL=" + srv.URL(), "LESSONGEN_API_KEY=" + fakellm.DummyAPIKey, "NO_COLOR="}, "generate", "lesson.yaml", "--interactive", "--concurrency", "1", "--events", "events.jsonl")
+	screen := term.screen
 	prompt := regexp.MustCompile(`your answer \(empty: let it choose\): $`)
 	waitFor(t, ctx, screen, prompt)
 	time.Sleep(500 * time.Millisecond)
@@ -83,10 +54,10 @@ func TestAskAuthorOnTerminal(t *testing.T) {
 	if !prompt.MatchString(lastLine(s)) || !strings.Contains(strings.Join(s, "\n"), "asks: Which year group is this for?") {
 		t.Fatalf("question not on screen while waiting:\n%s", strings.Join(s, "\n"))
 	}
-	if _, err := master.Write([]byte("Year 7\n")); err != nil {
+	if _, err := term.master.Write([]byte("Year 7\n")); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Wait(); err != nil {
+	if err := term.cmd.Wait(); err != nil {
 		t.Fatalf("generate: %v\n%s", err, strings.Join(screen(), "\n"))
 	}
 	var sent bytes.Buffer

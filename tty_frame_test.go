@@ -3,7 +3,6 @@
 package main_test
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -12,8 +11,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -51,39 +48,14 @@ func TestFrameFitsShortTerminal(t *testing.T) {
 		t.Fatal(err)
 	}
 	const rows = 8
-	master, slave := openPTY(t, rows, 100)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	c := exec.CommandContext(ctx, bin, "generate", "lesson.yaml", "--concurrency", "2")
-	c.Dir = dir
-	c.Env = append(os.Environ(), "LESSONGEN_BASE_URL="+srv.URL(), "LESSONGEN_API_KEY="+fakellm.DummyAPIKey, "TERM=xterm", "NO_COLOR=1")
-	c.Stdin, c.Stdout, c.Stderr = slave, slave, slave
-	c.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
-	if err := c.Start(); err != nil {
-		t.Fatal(err)
-	}
-	slave.Close()
-	var mu sync.Mutex
-	var raw bytes.Buffer
-	go func() {
-		buf := make([]byte, 4096)
-		for {
-			n, err := master.Read(buf)
-			mu.Lock()
-			raw.Write(buf[:n])
-			mu.Unlock()
-			if err != nil {
-				return
-			}
-		}
-	}()
-	if err := c.Wait(); err != nil {
-		t.Fatalf("generate: %v\n%s", err, raw.String())
+	term := startOnTerminal(t, ctx, rows, 100, bin, dir, []string{"LESSONGEN_BASE_URL=" + srv.URL(), "LESSONGEN_API_KEY=" + fakellm.DummyAPIKey, "NO_COLOR=1"}, "generate", "lesson.yaml", "--concurrency", "2")
+	if err := term.cmd.Wait(); err != nil {
+		t.Fatalf("generate: %v\n%s", err, string(term.received()))
 	}
 	time.Sleep(100 * time.Millisecond)
-	mu.Lock()
-	out := raw.String()
-	mu.Unlock()
+	out := string(term.received())
 	ups := regexp.MustCompile(`\x1b\[(\d+)A`).FindAllStringSubmatch(out, -1)
 	if len(ups) == 0 {
 		t.Fatal("no live frame was drawn")

@@ -11,8 +11,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -47,42 +45,15 @@ func TestCtrlCAtQuestionOnTerminal(t *testing.T) {
 	if err := os.WriteFile(lesson, src, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	master, slave := openPTY(t, 40, 120)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	c := exec.CommandContext(ctx, bin, "generate", "lesson.yaml", "--approve", "ask")
-	c.Dir = dir
-	c.Env = append(os.Environ(), "LESSONGEN_BASE_URL="+srv.URL(), "LESSONGEN_API_KEY="+fakellm.DummyAPIKey, "TERM=xterm", "NO_COLOR=1")
-	c.Stdin, c.Stdout, c.Stderr = slave, slave, slave
-	c.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
-	if err := c.Start(); err != nil {
-		t.Fatal(err)
-	}
-	slave.Close()
-	var mu sync.Mutex
-	var raw bytes.Buffer
-	go func() {
-		buf := make([]byte, 4096)
-		for {
-			n, err := master.Read(buf)
-			mu.Lock()
-			raw.Write(buf[:n])
-			mu.Unlock()
-			if err != nil {
-				return
-			}
-		}
-	}()
-	screen := func() []string {
-		mu.Lock()
-		defer mu.Unlock()
-		return render(raw.Bytes(), 120)
-	}
+	term := startOnTerminal(t, ctx, 40, 120, bin, dir, []string{"LESSONGEN_BASE_URL=" + srv.URL(), "LESSONGEN_API_KEY=" + fakellm.DummyAPIKey, "NO_COLOR=1"}, "generate", "lesson.yaml", "--approve", "ask")
+	screen := term.screen
 	waitFor(t, ctx, screen, regexp.MustCompile(`apply\? .*: $`))
-	if _, err := master.Write([]byte{3}); err != nil { // Ctrl-C, through the terminal
+	if _, err := term.master.Write([]byte{3}); err != nil { // Ctrl-C, through the terminal
 		t.Fatal(err)
 	}
-	err = c.Wait()
+	err = term.cmd.Wait()
 	var exit *exec.ExitError
 	if !errors.As(err, &exit) || exit.ExitCode() != 130 {
 		t.Fatalf("generate: %v, want exit 130\n%s", err, strings.Join(screen(), "\n"))

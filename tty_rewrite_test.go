@@ -10,8 +10,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -44,37 +42,10 @@ func TestRewriteAsksOnTerminal(t *testing.T) {
 	if err := os.WriteFile(lesson, []byte("version: 1\nmetadata:\n  title: Halves\nslides:\n  - id: s\n    title: S\n    whiteboard:\n      heading: Halves\n      elements:\n        - id: title\n          type: text\n          x: 40\n          y: 130\n          w: 400\n          h: 40\n          text: Which is bigger?\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	master, slave := openPTY(t, 40, 120)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	c := exec.CommandContext(ctx, bin, "fill", "lesson.yaml", "--slide", "s", "--rewrite", "--instruction", "Say which half")
-	c.Dir = dir
-	c.Env = append(os.Environ(), "LESSONGEN_BASE_URL="+srv.URL(), "LESSONGEN_API_KEY="+fakellm.DummyAPIKey, "TERM=xterm", "NO_COLOR=")
-	c.Stdin, c.Stdout, c.Stderr = slave, slave, slave
-	c.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
-	if err := c.Start(); err != nil {
-		t.Fatal(err)
-	}
-	slave.Close()
-	var mu sync.Mutex
-	var raw bytes.Buffer
-	go func() {
-		buf := make([]byte, 4096)
-		for {
-			n, err := master.Read(buf)
-			mu.Lock()
-			raw.Write(buf[:n])
-			mu.Unlock()
-			if err != nil {
-				return
-			}
-		}
-	}()
-	screen := func() []string {
-		mu.Lock()
-		defer mu.Unlock()
-		return render(raw.Bytes(), 120)
-	}
+	term := startOnTerminal(t, ctx, 40, 120, bin, dir, []string{"LESSONGEN_BASE_URL=" + srv.URL(), "LESSONGEN_API_KEY=" + fakellm.DummyAPIKey, "NO_COLOR="}, "fill", "lesson.yaml", "--slide", "s", "--rewrite", "--instruction", "Say which half")
+	screen := term.screen
 	prompt := regexp.MustCompile(`apply\? \[y\]es / \[n\]o / \[a\]lways / \[q\]uit and save: $`)
 	waitFor(t, ctx, screen, prompt)
 	s := strings.Join(screen(), "\n")
@@ -87,10 +58,10 @@ func TestRewriteAsksOnTerminal(t *testing.T) {
 			t.Errorf("the question lacks %q:\n%s", want, s)
 		}
 	}
-	if _, err := master.Write([]byte("y\n")); err != nil {
+	if _, err := term.master.Write([]byte("y\n")); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Wait(); err != nil {
+	if err := term.cmd.Wait(); err != nil {
 		t.Fatalf("fill: %v\n%s", err, strings.Join(screen(), "\n"))
 	}
 	got, _ := os.ReadFile(lesson)

@@ -54,38 +54,10 @@ func TestApproveAskOnTerminal(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	master, slave := openPTY(t, 40, 120)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	c := exec.CommandContext(ctx, bin, "generate", "lesson.yaml", "--approve", "ask", "--concurrency", "1")
-	c.Dir = dir
-	c.Env = append(os.Environ(), "LESSONGEN_BASE_URL="+srv.URL(), "LESSONGEN_API_KEY="+fakellm.DummyAPIKey, "TERM=xterm", "NO_COLOR=")
-	c.Stdin, c.Stdout, c.Stderr = slave, slave, slave
-	c.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
-	if err := c.Start(); err != nil {
-		t.Fatal(err)
-	}
-	slave.Close()
-
-	var mu sync.Mutex
-	var raw bytes.Buffer
-	go func() {
-		buf := make([]byte, 4096)
-		for {
-			n, err := master.Read(buf)
-			mu.Lock()
-			raw.Write(buf[:n])
-			mu.Unlock()
-			if err != nil {
-				return
-			}
-		}
-	}()
-	screen := func() []string {
-		mu.Lock()
-		defer mu.Unlock()
-		return render(raw.Bytes(), 120)
-	}
+	term := startOnTerminal(t, ctx, 40, 120, bin, dir, []string{"LESSONGEN_BASE_URL=" + srv.URL(), "LESSONGEN_API_KEY=" + fakellm.DummyAPIKey, "NO_COLOR="}, "generate", "lesson.yaml", "--approve", "ask", "--concurrency", "1")
+	screen := term.screen
 	question := regexp.MustCompile(`apply\? \[y\]es / \[n\]o / \[a\]lways / \[q\]uit and save: $`)
 	// Each change is shown as the diff it makes to the lesson file, right
 	// above the question.
@@ -126,12 +98,12 @@ func TestApproveAskOnTerminal(t *testing.T) {
 		if text := strings.Join(s, "\n"); !strings.Contains(text, diff) {
 			t.Fatalf("diff not on screen while waiting; want\n%s\nscreen:\n%s", diff, text)
 		}
-		if _, err := master.Write([]byte("y\n")); err != nil {
+		if _, err := term.master.Write([]byte("y\n")); err != nil {
 			t.Fatal(err)
 		}
 		time.Sleep(300 * time.Millisecond)
 	}
-	if err := c.Wait(); err != nil {
+	if err := term.cmd.Wait(); err != nil {
 		t.Fatalf("generate: %v\n%s", err, strings.Join(screen(), "\n"))
 	}
 	time.Sleep(100 * time.Millisecond)
@@ -370,3 +342,54 @@ func TestStrayLinesAboveFrameOnTerminal(t *testing.T) {
 		}
 	}
 }
+
+// terminal is a command running on a pseudo-terminal, and everything the
+// terminal has received from it so far.
+type terminal struct {
+	cmd    *exec.Cmd
+	master *os.File
+	cols   int
+	mu     sync.Mutex
+	raw    bytes.Buffer
+}
+
+// startOnTerminal starts bin in dir with stdin, stdout and stderr on a new
+// rows×cols pseudo-terminal (TERM=xterm, env added to the test's own);
+// ctx ending kills it.
+func startOnTerminal(t *testing.T, ctx context.Context, rows, cols uint16, bin, dir string, env []string, args ...string) *terminal {
+	t.Helper()
+	master, slave := openPTY(t, rows, cols)
+	c := exec.CommandContext(ctx, bin, args...)
+	c.Dir = dir
+	c.Env = append(append(os.Environ(), env...), "TERM=xterm")
+	c.Stdin, c.Stdout, c.Stderr = slave, slave, slave
+	c.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	slave.Close()
+	term := &terminal{cmd: c, master: master, cols: int(cols)}
+	go func() {
+		buf := make([]byte, 4096)
+		for {
+			n, err := master.Read(buf)
+			term.mu.Lock()
+			term.raw.Write(buf[:n])
+			term.mu.Unlock()
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return term
+}
+
+// received is a copy of every byte the terminal has received so far.
+func (term *terminal) received() []byte {
+	term.mu.Lock()
+	defer term.mu.Unlock()
+	return bytes.Clone(term.raw.Bytes())
+}
+
+// screen is the terminal's screen as a person would see it now.
+func (term *terminal) screen() []string { return render(term.received(), term.cols) }
