@@ -40,7 +40,12 @@ func Sweep(paths ...string) []string {
 
 // Leftovers lists the temporary files Sweep would remove, changing
 // nothing (a run with nothing to do looks before it takes a lock).
-func Leftovers(paths ...string) []string {
+func Leftovers(paths ...string) []string { return tempNamed(paths, true) }
+
+// tempNamed lists the entries beside paths' targets named as the
+// temporary files of writes to them are: the plain files (regular) or
+// everything else.
+func tempNamed(paths []string, regular bool) []string {
 	var out []string
 	dirs, names := targetDirs(paths)
 	for _, dir := range dirs {
@@ -50,7 +55,7 @@ func Leftovers(paths ...string) []string {
 		}
 		for _, e := range entries {
 			m := tempRE.FindStringSubmatch(e.Name())
-			if e.Type().IsRegular() && m != nil && names[dir][m[1]] {
+			if m != nil && names[dir][m[1]] && e.Type().IsRegular() == regular {
 				out = append(out, filepath.Join(dir, e.Name()))
 			}
 		}
@@ -81,20 +86,4 @@ func targetDirs(paths []string) ([]string, map[string]map[string]bool) {
 // Planted returns the entries beside paths' targets that are named as
 // the temporary files of writes to them are but are not plain files
 // (a symlink): lessongen never makes one, so one is planted.
-func Planted(paths ...string) []string {
-	var out []string
-	dirs, names := targetDirs(paths)
-	for _, dir := range dirs {
-		entries, err := os.ReadDir(dir)
-		if err != nil {
-			continue
-		}
-		for _, e := range entries {
-			m := tempRE.FindStringSubmatch(e.Name())
-			if m != nil && names[dir][m[1]] && !e.Type().IsRegular() {
-				out = append(out, filepath.Join(dir, e.Name()))
-			}
-		}
-	}
-	return out
-}
+func Planted(paths ...string) []string { return tempNamed(paths, false) }
