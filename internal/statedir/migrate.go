@@ -84,21 +84,8 @@ func Copy(src, dst string, entries ...string) error {
 		}
 	}
 	for _, e := range entries {
-		err := filepath.WalkDir(filepath.Join(src, e), func(p string, d fs.DirEntry, err error) error {
-			if errors.Is(err, fs.ErrNotExist) && p == filepath.Join(src, e) {
-				return fs.SkipAll
-			}
-			if err != nil {
-				return err
-			}
-			fi, err := d.Info()
-			if err != nil {
-				return err
-			}
-			if w := What(fi); w != "" {
-				return &LinkError{Path: p, What: w}
-			}
-			if d.IsDir() {
+		err := walkPlain(filepath.Join(src, e), func(p string, fi fs.FileInfo) error {
+			if fi.IsDir() {
 				return nil
 			}
 			rel, err := filepath.Rel(src, p)

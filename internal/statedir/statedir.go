@@ -232,20 +232,7 @@ func Check(dir string) error {
 		}
 	}
 	probed := false
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if errors.Is(err, fs.ErrNotExist) && p == dir {
-			return fs.SkipAll
-		}
-		if err != nil {
-			return err
-		}
-		fi, err := d.Info()
-		if err != nil {
-			return err
-		}
-		if w := What(fi); w != "" {
-			return &LinkError{Path: p, What: w}
-		}
+	err := walkPlain(dir, func(p string, fi fs.FileInfo) error {
 		if p == dir {
 			probed = true
 			return probe(dir)
@@ -261,6 +248,28 @@ func Check(dir string) error {
 		return err
 	}
 	return probe(parent)
+}
+
+// walkPlain calls fn for root and everything below it, refusing a link,
+// a pipe or a device on the way with a *LinkError (nothing lessongen
+// makes in a state folder is one). A root that does not exist is empty.
+func walkPlain(root string, fn func(p string, fi fs.FileInfo) error) error {
+	return filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if errors.Is(err, fs.ErrNotExist) && p == root {
+			return fs.SkipAll
+		}
+		if err != nil {
+			return err
+		}
+		fi, err := d.Info()
+		if err != nil {
+			return err
+		}
+		if w := What(fi); w != "" {
+			return &LinkError{Path: p, What: w}
+		}
+		return fn(p, fi)
+	})
 }
 
 // probe creates and removes a file in folder dir, as a write would.
