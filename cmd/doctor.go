@@ -118,7 +118,7 @@ func runDoctor(ctx context.Context, opts *doctorOptions, cfg *settings) error {
 		}
 	}
 	if !healthy {
-		return &silentError{code: ExitFailure, err: errors.New("the model server cannot run generation as configured")}
+		return printed(errors.New("the model server cannot run generation as configured"))
 	}
 	return nil
 }

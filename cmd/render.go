@@ -108,7 +108,7 @@ func runRender(opts *renderOptions) error {
 	var problems yamlsrc.Problems
 	if errors.As(err, &problems) {
 		printProblems(opts.io, problems)
-		return &silentError{code: ExitUsage, err: fmt.Errorf("%s is invalid; nothing rendered", opts.file)}
+		return printed(usagef("%s is invalid; nothing rendered", opts.file))
 	}
 	if err != nil {
 		// The lesson or a child file cannot be read: the input's problem.

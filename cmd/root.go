@@ -67,14 +67,15 @@ func NewRootCmd(streams *IOStreams, reg *modality.Registry) *cobra.Command {
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return &usageError{err}
 	})
+	f := newFactory(streams, reg)
 	root.PersistentFlags().String("config", "", "config file (default: $XDG_CONFIG_HOME/lessongen/config.yaml or ./lessongen.yaml) [$LESSONGEN_CONFIG]")
 
 	root.AddCommand(
 		newValidateCmd(streams, reg),
 		newPlanCmd(streams, reg),
 		newToolsCmd(streams, reg),
-		newGenerateCmd(streams, reg),
-		newFillCmd(streams, reg),
+		newCmdGenerate(f, nil),
+		newCmdFill(f, nil),
 		newRenderCmd(streams, reg),
 		newDoctorCmd(streams, reg),
 		newVersionCmd(streams),

@@ -88,7 +88,7 @@ func runValidate(opts *validateOptions) error {
 		}
 	}
 	if failed > 0 {
-		return &silentError{code: ExitUsage, err: fmt.Errorf("%d of %d files invalid", failed, len(opts.files))}
+		return printed(usagef("%d of %d files invalid", failed, len(opts.files)))
 	}
 	return nil
 }
