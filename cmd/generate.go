@@ -28,7 +28,7 @@ import (
 
 // generateOptions are what generate and fill were asked to do. The
 // command fills them from its flags and arguments; a test may fill them
-// itself and call generateRun, with no cobra.
+// itself and call runGenerate, with no cobra.
 type generateOptions struct {
 	io  *IOStreams
 	reg *modality.Registry
@@ -56,7 +56,7 @@ func newGenerateCmd(streams *IOStreams, reg *modality.Registry) *cobra.Command {
 }
 
 // newCmdGenerate builds generate; runF, when set, runs in place of
-// generateRun with the options the flags filled (tests).
+// runGenerate with the options the flags filled (tests).
 func newCmdGenerate(f *factory, runF func(*generateOptions) error) *cobra.Command {
 	reg := f.registry
 	opts := &generateOptions{io: f.io, reg: reg}
@@ -109,7 +109,7 @@ preview of what would be asked.`,
 			if runF != nil {
 				return runF(opts)
 			}
-			return generateRun(cmd.Context(), opts)
+			return runGenerate(cmd.Context(), opts)
 		},
 	}
 	addGenerateFlags(cmd, opts)
@@ -153,7 +153,7 @@ works as in 'lessongen generate'.`,
 			if runF != nil {
 				return runF(opts)
 			}
-			return generateRun(cmd.Context(), opts)
+			return runGenerate(cmd.Context(), opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.slide, "slide", "", "the slide to fill: its id or 1-based position")

@@ -23,11 +23,11 @@ import (
 	"github.com/lessongen/lessongen/tool"
 )
 
-// generateRun is generate's and fill's run: it reads the options and the
+// runGenerate is generate's and fill's run: it reads the options and the
 // lesson, checks everything before any model request, hands the run to
 // orchestrate.Generate (which saves, checkpoints and says how it ended),
 // and prints what it did. The exit code is exitCode's, from the error.
-func generateRun(ctx context.Context, opts *generateOptions) (err error) {
+func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 	start := time.Now()
 	cfg, err := opts.settings()
 	if err != nil {
@@ -233,20 +233,10 @@ func (g *generation) store(errOut io.Writer) orchestrate.Store {
 // progress view, then reports.
 func (g *generation) generate(ctx context.Context) error {
 	cfg, opts := g.cfg, g.opts
-	br, err := bridge.New(opts.reg)
-	if err != nil {
-		return err
-	}
-	if err := g.tp.create(cfg, g.red); err != nil {
-		return err
-	}
+	br, model, err := g.client()
 	defer g.tp.close()
-	model, err := newModel(cfg, g.tp.wrap())
 	if err != nil {
 		return err
-	}
-	if g.approval == bridge.ApproveAsk && !opts.io.InTTY {
-		return usagef("--approve ask needs a terminal on stdin to ask; use auto or --dry-run in scripts and CI")
 	}
 	progress := newProgress(opts.io)
 	progress.SetTotal(len(g.steps))
@@ -290,6 +280,26 @@ func (g *generation) generate(ctx context.Context) error {
 		return err
 	}
 	return g.report(res)
+}
+
+// client is the run's bridge and model client; the --record file is
+// created here, under the lock.
+func (g *generation) client() (*bridge.Bridge, llm.Model, error) {
+	br, err := bridge.New(g.opts.reg)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := g.tp.create(g.cfg, g.red); err != nil {
+		return nil, nil, err
+	}
+	model, err := newModel(g.cfg, g.tp.wrap())
+	if err != nil {
+		return nil, nil, err
+	}
+	if g.approval == bridge.ApproveAsk && !g.opts.io.InTTY {
+		return nil, nil, usagef("--approve ask needs a terminal on stdin to ask; use auto or --dry-run in scripts and CI")
+	}
+	return br, model, nil
 }
 
 // runOptions are the settings of orchestrate.Generate but its events and

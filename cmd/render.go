@@ -31,8 +31,10 @@ type renderOptions struct {
 	stateDir string
 }
 
-func newRenderCmd(streams *IOStreams, reg *modality.Registry) *cobra.Command {
-	opts := &renderOptions{io: streams, reg: reg}
+// newCmdRender builds render; runF, when set, runs in place of runRender
+// with the options the flags filled (tests).
+func newCmdRender(f *factory, runF func(*renderOptions) error) *cobra.Command {
+	opts := &renderOptions{io: f.io, reg: f.registry}
 	cmd := &cobra.Command{
 		Use:   "render FILE",
 		Short: "Draw a lesson as one self-contained HTML page (or Marp Markdown, or PowerPoint)",
@@ -72,6 +74,9 @@ that format. An output that is one of the lesson's files is refused.`,
 					opts.format = "pptx"
 				}
 			}
+			if runF != nil {
+				return runF(opts)
+			}
 			return runRender(opts)
 		},
 	}
@@ -101,34 +106,13 @@ func runRender(opts *renderOptions) error {
 		// terminal's sanitiser would break them anyway).
 		return usagef("-o - would write the PowerPoint file's bytes to the terminal; name a file (-o lesson.pptx) or pipe the output")
 	}
-	doc, err := compose.Load(opts.file, opts.reg)
-	if err == nil {
-		err = doc.LoadAll()
-	}
-	var problems yamlsrc.Problems
-	if errors.As(err, &problems) {
-		printProblems(opts.io, problems)
-		return printed(usagef("%s is invalid; nothing rendered", opts.file))
-	}
+	doc, err := loadForRender(opts)
 	if err != nil {
-		// The lesson or a child file cannot be read: the input's problem.
-		return &usageError{err}
+		return err
 	}
-	// Layout warnings do not stop a render: seeing the defect is the point.
-	printProblems(opts.io, doc.Warnings)
-	out := opts.out
-	if out == "" {
-		out = strings.TrimSuffix(opts.file, filepath.Ext(opts.file)) + "." + opts.format
-	}
-	if out != "-" {
-		out = filepath.Clean(out)
-		// "-": nothing is saved, so only the lesson's own files are refused.
-		if err := doc.CheckSideFile(out, "-"); err != nil {
-			return usagef("-o %v", err)
-		}
-		if fi, err := os.Stat(out); err == nil && fi.IsDir() {
-			return usagef("-o %s is a folder; name the output file, e.g. %s", out, filepath.Join(out, "lesson."+opts.format))
-		}
+	out, err := renderTarget(opts, doc)
+	if err != nil {
+		return err
 	}
 	// Notes runs left for the author, from the state dir generate used.
 	notes, err := loadNotes(readStateDir(opts.stateDir, opts.file))
@@ -142,14 +126,61 @@ func runRender(opts *renderOptions) error {
 	if err := write(&buf, doc, opts.reg, notes); err != nil {
 		return err
 	}
+	return writeRendered(opts, out, buf.Bytes())
+}
+
+// loadForRender loads the lesson and all its children; a lesson that is
+// invalid (its problems printed) or cannot be read is the input's problem
+// (exit 2). Layout warnings do not stop a render: seeing the defect is
+// the point.
+func loadForRender(opts *renderOptions) (*compose.Document, error) {
+	doc, err := compose.Load(opts.file, opts.reg)
+	if err == nil {
+		err = doc.LoadAll()
+	}
+	var problems yamlsrc.Problems
+	if errors.As(err, &problems) {
+		printProblems(opts.io, problems)
+		return nil, printed(usagef("%s is invalid; nothing rendered", opts.file))
+	}
+	if err != nil {
+		// The lesson or a child file cannot be read: the input's problem.
+		return nil, &usageError{err}
+	}
+	printProblems(opts.io, doc.Warnings)
+	return doc, nil
+}
+
+// renderTarget is the file render writes: -o, else FILE with the
+// format's extension; - is stdout. One of the lesson's files, or a
+// folder, is refused.
+func renderTarget(opts *renderOptions, doc *compose.Document) (string, error) {
+	out := opts.out
+	if out == "" {
+		out = strings.TrimSuffix(opts.file, filepath.Ext(opts.file)) + "." + opts.format
+	}
+	if out != "-" {
+		out = filepath.Clean(out)
+		// "-": nothing is saved, so only the lesson's own files are refused.
+		if err := doc.CheckSideFile(out, "-"); err != nil {
+			return "", usagef("-o %v", err)
+		}
+		if fi, err := os.Stat(out); err == nil && fi.IsDir() {
+			return "", usagef("-o %s is a folder; name the output file, e.g. %s", out, filepath.Join(out, "lesson."+opts.format))
+		}
+	}
+	return out, nil
+}
+
+// writeRendered writes the rendered lesson to out, or stdout for -.
+func writeRendered(opts *renderOptions, out string, data []byte) error {
 	// Controls and bidi overrides in lesson text are written as character
 	// references: the page shows the same, a terminal (-o -, cat) no
 	// escape sequence.
 	// A deck is a zip, whose bytes are not text: it is written as made
 	// (the pptx writer drops controls from the text it holds).
-	data := buf.Bytes()
 	if opts.format != "pptx" {
-		data = []byte(termsafe.Markup(buf.String()))
+		data = []byte(termsafe.Markup(string(data)))
 	}
 	if out == "-" {
 		_, err := opts.io.Out.Write(data)

@@ -10,7 +10,19 @@ import (
 	"github.com/lessongen/lessongen/modality"
 )
 
-func newSchemaCmd(streams *IOStreams, reg *modality.Registry) *cobra.Command {
+type schemaOptions struct {
+	io  *IOStreams
+	reg *modality.Registry
+	// kind is the file whose schema is printed: the root (lesson) or a
+	// child kind.
+	kind string
+}
+
+// newCmdSchema builds schema; runF, when set, runs in place of runSchema
+// with the options the arguments filled (tests).
+func newCmdSchema(f *factory, runF func(*schemaOptions) error) *cobra.Command {
+	reg := f.registry
+	opts := &schemaOptions{io: f.io, reg: reg}
 	kinds := compose.Kinds(reg)
 	return &cobra.Command{
 		Use:   "schema [" + strings.Join(kinds, "|") + "]",
@@ -32,20 +44,28 @@ Point an editor at it with a first line such as
 		},
 		ValidArgs: kinds,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			kind := reg.Root().Name
+			opts.kind = reg.Root().Name
 			if len(args) == 1 {
-				kind = args[0]
+				opts.kind = args[0]
 			}
-			s, err := compose.Schema(reg, kind)
-			if err != nil {
-				return usagef("%v", err)
+			if runF != nil {
+				return runF(opts)
 			}
-			out, err := json.MarshalIndent(s, "", "  ")
-			if err != nil {
-				return err
-			}
-			_, err = streams.Out.Write(append(out, '\n'))
-			return err
+			return runSchema(opts)
 		},
 	}
+}
+
+// runSchema prints the JSON Schema of opts.kind's files.
+func runSchema(opts *schemaOptions) error {
+	s, err := compose.Schema(opts.reg, opts.kind)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	out, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = opts.io.Out.Write(append(out, '\n'))
+	return err
 }

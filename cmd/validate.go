@@ -29,8 +29,10 @@ type validateOptions struct {
 	sources    *sources.Sandbox
 }
 
-func newValidateCmd(streams *IOStreams, reg *modality.Registry) *cobra.Command {
-	opts := &validateOptions{io: streams, reg: reg}
+// newCmdValidate builds validate; runF, when set, runs in place of
+// runValidate with the options the flags filled (tests).
+func newCmdValidate(f *factory, runF func(*validateOptions) error) *cobra.Command {
+	opts := &validateOptions{io: f.io, reg: f.registry}
 	cmd := &cobra.Command{
 		Use:   "validate FILE...",
 		Short: "Check lesson files without calling a model",
@@ -45,6 +47,9 @@ file is valid, 2 otherwise.`,
 		Args:    minArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.files = args
+			if runF != nil {
+				return runF(opts)
+			}
 			return runValidate(opts)
 		},
 	}
