@@ -11,16 +11,17 @@ import (
 )
 
 func newSchemaCmd(streams *IOStreams, reg *modality.Registry) *cobra.Command {
-	kinds := compose.Kinds(reg)
+	kinds := append(compose.Kinds(reg), configKind)
 	return &cobra.Command{
 		Use:   "schema [" + strings.Join(kinds, "|") + "]",
-		Short: "Print the JSON Schema (draft 2020-12) of a lesson, whiteboard or quiz file, for editors",
+		Short: "Print the JSON Schema (draft 2020-12) of a lesson, whiteboard or quiz file, or of lessongen.yaml, for editors",
 		Long: `Print the JSON Schema (draft 2020-12) of a lesson file (the default) or of a
 child file given by path (whiteboard, quiz). It is derived from the same
 declarations validate reads, so every file validate accepts passes it; a
 !pending value is read by editors as its hint string (or null), and is
 allowed wherever validate allows pending. Rules a schema cannot state
-(unique ids, arrow ends, layout) are validate's.
+(unique ids, arrow ends, layout) are validate's. "schema config" prints
+the config file's (lessongen.yaml), from the same table as the flags.
 
 Point an editor at it with a first line such as
   # yaml-language-server: $schema=.lessongen/schema/lesson.json`,
@@ -36,9 +37,12 @@ Point an editor at it with a first line such as
 			if len(args) == 1 {
 				kind = args[0]
 			}
-			s, err := compose.Schema(reg, kind)
-			if err != nil {
-				return usagef("%v", err)
+			var s any = configSchema()
+			if kind != configKind {
+				var err error
+				if s, err = compose.Schema(reg, kind); err != nil {
+					return usagef("%v, or %s (lessongen.yaml)", err, configKind)
+				}
 			}
 			out, err := json.MarshalIndent(s, "", "  ")
 			if err != nil {

@@ -190,7 +190,7 @@ func (s setting) envs() []string {
 // addFlag declares the setting's flag on fs, its help naming its
 // environment variables.
 func (s setting) addFlag(fs *pflag.FlagSet) {
-	name, usage := s.flag(), s.help+" "+envNote(s.flag())
+	name, usage := s.flag(), s.help+" "+s.envNote()
 	switch s.typ {
 	case intType:
 		fs.Int64(name, s.def.(int64), usage)
@@ -221,6 +221,10 @@ func addModelFlags(dst *pflag.FlagSet) {
 // as resolveSettings binds them: "[$LESSONGEN_MAX_STEPS]".
 func envNote(flag string) string {
 	s, _ := lookupSetting(strings.ReplaceAll(flag, "-", "_"))
+	return s.envNote()
+}
+
+func (s setting) envNote() string {
 	return "[$" + strings.Join(s.envs(), ", $") + "]"
 }
 
