@@ -137,20 +137,14 @@ func probe(ctx context.Context, opts *doctorOptions, cfg *settings) error {
 	return nil
 }
 
-// probeFlags are the settings that change what a probe sends or how it
-// reads the answer; the rest (concurrency, budgets, files) mean nothing to
-// one.
-var probeFlags = []string{
-	"model", "base-url", "timeout", "attempt-timeout", "temperature", "seed", "max-tokens",
-	"tool-schema", "parallel-tool-calls", "token-field", "stream", "max-answer-bytes", "retries",
-}
-
-// addProbeFlags declares the model flags a probe takes.
+// addProbeFlags declares the flags of the settings that change what a
+// probe sends or how it reads the answer (settingTable's probe); the rest
+// (concurrency, budgets, files) mean nothing to one.
 func addProbeFlags(dst *pflag.FlagSet) {
-	all := pflag.NewFlagSet("model", pflag.ContinueOnError)
-	addModelFlags(all)
-	for _, name := range probeFlags {
-		dst.AddFlag(all.Lookup(name))
+	for _, s := range settingTable {
+		if s.probe && !s.noFlag {
+			s.addFlag(dst)
+		}
 	}
 }
 

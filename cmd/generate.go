@@ -220,7 +220,6 @@ func addGenerateFlags(cmd *cobra.Command, opts *generateOptions) {
 	cmd.Flags().BoolVar(&opts.quiet, "quiet", false, "print nothing but errors (and, when a run is left unfinished, its summary saying why)")
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print the summary as one JSON object on stdout")
 	cmd.Flags().BoolVar(&opts.interactive, "interactive", false, "let subagents ask you questions on the terminal (ask_author); without it they choose and say so in the notes")
-	cmd.Flags().Duration("checkpoint-interval", defaultCheckpointInterval, "rewrite the lesson file at most this often while subagents run (files of their own are saved as each node finishes; everything at the end); 0: after every node "+envNote("checkpoint-interval"))
 	addModelFlags(cmd.Flags())
 	completeModelFlags(cmd)
 }

@@ -13,8 +13,8 @@ import (
 type schemaOptions struct {
 	io  *IOStreams
 	reg *modality.Registry
-	// kind is the file whose schema is printed: the root (lesson) or a
-	// child kind.
+	// kind is the file whose schema is printed: the root (lesson), a
+	// child kind, or the config file (configKind).
 	kind string
 }
 
@@ -23,16 +23,17 @@ type schemaOptions struct {
 func newCmdSchema(f *factory, runF func(*schemaOptions) error) *cobra.Command {
 	reg := f.registry
 	opts := &schemaOptions{io: f.io, reg: reg}
-	kinds := compose.Kinds(reg)
+	kinds := append(compose.Kinds(reg), configKind)
 	return &cobra.Command{
 		Use:   "schema [" + strings.Join(kinds, "|") + "]",
-		Short: "Print the JSON Schema (draft 2020-12) of a lesson, whiteboard or quiz file, for editors",
+		Short: "Print the JSON Schema (draft 2020-12) of a lesson, whiteboard or quiz file, or of lessongen.yaml, for editors",
 		Long: `Print the JSON Schema (draft 2020-12) of a lesson file (the default) or of a
 child file given by path (whiteboard, quiz). It is derived from the same
 declarations validate reads, so every file validate accepts passes it; a
 !pending value is read by editors as its hint string (or null), and is
 allowed wherever validate allows pending. Rules a schema cannot state
-(unique ids, arrow ends, layout) are validate's.
+(unique ids, arrow ends, layout) are validate's. "schema config" prints
+the config file's (lessongen.yaml), from the same table as the flags.
 
 Point an editor at it with a first line such as
   # yaml-language-server: $schema=.lessongen/schema/lesson.json`,
@@ -58,9 +59,12 @@ Point an editor at it with a first line such as
 
 // runSchema prints the JSON Schema of opts.kind's files.
 func runSchema(opts *schemaOptions) error {
-	s, err := compose.Schema(opts.reg, opts.kind)
-	if err != nil {
-		return usagef("%v", err)
+	var s any = configSchema()
+	if opts.kind != configKind {
+		var err error
+		if s, err = compose.Schema(opts.reg, opts.kind); err != nil {
+			return usagef("%v, or %s (lessongen.yaml)", err, configKind)
+		}
 	}
 	out, err := json.MarshalIndent(s, "", "  ")
 	if err != nil {

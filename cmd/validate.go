@@ -41,12 +41,19 @@ files, and layout (elements off the canvas or overlapping).
 
 Every problem is printed as file:line:col: message on stderr (with --json,
 as one JSON object on stdout instead). Layout defects
-are warnings and do not fail unless --strict is given. Exit code 0 when every
+are warnings and do not fail unless --strict is given. Citations are checked
+in the sources folders generate reads: --sources, LESSONGEN_SOURCES or
+sources in the config file. Exit code 0 when every
 file is valid, 2 otherwise.`,
 		Example: "  lessongen validate examples/photosynthesis/lesson.yaml\n  lessongen validate --strict lessons/*.yaml",
 		Args:    minArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.files = args
+			dirs, err := sourcesSetting(cmd)
+			if err != nil {
+				return err
+			}
+			opts.sourceDirs = dirs
 			if runF != nil {
 				return runF(opts)
 			}
@@ -55,7 +62,7 @@ file is valid, 2 otherwise.`,
 	}
 	cmd.Flags().BoolVar(&opts.strict, "strict", false, "treat warnings as errors")
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print one JSON object on stdout: every file's result and every problem with file, line, column, severity, message and hint")
-	cmd.Flags().StringArrayVar(&opts.sourceDirs, "sources", nil, "check that every citation (sources: path:line) names a file and lines in these folders (repeatable)")
+	cmd.Flags().StringArrayVar(&opts.sourceDirs, "sources", nil, "check that every citation (sources: path:line) names a file and lines in these folders (repeatable; default: the sources generate reads) "+envNote("sources"))
 	return cmd
 }
 
