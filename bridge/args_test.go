@@ -76,3 +76,59 @@ func BenchmarkCall(b *testing.B) {
 		})
 	}
 }
+
+// countDecodes counts, until the test ends, how often decodeArgs decodes
+// each text.
+func countDecodes(t *testing.T) map[string]int {
+	t.Helper()
+	n := map[string]int{}
+	decodeHook = func(text string) { n[text]++ }
+	t.Cleanup(func() { decodeHook = nil })
+	return n
+}
+
+// A call's arguments are decoded once on every path from the call to the
+// change: the secret check, the schema check, the citation check, the
+// approval preview with its diff, the rewrite question, the dispatch.
+func TestCallDecodesArgumentsOnce(t *testing.T) {
+	ctx := context.Background()
+	diff := func(*session.Session, session.State) func() (string, error) {
+		return func() (string, error) { return "a diff", nil }
+	}
+	asked := lessonToolset(t, ApproveAsk, &fakeAsker{answer: true})
+	asked.Diff = diff
+	rewrite, err := testBridge(t).NewToolset(levelFor(t, "whiteboard", session.LevelNode), "board", authoredBoard(t), Strict, ApproveAuto, &fakeAsker{answer: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rewrite.Refine, rewrite.Rewrite, rewrite.Secrets, rewrite.Diff = true, true, redact.New(benchKey, ""), diff
+	for _, tc := range []struct {
+		name, tool, args string
+		ts               *Toolset
+		refused          string // in the error message; "" for a call that succeeds
+	}{
+		{"asked and applied", "set_vocabulary", vocabularyArgs(3, 100), asked, ""},
+		{"the author's content, asked and rewritten", "move_element", `{"id":"title","x":600,"y":130}`, rewrite, ""},
+		{"read-only", "list_pending", `{}`, asked, ""},
+		{"local", "note_for_author", `{"text":"the vocabulary is pitched at year 7"}`, asked, ""},
+		{"cites with no sources", "set_objectives", `{"objectives":[{"text":"Explain light","sources":["ch1.md:1"]}]}`, asked, "nothing to cite"},
+		{"a secret", "set_title", `{"title":"\u0073k-live-0123456789abcdefWXYZ"}`, asked, "hold a secret"},
+		{"schema refusal", "set_vocabulary", `{"terms":[]}`, asked, "terms has 0 items"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			n := countDecodes(t)
+			env, err := tc.ts.Call(ctx, tc.tool, tc.args)
+			if err != nil || env.OK != (tc.refused == "") || !env.OK && !strings.Contains(env.Error.Message, tc.refused) {
+				t.Fatalf("env %+v, err %v", env, err)
+			}
+			if n[tc.args] != 1 {
+				t.Errorf("the arguments were decoded %d times", n[tc.args])
+			}
+		})
+	}
+	for _, a := range []*fakeAsker{asked.Asker.(*fakeAsker), rewrite.Asker.(*fakeAsker)} {
+		if len(a.asked) != 1 || a.asked[0].Diff != "a diff" {
+			t.Errorf("the approval path was not taken: %+v", a.asked)
+		}
+	}
+}
