@@ -2,13 +2,16 @@ package bridge
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/lessongen/lessongen/compose"
 	"github.com/lessongen/lessongen/internal/redact"
 	"github.com/lessongen/lessongen/session"
+	"github.com/lessongen/lessongen/tool"
 	"github.com/lessongen/lessongen/whiteboard"
 )
 
@@ -129,6 +132,95 @@ func TestCallDecodesArgumentsOnce(t *testing.T) {
 	for _, a := range []*fakeAsker{asked.Asker.(*fakeAsker), rewrite.Asker.(*fakeAsker)} {
 		if len(a.asked) != 1 || a.asked[0].Diff != "a diff" {
 			t.Errorf("the approval path was not taken: %+v", a.asked)
+		}
+	}
+}
+
+// The citation check reads the decoded arguments, not their text: a key
+// spelt with an escape, or a stray brace after the object, is still a
+// citation in a run with no sources.
+func TestCitingSeesTheDecodedArguments(t *testing.T) {
+	for _, args := range []string{
+		`{"objectives":[{"text":"Explain light","sour\u0063es":["ch1.md:1"]}]}`,
+		`{"objectives":[{"text":"Explain light","sources":["ch1.md:1"]}]}}`,
+	} {
+		ts, _ := sourcesToolset(t, false)
+		env, err := ts.Call(context.Background(), "set_objectives", args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if env.OK || env.Error.Path != "sources" {
+			t.Errorf("%s: %+v", args, env)
+		}
+	}
+}
+
+// What the walk over the tokens accepts is what encoding/json's Decode
+// accepts, up to its nesting limit, and a refusal says what Decode says.
+func TestArgumentsDecodeAsEncodingJSON(t *testing.T) {
+	deep := func(n int) string { return strings.Repeat("[", n) + strings.Repeat("]", n) }
+	deepObj := func(n int) string { return strings.Repeat(`{"a":`, n) + "1" + strings.Repeat("}", n) }
+	for _, text := range []string{
+		`{"x": 10,`, `{"x" 10}`, `{"x":1,}`, `[1,]`, `{"x":1]`, `{1:2}`, `nul`, `{"x":"\q"}`, `"\ud800"`,
+		`{"x":1e400}`, "{\"x\":\"\xff\"}", `{}}`, `{} {}`, `{"x":[1,{"y":{}}]}`,
+		deep(maxDepth), deep(maxDepth + 1), deepObj(maxDepth), deepObj(maxDepth + 1),
+	} {
+		var want any
+		dec := json.NewDecoder(strings.NewReader(text))
+		dec.UseNumber()
+		wantErr := dec.Decode(&want)
+		a := decodeArgs(text)
+		if (a.err != nil) != (wantErr != nil) {
+			t.Errorf("%.40s: decodeArgs %v, Decode %v", text, a.err, wantErr)
+			continue
+		}
+		if wantErr != nil {
+			if got := a.syntaxErr(); got.Error() != wantErr.Error() {
+				t.Errorf("%.40s: says %v, Decode %v", text, got, wantErr)
+			}
+			continue
+		}
+		if !reflect.DeepEqual(a.value, want) || a.more != dec.More() {
+			t.Errorf("%.40s: got %v (more %v), want %v", text, a.value, a.more, want)
+		}
+	}
+}
+
+// Hostile arguments: the size limit is exact, a secret behind an escape
+// is found even in the largest call, and of a key given twice the first
+// is reported, by path, whatever follows.
+func TestHostileArguments(t *testing.T) {
+	c, _ := testBridge(t).Catalog("whiteboard")
+	heading := func(n int, tail string) string {
+		return `{"heading":"` + strings.Repeat("a", n-len(`{"heading":""}`)-len(tail)) + tail + `"}`
+	}
+	if _, ce := c.Parse("set_heading", heading(tool.MaxArgsBytes, "")); ce != nil {
+		t.Errorf("arguments of the largest size refused: %v", ce)
+	}
+	if _, ce := c.Parse("set_heading", heading(tool.MaxArgsBytes+1, "")); ce == nil || !strings.Contains(ce.Message, "the most a call may send") {
+		t.Errorf("arguments one byte too large: %v", ce)
+	}
+	ts, err := testBridge(t).NewToolset(levelFor(t, "whiteboard", session.LevelMetadata), "board", newBoard(t), Strict, ApproveAuto, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts.Secrets = redact.New(benchKey, "")
+	for _, size := range []int{tool.MaxArgsBytes, tool.MaxArgsBytes + 1} {
+		env, _ := ts.Call(context.Background(), "set_heading", heading(size, `\u0073k-live-0123456789abcdefWXYZ`))
+		if env.OK || env.Error.Kind != session.KindPermission {
+			t.Errorf("%d bytes with an escaped key: %+v", size, env.Error)
+		}
+	}
+	for args, want := range map[string]string{
+		`{"heading":"a","style":{"b":1,"b":2},"heading":"c"}`: "style.b",
+		`{"heading":"a","heading":"b","x":{"y":1,"y":2}}`:     "heading",
+		`{"":{"b":1,"b":2}}`:                    "b",
+		`{"heading":"a","heading":"b"} {}`:      "heading",
+		`{"heading":"a","x":[{"y":1},{"y":1}]}`: "",
+	} {
+		got, dup := duplicateKey(args)
+		if got != want || dup != (want != "") {
+			t.Errorf("%s: %q %v, want %q", args, got, dup, want)
 		}
 	}
 }
