@@ -7,12 +7,12 @@ import (
 	"strings"
 )
 
-// args is a tool call's arguments, decoded once. Everything after the
+// callArgs is a tool call's arguments, decoded once. Everything after the
 // decode works on it, never on the text again: the secret check, the
 // syntax and schema checks and the typed intent (Catalog.parse), the
 // citation check. The text stays only to be measured, quoted in an error
 // and shown to a person approving the change.
-type args struct {
+type callArgs struct {
 	// sent is the arguments as the model sent them.
 	sent string
 	// text is sent trimmed: what is decoded, and quoted when it is not JSON.
@@ -38,8 +38,8 @@ var decodeHook func(text string)
 // decodeArgs decodes a call's arguments in one pass over the text: the
 // value, whether more follows it, and the first duplicate key, which
 // decoding into a map would lose (encoding/json keeps the last of two).
-func decodeArgs(sent string) args {
-	a := args{sent: sent, text: strings.TrimSpace(sent)}
+func decodeArgs(sent string) callArgs {
+	a := callArgs{sent: sent, text: strings.TrimSpace(sent)}
 	if decodeHook != nil {
 		decodeHook(a.text)
 	}
@@ -64,7 +64,7 @@ func decodeArgs(sent string) args {
 // syntaxErr is why a.text is not JSON, in encoding/json's words: the
 // walk reads tokens, whose errors are worded differently, so the text is
 // decoded again to say it (only ever for a call that is refused).
-func (a args) syntaxErr() error {
+func (a callArgs) syntaxErr() error {
 	var v any
 	dec := json.NewDecoder(strings.NewReader(a.text))
 	dec.UseNumber()
@@ -180,7 +180,7 @@ func duplicateKey(raw string) (string, bool) {
 
 // citesSomething reports whether a call's arguments hold a non-empty
 // "sources" list anywhere (an element's, a question's, a list item's).
-func (a args) citesSomething() bool {
+func (a callArgs) citesSomething() bool {
 	var walk func(v any) bool
 	walk = func(v any) bool {
 		switch x := v.(type) {

@@ -35,7 +35,7 @@ func (c *Catalog) Parse(name, args string) (session.Intent, *tool.Error) {
 
 // parse is Parse on arguments already decoded. It normalises a.value in
 // place for the typed intent.
-func (c *Catalog) parse(name string, a args) (session.Intent, *tool.Error) {
+func (c *Catalog) parse(name string, a callArgs) (session.Intent, *tool.Error) {
 	e, ok := c.byName[name]
 	if !ok {
 		return nil, callErr(session.KindNotFound, "", c.toolHint(name), "there is no tool named %q", name)

@@ -21,7 +21,7 @@ func secretIn(s Secrets, text string) bool {
 
 // holdSecret reports whether the arguments as sent, or any key or string
 // of their decoded value, hold a secret.
-func (a args) holdSecret(s Secrets) bool {
+func (a callArgs) holdSecret(s Secrets) bool {
 	if s == nil {
 		return false
 	}

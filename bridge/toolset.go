@@ -43,7 +43,7 @@ type Proposal struct {
 	Node string
 	Tool string
 	// Args is the call's arguments as the model sent them, to show; the
-	// checks and the preview worked on their one decoding (see args).
+	// checks and the preview worked on their one decoding (see callArgs).
 	Args    string
 	Preview session.Result
 	// Diff is the change as a unified diff of the file that holds the
@@ -299,7 +299,7 @@ func (t *Toolset) notGranted(name string) tool.Envelope {
 }
 
 // callLocal runs a local tool.
-func (t *Toolset) callLocal(tc tool.Context, name string, a args) (tool.Envelope, error) {
+func (t *Toolset) callLocal(tc tool.Context, name string, a callArgs) (tool.Envelope, error) {
 	in, ce := t.local.parse(name, a)
 	if ce != nil {
 		return t.fail(ce), nil
@@ -360,7 +360,7 @@ func (t *Toolset) Call(ctx context.Context, name, args string) (tool.Envelope, e
 // callIntent parses a document tool's call into its intent and dispatches
 // it, after the checks a mutation passes: grant, what was offered, focus,
 // the cap on new items, approval.
-func (t *Toolset) callIntent(tc tool.Context, name string, a args) (tool.Envelope, error) {
+func (t *Toolset) callIntent(tc tool.Context, name string, a callArgs) (tool.Envelope, error) {
 	in, ce := t.catalog.parse(name, a)
 	if ce != nil {
 		return t.fail(ce), nil
@@ -401,9 +401,9 @@ func (t *Toolset) callIntent(tc tool.Context, name string, a args) (tool.Envelop
 }
 
 // mutate passes a change through the approval gate and dispatches it.
-func (t *Toolset) mutate(tc tool.Context, in session.Intent, name, args string) (tool.Envelope, error) {
+func (t *Toolset) mutate(tc tool.Context, in session.Intent, name, sent string) (tool.Envelope, error) {
 	if t.Rewrite && t.Asker != nil && t.Approval != ApproveDeny {
-		if env, asked, err := t.rewrite(tc, in, name, args); asked {
+		if env, asked, err := t.rewrite(tc, in, name, sent); asked {
 			return env, err
 		}
 	}
@@ -421,7 +421,7 @@ func (t *Toolset) mutate(tc tool.Context, in session.Intent, name, args string) 
 		if err != nil {
 			return t.result(preview, err, false)
 		}
-		p := Proposal{Node: tc.Node, Tool: name, Args: args, Preview: preview}
+		p := Proposal{Node: tc.Node, Tool: name, Args: sent, Preview: preview}
 		if render != nil {
 			p.Diff, p.DiffErr = render()
 		}
@@ -444,7 +444,7 @@ func (t *Toolset) mutate(tc tool.Context, in session.Intent, name, args string) 
 // content refuses: it is shown as a diff and asked about, and applied
 // unprotected if approved. asked is false for any other change, which
 // then goes through the approval gate as usual.
-func (t *Toolset) rewrite(tc tool.Context, in session.Intent, name, args string) (env tool.Envelope, asked bool, err error) {
+func (t *Toolset) rewrite(tc tool.Context, in session.Intent, name, sent string) (env tool.Envelope, asked bool, err error) {
 	if _, err := tc.Session.Preview(in, nil); err == nil {
 		return env, false, nil // allowed as it stands
 	} else if _, ok := session.AsError(err); !ok {
@@ -461,7 +461,7 @@ func (t *Toolset) rewrite(tc tool.Context, in session.Intent, name, args string)
 	if err != nil {
 		return env, false, nil // refused for another reason too: say why as usual
 	}
-	p := Proposal{Node: tc.Node, Tool: name, Args: args, Preview: preview, Authored: true}
+	p := Proposal{Node: tc.Node, Tool: name, Args: sent, Preview: preview, Authored: true}
 	if render != nil {
 		p.Diff, p.DiffErr = render()
 	}
