@@ -110,12 +110,18 @@ func fitSheets(tab context.Context) error {
 	if err := chromedp.Do(tab, chromedp.EmulateViewport(int64(math.Round(sheetWidthPx)), int64(math.Round(sheetHeightPx)))); err != nil {
 		return err
 	}
-	// A little under the sheet: rounding must not push a page over.
+	// A little under the sheet: rounding must not push a page over. A
+	// board keeps the page's width as it zooms, so one pass falls short:
+	// zoom again until the page fits, down to half size (past that a
+	// page spills over rather than become unreadable).
 	js := fmt.Sprintf(`(() => {
 		const avail = %f;
 		for (const p of document.querySelectorAll(".page")) {
-			const h = p.getBoundingClientRect().height;
-			if (h > avail) p.style.zoom = String(avail / h);
+			let z = 1;
+			for (let h = p.getBoundingClientRect().height; h > avail && z > 0.5; h = p.getBoundingClientRect().height) {
+				z = Math.max(0.5, z * avail / h);
+				p.style.zoom = String(z);
+			}
 		}
 		return true;
 	})()`, sheetHeightPx*0.97)
