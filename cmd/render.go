@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -25,8 +26,11 @@ type renderOptions struct {
 	file   string
 	out    string
 	format string
-	// handout leaves out what is for the teacher alone (pptx).
+	// handout leaves out what is for the teacher alone: the pupil copy.
 	handout bool
+	// chromium is the browser --format pdf prints with; "" finds one.
+	chromium string
+	ctx      context.Context
 	// stateDir is generate's --state-dir, "" for the default.
 	stateDir string
 }
@@ -37,14 +41,18 @@ func newCmdRender(f *factory, runF func(*renderOptions) error) *cobra.Command {
 	opts := &renderOptions{io: f.io, reg: f.registry}
 	cmd := &cobra.Command{
 		Use:   "render FILE",
-		Short: "Draw a lesson as one self-contained HTML page (or Marp Markdown, or PowerPoint)",
+		Short: "Draw a lesson as one self-contained HTML page (or Marp Markdown, PowerPoint or PDF)",
 		Long: `Draw a lesson as one HTML file that needs no network to view: an overview
 page, then one page per slide with its whiteboard, quiz and speaker notes.
 Pending spots are drawn as dashed placeholders with their hints, so a lesson
 can be looked at before generation.
 
 In the page, the arrow keys move between pages, N shows or hides the notes
-and P shows one page at a time; printing gives one slide per page.
+and P shows one page at a time. Printing gives the teacher copy, one slide
+per sheet with its notes and answer key below it; the page's print switch
+prints the pupil copy instead. --handout writes the pupil copy itself: no
+notes, notes for the author or answer key anywhere in the file, and room
+to answer each question when printed.
 
 --format md writes Marp Markdown instead (one slide per ---, notes as
 presenter comments; whiteboards are inline SVG, so convert it with
@@ -58,20 +66,26 @@ questions with lettered options, speaker notes on the notes pages, and a
 final answer-key slide. --handout leaves out the notes pages and the
 answer-key slide: a copy for students.
 
-The output defaults to FILE with .html (or .md, .pptx); -o -
-writes to stdout. Without --format, an -o ending in .md or .pptx picks
-that format. An output that is one of the lesson's files is refused.`,
-		Example: "  lessongen render examples/photosynthesis/lesson.yaml -o lesson.html\n  lessongen render lesson.yaml --format md -o lesson.md\n  lessongen render lesson.yaml --format pptx --handout -o handout.pptx",
+--format pdf prints the HTML page (with --handout, the pupil copy) through
+headless Chromium: A4, one slide per sheet, fonts embedded, page numbers.
+It needs Chromium installed (--chromium names one); HTML, Markdown and
+PowerPoint do not.
+
+The output defaults to FILE with .html (or .md, .pptx, .pdf); -o -
+writes to stdout (a deck or PDF only to a pipe). Without --format, an -o
+ending in .md, .pptx or .pdf picks that format. An output that is one of
+the lesson's files is refused.`,
+		Example: "  lessongen render examples/photosynthesis/lesson.yaml -o lesson.html\n  lessongen render lesson.yaml --handout -o handout.html\n  lessongen render lesson.yaml --format pdf --handout -o handout.pdf\n  lessongen render lesson.yaml --format pptx --handout -o handout.pptx",
 		Args:    exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.file = args[0]
+			opts.file, opts.ctx = args[0], cmd.Context()
 			if !cmd.Flags().Changed("format") {
 				// -o deck.pptx means a deck, not HTML under that name.
 				switch strings.ToLower(filepath.Ext(opts.out)) {
 				case ".md":
 					opts.format = "md"
-				case ".pptx":
-					opts.format = "pptx"
+				case ".pptx", ".pdf":
+					opts.format = strings.ToLower(filepath.Ext(opts.out))[1:]
 				}
 			}
 			if runF != nil {
@@ -80,31 +94,18 @@ that format. An output that is one of the lesson's files is refused.`,
 			return runRender(opts)
 		},
 	}
-	cmd.Flags().StringVarP(&opts.out, "output", "o", "", "output file (default: FILE with .html, .md or .pptx; - for stdout)")
-	cmd.Flags().StringVar(&opts.format, "format", "html", "html, md (Marp Markdown) or pptx (PowerPoint)")
-	cmd.Flags().BoolVar(&opts.handout, "handout", false, "with --format pptx: a students' copy, without notes pages or the answer-key slide")
+	cmd.Flags().StringVarP(&opts.out, "output", "o", "", "output file (default: FILE with .html, .md, .pptx or .pdf; - for stdout)")
+	cmd.Flags().StringVar(&opts.format, "format", "html", "html, md (Marp Markdown), pptx (PowerPoint) or pdf (printed through headless Chromium)")
+	cmd.Flags().BoolVar(&opts.handout, "handout", false, "the pupil copy: no speaker notes, notes for the author or answer key (pptx: no notes pages or answer-key slide)")
+	cmd.Flags().StringVar(&opts.chromium, "chromium", os.Getenv("LESSONGEN_CHROMIUM"), "the browser --format pdf prints with (a path or a name on the PATH); default: the first of chromium, chromium-browser, google-chrome, google-chrome-stable on the PATH (env LESSONGEN_CHROMIUM)")
 	cmd.Flags().StringVar(&opts.stateDir, "state-dir", os.Getenv("LESSONGEN_STATE_DIR"), "where generate kept its state, for the notes subagents left for the author (default: .lessongen/FILE beside the lesson; env LESSONGEN_STATE_DIR)")
 	return cmd
 }
 
 func runRender(opts *renderOptions) error {
-	write := render.HTMLWithNotes
-	switch opts.format {
-	case "html":
-	case "md":
-		write = render.MarkdownWithNotes
-	case "pptx":
-		write = render.PPTXWriter(opts.handout)
-	default:
-		return usagef("--format must be html, md or pptx, got %q", opts.format)
-	}
-	if opts.handout && opts.format != "pptx" {
-		return usagef("--handout is for --format pptx")
-	}
-	if opts.format == "pptx" && opts.out == "-" && opts.io.OutTTY {
-		// A deck is a zip: on a terminal its bytes are noise (and the
-		// terminal's sanitiser would break them anyway).
-		return usagef("-o - would write the PowerPoint file's bytes to the terminal; name a file (-o lesson.pptx) or pipe the output")
+	write, err := renderWriter(opts)
+	if err != nil {
+		return err
 	}
 	doc, err := loadForRender(opts)
 	if err != nil {
@@ -179,7 +180,7 @@ func writeRendered(opts *renderOptions, out string, data []byte) error {
 	// escape sequence.
 	// A deck is a zip, whose bytes are not text: it is written as made
 	// (the pptx writer drops controls from the text it holds).
-	if opts.format != "pptx" {
+	if !binaryFormat[opts.format] {
 		data = []byte(termsafe.Markup(string(data)))
 	}
 	if out == "-" {
@@ -191,4 +192,41 @@ func writeRendered(opts *renderOptions, out string, data []byte) error {
 	}
 	fmt.Fprintf(opts.io.ErrOut, "lessongen: wrote %s\n", out)
 	return nil
+}
+
+// binaryFormat names the formats whose files are not text: a deck is a
+// zip, a PDF a binary stream.
+var binaryFormat = map[string]bool{"pptx": true, "pdf": true}
+
+// renderWriter is the writer for opts.format, or a usage error: an
+// unknown format, a binary file to the terminal, or a PDF with no
+// browser to print it, all before any work.
+func renderWriter(opts *renderOptions) (render.Writer, error) {
+	var write render.Writer
+	switch opts.format {
+	case "html":
+		write = render.HTMLWriter(opts.handout)
+	case "md":
+		write = render.MarkdownWriter(opts.handout)
+	case "pptx":
+		write = render.PPTXWriter(opts.handout)
+	case "pdf":
+		browser, err := render.FindBrowser(opts.chromium)
+		if err != nil {
+			return nil, usagef("--format pdf prints through headless Chromium: %v; %s", err, render.InstallBrowser)
+		}
+		ctx := opts.ctx
+		if ctx == nil {
+			ctx = context.Background()
+		}
+		write = render.PDFWriter(ctx, browser, opts.handout)
+	default:
+		return nil, usagef("--format must be html, md, pptx or pdf, got %q", opts.format)
+	}
+	if binaryFormat[opts.format] && opts.out == "-" && opts.io.OutTTY {
+		// On a terminal a zip's or PDF's bytes are noise (and the
+		// terminal's sanitiser would break them anyway).
+		return nil, usagef("-o - would write the %s file's bytes to the terminal; name a file (-o lesson.%s) or pipe the output", strings.ToUpper(opts.format), opts.format)
+	}
+	return write, nil
 }
