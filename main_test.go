@@ -42,7 +42,7 @@ func TestScripts(t *testing.T) {
 			if err := fakellm.Setup(env); err != nil {
 				return err
 			}
-			if err := setupLevels(env); err != nil {
+			if err := setupRegistry(env); err != nil {
 				return err
 			}
 			return os.CopyFS(filepath.Join(env.WorkDir, "example"), os.DirFS("examples/photosynthesis"))

@@ -21,16 +21,23 @@ func registryLevels() ([]string, error) {
 	return reg.LevelNames(), nil
 }
 
-// setupLevels sets LEVELS to the registry's levels as the program lists
-// them ("lesson.metadata, lesson.node, ..."), for messages that name them all:
+// setupRegistry sets, from the registry lessongen runs with, LEVELS to its
+// levels and KINDS to its modalities as the program lists them
+// ("lesson.metadata, lesson.node, ...", "lesson, whiteboard, ..."), for
+// messages that name them all:
 //
 //	stderr 'levels: \Q'$LEVELS'\E$'
-func setupLevels(env *testscript.Env) error {
-	levels, err := registryLevels()
+func setupRegistry(env *testscript.Env) error {
+	reg, err := cmd.Registry()
 	if err != nil {
-		return err
+		return fmt.Errorf("registry: %w", err)
 	}
-	env.Setenv("LEVELS", strings.Join(levels, ", "))
+	var kinds []string
+	for _, d := range reg.All() {
+		kinds = append(kinds, d.Name)
+	}
+	env.Setenv("LEVELS", strings.Join(reg.LevelNames(), ", "))
+	env.Setenv("KINDS", strings.Join(kinds, ", "))
 	return nil
 }
 
