@@ -21,23 +21,17 @@ func registryLevels() ([]string, error) {
 	return reg.LevelNames(), nil
 }
 
-// setupRegistry sets, from the registry lessongen runs with, LEVELS to its
-// levels and KINDS to its modalities as the program lists them
-// ("lesson.metadata, lesson.node, ...", "lesson, whiteboard, ..."), for
+// setupRegistry sets LEVELS to the levels of the registry lessongen runs
+// with, as the program lists them ("lesson.metadata, lesson.node, ..."), for
 // messages that name them all:
 //
 //	stderr 'levels: \Q'$LEVELS'\E$'
 func setupRegistry(env *testscript.Env) error {
-	reg, err := cmd.Registry()
+	levels, err := registryLevels()
 	if err != nil {
-		return fmt.Errorf("registry: %w", err)
+		return err
 	}
-	var kinds []string
-	for _, d := range reg.All() {
-		kinds = append(kinds, d.Name)
-	}
-	env.Setenv("LEVELS", strings.Join(reg.LevelNames(), ", "))
-	env.Setenv("KINDS", strings.Join(kinds, ", "))
+	env.Setenv("LEVELS", strings.Join(levels, ", "))
 	return nil
 }
 
