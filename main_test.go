@@ -42,10 +42,14 @@ func TestScripts(t *testing.T) {
 			if err := fakellm.Setup(env); err != nil {
 				return err
 			}
+			if err := setupRegistry(env); err != nil {
+				return err
+			}
 			return os.CopyFS(filepath.Join(env.WorkDir, "example"), os.DirFS("examples/photosynthesis"))
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"exits":     cmdExits,
+			"eachlevel": cmdEachLevel,
 			"fakellm":   fakellm.Cmd,
 			"interrupt": signalCmd("interrupt", os.Interrupt),
 			"quit":      signalCmd("quit", syscall.SIGQUIT),

@@ -79,7 +79,7 @@ func firstDiff(a, b string) string {
 func allTools(t *testing.T, form Form) []tool.Def {
 	t.Helper()
 	var tools []tool.Def
-	for _, m := range []string{"lesson", "whiteboard"} {
+	for _, m := range registered(t) {
 		c, err := testBridge(t).Catalog(m)
 		if err != nil {
 			t.Fatal(err)
@@ -252,9 +252,9 @@ func fill(v reflect.Value, f reflect.StructField) {
 }
 
 func TestEveryVisibleIntentRoundTrips(t *testing.T) {
-	for modality, intents := range map[string][]session.Intent{"lesson": lesson.Intents(), "whiteboard": whiteboard.Intents()} {
-		c, _ := testBridge(t).Catalog(modality)
-		for _, in := range intents {
+	for _, d := range testBridge(t).Registry().All() {
+		c, _ := testBridge(t).Catalog(d.Name)
+		for _, in := range d.Intents {
 			if in.Spec().Hidden {
 				continue
 			}
@@ -526,7 +526,7 @@ func FuzzParse(f *testing.F) {
 	f.Add("add_text", `{"x":1,"x":2,"y":20,"w":300,"h":40,"text":"Hi"}`)
 	f.Add("set_vocabulary", `{"terms":[{"term":"a","definition":"b","term":"c"}]}`)
 	f.Fuzz(func(t *testing.T, name, args string) {
-		for _, m := range []string{"lesson", "whiteboard"} {
+		for _, m := range registered(t) {
 			c, _ := testBridge(t).Catalog(m)
 			in, ce := c.Parse(name, args)
 			if (in == nil) == (ce == nil) {

@@ -3,11 +3,9 @@ package bridge
 import (
 	"testing"
 
-	"github.com/lessongen/lessongen/lesson"
+	"github.com/lessongen/lessongen/modalities"
 	"github.com/lessongen/lessongen/modality"
-	"github.com/lessongen/lessongen/quiz"
 	"github.com/lessongen/lessongen/session"
-	"github.com/lessongen/lessongen/whiteboard"
 )
 
 // testBridge is the bridge over the modalities lessongen registers.
@@ -20,12 +18,17 @@ func testBridge(t testing.TB) *Bridge {
 	return b
 }
 
-func testRegistry() *modality.Registry {
-	reg, err := modality.New(lesson.Modality(), whiteboard.Modality(), quiz.Modality())
-	if err != nil {
-		panic(err)
+// testRegistry is the registry lessongen runs with, read from the one list.
+func testRegistry() *modality.Registry { return modalities.Must() }
+
+// registered names every registered modality, so a test that covers "every
+// catalog" covers one added later without an edit.
+func registered(t testing.TB) []string {
+	var names []string
+	for _, d := range testBridge(t).Registry().All() {
+		names = append(names, d.Name)
 	}
-	return reg
+	return names
 }
 
 func levelFor(t testing.TB, name string, part session.Level) modality.Level {

@@ -12,10 +12,9 @@ import (
 
 	"github.com/lessongen/lessongen/bridge"
 	"github.com/lessongen/lessongen/compose"
-	"github.com/lessongen/lessongen/lesson"
 	"github.com/lessongen/lessongen/llm"
+	"github.com/lessongen/lessongen/modalities"
 	"github.com/lessongen/lessongen/modality"
-	"github.com/lessongen/lessongen/quiz"
 	"github.com/lessongen/lessongen/session"
 	"github.com/lessongen/lessongen/templates"
 	"github.com/lessongen/lessongen/whiteboard"
@@ -76,7 +75,7 @@ func (f *firstRequests) Complete(ctx context.Context, req llm.Request) (llm.Resp
 }
 
 func goldenRegistry(t testing.TB) *modality.Registry {
-	reg, err := modality.New(lesson.Modality(), whiteboard.Modality(), quiz.Modality())
+	reg, err := modalities.Registry()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +121,8 @@ func goldenFirstRequests(t testing.TB) map[string]llm.Request {
 // -update to rewrite them.
 func TestGoldenPrompts(t *testing.T) {
 	first := goldenFirstRequests(t)
-	for _, level := range []string{"lesson.metadata", "lesson.node", "whiteboard.metadata", "whiteboard.node", "quiz.metadata", "quiz.node", "whiteboard.node.check"} {
+	// Every registered level, and the second whiteboard node (the check slide).
+	for _, level := range append(goldenRegistry(t).LevelNames(), "whiteboard.node.check") {
 		req, ok := first[level]
 		if !ok {
 			t.Errorf("%s: no subagent ran", level)

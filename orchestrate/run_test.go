@@ -15,8 +15,8 @@ import (
 	"github.com/lessongen/lessongen/bridge"
 	"github.com/lessongen/lessongen/compose"
 	"github.com/lessongen/lessongen/internal/event"
-	"github.com/lessongen/lessongen/lesson"
 	"github.com/lessongen/lessongen/llm"
+	"github.com/lessongen/lessongen/modalities"
 	"github.com/lessongen/lessongen/modality"
 	"github.com/lessongen/lessongen/session"
 	"github.com/lessongen/lessongen/templates"
@@ -128,14 +128,8 @@ func loadSrc(t testing.TB, src string) *compose.Document {
 	return doc
 }
 
-// testRegistry is the registry lessongen runs with.
-func testRegistry() *modality.Registry {
-	reg, err := modality.New(lesson.Modality(), whiteboard.Modality())
-	if err != nil {
-		panic(err)
-	}
-	return reg
-}
+// testRegistry is the registry lessongen runs with, from the one list.
+func testRegistry() *modality.Registry { return modalities.Must() }
 
 func options(t testing.TB, model llm.Model, concurrency int) Options {
 	t.Helper()

@@ -6,8 +6,10 @@ import (
 	"text/template"
 )
 
-// The quiz's templates are embedded beside the others; until the quiz is a
-// registered level they are checked here on their own.
+// The quiz's templates render a quiz node's prompt: its node and level, the
+// describe chain, its placeholder with the brief, and its turns.
+// (TestEmbeddedTemplatesRenderEveryLevel renders every level with
+// whiteboard data; this one gives the quiz data of its own.)
 func TestQuizTemplatesRender(t *testing.T) {
 	common, err := embedded.ReadFile("common.tmpl")
 	if err != nil {

@@ -52,6 +52,15 @@ type Server struct {
 
 	conns atomic.Int64 // connections accepted
 	cut   atomic.Bool  // a stream was cut (StreamOptions.CutOnce)
+
+	// timer starts a wait of pause: a real timer, or a test's clock, so
+	// the latency can be checked without timing it.
+	timer func(d time.Duration) (<-chan time.Time, func() bool)
+}
+
+func realTimer(d time.Duration) (<-chan time.Time, func() bool) {
+	t := time.NewTimer(d)
+	return t.C, t.Stop
 }
 
 type failureKey struct {
@@ -72,7 +81,9 @@ func Start(t testing.TB, s Script) *Server {
 
 // StartServer starts a server for s on a loopback port. The caller must
 // Close it.
-func StartServer(s Script) (*Server, error) {
+func StartServer(s Script) (*Server, error) { return startServer(s, realTimer) }
+
+func startServer(s Script, timer func(time.Duration) (<-chan time.Time, func() bool)) (*Server, error) {
 	if err := s.validate(); err != nil {
 		return nil, err
 	}
@@ -86,6 +97,7 @@ func StartServer(s Script) (*Server, error) {
 		released: make(chan struct{}),
 		arrived:  make(chan struct{}),
 		failures: make(map[failureKey]int),
+		timer:    timer,
 	}
 	fs.srv = httptest.NewUnstartedServer(http.HandlerFunc(fs.serveHTTP))
 	fs.srv.Config.ConnState = func(_ net.Conn, st http.ConnState) {
@@ -495,9 +507,9 @@ func (s *Server) pause(ctx context.Context, d time.Duration) bool {
 	}
 	var done <-chan time.Time
 	if d > 0 {
-		t := time.NewTimer(d)
-		defer t.Stop()
-		done = t.C
+		c, stop := s.timer(d)
+		defer stop()
+		done = c
 	}
 	select {
 	case <-done:

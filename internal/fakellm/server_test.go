@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -342,11 +343,67 @@ func TestWaitForRequests(t *testing.T) {
 	}
 }
 
+// The latency holds every answer: the server waits exactly that long on its
+// clock and writes the answer only once the wait ends; without a latency it
+// does not wait at all. The clock is the test's, so nothing here depends on
+// how fast the machine is.
 func TestLatency(t *testing.T) {
-	s := Start(t, Script{Latency: Duration(time.Millisecond), Rules: []Rule{{Turns: []Turn{{Content: "x"}}}}})
-	if _, v := post(t, s, "user", "u"); message(t, v)["content"] != "x" {
-		t.Errorf("v = %v", v)
+	for _, latency := range []time.Duration{time.Hour, 0} {
+		waits := make(chan time.Duration, 1)
+		end := make(chan time.Time, 1) // never blocks the test
+		s, err := startServer(Script{Latency: Duration(latency), Rules: []Rule{{Turns: []Turn{{Content: "x"}}}}},
+			func(d time.Duration) (<-chan time.Time, func() bool) {
+				waits <- d
+				return end, func() bool { return true }
+			})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(s.Close)
+		answered := make(chan string, 1)
+		go func() { answered <- answerOf(s) }()
+		if latency == 0 {
+			if got := <-answered; got != "x" || len(waits) != 0 {
+				t.Errorf("no latency: answer %q, waits %d, want x and none", got, len(waits))
+			}
+			continue
+		}
+		select {
+		case d := <-waits:
+			if d != latency {
+				t.Errorf("waited %v, want the latency %v", d, latency)
+			}
+		case got := <-answered:
+			t.Fatalf("answered %q without waiting for the latency", got)
+		}
+		select {
+		case got := <-answered:
+			t.Fatalf("answered %q while the latency ran", got)
+		default:
+		}
+		end <- time.Now()
+		if got := <-answered; got != "x" {
+			t.Errorf("answer after the latency = %q, want x", got)
+		}
 	}
+}
+
+// answerOf posts one user message and returns the answer's content, or the
+// failure as text; it runs on its own goroutine, so it cannot use t.
+func answerOf(s *Server) string {
+	b, _ := json.Marshal(map[string]any{"model": "fake-model", "messages": []map[string]any{{"role": "user", "content": "u"}}})
+	res, err := http.Post(s.URL()+"/chat/completions", "application/json", bytes.NewReader(b))
+	if err != nil {
+		return err.Error()
+	}
+	defer res.Body.Close()
+	var v struct {
+		Choices []struct{ Message struct{ Content string } }
+	}
+	if err := json.NewDecoder(res.Body).Decode(&v); err != nil || len(v.Choices) != 1 {
+		return fmt.Sprintf("status %d, %v", res.StatusCode, err)
+	}
+	return v.Choices[0].Message.Content
 }
 
 func TestParseScript(t *testing.T) {

@@ -13,9 +13,9 @@ import (
 	"github.com/lessongen/lessongen/compose"
 	"github.com/lessongen/lessongen/internal/sessiontest"
 	"github.com/lessongen/lessongen/lesson"
+	"github.com/lessongen/lessongen/modalities"
 	"github.com/lessongen/lessongen/modality"
 	"github.com/lessongen/lessongen/session"
-	"github.com/lessongen/lessongen/whiteboard"
 )
 
 // Fractions is a lesson as an author writes it: comments, blank lines,
@@ -252,14 +252,8 @@ func WantOutputs(t testing.TB, res session.Result, want ...any) {
 // Board names the whiteboard child of a slide.
 func Board(slide string) session.Key { return session.Key{Placement: slide, Kind: "whiteboard"} }
 
-// Registry is the registry lessongen runs with.
-func Registry() *modality.Registry {
-	reg, err := modality.New(lesson.Modality(), whiteboard.Modality())
-	if err != nil {
-		panic(err)
-	}
-	return reg
-}
+// Registry is the registry lessongen runs with, from the one list.
+func Registry() *modality.Registry { return modalities.Must() }
 
 // Odd is written the way people really write YAML: four-space indents,
 // flow mappings and lists, every quoting style, comments on every kind of
