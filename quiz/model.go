@@ -11,6 +11,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/lessongen/lessongen/internal/itemlist"
 	"github.com/lessongen/lessongen/internal/sources"
 	"github.com/lessongen/lessongen/internal/yamlsrc"
 	"github.com/lessongen/lessongen/session"
@@ -25,7 +26,7 @@ const (
 
 // Question is one multiple-choice question.
 type Question struct {
-	yamlsrc.Placeholder
+	itemlist.Entry
 	Src *yaml.Node `yaml:"-"`
 
 	// ID is as written, or derived (see QuestionIDs) when the author wrote
@@ -49,29 +50,30 @@ type Question struct {
 	// whiteboards); dropped when the placeholder closes.
 	GeneratedFor string `yaml:"generated_for,omitempty"`
 
-	// authored questions came from the file; generation may fill their
-	// pending fields but not otherwise change them.
-	authored bool
-	// loaded questions came from the file, whoever wrote them (authored
-	// may be lifted by provenance; this stays).
-	loaded bool
-	// idDerived: ID is not in the file (see QuestionIDs), so a save leaves
-	// it out.
-	idDerived bool
-	// cited: the author wrote the question's sources, which generation
-	// keeps (see whiteboard.Element).
-	cited bool
 	// authorAt: the author placed the answers (AnswerAt), which
 	// generation keeps.
 	authorAt bool
-	// filled counts the questions generated for a placeholder.
-	filled int
-	// filledFor names the placeholder a generated question fills.
-	filledFor string
+}
+
+// Refs are the fields the question list reads and writes; see itemlist.
+func (q *Question) Refs() itemlist.Refs {
+	return itemlist.Refs{ID: &q.ID, GeneratedFor: &q.GeneratedFor, Sources: &q.Sources}
+}
+
+// questionSpec is how messages speak of questions.
+var questionSpec = itemlist.Spec{
+	Noun: "question", IDsLabel: "question ids", Empty: "the quiz has no questions yet", SortIDs: true,
+	Authored:    "the author's questions stay as written; add new questions around them",
+	AuthoredMsg: "question %q was written by the author",
+}
+
+// list is the quiz's question list.
+func (q *Quiz) list() itemlist.List[Question, *Question] {
+	return itemlist.List[Question, *Question]{Field: &q.Questions, ByID: &q.byID, Spec: &questionSpec}
 }
 
 // DerivedKey leaves an id the author did not write out of the file.
-func (q Question) DerivedKey(key string) bool { return key == "id" && q.idDerived }
+func (q Question) DerivedKey(key string) bool { return key == "id" && q.IDDerived }
 
 // QuestionName is how messages, plan and prompts name a question:
 // `question "q2" (2)`, its id and 1-based position among real questions.
@@ -139,7 +141,6 @@ type Quiz struct {
 	unbound map[string]*yamlsrc.Field[string]
 	byID    map[string]*Question
 	nextID  int
-	nextPH  int
 }
 
 var idPattern = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]*$`)
@@ -155,7 +156,7 @@ func Todo(hint string) *Quiz {
 		whole:        true,
 		Protect:      true,
 	}
-	q.index()
+	q.list().Reindex()
 	return q
 }
 
@@ -164,59 +165,13 @@ func Decode(n *yaml.Node, r *yamlsrc.Reporter, path string) *Quiz {
 	q := &Quiz{Protect: true}
 	yamlsrc.Decode(n, q, r, path)
 	q.Src = n
-	var list *yaml.Node
-	if v := valueNode(n, "questions"); v != n {
-		list = v
-	}
-	ids, derived := QuestionIDs(list)
-	for i, qu := range q.questions() {
-		qu.authored = !qu.IsPlaceholder
-		qu.loaded = qu.authored
-		if i < len(derived) && derived[i] {
-			qu.ID, qu.idDerived = ids[i], true
-		}
-		qu.cited = qu.authored && len(qu.Sources) > 0
-		qu.authorAt = qu.authored && len(qu.AnswerAt) > 0
+	ids, derived := QuestionIDs(yamlsrc.Value(n, "questions"))
+	q.list().Load(ids, derived)
+	for _, qu := range q.questions() {
+		qu.authorAt = qu.Authored && len(qu.AnswerAt) > 0
 	}
 	q.validate(r, path)
-	q.index()
-	q.linkGenerated()
 	return q
-}
-
-// linkGenerated ties each question a stopped run generated for a
-// placeholder still open back to it.
-func (q *Quiz) linkGenerated() {
-	for _, qu := range q.questions() {
-		if qu.IsPlaceholder || qu.GeneratedFor == "" {
-			continue
-		}
-		if ph, ok := yamlsrc.PlaceholderFor(q.questions(), qu.GeneratedFor); ok {
-			qu.filledFor = ph.PlaceholderID
-		}
-	}
-}
-
-// earlier lists the questions a stopped run generated for placeholder ph.
-func (q *Quiz) earlier(ph *Question) []string {
-	var ids []string
-	for _, qu := range q.questions() {
-		if qu.loaded && !qu.IsPlaceholder && qu.filledFor == ph.PlaceholderID {
-			ids = append(ids, qu.ID)
-		}
-	}
-	return ids
-}
-
-// filledFor lists every question added for placeholder ph, by any run.
-func (q *Quiz) filledFor(ph *Question) []string {
-	var ids []string
-	for _, qu := range q.questions() {
-		if !qu.IsPlaceholder && qu.filledFor == ph.PlaceholderID {
-			ids = append(ids, qu.ID)
-		}
-	}
-	return ids
 }
 
 // Hint is the author's hint for the quiz as a whole, if it had one.
@@ -225,30 +180,11 @@ func (q *Quiz) Hint() string { return q.hint }
 func (q *Quiz) questions() []*Question { return q.Questions.Value }
 
 // Question returns the question with id, if any.
-func (q *Quiz) Question(id string) (*Question, bool) {
-	qu, ok := q.byID[id]
-	return qu, ok
-}
-
-// index rebuilds the id map and numbers placeholders.
-func (q *Quiz) index() {
-	q.byID = map[string]*Question{}
-	q.nextPH = 0
-	for _, qu := range q.questions() {
-		if qu.IsPlaceholder {
-			q.nextPH++
-			if qu.PlaceholderID == "" {
-				qu.PlaceholderID = fmt.Sprintf("p%d", q.nextPH)
-			}
-			continue
-		}
-		q.byID[qu.ID] = qu
-	}
-}
+func (q *Quiz) Question(id string) (*Question, bool) { return q.list().Get(id) }
 
 func (q *Quiz) validate(r *yamlsrc.Reporter, path string) {
 	if k, ok := q.Kind.Get(); ok && !slices.Contains(Kinds(), k) {
-		r.At(valueNode(q.Src, "kind"), "%s.kind must be one of %s, got %q", path, listWords(Kinds()), k)
+		r.At(yamlsrc.ValueAt(q.Src, "kind"), "%s.kind must be one of %s, got %q", path, listWords(Kinds()), k)
 	}
 	seen := map[string]*yaml.Node{}
 	for _, qu := range q.questions() {
@@ -256,8 +192,8 @@ func (q *Quiz) validate(r *yamlsrc.Reporter, path string) {
 			continue
 		}
 		qp := path + ": " + q.name(qu)
-		idNode := valueNode(qu.Src, "id")
-		if qu.idDerived {
+		idNode := yamlsrc.ValueAt(qu.Src, "id")
+		if qu.IDDerived {
 			// derived ids are unique and well formed by construction
 		} else if !idPattern.MatchString(qu.ID) {
 			r.At(idNode, "%s.id %q must start with a letter and use only letters, digits, - and _", qp, qu.ID)
@@ -273,7 +209,7 @@ func (q *Quiz) validate(r *yamlsrc.Reporter, path string) {
 		nAnswers := len(qu.Answers.Value)
 		if len(qu.AnswerAt) > 0 && qu.Answers.Set && qu.distractorsKnown() {
 			if msg := checkAnswerAt(qu.AnswerAt, nAnswers, len(qu.options())); msg != "" {
-				r.At(valueNode(qu.Src, "answer_at"), "%s.answer_at: %s", qp, msg)
+				r.At(yamlsrc.ValueAt(qu.Src, "answer_at"), "%s.answer_at: %s", qp, msg)
 			}
 		}
 		for _, p := range checkOptions(qu.options(), qu.Answers.Set, qu.distractorsKnown()) {
@@ -301,24 +237,10 @@ func (q *Quiz) Citations() []sources.Ref {
 	return out
 }
 
-// valueNode returns the value for key in mapping m, or m itself so a problem
-// still has a position.
-func valueNode(m *yaml.Node, key string) *yaml.Node {
-	if m == nil {
-		return nil
-	}
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		if m.Content[i].Value == key {
-			return m.Content[i+1]
-		}
-	}
-	return m
-}
-
 // item returns item i of the list under key in m, or the nearest node that
 // exists.
 func item(m *yaml.Node, key string, i int) *yaml.Node {
-	l := valueNode(m, key)
+	l := yamlsrc.ValueAt(m, key)
 	if l != m && l.Kind == yaml.SequenceNode && i < len(l.Content) {
 		return l.Content[i]
 	}

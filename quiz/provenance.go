@@ -42,7 +42,7 @@ func (q *Quiz) Generated() map[string]string {
 		}
 	}
 	for _, qu := range q.questions() {
-		if !qu.IsPlaceholder && !qu.authored {
+		if !qu.IsPlaceholder && !qu.Authored {
 			out[questionKey(qu.ID)] = session.ContentHash(questionContent(qu))
 		}
 	}
@@ -61,8 +61,8 @@ func (q *Quiz) Adopt(marks map[string]string) {
 		}
 	}
 	for _, qu := range q.questions() {
-		if m := marks[questionKey(qu.ID)]; qu.authored && !qu.IsPlaceholder && m != "" && m == session.ContentHash(questionContent(qu)) {
-			qu.authored, qu.cited = false, false
+		if m := marks[questionKey(qu.ID)]; qu.Authored && !qu.IsPlaceholder && m != "" && m == session.ContentHash(questionContent(qu)) {
+			qu.Authored, qu.Cited = false, false
 		}
 	}
 }
@@ -89,7 +89,7 @@ func (q *Quiz) questionOwners() (locked, editable []string) {
 	for _, qu := range q.questions() {
 		switch {
 		case qu.IsPlaceholder:
-		case qu.authored:
+		case qu.Authored:
 			locked = append(locked, q.name(qu))
 		default:
 			editable = append(editable, q.name(qu))

@@ -63,7 +63,7 @@ func (q *Quiz) snapshot() snapshot {
 
 func (q *Quiz) restore(s snapshot) {
 	q.generated, q.Kind, q.Instructions, q.Questions, q.nextID = s.generated, s.kind, s.instructions, s.questions, s.nextID
-	q.index()
+	q.list().Reindex()
 }
 
 // review is what describe_quiz reports: the description, and the sources
@@ -99,7 +99,7 @@ func (q *Quiz) Reduce(rc *session.Context, in session.Intent) (func(), error) {
 
 // Recompile re-derives the question index. A quiz has no derived state a
 // model must be warned about: every rule is checked before a change commits.
-func (q *Quiz) Recompile(*session.Context, session.Intent) { q.index() }
+func (q *Quiz) Recompile(*session.Context, session.Intent) { q.list().Reindex() }
 
 func (q *Quiz) apply(rc *session.Context, in session.Intent) error {
 	switch in := in.(type) {
@@ -127,44 +127,23 @@ func (q *Quiz) apply(rc *session.Context, in session.Intent) error {
 	case UpdateQuestion:
 		return q.update(rc, in)
 	case RemoveQuestion:
-		qu, err := q.editable(in.ID)
+		qu, err := q.list().Editable(in.ID, q.Protect)
 		if err != nil {
 			return err
 		}
-		q.Questions.Value = slices.DeleteFunc(q.Questions.Value, func(x *Question) bool { return x == qu })
-		// The placeholder it filled is owed a question again.
-		for _, ph := range q.Questions.Value {
-			if ph.IsPlaceholder && qu.filledFor != "" && ph.PlaceholderID == qu.filledFor {
-				ph.filled--
-			}
-		}
+		q.list().Remove(qu)
 		rc.Report(Removed{in.ID})
 	case MoveQuestion:
-		qu, err := q.editable(in.ID)
+		qu, err := q.list().Editable(in.ID, q.Protect)
 		if err != nil {
 			return err
 		}
-		_, count := q.position(qu.ID)
-		if in.Position < 1 || in.Position > count {
-			return session.Reject(session.KindInvalidArgs, "position", fmt.Sprintf("position must be between 1 and %d", count), "position %d is out of range", in.Position)
+		if _, err := q.list().Move(qu, in.Position); err != nil {
+			return err
 		}
-		list := slices.DeleteFunc(q.Questions.Value, func(x *Question) bool { return x == qu })
-		q.Questions.Value = slices.Insert(list, q.offsetOf(list, in.Position), qu)
 		rc.Report(Moved{qu.ID, in.Position})
 	case ClosePlaceholders:
-		var closed []string
-		q.Questions.Value = slices.DeleteFunc(q.Questions.Value, func(qu *Question) bool {
-			if qu.IsPlaceholder && (qu.filled > 0 || len(q.earlier(qu)) > 0) {
-				closed = append(closed, qu.PlaceholderID)
-				return true
-			}
-			return false
-		})
-		for _, qu := range q.Questions.Value {
-			if qu.filledFor != "" && slices.Contains(closed, qu.filledFor) {
-				qu.GeneratedFor, qu.filledFor = "", ""
-			}
-		}
+		closed, _ := q.list().Close()
 		rc.Report(Closed{closed})
 	default:
 		return session.Reject(session.KindInvalidArgs, "", "", "a quiz cannot apply %T", in)
@@ -279,53 +258,6 @@ func split(opts []Option) (answers, distractors []string) {
 	return answers, distractors
 }
 
-func (q *Quiz) notFound(path, id string) error {
-	return session.RejectUnknown(path, "question", id, slices.Sorted(maps.Keys(q.byID)), "question ids", "the quiz has no questions yet")
-}
-
-// editable returns question id if generation may change it as a whole.
-func (q *Quiz) editable(id string) (*Question, error) {
-	qu, ok := q.byID[id]
-	if !ok {
-		return nil, q.notFound("id", id)
-	}
-	if qu.authored && q.Protect {
-		return nil, session.Reject(session.KindPrecondition, "id", "the author's questions stay as written; add new questions around them", "question %q was written by the author", id)
-	}
-	return qu, nil
-}
-
-// position is a question's 1-based position among real questions, and
-// their count.
-func (q *Quiz) position(id string) (pos, count int) {
-	for _, qu := range q.questions() {
-		if qu.IsPlaceholder {
-			continue
-		}
-		count++
-		if qu.ID == id {
-			pos = count
-		}
-	}
-	return pos, count
-}
-
-// offsetOf converts a 1-based position among real questions into an index
-// in list, which may also hold placeholders.
-func (q *Quiz) offsetOf(list []*Question, pos int) int {
-	n := 0
-	for i, qu := range list {
-		if qu.IsPlaceholder {
-			continue
-		}
-		n++
-		if n == pos {
-			return i
-		}
-	}
-	return len(list)
-}
-
 func (q *Quiz) add(rc *session.Context, in AddQuestion) error {
 	prompt, err := nonEmpty("prompt", in.Prompt)
 	if err != nil {
@@ -338,43 +270,25 @@ func (q *Quiz) add(rc *session.Context, in AddQuestion) error {
 		return err
 	}
 	if in.ID != "" {
-		if err := session.CheckChosenID(in.ID, q.idTaken); err != nil {
+		if err := session.CheckChosenID(in.ID, q.list().Taken); err != nil {
 			return err
 		}
 	}
-	// A whole pending question list first becomes a list holding one
-	// placeholder, so partial work and the remaining hint can both be saved.
-	if q.Questions.Pending {
-		ph := &Question{Placeholder: yamlsrc.Placeholder{IsPlaceholder: true, Hint: q.Questions.Hint}}
-		q.Questions = yamlsrc.Val([]*Question{ph})
-		q.index()
-	}
-	ph, missing, hint := yamlsrc.PickPlaceholder(q.questions(), in.PendingID)
-	if missing {
-		return session.Reject(session.KindNotFound, "pending_id", hint, "no placeholder %q", in.PendingID)
-	}
 	answers, distractors := split(in.Options)
-	id := in.ID
-	if id == "" {
-		id = q.newID()
-	}
-	qu := &Question{ID: id, Prompt: yamlsrc.Val(prompt), Answers: yamlsrc.Val(answers), Distractors: yamlsrc.Val(distractors), AnswerAt: answerAt(in.Options)}
+	qu := &Question{ID: in.ID, Prompt: yamlsrc.Val(prompt), Answers: yamlsrc.Val(answers), Distractors: yamlsrc.Val(distractors), AnswerAt: answerAt(in.Options)}
 	if f := strings.TrimSpace(in.Feedback); f != "" {
 		qu.Feedback = yamlsrc.Val(f)
 	}
 	qu.Sources = slices.Clone(in.Sources)
-	list := q.questions()
-	at := len(list)
-	if ph != nil {
-		at = slices.Index(list, ph)
-		ph.filled++
-		qu.filledFor = ph.PlaceholderID
-		qu.GeneratedFor = ph.PlaceholderKey()
+	if qu.ID == "" {
+		qu.ID = q.list().Numbered("q", &q.nextID)
 	}
-	q.Questions = yamlsrc.Val(slices.Insert(list, at, qu))
-	q.byID[qu.ID] = qu
+	ph, _, err := q.list().Add(qu, in.PendingID, 0)
+	if err != nil {
+		return err
+	}
 	rep := Added{ID: qu.ID}
-	rep.Position, _ = q.position(qu.ID)
+	rep.Position, _ = q.list().Position(qu.ID)
 	if ph != nil {
 		rep.PendingID = ph.PlaceholderID
 	}
@@ -382,36 +296,13 @@ func (q *Quiz) add(rc *session.Context, in AddQuestion) error {
 	return nil
 }
 
-// idTaken reports whether id names a question or a placeholder here.
-func (q *Quiz) idTaken(id string) bool {
-	if _, ok := q.byID[id]; ok {
-		return true
-	}
-	for _, qu := range q.questions() {
-		if qu.IsPlaceholder && qu.PlaceholderID == id {
-			return true
-		}
-	}
-	return false
-}
-
-func (q *Quiz) newID() string {
-	for {
-		q.nextID++
-		id := fmt.Sprintf("q%d", q.nextID)
-		if _, taken := q.byID[id]; !taken {
-			return id
-		}
-	}
-}
-
 func (q *Quiz) update(rc *session.Context, in UpdateQuestion) error {
-	qu, ok := q.byID[in.ID]
+	qu, ok := q.list().Get(in.ID)
 	if !ok {
-		return q.notFound("id", in.ID)
+		return q.list().NotFound("id", in.ID)
 	}
 	protected := func(name string, set bool) error {
-		if qu.authored && q.Protect && set {
+		if qu.Authored && q.Protect && set {
 			return session.Reject(session.KindPrecondition, name, "only the author's pending fields can be filled", "%s of question %q was written by the author", name, qu.ID)
 		}
 		return nil
@@ -442,7 +333,7 @@ func (q *Quiz) update(rc *session.Context, in UpdateQuestion) error {
 		answers, distractors := split(in.Options)
 		// An author's list stays as written: the options must repeat it, so
 		// only the pending list changes.
-		if qu.authored && q.Protect {
+		if qu.Authored && q.Protect {
 			for _, l := range []struct {
 				name, as string
 				field    *yamlsrc.Field[[]string]
@@ -461,7 +352,7 @@ func (q *Quiz) update(rc *session.Context, in UpdateQuestion) error {
 		}
 		// The order given is the order shown, unless the author placed
 		// the answers.
-		if at := answerAt(in.Options); !(qu.authored && q.Protect && qu.authorAt) && !slices.Equal(qu.AnswerAt, at) {
+		if at := answerAt(in.Options); !(qu.Authored && q.Protect && qu.authorAt) && !slices.Equal(qu.AnswerAt, at) {
 			qu.AnswerAt = at
 			fields = append(fields, "answer_at")
 		}
@@ -473,7 +364,7 @@ func (q *Quiz) update(rc *session.Context, in UpdateQuestion) error {
 		}
 	}
 	if in.Sources != nil {
-		if qu.cited && q.Protect {
+		if qu.Cited && q.Protect {
 			return session.Reject(session.KindPrecondition, "sources", "the author's citations stay as written", "sources of question %q were written by the author", qu.ID)
 		}
 		if err := sources.CheckList(in.Sources); err != nil {
