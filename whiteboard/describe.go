@@ -114,26 +114,16 @@ func (b *Board) Pending() []session.Pending {
 	meta("canvas", b.Canvas.Pending, b.Canvas.Hint)
 	meta("heading", b.Heading.Pending, b.Heading.Hint)
 	meta("layout", b.Layout.Pending, b.Layout.Hint)
-	if b.Elements.Pending {
-		ps = append(ps, session.Pending{Level: session.LevelNode, Path: "elements", Hint: b.Elements.Hint, ID: "p1"})
-	}
-	pos := 0
-	for i, e := range b.Elements.Value {
-		if e.IsPlaceholder {
-			if gen := b.earlier(e); session.PlaceholderOpen(e.Hint, e.filled, len(gen)) {
-				if e.filled > 0 {
-					gen = b.filledFor(e)
-				}
-				ps = append(ps, session.Pending{Level: session.LevelNode, Path: fmt.Sprintf("elements[%d]", i), Hint: e.Hint, ID: e.PlaceholderID, Generated: gen})
-			}
-			continue
-		}
-		pos++
-		for name, f := range e.textFields() {
-			if f.Pending {
-				ps = append(ps, session.Pending{Level: session.LevelNode, Path: fmt.Sprintf("elements[%s].%s", e.ID, name), Hint: f.Hint,
-					Label: ElementName(e.ID, pos) + "." + name})
-			}
+	return append(ps, b.list().Pending("elements", nil, elementPending)...)
+}
+
+// elementPending lists the pending fields of e, at position pos.
+func elementPending(e *Element, pos int) []session.Pending {
+	var ps []session.Pending
+	for name, f := range e.textFields() {
+		if f.Pending {
+			ps = append(ps, session.Pending{Level: session.LevelNode, Path: fmt.Sprintf("elements[%s].%s", e.ID, name), Hint: f.Hint,
+				Label: ElementName(e.ID, pos) + "." + name})
 		}
 	}
 	return ps

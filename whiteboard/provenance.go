@@ -52,7 +52,7 @@ func (b *Board) Generated() map[string]string {
 		}
 	}
 	for _, e := range b.elements() {
-		if !e.IsPlaceholder && !e.authored {
+		if !e.IsPlaceholder && !e.Authored {
 			out[elementKey(e.ID)] = session.ContentHash(elementContent(e))
 		}
 	}
@@ -68,8 +68,8 @@ func (b *Board) Adopt(marks map[string]string) {
 		}
 	}
 	for _, e := range b.elements() {
-		if m := marks[elementKey(e.ID)]; e.authored && !e.IsPlaceholder && m != "" && m == session.ContentHash(elementContent(e)) {
-			e.authored, e.cited = false, false
+		if m := marks[elementKey(e.ID)]; e.Authored && !e.IsPlaceholder && m != "" && m == session.ContentHash(elementContent(e)) {
+			e.Authored, e.Cited = false, false
 		}
 	}
 }
@@ -96,7 +96,7 @@ func (b *Board) elementOwners() (locked, editable []string) {
 	for _, e := range b.elements() {
 		switch {
 		case e.IsPlaceholder:
-		case e.authored:
+		case e.Authored:
 			locked = append(locked, b.Name(e))
 		default:
 			editable = append(editable, b.Name(e))

@@ -68,7 +68,7 @@ func (b *Board) snapshot() snapshot {
 func (b *Board) restore(s snapshot) {
 	b.generated, b.Canvas, b.Heading, b.Layout, b.Elements = s.generated, s.canvas, s.heading, s.layout, s.elements
 	b.nextID, b.selection = s.nextID, s.selection
-	b.index()
+	b.list().Reindex()
 }
 
 // Reduce applies one intent. See session.State.
@@ -103,7 +103,7 @@ func (b *Board) Recompile(rc *session.Context, in session.Intent) {
 	for _, d := range b.defects {
 		before[d.Warning] = true
 	}
-	b.index()
+	b.list().Reindex()
 	b.recompute()
 	target := targetOf(in)
 	elsewhere := 0
@@ -227,7 +227,7 @@ func (b *Board) apply(rc *session.Context, in session.Intent) error {
 				return session.Reject(session.KindInvalidArgs, end.path, "give "+end.path+" (an element id) or "+end.path+"_point (a free point)", "the arrow has no %s end", end.path)
 			default:
 				if _, ok := b.byID[end.id]; !ok {
-					return b.notFound(end.path, end.id)
+					return b.list().NotFound(end.path, end.id)
 				}
 			}
 		}
@@ -277,7 +277,7 @@ func (b *Board) apply(rc *session.Context, in session.Intent) error {
 	case UpdateElement:
 		return b.update(rc, in)
 	case MoveElement:
-		e, err := b.editable(in.ID)
+		e, err := b.list().Editable(in.ID, b.Protect)
 		if err != nil {
 			return err
 		}
@@ -290,7 +290,7 @@ func (b *Board) apply(rc *session.Context, in session.Intent) error {
 		e.X, e.Y = in.X, in.Y
 		rc.Report(Changed{e.ID, []string{"x", "y"}})
 	case ResizeElement:
-		e, err := b.editable(in.ID)
+		e, err := b.list().Editable(in.ID, b.Protect)
 		if err != nil {
 			return err
 		}
@@ -303,7 +303,7 @@ func (b *Board) apply(rc *session.Context, in session.Intent) error {
 		e.W, e.H = in.W, in.H
 		rc.Report(Changed{e.ID, []string{"w", "h"}})
 	case DeleteElement:
-		if _, err := b.editable(in.ID); err != nil {
+		if _, err := b.list().Editable(in.ID, b.Protect); err != nil {
 			return err
 		}
 		gone := []string{in.ID}
@@ -312,7 +312,7 @@ func (b *Board) apply(rc *session.Context, in session.Intent) error {
 			switch {
 			case e.ID == in.ID && !e.IsPlaceholder:
 			case e.Type == KindArrow && (e.From == in.ID || e.To == in.ID):
-				if e.authored && b.Protect {
+				if e.Authored && b.Protect {
 					return session.Reject(session.KindPrecondition, "id", "the author's arrow "+e.ID+" points at it", "cannot delete %q", in.ID)
 				}
 				gone = append(gone, e.ID)
@@ -320,22 +320,19 @@ func (b *Board) apply(rc *session.Context, in session.Intent) error {
 				kept = append(kept, e)
 			}
 		}
+		old := b.Elements.Value
+		b.Elements.Value = kept
 		// A placeholder is owed an element again for each one deleted.
-		for _, e := range b.Elements.Value {
-			if e.filledFor != "" && !slices.Contains(kept, e) {
-				for _, ph := range kept {
-					if ph.IsPlaceholder && ph.PlaceholderID == e.filledFor {
-						ph.filled--
-					}
-				}
+		for _, e := range old {
+			if !slices.Contains(kept, e) {
+				b.list().Uncredit(e)
 			}
 		}
-		b.Elements.Value = kept
 		rc.Report(Deleted{gone})
 	case SelectElements:
 		for _, id := range in.IDs {
 			if _, ok := b.byID[id]; !ok {
-				return b.notFound("ids", id)
+				return b.list().NotFound("ids", id)
 			}
 		}
 		b.selection = slices.Clone(in.IDs)
@@ -352,18 +349,7 @@ func (b *Board) apply(rc *session.Context, in session.Intent) error {
 		}
 		// A placeholder an earlier, stopped run began is closed too: this
 		// subagent saw what it had and finished.
-		b.Elements.Value = slices.DeleteFunc(b.Elements.Value, func(e *Element) bool {
-			if e.IsPlaceholder && (e.filled > 0 || len(b.earlier(e)) > 0) {
-				closed = append(closed, e.PlaceholderID)
-				return true
-			}
-			return false
-		})
-		for _, e := range b.Elements.Value {
-			if e.filledFor != "" && slices.Contains(closed, e.filledFor) {
-				e.GeneratedFor, e.filledFor = "", ""
-			}
-		}
+		closed, _ = b.list().Close()
 		rc.Report(Closed{closed})
 	default:
 		return session.Reject(session.KindInvalidArgs, "", "", "a whiteboard cannot apply %T", in)
@@ -512,35 +498,15 @@ func checkLayoutStyle(s *Style) *session.Error {
 	return nil
 }
 
-func (b *Board) notFound(path, id string) error {
-	return session.RejectUnknown(path, "element", id, slices.Sorted(maps.Keys(b.byID)), "existing ids", "the whiteboard has no elements yet")
-}
-
-// editable returns element id if generation may change it as a whole.
-func (b *Board) editable(id string) (*Element, error) {
-	e, ok := b.byID[id]
-	if !ok {
-		return nil, b.notFound("id", id)
-	}
-	if e.authored && b.Protect {
-		return nil, session.Reject(session.KindPrecondition, "id", "the author's elements stay as written; add new elements around them", "%q was written by the author", id)
-	}
-	return e, nil
-}
-
 // add gives e an id and box and places it: at its placeholder when it fills
 // one, else at the end.
 func (b *Board) add(rc *session.Context, e *Element, box Box, at Placing) error {
 	if at.ID != "" {
-		if err := session.CheckChosenID(at.ID, b.idTaken); err != nil {
+		if err := session.CheckChosenID(at.ID, b.list().Taken); err != nil {
 			return err
 		}
 	}
 	if err := sources.CheckList(at.Sources); err != nil {
-		return err
-	}
-	ph, err := b.placeholderFor(at.PendingID)
-	if err != nil {
 		return err
 	}
 	e.Sources = slices.Clone(at.Sources)
@@ -549,40 +515,18 @@ func (b *Board) add(rc *session.Context, e *Element, box Box, at Placing) error 
 	}
 	e.ID = at.ID
 	if e.ID == "" {
-		e.ID = b.newID(e.Type)
+		e.ID = b.list().Numbered(idPrefix(e.Type), &b.nextID)
 	}
-	els := b.Elements.Value
-	pos := len(els)
-	if ph != nil {
-		pos = slices.Index(els, ph)
-		ph.filled++
-		e.filledFor = ph.PlaceholderID
-		e.GeneratedFor = ph.PlaceholderKey()
+	ph, _, err := b.list().Add(e, at.PendingID, 0)
+	if err != nil {
+		return err
 	}
-	b.Elements = yamlsrc.Val(slices.Insert(els, pos, e))
-	b.byID[e.ID] = e
 	rep := Added{ID: e.ID, Type: e.Type}
 	if ph != nil {
 		rep.PendingID = ph.PlaceholderID
 	}
 	rc.Report(rep)
 	return nil
-}
-
-// placeholderFor finds the placeholder to fill. A whole pending element list
-// first becomes a list holding one placeholder, so partial work and the
-// remaining hint can both be saved.
-func (b *Board) placeholderFor(id string) (*Element, error) {
-	if b.Elements.Pending {
-		ph := &Element{Placeholder: yamlsrc.Placeholder{IsPlaceholder: true, Hint: b.Elements.Hint}}
-		b.Elements = yamlsrc.Val([]*Element{ph})
-		b.index()
-	}
-	ph, missing, hint := yamlsrc.PickPlaceholder(b.Elements.Value, id)
-	if missing {
-		return nil, session.Reject(session.KindNotFound, "pending_id", hint, "no placeholder %q", id)
-	}
-	return ph, nil
 }
 
 // idPrefix starts the ids generation gives elements of kind k.
@@ -596,33 +540,10 @@ func idPrefix(k Kind) string {
 	return string(k)
 }
 
-// idTaken reports whether id names an element or a placeholder here.
-func (b *Board) idTaken(id string) bool {
-	if _, ok := b.byID[id]; ok {
-		return true
-	}
-	for _, e := range b.elements() {
-		if e.IsPlaceholder && e.PlaceholderID == id {
-			return true
-		}
-	}
-	return false
-}
-
-func (b *Board) newID(k Kind) string {
-	for {
-		b.nextID++
-		id := fmt.Sprintf("%s%d", idPrefix(k), b.nextID)
-		if _, taken := b.byID[id]; !taken {
-			return id
-		}
-	}
-}
-
 func (b *Board) update(rc *session.Context, in UpdateElement) error {
-	e, ok := b.byID[in.ID]
+	e, ok := b.list().Get(in.ID)
 	if !ok {
-		return b.notFound("id", in.ID)
+		return b.list().NotFound("id", in.ID)
 	}
 	type change struct {
 		name  string
@@ -645,7 +566,7 @@ func (b *Board) update(rc *session.Context, in UpdateElement) error {
 		if !slices.Contains(c.kinds, e.Type) {
 			return session.Reject(session.KindInvalidArgs, c.name, fmt.Sprintf("%q is %s element", e.ID, e.Type.withArticle()), "%s element has no %s", e.Type.withArticle(), c.name)
 		}
-		if e.authored && b.Protect && !c.field.Pending {
+		if e.Authored && b.Protect && !c.field.Pending {
 			return session.Reject(session.KindPrecondition, c.name, "only the author's pending fields can be filled", "%s of %q was written by the author", c.name, e.ID)
 		}
 		v, err := nonEmpty(c.name, *c.value)
@@ -659,7 +580,7 @@ func (b *Board) update(rc *session.Context, in UpdateElement) error {
 		fields = append(fields, c.name)
 	}
 	if in.Style != nil {
-		if e.authored && b.Protect {
+		if e.Authored && b.Protect {
 			return session.Reject(session.KindPrecondition, "style", "the author's elements keep their style", "style of %q was written by the author", e.ID)
 		}
 		if err := checkStyle(in.Style); err != nil {
@@ -670,7 +591,7 @@ func (b *Board) update(rc *session.Context, in UpdateElement) error {
 		fields = append(fields, "style")
 	}
 	if in.Sources != nil {
-		if e.cited && b.Protect {
+		if e.Cited && b.Protect {
 			return session.Reject(session.KindPrecondition, "sources", "the author's citations stay as written", "sources of %q were written by the author", e.ID)
 		}
 		if err := sources.CheckList(in.Sources); err != nil {
