@@ -52,7 +52,7 @@ func (p *Plan) Generated() map[string]string {
 		}
 	}
 	for _, s := range p.slides() {
-		if !s.IsPlaceholder && !s.authored {
+		if !s.IsPlaceholder && !s.Authored {
 			out[slideKey(s.ID)] = session.ContentHash(slideContent(s))
 		}
 	}
@@ -71,8 +71,8 @@ func (p *Plan) Adopt(marks map[string]string) {
 		}
 	}
 	for _, s := range p.slides() {
-		if m := marks[slideKey(s.ID)]; s.authored && !s.IsPlaceholder && m != "" && m == session.ContentHash(slideContent(s)) {
-			s.authored = false
+		if m := marks[slideKey(s.ID)]; s.Authored && !s.IsPlaceholder && m != "" && m == session.ContentHash(slideContent(s)) {
+			s.Authored = false
 		}
 	}
 }
@@ -102,7 +102,7 @@ func (p *Plan) slideOwners() (locked, editable []string) {
 			continue
 		}
 		pos++
-		if s.authored {
+		if s.Authored {
 			locked = append(locked, SlideName(s.ID, pos))
 		} else {
 			editable = append(editable, SlideName(s.ID, pos))

@@ -142,9 +142,9 @@ func (p *Plan) Reduce(rc *session.Context, in session.Intent) (func(), error) {
 	case RemoveSlide:
 		return p.removeSlide(rc, in)
 	case SetSlideProps:
-		s, ok := p.byID[in.ID]
+		s, ok := p.list().Get(in.ID)
 		if !ok {
-			return nil, p.notFound("id", in.ID)
+			return nil, p.list().NotFound("id", in.ID)
 		}
 		compiled, err := compileProps(in.Props, p.kinds, p.bindable)
 		if err != nil {
@@ -372,22 +372,6 @@ func cleanItems(name string, items []Item, r rule.Rule) ([]Item, error) {
 	return out, nil
 }
 
-func (p *Plan) notFound(path, id string) error {
-	return session.RejectUnknown(path, "slide", id, p.SlideIDs(), "slide ids", "the lesson has no slides yet")
-}
-
-// editable returns slide id if generation may change it as a whole.
-func (p *Plan) editable(id string) (*Slide, error) {
-	s, ok := p.byID[id]
-	if !ok {
-		return nil, p.notFound("id", id)
-	}
-	if s.authored && p.Protect {
-		return nil, session.Reject(session.KindPrecondition, "id", "the author's slides stay as written; add new slides instead", "slide %q was written by the author", id)
-	}
-	return s, nil
-}
-
 func (p *Plan) addSlide(rc *session.Context, in AddSlide) (func(), error) {
 	title := strings.TrimSpace(in.Title)
 	if title == "" {
@@ -401,34 +385,12 @@ func (p *Plan) addSlide(rc *session.Context, in AddSlide) (func(), error) {
 		return nil, session.Reject(session.KindInvalidArgs, "duration_minutes", "a slide takes "+r.Range()+" minutes", "%d minutes is out of range", in.DurationMinutes)
 	}
 	if in.ID != "" {
-		if err := session.CheckChosenID(in.ID, p.idTaken); err != nil {
+		if err := session.CheckChosenID(in.ID, p.list().Taken); err != nil {
 			return nil, err
 		}
 	}
 	if err := sources.CheckList(in.Sources); err != nil {
 		return nil, err
-	}
-	oldSlides, oldNextPH := p.Slides, p.nextPH
-
-	// A pending slide list becomes a list holding one placeholder, so that
-	// partial work and the remaining hint can both be saved.
-	if p.Slides.Pending {
-		p.Slides = yamlsrc.Val([]*Slide{{Placeholder: yamlsrc.Placeholder{IsPlaceholder: true, Hint: p.Slides.Hint}}})
-		p.index()
-	}
-	ph, err := p.placeholderFor(in.PendingID)
-	if err != nil {
-		p.Slides, p.nextPH = oldSlides, oldNextPH
-		p.index()
-		return nil, err
-	}
-	list := p.slides()
-	at := len(list)
-	switch {
-	case ph != nil:
-		at = slices.Index(list, ph)
-	case in.Position > 0:
-		at = p.offsetOf(in.Position)
 	}
 	id := in.ID
 	if id == "" {
@@ -443,28 +405,19 @@ func (p *Plan) addSlide(rc *session.Context, in AddSlide) (func(), error) {
 		Sources:         slices.Clone(in.Sources),
 		Children:        p.briefs(brief, in.Quiz),
 	}
-	p.Slides = yamlsrc.Val(slices.Insert(list, at, s))
-	p.byID[s.ID] = s
+	// A pending slide list becomes a list holding one placeholder, so that
+	// partial work and the remaining hint can both be saved.
+	ph, undo, err := p.list().Add(s, in.PendingID, in.Position)
+	if err != nil {
+		return nil, err
+	}
 	rep := SlideAdded{ID: s.ID}
 	rep.Position, _ = p.Position(s.ID)
 	if ph != nil {
-		ph.filled++
-		s.filledFor = ph
-		s.GeneratedFor = ph.PlaceholderKey()
 		rep.PendingID = ph.PlaceholderID
 	}
 	rc.Report(rep)
-	return func() {
-		if ph != nil {
-			ph.filled--
-		}
-		delete(p.byID, s.ID)
-		if oldSlides.Pending {
-			p.Slides, p.nextPH = oldSlides, oldNextPH
-			return
-		}
-		p.Slides.Value = slices.DeleteFunc(p.Slides.Value, func(x *Slide) bool { return x == s })
-	}, nil
+	return undo, nil
 }
 
 // briefs places the new slide's children, pending with their briefs: a
@@ -488,43 +441,6 @@ func optional(v string) yamlsrc.Field[string] {
 	return yamlsrc.Field[string]{}
 }
 
-// offsetOf converts a 1-based position among real slides into an index in
-// the list, which may also hold placeholders.
-func (p *Plan) offsetOf(pos int) int {
-	n := 0
-	for i, s := range p.slides() {
-		if s.IsPlaceholder {
-			continue
-		}
-		n++
-		if n == pos {
-			return i
-		}
-	}
-	return len(p.slides())
-}
-
-func (p *Plan) placeholderFor(id string) (*Slide, error) {
-	ph, missing, hint := yamlsrc.PickPlaceholder(p.slides(), id)
-	if missing {
-		return nil, session.Reject(session.KindNotFound, "pending_id", hint, "no placeholder %q", id)
-	}
-	return ph, nil
-}
-
-// idTaken reports whether id names a slide or a placeholder here.
-func (p *Plan) idTaken(id string) bool {
-	if _, ok := p.byID[id]; ok {
-		return true
-	}
-	for _, s := range p.slides() {
-		if s.IsPlaceholder && s.PlaceholderID == id {
-			return true
-		}
-	}
-	return false
-}
-
 // maxSlugID is about where a slide id made from a title stops: it ends at
 // the last whole word that fits, never mid-word.
 const maxSlugID = 32
@@ -536,13 +452,7 @@ func (p *Plan) newID(title string) string {
 	if base == "" {
 		base = "slide"
 	}
-	id := base
-	for n := 2; ; n++ {
-		if _, taken := p.byID[id]; !taken {
-			return id
-		}
-		id = fmt.Sprintf("%s-%d", base, n)
-	}
+	return p.list().Free(base)
 }
 
 // slug makes an id of a title, "" when it has no letters or digits. It
@@ -574,15 +484,15 @@ func slug(title string) string {
 }
 
 func (p *Plan) updateSlide(rc *session.Context, in UpdateSlide) (func(), error) {
-	s, ok := p.byID[in.ID]
+	s, ok := p.list().Get(in.ID)
 	if !ok {
-		return nil, p.notFound("id", in.ID)
+		return nil, p.list().NotFound("id", in.ID)
 	}
 	before := *s
 	var fields []string
 	restore := func() { *s = before }
 	check := func(name string, pending bool) error {
-		if s.authored && p.Protect && !pending {
+		if s.Authored && p.Protect && !pending {
 			return session.Reject(session.KindPrecondition, name, "only the author's pending fields can be filled", "%s of slide %q was written by the author", name, s.ID)
 		}
 		return nil
@@ -626,8 +536,8 @@ func (p *Plan) updateSlide(rc *session.Context, in UpdateSlide) (func(), error) 
 		// Citations of what the model wrote are the model's: on an
 		// author's slide it may cite once it filled a field there.
 		switch {
-		case !s.authored || !p.Protect:
-		case s.cited:
+		case !s.Authored || !p.Protect:
+		case s.Cited:
 			restore()
 			return nil, session.Reject(session.KindPrecondition, "sources", "the author's citations stay as written; pass no sources", "sources of slide %q were written by the author", s.ID)
 		case !s.wrote:
@@ -649,75 +559,30 @@ func (p *Plan) updateSlide(rc *session.Context, in UpdateSlide) (func(), error) 
 }
 
 func (p *Plan) moveSlide(rc *session.Context, in MoveSlide) (func(), error) {
-	s, err := p.editable(in.ID)
+	s, err := p.list().Editable(in.ID, p.Protect)
 	if err != nil {
 		return nil, err
 	}
-	_, count := p.Position(s.ID)
-	if in.Position < 1 || in.Position > count {
-		return nil, session.Reject(session.KindInvalidArgs, "position", fmt.Sprintf("position must be between 1 and %d", count), "position %d is out of range", in.Position)
+	undo, err := p.list().Move(s, in.Position)
+	if err != nil {
+		return nil, err
 	}
-	old := slices.Clone(p.Slides.Value)
-	list := slices.DeleteFunc(p.Slides.Value, func(x *Slide) bool { return x == s })
-	p.Slides.Value = list
-	p.Slides.Value = slices.Insert(list, p.offsetOf(in.Position), s)
 	rc.Report(SlideMoved{ID: s.ID, Position: in.Position})
-	return func() { p.Slides.Value = old }, nil
+	return undo, nil
 }
 
 func (p *Plan) removeSlide(rc *session.Context, in RemoveSlide) (func(), error) {
-	s, err := p.editable(in.ID)
+	s, err := p.list().Editable(in.ID, p.Protect)
 	if err != nil {
 		return nil, err
 	}
-	i := slices.Index(p.Slides.Value, s)
-	p.Slides.Value = slices.Delete(p.Slides.Value, i, i+1)
-	delete(p.byID, s.ID)
-	// The placeholder it filled is owed a slide again.
-	if s.filledFor != nil {
-		s.filledFor.filled--
-	}
+	undo := p.list().Remove(s)
 	rc.Report(SlideRemoved{ID: s.ID})
-	return func() {
-		p.Slides.Value = slices.Insert(p.Slides.Value, i, s)
-		p.byID[s.ID] = s
-		if s.filledFor != nil {
-			s.filledFor.filled++
-		}
-	}, nil
+	return undo, nil
 }
 
-// received reports whether slide placeholder ph has received slides, in
-// this session or from a stopped run: it closes when the turn ends.
-func (p *Plan) received(ph *Slide) bool { return ph.filled > 0 || len(p.earlier(ph)) > 0 }
-
 func (p *Plan) closePlaceholders(rc *session.Context) (func(), error) {
-	old := p.Slides
-	oldList := slices.Clone(p.Slides.Value)
-	var closed []string
-	var closedPH []*Slide
-	p.Slides.Value = slices.DeleteFunc(p.Slides.Value, func(s *Slide) bool {
-		if s.IsPlaceholder && p.received(s) {
-			closed = append(closed, s.PlaceholderID)
-			closedPH = append(closedPH, s)
-			return true
-		}
-		return false
-	})
-	// The slides generated for a closed placeholder no longer need to say so.
-	cleared := map[*Slide]string{}
-	for _, s := range p.Slides.Value {
-		if s.filledFor != nil && slices.Contains(closedPH, s.filledFor) && s.GeneratedFor != "" {
-			cleared[s] = s.GeneratedFor
-			s.GeneratedFor = ""
-		}
-	}
+	closed, undo := p.list().Close()
 	rc.Report(Closed{Placeholders: closed})
-	return func() {
-		p.Slides = old
-		p.Slides.Value = oldList
-		for s, key := range cleared {
-			s.GeneratedFor = key
-		}
-	}, nil
+	return undo, nil
 }
