@@ -23,8 +23,7 @@ func Decode(n *yaml.Node, r *yamlsrc.Reporter, kinds []string, bindable map[stri
 	if p.Version != FormatVersion && hasKey(n, "version") {
 		r.At(yamlsrc.ValueAt(n, "version"), "version %d is not supported; this lessongen reads version %d", p.Version, FormatVersion)
 	}
-	ids, derived := SlideIDs(yamlsrc.ValueAt(n, "slides"))
-	p.list().Load(ids, derived)
+	p.list().Load(yamlsrc.ValueAt(n, "slides"), SlideIDs)
 	seen := map[string]*yaml.Node{}
 	pos := 0 // p.Name(s), counted here: a lookup per slide is quadratic
 	for _, s := range p.slides() {

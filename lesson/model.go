@@ -200,8 +200,8 @@ func (s *Slide) Refs() itemlist.Refs {
 // slideSpec is how messages speak of slides.
 var slideSpec = itemlist.Spec{
 	Noun: "slide", IDsLabel: "slide ids", Empty: "the lesson has no slides yet",
-	Authored:    "the author's slides stay as written; add new slides instead",
-	AuthoredMsg: "slide %q was written by the author",
+	Authored: "the author's slides stay as written; add new slides instead",
+	Named:    "slide %q",
 }
 
 // list is the plan's slide list.
@@ -381,7 +381,7 @@ func (p *Plan) Pending() []session.Pending {
 			ps = append(ps, session.Pending{Level: session.LevelMetadata, Path: fmt.Sprintf("metadata.vocabulary[%s].definition", t.Term), Hint: t.definitionHint})
 		}
 	}
-	return append(ps, p.list().Pending("slides", newSlidesLabel, slidePending)...)
+	return append(ps, p.list().Pending("slides", newSlidesLabel, slideFields)...)
 }
 
 // newSlidesLabel says where a slide placeholder sits: after prev, at
@@ -393,26 +393,14 @@ func newSlidesLabel(prev *Slide, pos int) string {
 	return "new slides after " + SlideName(prev.ID, pos)
 }
 
-// slidePending lists the pending fields of s, at position pos.
-func slidePending(s *Slide, pos int) []session.Pending {
-	var ps []session.Pending
-	name := SlideName(s.ID, pos)
-	for _, f := range []struct {
-		name    string
-		pending bool
-		hint    string
-	}{
-		{"title", s.Title.Pending, s.Title.Hint},
-		{"section", s.Section.Pending, s.Section.Hint},
-		{"duration_minutes", s.DurationMinutes.Pending, s.DurationMinutes.Hint},
-		{"notes", s.Notes.Pending, s.Notes.Hint},
-	} {
-		if f.pending {
-			ps = append(ps, session.Pending{Level: session.LevelNode, Path: fmt.Sprintf("slides[%s].%s", s.ID, f.name), Hint: f.hint,
-				Label: name + "." + f.name})
-		}
+// slideFields are the fields of s that may be pending.
+func slideFields(s *Slide) []itemlist.Field {
+	return []itemlist.Field{
+		{Name: "title", Pending: s.Title.Pending, Hint: s.Title.Hint},
+		{Name: "section", Pending: s.Section.Pending, Hint: s.Section.Hint},
+		{Name: "duration_minutes", Pending: s.DurationMinutes.Pending, Hint: s.DurationMinutes.Hint},
+		{Name: "notes", Pending: s.Notes.Pending, Hint: s.Notes.Hint},
 	}
-	return ps
 }
 
 // IsBare reports whether the author listed the term without a definition.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/lessongen/lessongen/internal/itemlist"
 	"github.com/lessongen/lessongen/internal/yamlsrc"
 	"github.com/lessongen/lessongen/session"
 )
@@ -120,26 +121,15 @@ func (q *Quiz) Pending() []session.Pending {
 	}
 	meta("kind", q.Kind)
 	meta("instructions", q.Instructions)
-	return append(ps, q.list().Pending("questions", nil, questionPending)...)
+	return append(ps, q.list().Pending("questions", nil, questionFields)...)
 }
 
-// questionPending lists the pending fields of qu, at position pos.
-func questionPending(qu *Question, pos int) []session.Pending {
-	var ps []session.Pending
-	for _, f := range []struct {
-		name    string
-		pending bool
-		hint    string
-	}{
-		{"prompt", qu.Prompt.Pending, qu.Prompt.Hint},
-		{"answers", qu.Answers.Pending, qu.Answers.Hint},
-		{"distractors", qu.Distractors.Pending, qu.Distractors.Hint},
-		{"feedback", qu.Feedback.Pending, qu.Feedback.Hint},
-	} {
-		if f.pending {
-			ps = append(ps, session.Pending{Level: session.LevelNode, Path: fmt.Sprintf("questions[%s].%s", qu.ID, f.name), Hint: f.hint,
-				Label: QuestionName(qu.ID, pos) + "." + f.name})
-		}
+// questionFields are the fields of qu that may be pending.
+func questionFields(qu *Question) []itemlist.Field {
+	return []itemlist.Field{
+		{Name: "prompt", Pending: qu.Prompt.Pending, Hint: qu.Prompt.Hint},
+		{Name: "answers", Pending: qu.Answers.Pending, Hint: qu.Answers.Hint},
+		{Name: "distractors", Pending: qu.Distractors.Pending, Hint: qu.Distractors.Hint},
+		{Name: "feedback", Pending: qu.Feedback.Pending, Hint: qu.Feedback.Hint},
 	}
-	return ps
 }

@@ -63,8 +63,8 @@ func (q *Question) Refs() itemlist.Refs {
 // questionSpec is how messages speak of questions.
 var questionSpec = itemlist.Spec{
 	Noun: "question", IDsLabel: "question ids", Empty: "the quiz has no questions yet", SortIDs: true,
-	Authored:    "the author's questions stay as written; add new questions around them",
-	AuthoredMsg: "question %q was written by the author",
+	Authored: "the author's questions stay as written; add new questions around them",
+	Named:    "question %q",
 }
 
 // list is the quiz's question list.
@@ -156,7 +156,6 @@ func Todo(hint string) *Quiz {
 		whole:        true,
 		Protect:      true,
 	}
-	q.list().Reindex()
 	return q
 }
 
@@ -165,8 +164,7 @@ func Decode(n *yaml.Node, r *yamlsrc.Reporter, path string) *Quiz {
 	q := &Quiz{Protect: true}
 	yamlsrc.Decode(n, q, r, path)
 	q.Src = n
-	ids, derived := QuestionIDs(yamlsrc.Value(n, "questions"))
-	q.list().Load(ids, derived)
+	q.list().Load(yamlsrc.Value(n, "questions"), QuestionIDs)
 	for _, qu := range q.questions() {
 		qu.authorAt = qu.Authored && len(qu.AnswerAt) > 0
 	}

@@ -363,14 +363,9 @@ func (q *Quiz) update(rc *session.Context, in UpdateQuestion) error {
 			}
 		}
 	}
-	if in.Sources != nil {
-		if qu.Cited && q.Protect {
-			return session.Reject(session.KindPrecondition, "sources", "the author's citations stay as written", "sources of question %q were written by the author", qu.ID)
-		}
-		if err := sources.CheckList(in.Sources); err != nil {
-			return err
-		}
-		qu.Sources = slices.Clone(in.Sources)
+	if cited, err := q.list().Cite(qu, in.Sources, q.Protect); err != nil {
+		return err
+	} else if cited {
 		fields = append(fields, "sources")
 	}
 	if len(fields) == 0 {

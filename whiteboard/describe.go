@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/lessongen/lessongen/internal/clip"
+	"github.com/lessongen/lessongen/internal/itemlist"
 	"github.com/lessongen/lessongen/internal/yamlsrc"
 	"github.com/lessongen/lessongen/session"
 )
@@ -114,19 +115,16 @@ func (b *Board) Pending() []session.Pending {
 	meta("canvas", b.Canvas.Pending, b.Canvas.Hint)
 	meta("heading", b.Heading.Pending, b.Heading.Hint)
 	meta("layout", b.Layout.Pending, b.Layout.Hint)
-	return append(ps, b.list().Pending("elements", nil, elementPending)...)
+	return append(ps, b.list().Pending("elements", nil, elementFields)...)
 }
 
-// elementPending lists the pending fields of e, at position pos.
-func elementPending(e *Element, pos int) []session.Pending {
-	var ps []session.Pending
+// elementFields are the fields of e that may be pending.
+func elementFields(e *Element) []itemlist.Field {
+	var fs []itemlist.Field
 	for name, f := range e.textFields() {
-		if f.Pending {
-			ps = append(ps, session.Pending{Level: session.LevelNode, Path: fmt.Sprintf("elements[%s].%s", e.ID, name), Hint: f.Hint,
-				Label: ElementName(e.ID, pos) + "." + name})
-		}
+		fs = append(fs, itemlist.Field{Name: name, Pending: f.Pending, Hint: f.Hint})
 	}
-	return ps
+	return fs
 }
 
 // textFields yields an element's optional text fields in a fixed order.

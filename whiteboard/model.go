@@ -143,8 +143,8 @@ func (e *Element) Refs() itemlist.Refs {
 // elementSpec is how messages speak of elements.
 var elementSpec = itemlist.Spec{
 	Noun: "element", IDsLabel: "existing ids", Empty: "the whiteboard has no elements yet", SortIDs: true,
-	Authored:    "the author's elements stay as written; add new elements around them",
-	AuthoredMsg: "%q was written by the author",
+	Authored: "the author's elements stay as written; add new elements around them",
+	Named:    "%q",
 }
 
 // list is the board's element list.
@@ -206,7 +206,6 @@ func Todo(hint string) *Board {
 		whole:    true,
 		Protect:  true,
 	}
-	b.list().Reindex()
 	return b
 }
 
@@ -215,8 +214,7 @@ func Decode(n *yaml.Node, r *yamlsrc.Reporter, path string) *Board {
 	b := &Board{Protect: true}
 	yamlsrc.Decode(n, b, r, path)
 	b.Src = n
-	ids, derived := ElementIDs(yamlsrc.Value(n, "elements"))
-	b.list().Load(ids, derived)
+	b.list().Load(yamlsrc.Value(n, "elements"), ElementIDs)
 	b.validate(r, path)
 	b.recompute()
 	b.report(r, path)

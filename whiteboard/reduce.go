@@ -590,14 +590,9 @@ func (b *Board) update(rc *session.Context, in UpdateElement) error {
 		e.Style = &s
 		fields = append(fields, "style")
 	}
-	if in.Sources != nil {
-		if e.Cited && b.Protect {
-			return session.Reject(session.KindPrecondition, "sources", "the author's citations stay as written", "sources of %q were written by the author", e.ID)
-		}
-		if err := sources.CheckList(in.Sources); err != nil {
-			return err
-		}
-		e.Sources = slices.Clone(in.Sources)
+	if cited, err := b.list().Cite(e, in.Sources, b.Protect); err != nil {
+		return err
+	} else if cited {
 		fields = append(fields, "sources")
 	}
 	if len(fields) == 0 {

@@ -26,6 +26,9 @@ func (l List[E, P]) Add(it P, pendingID string, pos int) (ph P, undo func(), err
 		*l.Field = yamlsrc.Val([]P{first})
 		l.Reindex()
 	}
+	if *l.ByID == nil {
+		l.Reindex()
+	}
 	ph, missing, hint := yamlsrc.PickPlaceholder(l.Items(), pendingID)
 	if missing {
 		*l.Field = old

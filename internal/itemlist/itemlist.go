@@ -16,6 +16,9 @@ import (
 	"maps"
 	"slices"
 
+	"gopkg.in/yaml.v3"
+
+	"github.com/lessongen/lessongen/internal/sources"
 	"github.com/lessongen/lessongen/internal/yamlsrc"
 	"github.com/lessongen/lessongen/session"
 )
@@ -77,8 +80,8 @@ type Spec struct {
 	SortIDs bool
 	// Authored is the hint refusing to change an author's item as a whole.
 	Authored string
-	// AuthoredMsg is the message refusing it, with the id for %q.
-	AuthoredMsg string
+	// Named names one item in messages, with its id for %q: "question %q".
+	Named string
 }
 
 // List is a view of an owner's list of items: the field that holds them,
@@ -118,11 +121,12 @@ func (l List[E, P]) Get(id string) (P, bool) {
 	return it, ok
 }
 
-// Load marks the items read from the file: authored (placeholders aside),
-// with the ids derived for those written without one (yamlsrc.ItemIDs),
-// then indexes them and ties what a stopped run generated for a
-// placeholder still open back to it.
-func (l List[E, P]) Load(ids []string, derived []bool) {
+// Load marks the items read from node, the list in the file: authored
+// (placeholders aside), with the ids derived for those written without
+// one (itemIDs, made with yamlsrc.ItemIDs); then indexes them and ties
+// what a stopped run generated for a placeholder still open back to it.
+func (l List[E, P]) Load(node *yaml.Node, itemIDs func(*yaml.Node) ([]string, []bool)) {
+	ids, derived := itemIDs(node)
 	for i, it := range l.Items() {
 		e, r := it.entry(), it.Refs()
 		e.Authored = !e.IsPlaceholder
@@ -185,11 +189,19 @@ func (l List[E, P]) Open(ph P) (generated []string, open bool) {
 	return generated, true
 }
 
+// Field is one field of an item that may be pending, for Pending.
+type Field struct {
+	Name    string
+	Pending bool
+	Hint    string
+}
+
 // Pending lists the open places of the list: the whole list when it is
 // pending (as placeholder p1), each placeholder still open as name[i],
 // labelled by label with the item before it (nil at the start) and its
-// position; and, through fields, each real item's pending fields.
-func (l List[E, P]) Pending(name string, label func(prev P, pos int) string, fields func(it P, pos int) []session.Pending) []session.Pending {
+// position; and each real item's pending fields, of those fields gives,
+// as name[id].field.
+func (l List[E, P]) Pending(name string, label func(prev P, pos int) string, fields func(it P) []Field) []session.Pending {
 	var ps []session.Pending
 	if l.Field.Pending {
 		ps = append(ps, session.Pending{Level: session.LevelNode, Path: name, Hint: l.Field.Hint, ID: "p1"})
@@ -209,7 +221,12 @@ func (l List[E, P]) Pending(name string, label func(prev P, pos int) string, fie
 		}
 		pos++
 		prev = it
-		ps = append(ps, fields(it, pos)...)
+		for _, f := range fields(it) {
+			if f.Pending {
+				ps = append(ps, session.Pending{Level: session.LevelNode, Path: fmt.Sprintf("%s[%s].%s", name, id(it), f.Name), Hint: f.Hint,
+					Label: session.ItemName(l.Spec.Noun, id(it), pos) + "." + f.Name})
+			}
+		}
 	}
 	return ps
 }
@@ -275,7 +292,7 @@ func (l List[E, P]) Editable(id string, protect bool) (P, error) {
 		return nil, l.NotFound("id", id)
 	}
 	if it.entry().Authored && protect {
-		return nil, session.Reject(session.KindPrecondition, "id", l.Spec.Authored, l.Spec.AuthoredMsg, id)
+		return nil, session.Reject(session.KindPrecondition, "id", l.Spec.Authored, l.Spec.Named+" was written by the author", id)
 	}
 	return it, nil
 }
@@ -315,4 +332,21 @@ func (l List[E, P]) Free(base string) string {
 		}
 		id = fmt.Sprintf("%s-%d", base, n)
 	}
+}
+
+// Cite replaces the sources of it with given, unless given is nil (then
+// it reports false): while protect is on, the author's citations stay as
+// written.
+func (l List[E, P]) Cite(it P, given []string, protect bool) (bool, error) {
+	if given == nil {
+		return false, nil
+	}
+	if it.entry().Cited && protect {
+		return false, session.Reject(session.KindPrecondition, "sources", "the author's citations stay as written", "sources of "+l.Spec.Named+" were written by the author", id(it))
+	}
+	if err := sources.CheckList(given); err != nil {
+		return false, err
+	}
+	*it.Refs().Sources = slices.Clone(given)
+	return true, nil
 }
