@@ -101,54 +101,17 @@ func (q *Quiz) Reduce(rc *session.Context, in session.Intent) (func(), error) {
 // model must be warned about: every rule is checked before a change commits.
 func (q *Quiz) Recompile(*session.Context, session.Intent) { q.list().Reindex() }
 
+// quizIntent is an intent a quiz applies, each by its own applyTo
+// (apply.go).
+type quizIntent interface {
+	applyTo(q *Quiz, rc *session.Context) error
+}
+
 func (q *Quiz) apply(rc *session.Context, in session.Intent) error {
-	switch in := in.(type) {
-	case SetKind:
-		if !slices.Contains(Kinds(), in.Kind) {
-			return session.Reject(session.KindInvalidArgs, "kind", "use "+listWords(Kinds()), "unknown quiz kind %q", in.Kind)
-		}
-		return q.setText(rc, "kind", &q.Kind, in.Kind)
-	case SetInstructions:
-		return q.setText(rc, "instructions", &q.Instructions, in.Instructions)
-	case ApplyBinding:
-		f := q.bindable(in.Property)
-		if f == nil {
-			return session.Reject(session.KindInvalidArgs, "property", "bindable: "+strings.Join(Bindable(), ", "), "no bindable property %q", in.Property)
-		}
-		if in.Property == "kind" && !slices.Contains(Kinds(), in.Value) {
-			return session.Reject(session.KindInvalidArgs, "value", "a quiz's kind is "+listWords(Kinds()), "unknown quiz kind %q", in.Value)
-		}
-		if !f.Set || q.unbound[in.Property] != nil {
-			q.bind(in.Property, f, in.Value)
-			rc.Report(Set{in.Property, in.Value})
-		}
-	case AddQuestion:
-		return q.add(rc, in)
-	case UpdateQuestion:
-		return q.update(rc, in)
-	case RemoveQuestion:
-		qu, err := q.list().Editable(in.ID, q.Protect)
-		if err != nil {
-			return err
-		}
-		q.list().Remove(qu)
-		rc.Report(Removed{in.ID})
-	case MoveQuestion:
-		qu, err := q.list().Editable(in.ID, q.Protect)
-		if err != nil {
-			return err
-		}
-		if _, err := q.list().Move(qu, in.Position); err != nil {
-			return err
-		}
-		rc.Report(Moved{qu.ID, in.Position})
-	case ClosePlaceholders:
-		closed, _ := q.list().Close()
-		rc.Report(Closed{closed})
-	default:
-		return session.Reject(session.KindInvalidArgs, "", "", "a quiz cannot apply %T", in)
+	if a, ok := in.(quizIntent); ok {
+		return a.applyTo(q, rc)
 	}
-	return nil
+	return session.Reject(session.KindInvalidArgs, "", "", "a quiz cannot apply %T", in)
 }
 
 // Bindable lists the properties a slide's props may bind into a quiz.
