@@ -30,8 +30,8 @@ func (in ApplyBinding) applyTo(q *Quiz, rc *session.Context) error {
 	if in.Property == "kind" && !slices.Contains(Kinds(), in.Value) {
 		return session.Reject(session.KindInvalidArgs, "value", "a quiz's kind is "+listWords(Kinds()), "unknown quiz kind %q", in.Value)
 	}
-	if !f.Set || q.unbound[in.Property] != nil {
-		q.bind(in.Property, f, in.Value)
+	if !f.Set || q.meta.Bound(in.Property) {
+		q.meta.Bind(in.Property, f, in.Value, q.whole)
 		rc.Report(Set{in.Property, in.Value})
 	}
 	return nil

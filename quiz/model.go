@@ -12,6 +12,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/lessongen/lessongen/internal/itemlist"
+	"github.com/lessongen/lessongen/internal/nodemeta"
 	"github.com/lessongen/lessongen/internal/sources"
 	"github.com/lessongen/lessongen/internal/yamlsrc"
 	"github.com/lessongen/lessongen/session"
@@ -134,13 +135,11 @@ type Quiz struct {
 	// Protect keeps authored questions as written (on by default).
 	Protect bool `yaml:"-"`
 
-	// generated names the metadata fields this session's generation set.
-	generated map[string]bool
-	// unbound holds, by property, what the file had before a binding set
-	// it: that is what is saved.
-	unbound map[string]*yamlsrc.Field[string]
-	byID    map[string]*Question
-	nextID  int
+	// meta knows which of kind and instructions generation set, and which
+	// a binding set.
+	meta   nodemeta.Meta
+	byID   map[string]*Question
+	nextID int
 }
 
 var idPattern = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]*$`)
@@ -249,9 +248,7 @@ func item(m *yaml.Node, key string, i int) *yaml.Node {
 // whole and has not been touched stays one `!pending "hint"` marker.
 func (q *Quiz) EncodeNode() (*yaml.Node, bool) {
 	c := *q // a bound property is saved as the file had it
-	for name, orig := range q.unbound {
-		*c.bindable(name) = *orig
-	}
+	c.meta.Unbind(c.bindable)
 	if c.untouched() {
 		return yamlsrc.PendingNode(c.hint), true
 	}

@@ -2,10 +2,10 @@ package quiz
 
 import (
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 
+	"github.com/lessongen/lessongen/internal/nodemeta"
 	"github.com/lessongen/lessongen/internal/sources"
 	"github.com/lessongen/lessongen/internal/yamlsrc"
 	"github.com/lessongen/lessongen/session"
@@ -58,11 +58,12 @@ func (q *Quiz) snapshot() snapshot {
 			qs.Value[i] = &c
 		}
 	}
-	return snapshot{maps.Clone(q.generated), q.Kind, q.Instructions, qs, q.nextID}
+	return snapshot{q.meta.Generated(), q.Kind, q.Instructions, qs, q.nextID}
 }
 
 func (q *Quiz) restore(s snapshot) {
-	q.generated, q.Kind, q.Instructions, q.Questions, q.nextID = s.generated, s.kind, s.instructions, s.questions, s.nextID
+	q.Kind, q.Instructions, q.Questions, q.nextID = s.kind, s.instructions, s.questions, s.nextID
+	q.meta.Restore(s.generated)
 	q.list().Reindex()
 }
 
@@ -117,22 +118,6 @@ func (q *Quiz) apply(rc *session.Context, in session.Intent) error {
 // Bindable lists the properties a slide's props may bind into a quiz.
 func Bindable() []string { return []string{"kind", "instructions"} }
 
-// bind sets a bound property, keeping what the file had so the binding,
-// not its value, is what is saved: it is resolved again at every load.
-func (q *Quiz) bind(name string, f *yamlsrc.Field[string], value string) {
-	if q.unbound == nil {
-		q.unbound = map[string]*yamlsrc.Field[string]{}
-	}
-	if q.unbound[name] == nil {
-		orig := *f
-		if q.whole && orig.Pending && orig.Hint == "" {
-			orig = yamlsrc.Field[string]{} // pending only because the whole quiz was
-		}
-		q.unbound[name] = &orig
-	}
-	*f = yamlsrc.Val(value)
-}
-
 func (q *Quiz) bindable(property string) *yamlsrc.Field[string] {
 	switch property {
 	case "kind":
@@ -153,28 +138,12 @@ func (q *Quiz) PropertySet(property string) bool {
 // setText sets a metadata field. What the author (or a binding) wrote stays;
 // what generation set in this session may be set again.
 func (q *Quiz) setText(rc *session.Context, name string, f *yamlsrc.Field[string], value string) error {
-	if q.Protect && f.Set && !q.generated[name] {
-		return session.Reject(session.KindPrecondition, name, "it was written by the author or bound from the slide's props; leave it as it is", "%s is already set", name)
-	}
-	v, err := nonEmpty(name, value)
+	v, err := q.meta.SetText(name, f, value, q.Protect)
 	if err != nil {
 		return err
 	}
-	*f = yamlsrc.Val(v)
-	if q.generated == nil {
-		q.generated = map[string]bool{}
-	}
-	q.generated[name] = true
 	rc.Report(Set{name, v})
 	return nil
-}
-
-func nonEmpty(path, v string) (string, error) {
-	v = strings.TrimSpace(v)
-	if v == "" {
-		return "", session.Reject(session.KindInvalidArgs, path, "give a non-empty value", "%s is empty", path)
-	}
-	return v, nil
 }
 
 // checkChoices applies the question rules to options a model gave.
@@ -222,7 +191,7 @@ func split(opts []Option) (answers, distractors []string) {
 }
 
 func (q *Quiz) add(rc *session.Context, in AddQuestion) error {
-	prompt, err := nonEmpty("prompt", in.Prompt)
+	prompt, err := nodemeta.NonEmpty("prompt", in.Prompt)
 	if err != nil {
 		return err
 	}
@@ -282,7 +251,7 @@ func (q *Quiz) update(rc *session.Context, in UpdateQuestion) error {
 		if err := protected(c.name, c.field.Set); err != nil {
 			return err
 		}
-		v, err := nonEmpty(c.name, *c.value)
+		v, err := nodemeta.NonEmpty(c.name, *c.value)
 		if err != nil {
 			return err
 		}

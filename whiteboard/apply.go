@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/lessongen/lessongen/internal/nodemeta"
 	"github.com/lessongen/lessongen/internal/yamlsrc"
 	"github.com/lessongen/lessongen/session"
 )
@@ -26,15 +27,15 @@ func (in ApplyBinding) applyTo(b *Board, rc *session.Context) error {
 	if f == nil {
 		return session.Reject(session.KindInvalidArgs, "property", "bindable: "+strings.Join(bindableNames(), ", "), "no bindable property %q", in.Property)
 	}
-	if !f.Set || b.unbound[in.Property] != nil {
-		b.bind(in.Property, f, in.Value)
+	if !f.Set || b.meta.Bound(in.Property) {
+		b.meta.Bind(in.Property, f, in.Value, b.whole)
 		rc.Report(Set{in.Property, in.Value})
 	}
 	return nil
 }
 
 func (in SetCanvas) applyTo(b *Board, rc *session.Context) error {
-	if err := b.writable("canvas", b.Canvas.Set); err != nil {
+	if err := b.meta.Writable("canvas", b.Canvas.Set, b.Protect); err != nil {
 		return err
 	}
 	if !canvasSide().In(float64(in.Width)) || !canvasSide().In(float64(in.Height)) {
@@ -53,16 +54,16 @@ func (in SetCanvas) applyTo(b *Board, rc *session.Context) error {
 		c.Background = b.Canvas.Value.Background
 	}
 	b.Canvas = yamlsrc.Val(c)
-	b.markGenerated("canvas")
+	b.meta.Mark("canvas")
 	rc.Report(Set{"canvas", c})
 	return nil
 }
 
 func (in SetBackground) applyTo(b *Board, rc *session.Context) error {
-	if err := b.writable("canvas", b.Canvas.Set); err != nil {
+	if err := b.meta.Writable("canvas", b.Canvas.Set, b.Protect); err != nil {
 		return err
 	}
-	v, err := nonEmpty("background", string(in.Background))
+	v, err := nodemeta.NonEmpty("background", string(in.Background))
 	if err != nil {
 		return err
 	}
@@ -72,13 +73,13 @@ func (in SetBackground) applyTo(b *Board, rc *session.Context) error {
 	c := b.CanvasSize()
 	c.Background = Color(v)
 	b.Canvas = yamlsrc.Val(c)
-	b.markGenerated("canvas")
+	b.meta.Mark("canvas")
 	rc.Report(Set{"background", v})
 	return nil
 }
 
 func (in AddText) applyTo(b *Board, rc *session.Context) error {
-	text, err := nonEmpty("text", in.Text)
+	text, err := nodemeta.NonEmpty("text", in.Text)
 	if err != nil {
 		return err
 	}
@@ -150,7 +151,7 @@ func (in AddArrow) applyTo(b *Board, rc *session.Context) error {
 }
 
 func (in AddEquation) applyTo(b *Board, rc *session.Context) error {
-	latex, err := nonEmpty("latex", in.Latex)
+	latex, err := nodemeta.NonEmpty("latex", in.Latex)
 	if err != nil {
 		return err
 	}
@@ -164,11 +165,11 @@ func (in AddEquation) applyTo(b *Board, rc *session.Context) error {
 }
 
 func (in AddImage) applyTo(b *Board, rc *session.Context) error {
-	desc, err := nonEmpty("description", in.Description)
+	desc, err := nodemeta.NonEmpty("description", in.Description)
 	if err != nil {
 		return err
 	}
-	alt, err := nonEmpty("alt", in.Alt)
+	alt, err := nodemeta.NonEmpty("alt", in.Alt)
 	if err != nil {
 		return err
 	}

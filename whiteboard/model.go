@@ -12,6 +12,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/lessongen/lessongen/internal/itemlist"
+	"github.com/lessongen/lessongen/internal/nodemeta"
 	"github.com/lessongen/lessongen/internal/sources"
 	"github.com/lessongen/lessongen/internal/suggest"
 	"github.com/lessongen/lessongen/internal/yamlsrc"
@@ -182,11 +183,9 @@ type Board struct {
 	// Protect keeps authored elements as written (on by default).
 	Protect bool `yaml:"-"`
 
-	// generated names the metadata fields this session's generation set.
-	generated map[string]bool
-	// unbound holds, by property, what the file had before a binding set
-	// it: that is what is saved.
-	unbound   map[string]*yamlsrc.Field[string]
+	// meta knows which of heading, layout and canvas generation set, and
+	// which a binding set.
+	meta      nodemeta.Meta
 	byID      map[string]*Element
 	nextID    int
 	selection []string
@@ -479,9 +478,7 @@ func keyNode(m *yaml.Node, key string) *yaml.Node {
 // A bound property is saved as the file had it, never as its value.
 func (b *Board) EncodeNode() (*yaml.Node, bool) {
 	c := *b
-	for name, orig := range b.unbound {
-		*c.bindable(name) = *orig
-	}
+	c.meta.Unbind(c.bindable)
 	if c.untouched() {
 		return yamlsrc.PendingNode(c.hint), true
 	}

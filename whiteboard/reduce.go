@@ -2,10 +2,9 @@ package whiteboard
 
 import (
 	"fmt"
-	"maps"
 	"slices"
-	"strings"
 
+	"github.com/lessongen/lessongen/internal/nodemeta"
 	"github.com/lessongen/lessongen/internal/rule"
 	"github.com/lessongen/lessongen/internal/sources"
 	"github.com/lessongen/lessongen/internal/yamlsrc"
@@ -62,11 +61,12 @@ func (b *Board) snapshot() snapshot {
 	if b.Elements.Value == nil {
 		els.Value = nil
 	}
-	return snapshot{maps.Clone(b.generated), b.Canvas, b.Heading, b.Layout, els, b.nextID, slices.Clone(b.selection)}
+	return snapshot{b.meta.Generated(), b.Canvas, b.Heading, b.Layout, els, b.nextID, slices.Clone(b.selection)}
 }
 
 func (b *Board) restore(s snapshot) {
-	b.generated, b.Canvas, b.Heading, b.Layout, b.Elements = s.generated, s.canvas, s.heading, s.layout, s.elements
+	b.Canvas, b.Heading, b.Layout, b.Elements = s.canvas, s.heading, s.layout, s.elements
+	b.meta.Restore(s.generated)
 	b.nextID, b.selection = s.nextID, s.selection
 	b.list().Reindex()
 }
@@ -175,60 +175,13 @@ func (b *Board) extent() (w, h float64) {
 	return w, h
 }
 
-// writable refuses to overwrite metadata the author (or a binding) wrote;
-// what generation itself set may be set again.
-func (b *Board) writable(name string, set bool) error {
-	if b.Protect && set && !b.generated[name] {
-		return session.Reject(session.KindPrecondition, name, "it was written by the author or bound from the slide's props; leave it as it is", "%s is already set", name)
-	}
-	return nil
-}
-
-// bind sets a bound property, keeping what the file had so the binding,
-// not its value, is what is saved: it is resolved again at every load.
-func (b *Board) bind(name string, f *yamlsrc.Field[string], value string) {
-	if b.unbound == nil {
-		b.unbound = map[string]*yamlsrc.Field[string]{}
-	}
-	if b.unbound[name] == nil {
-		orig := *f
-		if b.whole && orig.Pending && orig.Hint == "" {
-			// Pending only because the whole board was: nothing the
-			// author wrote, and the binding fills it at every load.
-			orig = yamlsrc.Field[string]{}
-		}
-		b.unbound[name] = &orig
-	}
-	*f = yamlsrc.Val(value)
-}
-
-func (b *Board) markGenerated(name string) {
-	if b.generated == nil {
-		b.generated = map[string]bool{}
-	}
-	b.generated[name] = true
-}
-
 func (b *Board) setText(rc *session.Context, name string, f *yamlsrc.Field[string], value string) error {
-	if err := b.writable(name, f.Set); err != nil {
-		return err
-	}
-	v, err := nonEmpty(name, value)
+	v, err := b.meta.SetText(name, f, value, b.Protect)
 	if err != nil {
 		return err
 	}
-	*f = yamlsrc.Val(v)
-	b.markGenerated(name)
 	rc.Report(Set{name, v})
 	return nil
-}
-
-func nonEmpty(path, v string) (string, error) {
-	v = strings.TrimSpace(v)
-	if v == "" {
-		return "", session.Reject(session.KindInvalidArgs, path, "give a non-empty value", "%s is empty", path)
-	}
-	return v, nil
 }
 
 // checkBox rejects a box that does not start on the canvas. A box that starts
@@ -355,7 +308,7 @@ func (b *Board) update(rc *session.Context, in UpdateElement) error {
 		if e.Authored && b.Protect && !c.field.Pending {
 			return session.Reject(session.KindPrecondition, c.name, "only the author's pending fields can be filled", "%s of %q was written by the author", c.name, e.ID)
 		}
-		v, err := nonEmpty(c.name, *c.value)
+		v, err := nodemeta.NonEmpty(c.name, *c.value)
 		if err != nil {
 			return err
 		}

@@ -350,3 +350,39 @@ func (l List[E, P]) Cite(it P, given []string, protect bool) (bool, error) {
 	*it.Refs().Sources = slices.Clone(given)
 	return true, nil
 }
+
+// Provenance (see session.Provenance): key gives an item's key by its id,
+// content what its hash covers.
+
+// Hashes adds to out the hash of each item generation wrote, by its key.
+func (l List[E, P]) Hashes(out map[string]string, key func(id string) string, content func(P) any) {
+	l.Each(func(it P, _ int) {
+		if !it.entry().Authored {
+			out[key(id(it))] = session.ContentHash(content(it))
+		}
+	})
+}
+
+// Adopt treats each item of the author's an earlier run generated, and
+// nobody changed since, as generation's: a later run may change it.
+func (l List[E, P]) Adopt(marks map[string]string, key func(id string) string, content func(P) any) {
+	l.Each(func(it P, _ int) {
+		e := it.entry()
+		if m := marks[key(id(it))]; e.Authored && m != "" && m == session.ContentHash(content(it)) {
+			e.Authored, e.Cited = false, false
+		}
+	})
+}
+
+// Owners names the author's items (locked) and generation's (editable).
+func (l List[E, P]) Owners() (locked, editable []string) {
+	l.Each(func(it P, pos int) {
+		name := session.ItemName(l.Spec.Noun, id(it), pos)
+		if it.entry().Authored {
+			locked = append(locked, name)
+		} else {
+			editable = append(editable, name)
+		}
+	})
+	return locked, editable
+}
