@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/lessongen/lessongen/internal/itemlist"
+	"github.com/lessongen/lessongen/internal/nodemeta"
 	"github.com/lessongen/lessongen/internal/rule"
 	"github.com/lessongen/lessongen/internal/sources"
 	"github.com/lessongen/lessongen/internal/yamlsrc"
@@ -14,29 +16,12 @@ import (
 
 // Reports: what a reduce tells whoever dispatched the intent.
 type (
-	Set struct {
-		Field string `json:"set"`
-		Value any    `json:"value"`
-	}
-	SlideAdded struct {
-		ID        string `json:"added"`
-		Position  int    `json:"position"`
-		PendingID string `json:"placed_at,omitempty"`
-	}
-	SlideChanged struct {
-		ID     string   `json:"changed"`
-		Fields []string `json:"fields"`
-	}
-	SlideMoved struct {
-		ID       string `json:"moved"`
-		Position int    `json:"position"`
-	}
-	SlideRemoved struct {
-		ID string `json:"removed"`
-	}
-	Closed struct {
-		Placeholders []string `json:"closed"`
-	}
+	Set          = nodemeta.Set
+	SlideAdded   = itemlist.Added
+	SlideChanged = itemlist.Changed
+	SlideMoved   = itemlist.Moved
+	SlideRemoved = itemlist.Removed
+	Closed       = itemlist.Closed
 )
 
 // Reduce applies one intent. Every applyTo builds an exact inverse that

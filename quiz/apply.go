@@ -32,7 +32,7 @@ func (in ApplyBinding) applyTo(q *Quiz, rc *session.Context) error {
 	}
 	if !f.Set || q.meta.Bound(in.Property) {
 		q.meta.Bind(in.Property, f, in.Value, q.whole)
-		rc.Report(Set{in.Property, in.Value})
+		rc.Report(Set{Field: in.Property, Value: in.Value})
 	}
 	return nil
 }
@@ -51,7 +51,7 @@ func (in RemoveQuestion) applyTo(q *Quiz, rc *session.Context) error {
 		return err
 	}
 	q.list().Remove(qu)
-	rc.Report(Removed{in.ID})
+	rc.Report(Removed{ID: in.ID})
 	return nil
 }
 
@@ -63,12 +63,12 @@ func (in MoveQuestion) applyTo(q *Quiz, rc *session.Context) error {
 	if _, err := q.list().Move(qu, in.Position); err != nil {
 		return err
 	}
-	rc.Report(Moved{qu.ID, in.Position})
+	rc.Report(Moved{ID: qu.ID, Position: in.Position})
 	return nil
 }
 
 func (in ClosePlaceholders) applyTo(q *Quiz, rc *session.Context) error {
 	closed, _ := q.list().Close()
-	rc.Report(Closed{closed})
+	rc.Report(Closed{Placeholders: closed})
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/lessongen/lessongen/internal/itemlist"
 	"github.com/lessongen/lessongen/internal/nodemeta"
 	"github.com/lessongen/lessongen/internal/sources"
 	"github.com/lessongen/lessongen/internal/yamlsrc"
@@ -13,58 +14,24 @@ import (
 
 // Reports: what a reduce tells whoever dispatched the intent.
 type (
-	Added struct {
-		ID        string `json:"added"`
-		Position  int    `json:"position"`
-		PendingID string `json:"placed_at,omitempty"`
-	}
-	Changed struct {
-		ID     string   `json:"changed"`
-		Fields []string `json:"fields"`
-	}
-	Moved struct {
-		ID       string `json:"moved"`
-		Position int    `json:"position"`
-	}
-	Removed struct {
-		ID string `json:"removed"`
-	}
-	Set struct {
-		Field string `json:"set"`
-		Value any    `json:"value"`
-	}
-	Closed struct {
-		Placeholders []string `json:"closed"`
-	}
+	Added   = itemlist.Added
+	Changed = itemlist.Changed
+	Moved   = itemlist.Moved
+	Removed = itemlist.Removed
+	Set     = nodemeta.Set
+	Closed  = itemlist.Closed
 )
 
-// snapshot is a copy of everything a reduce may change. Quizzes are small,
-// so copying one costs little and makes every undo exact; the cost is per
-// quiz, never per lesson.
-type snapshot struct {
-	generated    map[string]bool
-	kind         yamlsrc.Field[string]
-	instructions yamlsrc.Field[string]
-	questions    yamlsrc.Field[[]*Question]
-	nextID       int
-}
-
-func (q *Quiz) snapshot() snapshot {
-	qs := q.Questions
-	if q.Questions.Value != nil {
-		qs.Value = make([]*Question, len(q.Questions.Value))
-		for i, qu := range q.Questions.Value {
-			c := *qu
-			qs.Value[i] = &c
-		}
+// save copies everything a reduce may change and returns how to put it
+// back. Quizzes are small, so copying one costs little and makes every
+// undo exact; the cost is per quiz, never per lesson.
+func (q *Quiz) save() (restore func()) {
+	generated, kind, instructions, questions, nextID := q.meta.Generated(), q.Kind, q.Instructions, q.list().Copy(nil), q.nextID
+	return func() {
+		q.Kind, q.Instructions, q.Questions, q.nextID = kind, instructions, questions, nextID
+		q.meta.Restore(generated)
+		q.list().Reindex()
 	}
-	return snapshot{q.meta.Generated(), q.Kind, q.Instructions, qs, q.nextID}
-}
-
-func (q *Quiz) restore(s snapshot) {
-	q.Kind, q.Instructions, q.Questions, q.nextID = s.kind, s.instructions, s.questions, s.nextID
-	q.meta.Restore(s.generated)
-	q.list().Reindex()
 }
 
 // review is what describe_quiz reports: the description, and the sources
@@ -90,12 +57,7 @@ func (q *Quiz) Reduce(rc *session.Context, in session.Intent) (func(), error) {
 		rc.Report(q.Pending())
 		return nil, nil
 	}
-	snap := q.snapshot()
-	if err := q.apply(rc, in); err != nil {
-		q.restore(snap)
-		return nil, err
-	}
-	return func() { q.restore(snap) }, nil
+	return nodemeta.Reduce(q.save, func() error { return q.apply(rc, in) })
 }
 
 // Recompile re-derives the question index. A quiz has no derived state a
@@ -142,7 +104,7 @@ func (q *Quiz) setText(rc *session.Context, name string, f *yamlsrc.Field[string
 	if err != nil {
 		return err
 	}
-	rc.Report(Set{name, v})
+	rc.Report(Set{Field: name, Value: v})
 	return nil
 }
 
@@ -303,7 +265,7 @@ func (q *Quiz) update(rc *session.Context, in UpdateQuestion) error {
 	if len(fields) == 0 {
 		return session.Reject(session.KindInvalidArgs, "", "set at least one of prompt, options, feedback, sources, with something new", "nothing to change")
 	}
-	rc.Report(Changed{qu.ID, fields})
+	rc.Report(Changed{ID: qu.ID, Fields: fields})
 	return nil
 }
 

@@ -29,7 +29,7 @@ func (in ApplyBinding) applyTo(b *Board, rc *session.Context) error {
 	}
 	if !f.Set || b.meta.Bound(in.Property) {
 		b.meta.Bind(in.Property, f, in.Value, b.whole)
-		rc.Report(Set{in.Property, in.Value})
+		rc.Report(Set{Field: in.Property, Value: in.Value})
 	}
 	return nil
 }
@@ -55,7 +55,7 @@ func (in SetCanvas) applyTo(b *Board, rc *session.Context) error {
 	}
 	b.Canvas = yamlsrc.Val(c)
 	b.meta.Mark("canvas")
-	rc.Report(Set{"canvas", c})
+	rc.Report(Set{Field: "canvas", Value: c})
 	return nil
 }
 
@@ -74,7 +74,7 @@ func (in SetBackground) applyTo(b *Board, rc *session.Context) error {
 	c.Background = Color(v)
 	b.Canvas = yamlsrc.Val(c)
 	b.meta.Mark("canvas")
-	rc.Report(Set{"background", v})
+	rc.Report(Set{Field: "background", Value: v})
 	return nil
 }
 
@@ -195,7 +195,7 @@ func (in MoveElement) applyTo(b *Board, rc *session.Context) error {
 		return err
 	}
 	e.X, e.Y = in.X, in.Y
-	rc.Report(Changed{e.ID, []string{"x", "y"}})
+	rc.Report(Changed{ID: e.ID, Fields: []string{"x", "y"}})
 	return nil
 }
 
@@ -211,7 +211,7 @@ func (in ResizeElement) applyTo(b *Board, rc *session.Context) error {
 		return err
 	}
 	e.W, e.H = in.W, in.H
-	rc.Report(Changed{e.ID, []string{"w", "h"}})
+	rc.Report(Changed{ID: e.ID, Fields: []string{"w", "h"}})
 	return nil
 }
 
@@ -268,6 +268,6 @@ func (in ClosePlaceholders) applyTo(b *Board, rc *session.Context) error {
 	// A placeholder an earlier, stopped run began is closed too: this
 	// subagent saw what it had and finished.
 	closed, _ := b.list().Close()
-	rc.Report(Closed{closed})
+	rc.Report(Closed{Placeholders: closed})
 	return nil
 }

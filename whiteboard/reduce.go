@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/lessongen/lessongen/internal/itemlist"
 	"github.com/lessongen/lessongen/internal/nodemeta"
 	"github.com/lessongen/lessongen/internal/rule"
 	"github.com/lessongen/lessongen/internal/sources"
@@ -18,57 +19,32 @@ type (
 		Type      Kind   `json:"type"`
 		PendingID string `json:"placed_at,omitempty"`
 	}
-	Changed struct {
-		ID     string   `json:"changed"`
-		Fields []string `json:"fields"`
-	}
+	Changed = itemlist.Changed
 	Deleted struct {
 		IDs []string `json:"deleted"`
 	}
-	Set struct {
-		Field string `json:"set"`
-		Value any    `json:"value"`
-	}
-	Closed struct {
-		Placeholders []string `json:"closed"`
-	}
+	Set    = nodemeta.Set
+	Closed = itemlist.Closed
 )
 
-// snapshot is a copy of everything a reduce may change. Whiteboards are
-// small, so copying one costs little and makes every undo exact; the cost is
-// per whiteboard, never per lesson.
-type snapshot struct {
-	generated map[string]bool
-	canvas    yamlsrc.Field[Canvas]
-	heading   yamlsrc.Field[string]
-	layout    yamlsrc.Field[string]
-	elements  yamlsrc.Field[[]*Element]
-	nextID    int
-	selection []string
-}
-
-func (b *Board) snapshot() snapshot {
-	els := b.Elements
-	els.Value = make([]*Element, len(b.Elements.Value))
-	for i, e := range b.Elements.Value {
-		c := *e
+// save copies everything a reduce may change and returns how to put it
+// back. Whiteboards are small, so copying one costs little and makes every
+// undo exact; the cost is per whiteboard, never per lesson.
+func (b *Board) save() (restore func()) {
+	generated, canvas, heading, layout := b.meta.Generated(), b.Canvas, b.Heading, b.Layout
+	elements := b.list().Copy(func(e *Element) {
 		if e.Style != nil {
 			s := *e.Style
-			c.Style = &s
+			e.Style = &s
 		}
-		els.Value[i] = &c
+	})
+	nextID, selection := b.nextID, slices.Clone(b.selection)
+	return func() {
+		b.Canvas, b.Heading, b.Layout, b.Elements = canvas, heading, layout, elements
+		b.meta.Restore(generated)
+		b.nextID, b.selection = nextID, selection
+		b.list().Reindex()
 	}
-	if b.Elements.Value == nil {
-		els.Value = nil
-	}
-	return snapshot{b.meta.Generated(), b.Canvas, b.Heading, b.Layout, els, b.nextID, slices.Clone(b.selection)}
-}
-
-func (b *Board) restore(s snapshot) {
-	b.Canvas, b.Heading, b.Layout, b.Elements = s.canvas, s.heading, s.layout, s.elements
-	b.meta.Restore(s.generated)
-	b.nextID, b.selection = s.nextID, s.selection
-	b.list().Reindex()
 }
 
 // Reduce applies one intent. See session.State.
@@ -85,12 +61,7 @@ func (b *Board) Reduce(rc *session.Context, in session.Intent) (func(), error) {
 		rc.Report(b.Pending())
 		return nil, nil
 	}
-	snap := b.snapshot()
-	if err := b.apply(rc, in); err != nil {
-		b.restore(snap)
-		return nil, err
-	}
-	return func() { b.restore(snap) }, nil
+	return nodemeta.Reduce(b.save, func() error { return b.apply(rc, in) })
 }
 
 // Recompile re-derives the element index and the layout defects. It warns
@@ -180,7 +151,7 @@ func (b *Board) setText(rc *session.Context, name string, f *yamlsrc.Field[strin
 	if err != nil {
 		return err
 	}
-	rc.Report(Set{name, v})
+	rc.Report(Set{Field: name, Value: v})
 	return nil
 }
 
@@ -337,6 +308,6 @@ func (b *Board) update(rc *session.Context, in UpdateElement) error {
 	if len(fields) == 0 {
 		return session.Reject(session.KindInvalidArgs, "", "set at least one of text, label, latex, description, alt, style, sources", "nothing to change")
 	}
-	rc.Report(Changed{e.ID, fields})
+	rc.Report(Changed{ID: e.ID, Fields: fields})
 	return nil
 }

@@ -129,3 +129,50 @@ func (l List[E, P]) Close() (closed []string, undo func()) {
 		}
 	}
 }
+
+// Reports an edit of the list gives whoever dispatched it.
+type (
+	// Added: item ID added at 1-based Position, filling placeholder
+	// PendingID if any.
+	Added struct {
+		ID        string `json:"added"`
+		Position  int    `json:"position"`
+		PendingID string `json:"placed_at,omitempty"`
+	}
+	// Moved: item ID moved to Position.
+	Moved struct {
+		ID       string `json:"moved"`
+		Position int    `json:"position"`
+	}
+	// Removed: item ID removed.
+	Removed struct {
+		ID string `json:"removed"`
+	}
+	// Changed: the fields of item ID an update set.
+	Changed struct {
+		ID     string   `json:"changed"`
+		Fields []string `json:"fields"`
+	}
+	// Closed: the placeholders Close removed.
+	Closed struct {
+		Placeholders []string `json:"closed"`
+	}
+)
+
+// Copy is a copy of the list's field whose items are copies too, for a
+// snapshot that makes an undo exact; deep, if given, copies what an item
+// points to.
+func (l List[E, P]) Copy(deep func(P)) yamlsrc.Field[[]P] {
+	f := *l.Field
+	if f.Value != nil {
+		f.Value = make([]P, len(l.Field.Value))
+		for i, it := range l.Field.Value {
+			c := *it
+			f.Value[i] = &c
+			if deep != nil {
+				deep(&c)
+			}
+		}
+	}
+	return f
+}

@@ -141,3 +141,21 @@ func (m *Meta) Owners(names []string, value func(name string) (any, bool)) (lock
 	}
 	return locked, editable
 }
+
+// Set reports a value set: its name and what it is now.
+type Set struct {
+	Field string `json:"set"`
+	Value any    `json:"value"`
+}
+
+// Reduce applies a change to a node small enough to undo by snapshot:
+// save copies what apply may touch and returns how to put it back, which
+// a refused change runs at once and an accepted one returns as its undo.
+func Reduce(save func() (restore func()), apply func() error) (func(), error) {
+	restore := save()
+	if err := apply(); err != nil {
+		restore()
+		return nil, err
+	}
+	return restore, nil
+}
