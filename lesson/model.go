@@ -194,7 +194,7 @@ type Slide struct {
 
 // Refs are the fields the slide list reads and writes; see itemlist.
 func (s *Slide) Refs() itemlist.Refs {
-	return itemlist.Refs{ID: &s.ID, GeneratedFor: &s.GeneratedFor, Sources: &s.Sources}
+	return itemlist.Refs{ID: &s.ID, GeneratedFor: &s.GeneratedFor, Sources: &s.Sources, Src: s.Src}
 }
 
 // slideSpec is how messages speak of slides.

@@ -85,15 +85,7 @@ func (p *Plan) Defects() []session.Warning {
 // Citations lists every citation in the lesson itself (its children hold
 // their own), for validate --sources.
 func (p *Plan) Citations() []sources.Ref {
-	out := p.metadataCitations()
-	pos := 0
-	for _, s := range p.slides() {
-		if !s.IsPlaceholder {
-			pos++
-			out = append(out, sources.Refs(s.Src, s.Sources, SlideName(s.ID, pos)+".sources")...)
-		}
-	}
-	return out
+	return append(p.metadataCitations(), p.list().Citations()...)
 }
 
 // metadataCitations lists the citations of the metadata's list items.

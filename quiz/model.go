@@ -58,7 +58,7 @@ type Question struct {
 
 // Refs are the fields the question list reads and writes; see itemlist.
 func (q *Question) Refs() itemlist.Refs {
-	return itemlist.Refs{ID: &q.ID, GeneratedFor: &q.GeneratedFor, Sources: &q.Sources}
+	return itemlist.Refs{ID: &q.ID, GeneratedFor: &q.GeneratedFor, Sources: &q.Sources, Src: q.Src}
 }
 
 // questionSpec is how messages speak of questions.
@@ -224,15 +224,7 @@ func (q *Quiz) validate(r *yamlsrc.Reporter, path string) {
 }
 
 // Citations lists every question's citations, for validate --sources.
-func (q *Quiz) Citations() []sources.Ref {
-	var out []sources.Ref
-	for _, qu := range q.questions() {
-		if !qu.IsPlaceholder {
-			out = append(out, sources.Refs(qu.Src, qu.Sources, q.name(qu)+".sources")...)
-		}
-	}
-	return out
-}
+func (q *Quiz) Citations() []sources.Ref { return q.list().Citations() }
 
 // item returns item i of the list under key in m, or the nearest node that
 // exists.

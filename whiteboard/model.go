@@ -138,7 +138,7 @@ type Element struct {
 // An authored element without sources may be given some when a run fills
 // its pending fields from a source.
 func (e *Element) Refs() itemlist.Refs {
-	return itemlist.Refs{ID: &e.ID, GeneratedFor: &e.GeneratedFor, Sources: &e.Sources}
+	return itemlist.Refs{ID: &e.ID, GeneratedFor: &e.GeneratedFor, Sources: &e.Sources, Src: e.Src}
 }
 
 // elementSpec is how messages speak of elements.
@@ -336,15 +336,7 @@ func (b *Board) validate(r *yamlsrc.Reporter, path string) {
 }
 
 // Citations lists every element's citations, for validate --sources.
-func (b *Board) Citations() []sources.Ref {
-	var out []sources.Ref
-	for _, e := range b.elements() {
-		if !e.IsPlaceholder {
-			out = append(out, sources.Refs(e.Src, e.Sources, b.Name(e)+".sources")...)
-		}
-	}
-	return out
-}
+func (b *Board) Citations() []sources.Ref { return b.list().Citations() }
 
 type problem struct{ key, msg string }
 

@@ -58,6 +58,8 @@ type Refs struct {
 	GeneratedFor *string
 	// Sources are the item's citations.
 	Sources *[]string
+	// Src is the node the item was read from, if any, for positions.
+	Src *yaml.Node
 }
 
 // Item is a list item type E whose pointer P embeds Entry and has Refs.
@@ -332,6 +334,16 @@ func (l List[E, P]) Free(base string) string {
 		}
 		id = fmt.Sprintf("%s-%d", base, n)
 	}
+}
+
+// Citations lists every item's citations, for validate --sources.
+func (l List[E, P]) Citations() []sources.Ref {
+	var out []sources.Ref
+	l.Each(func(it P, pos int) {
+		r := it.Refs()
+		out = append(out, sources.Refs(r.Src, *r.Sources, session.ItemName(l.Spec.Noun, *r.ID, pos)+".sources")...)
+	})
+	return out
 }
 
 // Cite replaces the sources of it with given, unless given is nil (then

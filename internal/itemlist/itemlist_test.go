@@ -21,7 +21,9 @@ type task struct {
 	GeneratedFor string
 }
 
-func (t *task) Refs() Refs { return Refs{ID: &t.ID, GeneratedFor: &t.GeneratedFor, Sources: &t.Sources} }
+func (t *task) Refs() Refs {
+	return Refs{ID: &t.ID, GeneratedFor: &t.GeneratedFor, Sources: &t.Sources}
+}
 
 var taskSpec = Spec{Noun: "task", IDsLabel: "task ids", Empty: "no tasks yet", Authored: "leave it", Named: "task %q"}
 
