@@ -15,11 +15,11 @@ func (in SetKind) applyTo(q *Quiz, rc *session.Context) error {
 	if !slices.Contains(Kinds(), in.Kind) {
 		return session.Reject(session.KindInvalidArgs, "kind", "use "+listWords(Kinds()), "unknown quiz kind %q", in.Kind)
 	}
-	return q.setText(rc, "kind", &q.Kind, in.Kind)
+	return q.meta.SetText(rc, "kind", &q.Kind, in.Kind, q.Protect)
 }
 
 func (in SetInstructions) applyTo(q *Quiz, rc *session.Context) error {
-	return q.setText(rc, "instructions", &q.Instructions, in.Instructions)
+	return q.meta.SetText(rc, "instructions", &q.Instructions, in.Instructions, q.Protect)
 }
 
 func (in ApplyBinding) applyTo(q *Quiz, rc *session.Context) error {

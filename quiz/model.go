@@ -241,10 +241,7 @@ func item(m *yaml.Node, key string, i int) *yaml.Node {
 func (q *Quiz) EncodeNode() (*yaml.Node, bool) {
 	c := *q // a bound property is saved as the file had it
 	c.meta.Unbind(c.bindable)
-	if c.untouched() {
-		return yamlsrc.PendingNode(c.hint), true
-	}
-	return yamlsrc.Encode(c), true
+	return nodemeta.Encode(c, c.untouched(), c.hint)
 }
 
 func (q *Quiz) untouched() bool {

@@ -97,17 +97,6 @@ func (q *Quiz) PropertySet(property string) bool {
 	return f != nil && f.Set
 }
 
-// setText sets a metadata field. What the author (or a binding) wrote stays;
-// what generation set in this session may be set again.
-func (q *Quiz) setText(rc *session.Context, name string, f *yamlsrc.Field[string], value string) error {
-	v, err := q.meta.SetText(name, f, value, q.Protect)
-	if err != nil {
-		return err
-	}
-	rc.Report(Set{Field: name, Value: v})
-	return nil
-}
-
 // checkChoices applies the question rules to options a model gave.
 func checkChoices(opts []Option) error {
 	if ps := checkOptions(opts, true, true); len(ps) > 0 {

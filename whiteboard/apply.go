@@ -15,11 +15,11 @@ import (
 // change from its snapshot.
 
 func (in SetHeading) applyTo(b *Board, rc *session.Context) error {
-	return b.setText(rc, "heading", &b.Heading, in.Heading)
+	return b.meta.SetText(rc, "heading", &b.Heading, in.Heading, b.Protect)
 }
 
 func (in SetLayout) applyTo(b *Board, rc *session.Context) error {
-	return b.setText(rc, "layout", &b.Layout, in.Layout)
+	return b.meta.SetText(rc, "layout", &b.Layout, in.Layout, b.Protect)
 }
 
 func (in ApplyBinding) applyTo(b *Board, rc *session.Context) error {

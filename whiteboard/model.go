@@ -471,10 +471,7 @@ func keyNode(m *yaml.Node, key string) *yaml.Node {
 func (b *Board) EncodeNode() (*yaml.Node, bool) {
 	c := *b
 	c.meta.Unbind(c.bindable)
-	if c.untouched() {
-		return yamlsrc.PendingNode(c.hint), true
-	}
-	return yamlsrc.Encode(c), true
+	return nodemeta.Encode(c, c.untouched(), c.hint)
 }
 
 func (b *Board) untouched() bool {

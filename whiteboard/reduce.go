@@ -146,15 +146,6 @@ func (b *Board) extent() (w, h float64) {
 	return w, h
 }
 
-func (b *Board) setText(rc *session.Context, name string, f *yamlsrc.Field[string], value string) error {
-	v, err := b.meta.SetText(name, f, value, b.Protect)
-	if err != nil {
-		return err
-	}
-	rc.Report(Set{Field: name, Value: v})
-	return nil
-}
-
 // checkBox rejects a box that does not start on the canvas. A box that starts
 // on it but runs past an edge is allowed and reported as a layout warning, so
 // a model can see and fix it.

@@ -9,6 +9,8 @@ import (
 	"maps"
 	"strings"
 
+	"gopkg.in/yaml.v3"
+
 	"github.com/lessongen/lessongen/internal/yamlsrc"
 	"github.com/lessongen/lessongen/session"
 )
@@ -79,19 +81,30 @@ func (m *Meta) Writable(name string, set, protect bool) error {
 	return nil
 }
 
-// SetText sets the text value name, held in f, when Writable allows it,
-// and returns it trimmed.
-func (m *Meta) SetText(name string, f *yamlsrc.Field[string], value string, protect bool) (string, error) {
+// SetText sets the text value name, held in f, to value trimmed, when
+// Writable allows it, and reports it.
+func (m *Meta) SetText(rc *session.Context, name string, f *yamlsrc.Field[string], value string, protect bool) error {
 	if err := m.Writable(name, f.Set, protect); err != nil {
-		return "", err
+		return err
 	}
 	v, err := NonEmpty(name, value)
 	if err != nil {
-		return "", err
+		return err
 	}
 	*f = yamlsrc.Val(v)
 	m.Mark(name)
-	return v, nil
+	rc.Report(Set{Field: name, Value: v})
+	return nil
+}
+
+// Encode writes node, the copy of a node about to be saved on which Unbind
+// has put back what bindings replaced: as one `!pending "hint"` marker
+// when untouched says it is still pending as a whole, as it was read.
+func Encode(node any, untouched bool, hint string) (*yaml.Node, bool) {
+	if untouched {
+		return yamlsrc.PendingNode(hint), true
+	}
+	return yamlsrc.Encode(node), true
 }
 
 // NonEmpty is v trimmed, refused when nothing is left.
