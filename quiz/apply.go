@@ -31,7 +31,7 @@ func (in ApplyBinding) applyTo(q *Quiz, rc *session.Context) error {
 		return session.Reject(session.KindInvalidArgs, "value", "a quiz's kind is "+listWords(Kinds()), "unknown quiz kind %q", in.Value)
 	}
 	if !f.Set || q.meta.Bound(in.Property) {
-		q.meta.Bind(in.Property, f, in.Value, q.whole)
+		q.meta.Bind(in.Property, f, in.Value)
 		rc.Report(Set{Field: in.Property, Value: in.Value})
 	}
 	return nil

@@ -5,7 +5,6 @@ package quiz
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -129,9 +128,6 @@ type Quiz struct {
 	// sorted instead). Off, options show in their order (AnswerAt).
 	Shuffle bool `yaml:"shuffle,omitempty"`
 
-	// hint is the author's hint for a quiz given whole as pending.
-	hint  string
-	whole bool
 	// Protect keeps authored questions as written (on by default).
 	Protect bool `yaml:"-"`
 
@@ -142,19 +138,11 @@ type Quiz struct {
 	nextID int
 }
 
-var idPattern = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]*$`)
-
 // Todo returns a quiz that is pending as a whole, with the author's hint:
 // its kind, instructions and questions are all to be generated.
 func Todo(hint string) *Quiz {
-	q := &Quiz{
-		Kind:         yamlsrc.Todo[string](""),
-		Instructions: yamlsrc.Todo[string](""),
-		Questions:    yamlsrc.Todo[[]*Question](hint),
-		hint:         hint,
-		whole:        true,
-		Protect:      true,
-	}
+	q := &Quiz{Kind: yamlsrc.Todo[string](""), Instructions: yamlsrc.Todo[string](""), Questions: yamlsrc.Todo[[]*Question](hint), Protect: true}
+	q.meta.PendingWhole(hint)
 	return q
 }
 
@@ -172,7 +160,10 @@ func Decode(n *yaml.Node, r *yamlsrc.Reporter, path string) *Quiz {
 }
 
 // Hint is the author's hint for the quiz as a whole, if it had one.
-func (q *Quiz) Hint() string { return q.hint }
+func (q *Quiz) Hint() string {
+	hint, _ := q.meta.Whole()
+	return hint
+}
 
 func (q *Quiz) questions() []*Question { return q.Questions.Value }
 
@@ -192,7 +183,7 @@ func (q *Quiz) validate(r *yamlsrc.Reporter, path string) {
 		idNode := yamlsrc.ValueAt(qu.Src, "id")
 		if qu.IDDerived {
 			// derived ids are unique and well formed by construction
-		} else if !idPattern.MatchString(qu.ID) {
+		} else if !itemlist.WrittenID.MatchString(qu.ID) {
 			r.At(idNode, "%s.id %q must start with a letter and use only letters, digits, - and _", qp, qu.ID)
 		} else if first, dup := seen[qu.ID]; dup {
 			r.At(idNode, "duplicate question id %q (first at line %d); ids must be unique in a quiz", qu.ID, first.Line)
@@ -241,12 +232,11 @@ func item(m *yaml.Node, key string, i int) *yaml.Node {
 func (q *Quiz) EncodeNode() (*yaml.Node, bool) {
 	c := *q // a bound property is saved as the file had it
 	c.meta.Unbind(c.bindable)
-	return nodemeta.Encode(c, c.untouched(), c.hint)
+	return c.meta.Encode(c, c.untouched())
 }
 
 func (q *Quiz) untouched() bool {
-	return q.whole && q.Kind.Pending && q.Instructions.Pending &&
-		q.Questions.Pending && q.Questions.Hint == q.hint
+	return q.Kind.Pending && q.Instructions.Pending && q.Questions.Pending && q.Questions.Hint == q.Hint()
 }
 
 // listWords is "a, b or c".

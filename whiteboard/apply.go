@@ -28,7 +28,7 @@ func (in ApplyBinding) applyTo(b *Board, rc *session.Context) error {
 		return session.Reject(session.KindInvalidArgs, "property", "bindable: "+strings.Join(bindableNames(), ", "), "no bindable property %q", in.Property)
 	}
 	if !f.Set || b.meta.Bound(in.Property) {
-		b.meta.Bind(in.Property, f, in.Value, b.whole)
+		b.meta.Bind(in.Property, f, in.Value)
 		rc.Report(Set{Field: in.Property, Value: in.Value})
 	}
 	return nil

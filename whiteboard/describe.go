@@ -48,7 +48,7 @@ func (b *Board) Describe() string {
 	for _, e := range els {
 		s.WriteString("\n- " + e.describe())
 	}
-	hint := b.hint
+	hint := b.Hint()
 	if hint == "" && b.Elements.Pending {
 		hint = b.Elements.Hint // a whole-pending board saved part way keeps its hint here
 	}

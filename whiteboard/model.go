@@ -5,7 +5,6 @@ package whiteboard
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -177,9 +176,6 @@ type Board struct {
 	Layout   yamlsrc.Field[string]     `yaml:"layout"`
 	Elements yamlsrc.Field[[]*Element] `yaml:"elements"`
 
-	// hint is the author's hint for a whiteboard given whole as pending.
-	hint  string
-	whole bool
 	// Protect keeps authored elements as written (on by default).
 	Protect bool `yaml:"-"`
 
@@ -192,19 +188,11 @@ type Board struct {
 	defects   []defect
 }
 
-var idPattern = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]*$`)
-
 // Todo returns a whiteboard that is pending as a whole, with the author's
 // hint: its heading, layout and elements are all to be generated.
 func Todo(hint string) *Board {
-	b := &Board{
-		Heading:  yamlsrc.Todo[string](""),
-		Layout:   yamlsrc.Todo[string](""),
-		Elements: yamlsrc.Todo[[]*Element](hint),
-		hint:     hint,
-		whole:    true,
-		Protect:  true,
-	}
+	b := &Board{Heading: yamlsrc.Todo[string](""), Layout: yamlsrc.Todo[string](""), Elements: yamlsrc.Todo[[]*Element](hint), Protect: true}
+	b.meta.PendingWhole(hint)
 	return b
 }
 
@@ -248,7 +236,10 @@ func (b *Board) report(r *yamlsrc.Reporter, path string) {
 }
 
 // Hint is the author's hint for the whiteboard as a whole, if it had one.
-func (b *Board) Hint() string { return b.hint }
+func (b *Board) Hint() string {
+	hint, _ := b.meta.Whole()
+	return hint
+}
 
 func (b *Board) elements() []*Element {
 	return b.Elements.Value
@@ -321,7 +312,7 @@ func (b *Board) validate(r *yamlsrc.Reporter, path string) {
 		ep := path + ": " + b.Name(e)
 		if e.IDDerived {
 			// derived ids are unique and well formed by construction
-		} else if !idPattern.MatchString(e.ID) {
+		} else if !itemlist.WrittenID.MatchString(e.ID) {
 			r.At(keyNode(e.Src, "id"), "%s.id %q must start with a letter and use only letters, digits, - and _", ep, e.ID)
 		} else if first, dup := seen[e.ID]; dup {
 			r.At(keyNode(e.Src, "id"), "duplicate element id %q (first at line %d); ids must be unique on a whiteboard", e.ID, first.Line)
@@ -471,12 +462,11 @@ func keyNode(m *yaml.Node, key string) *yaml.Node {
 func (b *Board) EncodeNode() (*yaml.Node, bool) {
 	c := *b
 	c.meta.Unbind(c.bindable)
-	return nodemeta.Encode(c, c.untouched(), c.hint)
+	return c.meta.Encode(c, c.untouched())
 }
 
 func (b *Board) untouched() bool {
-	return b.whole && !b.Canvas.Set && b.Heading.Pending && b.Layout.Pending &&
-		b.Elements.Pending && b.Elements.Hint == b.hint
+	return !b.Canvas.Set && b.Heading.Pending && b.Layout.Pending && b.Elements.Pending && b.Elements.Hint == b.Hint()
 }
 
 // imageText is an image's description and alt text, each standing in for

@@ -14,6 +14,7 @@ package itemlist
 import (
 	"fmt"
 	"maps"
+	"regexp"
 	"slices"
 
 	"gopkg.in/yaml.v3"
@@ -69,6 +70,10 @@ type Item[E any] interface {
 	entry() *Entry
 	Refs() Refs
 }
+
+// WrittenID is the shape of an id an author writes for an item of a child
+// node: a letter, then letters, digits, - and _.
+var WrittenID = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]*$`)
 
 // Spec is how messages speak of a list's items.
 type Spec struct {

@@ -19,7 +19,18 @@ import (
 type Meta struct {
 	generated map[string]bool
 	unbound   map[string]*yamlsrc.Field[string]
+	// whole: the node was given pending as a whole, with the author's hint.
+	whole bool
+	hint  string
 }
+
+// PendingWhole records that the node was given pending as a whole
+// (`whiteboard: !pending "hint"`), with the author's hint.
+func (m *Meta) PendingWhole(hint string) { m.whole, m.hint = true, hint }
+
+// Whole is the author's hint for a node given pending as a whole, and
+// whether it was.
+func (m *Meta) Whole() (hint string, whole bool) { return m.hint, m.whole }
 
 // Generated is a copy of which values generation set, for a snapshot;
 // Restore puts it back. (What a binding set is not undone: bindings are
@@ -47,14 +58,14 @@ func (m *Meta) Own(name string) bool { return m.generated[name] && !m.Bound(name
 
 // Bind sets f, the bound property name, to value, keeping what the file
 // had so the binding, not its value, is what is saved: it is resolved
-// again at every load. whole: the node was pending as a whole.
-func (m *Meta) Bind(name string, f *yamlsrc.Field[string], value string, whole bool) {
+// again at every load.
+func (m *Meta) Bind(name string, f *yamlsrc.Field[string], value string) {
 	if m.unbound == nil {
 		m.unbound = map[string]*yamlsrc.Field[string]{}
 	}
 	if m.unbound[name] == nil {
 		orig := *f
-		if whole && orig.Pending && orig.Hint == "" {
+		if m.whole && orig.Pending && orig.Hint == "" {
 			// Pending only because the whole node was: nothing the
 			// author wrote, and the binding fills it at every load.
 			orig = yamlsrc.Field[string]{}
@@ -100,9 +111,9 @@ func (m *Meta) SetText(rc *session.Context, name string, f *yamlsrc.Field[string
 // Encode writes node, the copy of a node about to be saved on which Unbind
 // has put back what bindings replaced: as one `!pending "hint"` marker
 // when untouched says it is still pending as a whole, as it was read.
-func Encode(node any, untouched bool, hint string) (*yaml.Node, bool) {
-	if untouched {
-		return yamlsrc.PendingNode(hint), true
+func (m *Meta) Encode(node any, untouched bool) (*yaml.Node, bool) {
+	if m.whole && untouched {
+		return yamlsrc.PendingNode(m.hint), true
 	}
 	return yamlsrc.Encode(node), true
 }
