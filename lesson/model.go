@@ -299,10 +299,6 @@ func (*Slide) ItemNames(_ string, list *yaml.Node) []string {
 	return yamlsrc.NameItems(list, ids, SlideName)
 }
 
-// DerivedKey leaves a derived id out of the file: only the author writes
-// a slide's id, and a run never adds one to an authored slide.
-func (s Slide) DerivedKey(key string) bool { return key == "id" && s.IDDerived }
-
 // Position returns a slide's 1-based position among real slides and their
 // count.
 func (p *Plan) Position(id string) (pos, count int) { return p.list().Position(id) }

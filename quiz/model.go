@@ -72,9 +72,6 @@ func (q *Quiz) list() itemlist.List[Question, *Question] {
 	return itemlist.List[Question, *Question]{Field: &q.Questions, ByID: &q.byID, Spec: &questionSpec}
 }
 
-// DerivedKey leaves an id the author did not write out of the file.
-func (q Question) DerivedKey(key string) bool { return key == "id" && q.IDDerived }
-
 // QuestionName is how messages, plan and prompts name a question:
 // `question "q2" (2)`, its id and 1-based position among real questions.
 func QuestionName(id string, pos int) string { return session.ItemName("question", id, pos) }

@@ -152,9 +152,6 @@ func (b *Board) list() itemlist.List[Element, *Element] {
 	return itemlist.List[Element, *Element]{Field: &b.Elements, ByID: &b.byID, Spec: &elementSpec}
 }
 
-// DerivedKey leaves an id the author did not write out of the file.
-func (e Element) DerivedKey(key string) bool { return key == "id" && e.IDDerived }
-
 // OmitKey drops the box of an arrow, which is placed by its endpoints.
 func (e Element) OmitKey(key string) bool {
 	if e.Type != KindArrow {

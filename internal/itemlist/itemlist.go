@@ -49,6 +49,11 @@ type Entry struct {
 
 func (e *Entry) entry() *Entry { return e }
 
+// DerivedKey leaves an id the author did not write out of the file (see
+// yamlsrc.KeyDeriver): only the author writes an item's id there, and a
+// run never adds one to an authored item.
+func (e Entry) DerivedKey(key string) bool { return key == "id" && e.IDDerived }
+
 // Refs are the fields of an item's own type the list reads and writes.
 type Refs struct {
 	// ID is the item's id.
