@@ -21,25 +21,20 @@ func Decode(n *yaml.Node, r *yamlsrc.Reporter, kinds []string, bindable map[stri
 	yamlsrc.Decode(n, p, r, "")
 	p.Src = n
 	if p.Version != FormatVersion && hasKey(n, "version") {
-		r.At(valueNode(n, "version"), "version %d is not supported; this lessongen reads version %d", p.Version, FormatVersion)
+		r.At(yamlsrc.ValueAt(n, "version"), "version %d is not supported; this lessongen reads version %d", p.Version, FormatVersion)
 	}
-	ids, derived := SlideIDs(valueNode(n, "slides"))
+	p.list().Load(yamlsrc.ValueAt(n, "slides"), SlideIDs)
 	seen := map[string]*yaml.Node{}
 	pos := 0 // p.Name(s), counted here: a lookup per slide is quadratic
-	for i, s := range p.slides() {
+	for _, s := range p.slides() {
 		if s.IsPlaceholder {
 			continue
 		}
-		s.authored, s.loaded = true, true
-		s.cited = len(s.Sources) > 0
-		if i < len(derived) && derived[i] {
-			s.ID, s.idDerived = ids[i], true
-		}
 		pos++
 		path := SlideName(s.ID, pos)
-		idNode := valueNode(s.Src, "id")
+		idNode := yamlsrc.ValueAt(s.Src, "id")
 		switch first, dup := seen[s.ID]; {
-		case s.Src == nil, s.idDerived:
+		case s.Src == nil, s.IDDerived:
 		case !idPattern.MatchString(s.ID):
 			r.At(idNode, "%s.id %q must use only letters, digits, - and _", path, s.ID)
 		case dup:
@@ -49,14 +44,12 @@ func Decode(n *yaml.Node, r *yamlsrc.Reporter, kinds []string, bindable map[stri
 		}
 		compiled, err := compileProps(s.Props, p.kinds, p.bindable)
 		for _, e := range unjoin(err) {
-			r.At(valueNode(s.Src, "props"), "%s.%v", path, e)
+			r.At(yamlsrc.ValueAt(s.Src, "props"), "%s.%v", path, e)
 		}
 		s.compiled = compiled
 		p.resolveChildren(s, r, path)
 	}
-	p.index()
 	p.Metadata.numberLists()
-	p.linkGenerated()
 	p.check(r)
 	// Evaluate bindings once now, so a name that no value has is caught here
 	// and not when the slide's children are generated.
@@ -67,7 +60,7 @@ func Decode(n *yaml.Node, r *yamlsrc.Reporter, kinds []string, bindable map[stri
 		if _, err := p.evalProps(s); err != nil {
 			for _, e := range unjoin(err) {
 				if !errors.Is(e, ErrBindingPending) {
-					r.At(valueNode(s.Src, "props"), "%v", e)
+					r.At(yamlsrc.ValueAt(s.Src, "props"), "%v", e)
 				}
 			}
 		}
@@ -86,19 +79,5 @@ func unjoin(err error) []error {
 }
 
 func hasKey(m *yaml.Node, key string) bool {
-	return valueNode(m, key) != m
-}
-
-// valueNode returns the value for key in mapping m, or m itself so a problem
-// still has a position.
-func valueNode(m *yaml.Node, key string) *yaml.Node {
-	if m == nil {
-		return nil
-	}
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		if m.Content[i].Value == key {
-			return m.Content[i+1]
-		}
-	}
-	return m
+	return yamlsrc.Value(m, key) != nil
 }

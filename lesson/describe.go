@@ -285,8 +285,8 @@ func (p *Plan) Outline() string {
 	for _, s := range p.slides() {
 		if s.IsPlaceholder {
 			state := "pending"
-			if s.filled > 0 {
-				state = fmt.Sprintf("filled with %s", plural(s.filled, "slide"))
+			if s.Filled > 0 {
+				state = fmt.Sprintf("filled with %s", plural(s.Filled, "slide"))
 			}
 			fmt.Fprintf(&b, "\n  [placeholder %s, %s] %s", s.PlaceholderID, state, clip.Text(s.Hint))
 			continue

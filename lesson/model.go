@@ -12,6 +12,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/lessongen/lessongen/internal/itemlist"
 	"github.com/lessongen/lessongen/internal/sources"
 	"github.com/lessongen/lessongen/internal/yamlsrc"
 	"github.com/lessongen/lessongen/session"
@@ -160,7 +161,7 @@ type Metadata struct {
 
 // Slide is one placement in the lesson: its own fields and its whiteboard.
 type Slide struct {
-	yamlsrc.Placeholder
+	itemlist.Entry
 	Src *yaml.Node `yaml:"-"`
 
 	// ID is the slide's id: as written, or derived (see SlideIDs) when the
@@ -185,17 +186,27 @@ type Slide struct {
 	// on whiteboards and quizzes); dropped when the placeholder closes.
 	GeneratedFor string `yaml:"generated_for,omitempty"`
 
-	authored bool
-	loaded   bool // from the file, whoever wrote it (provenance may lift authored)
-	// cited: the author wrote the slide's sources, which stay as written.
-	cited bool
 	// wrote: generation filled a pending field of the author's slide, so
 	// it may cite its sources for what it wrote.
-	wrote     bool
-	idDerived bool           // ID is not in the file (see SlideIDs)
-	filled    int            // placeholders: slides generated for it
-	filledFor *Slide         // generated slides: the placeholder they fill
-	compiled  map[string]tpl // parsed props templates
+	wrote    bool
+	compiled map[string]tpl // parsed props templates
+}
+
+// Refs are the fields the slide list reads and writes; see itemlist.
+func (s *Slide) Refs() itemlist.Refs {
+	return itemlist.Refs{ID: &s.ID, GeneratedFor: &s.GeneratedFor, Sources: &s.Sources, Src: s.Src}
+}
+
+// slideSpec is how messages speak of slides.
+var slideSpec = itemlist.Spec{
+	Noun: "slide", IDsLabel: "slide ids", Empty: "the lesson has no slides yet",
+	Authored: "the author's slides stay as written; add new slides instead",
+	Named:    "slide %q",
+}
+
+// list is the plan's slide list.
+func (p *Plan) list() itemlist.List[Slide, *Slide] {
+	return itemlist.List[Slide, *Slide]{Field: &p.Slides, ByID: &p.byID, Spec: &slideSpec}
 }
 
 // Plan is the lesson's whole state (minus its slides' children, which live
@@ -214,7 +225,6 @@ type Plan struct {
 	generated map[string]bool
 	bindCache *bindingCache
 	byID      map[string]*Slide
-	nextPH    int
 	metaEpoch int
 	// kinds are the child kinds a slide may place, in generation order,
 	// and bindable the properties each lets props bind (from the registry).
@@ -245,10 +255,7 @@ var idPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]*$`)
 func (p *Plan) slides() []*Slide { return p.Slides.Value }
 
 // Slide returns the slide with id, if any.
-func (p *Plan) Slide(id string) (*Slide, bool) {
-	s, ok := p.byID[id]
-	return s, ok
-}
+func (p *Plan) Slide(id string) (*Slide, bool) { return p.list().Get(id) }
 
 // SlideIDs lists the real (non-placeholder) slides' ids in order.
 func (p *Plan) SlideIDs() []string {
@@ -292,24 +299,9 @@ func (*Slide) ItemNames(_ string, list *yaml.Node) []string {
 	return yamlsrc.NameItems(list, ids, SlideName)
 }
 
-// DerivedKey leaves a derived id out of the file: only the author writes
-// a slide's id, and a run never adds one to an authored slide.
-func (s Slide) DerivedKey(key string) bool { return key == "id" && s.idDerived }
-
 // Position returns a slide's 1-based position among real slides and their
 // count.
-func (p *Plan) Position(id string) (pos, count int) {
-	for _, s := range p.slides() {
-		if s.IsPlaceholder {
-			continue
-		}
-		count++
-		if s.ID == id {
-			pos = count
-		}
-	}
-	return pos, count
-}
+func (p *Plan) Position(id string) (pos, count int) { return p.list().Position(id) }
 
 // Lookup resolves a slide reference: an id, or a 1-based position.
 func (p *Plan) Lookup(ref string) (*Slide, error) {
@@ -325,56 +317,6 @@ func (p *Plan) Lookup(ref string) (*Slide, error) {
 		return nil, fmt.Errorf("no slide at position %d; the lesson has %d slides", n, len(ids))
 	}
 	return nil, fmt.Errorf("no slide %q; slides are %s", ref, strings.Join(p.SlideIDs(), ", "))
-}
-
-func (p *Plan) index() {
-	p.byID = make(map[string]*Slide, len(p.slides()))
-	p.nextPH = 0
-	for _, s := range p.slides() {
-		if s.IsPlaceholder {
-			p.nextPH++
-			if s.PlaceholderID == "" {
-				s.PlaceholderID = fmt.Sprintf("p%d", p.nextPH)
-			}
-			continue
-		}
-		p.byID[s.ID] = s
-	}
-}
-
-// linkGenerated ties each slide a stopped run generated for a placeholder
-// still open back to it.
-func (p *Plan) linkGenerated() {
-	for _, s := range p.slides() {
-		if s.IsPlaceholder || s.GeneratedFor == "" {
-			continue
-		}
-		if ph, ok := yamlsrc.PlaceholderFor(p.slides(), s.GeneratedFor); ok {
-			s.filledFor = ph
-		}
-	}
-}
-
-// earlier lists the slides a stopped run generated for placeholder ph.
-func (p *Plan) earlier(ph *Slide) []string {
-	var ids []string
-	for _, s := range p.slides() {
-		if s.loaded && !s.IsPlaceholder && s.filledFor == ph {
-			ids = append(ids, s.ID)
-		}
-	}
-	return ids
-}
-
-// filledFor lists every slide added for placeholder ph, by any run.
-func (p *Plan) filledFor(ph *Slide) []string {
-	var ids []string
-	for _, s := range p.slides() {
-		if !s.IsPlaceholder && s.filledFor == ph {
-			ids = append(ids, s.ID)
-		}
-	}
-	return ids
 }
 
 // Placements lists every child of every slide, kind by kind in generation
@@ -435,41 +377,26 @@ func (p *Plan) Pending() []session.Pending {
 			ps = append(ps, session.Pending{Level: session.LevelMetadata, Path: fmt.Sprintf("metadata.vocabulary[%s].definition", t.Term), Hint: t.definitionHint})
 		}
 	}
-	if p.Slides.Pending {
-		ps = append(ps, session.Pending{Level: session.LevelNode, Path: "slides", Hint: p.Slides.Hint, ID: "p1"})
+	return append(ps, p.list().Pending("slides", newSlidesLabel, slideFields)...)
+}
+
+// newSlidesLabel says where a slide placeholder sits: after prev, at
+// position pos, or at the start.
+func newSlidesLabel(prev *Slide, pos int) string {
+	if prev == nil {
+		return "new slides at the start"
 	}
-	pos, after := 0, "at the start"
-	for i, s := range p.slides() {
-		if s.IsPlaceholder {
-			if gen := p.earlier(s); session.PlaceholderOpen(s.Hint, s.filled, len(gen)) {
-				if s.filled > 0 {
-					gen = p.filledFor(s)
-				}
-				ps = append(ps, session.Pending{Level: session.LevelNode, Path: fmt.Sprintf("slides[%d]", i), Hint: s.Hint, ID: s.PlaceholderID,
-					Label: "new slides " + after, Generated: gen})
-			}
-			continue
-		}
-		pos++
-		name := SlideName(s.ID, pos)
-		after = "after " + name
-		for _, f := range []struct {
-			name    string
-			pending bool
-			hint    string
-		}{
-			{"title", s.Title.Pending, s.Title.Hint},
-			{"section", s.Section.Pending, s.Section.Hint},
-			{"duration_minutes", s.DurationMinutes.Pending, s.DurationMinutes.Hint},
-			{"notes", s.Notes.Pending, s.Notes.Hint},
-		} {
-			if f.pending {
-				ps = append(ps, session.Pending{Level: session.LevelNode, Path: fmt.Sprintf("slides[%s].%s", s.ID, f.name), Hint: f.hint,
-					Label: name + "." + f.name})
-			}
-		}
+	return "new slides after " + SlideName(prev.ID, pos)
+}
+
+// slideFields are the fields of s that may be pending.
+func slideFields(s *Slide) []itemlist.Field {
+	return []itemlist.Field{
+		{Name: "title", Pending: s.Title.Pending, Hint: s.Title.Hint},
+		{Name: "section", Pending: s.Section.Pending, Hint: s.Section.Hint},
+		{Name: "duration_minutes", Pending: s.DurationMinutes.Pending, Hint: s.DurationMinutes.Hint},
+		{Name: "notes", Pending: s.Notes.Pending, Hint: s.Notes.Hint},
 	}
-	return ps
 }
 
 // IsBare reports whether the author listed the term without a definition.

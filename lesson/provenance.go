@@ -51,11 +51,7 @@ func (p *Plan) Generated() map[string]string {
 			out[v.name] = session.ContentHash(v.value)
 		}
 	}
-	for _, s := range p.slides() {
-		if !s.IsPlaceholder && !s.authored {
-			out[slideKey(s.ID)] = session.ContentHash(slideContent(s))
-		}
-	}
+	p.list().Hashes(out, slideKey, slideContent)
 	return out
 }
 
@@ -70,18 +66,14 @@ func (p *Plan) Adopt(marks map[string]string) {
 			p.generated[v.name] = true
 		}
 	}
-	for _, s := range p.slides() {
-		if m := marks[slideKey(s.ID)]; s.authored && !s.IsPlaceholder && m != "" && m == session.ContentHash(slideContent(s)) {
-			s.authored = false
-		}
-	}
+	p.list().Adopt(marks, slideKey, slideContent)
 }
 
 // Ownership names the author's values (locked) and generation's
 // (editable); see session.Provenance.
 func (p *Plan) Ownership(level session.Level) (locked, editable []string) {
 	if level == session.LevelNode {
-		return p.slideOwners()
+		return p.list().Owners()
 	}
 	for _, v := range p.metaValues() {
 		switch {
@@ -90,22 +82,6 @@ func (p *Plan) Ownership(level session.Level) (locked, editable []string) {
 			editable = append(editable, v.name)
 		default:
 			locked = append(locked, v.name)
-		}
-	}
-	return locked, editable
-}
-
-func (p *Plan) slideOwners() (locked, editable []string) {
-	pos := 0
-	for _, s := range p.slides() {
-		if s.IsPlaceholder {
-			continue
-		}
-		pos++
-		if s.authored {
-			locked = append(locked, SlideName(s.ID, pos))
-		} else {
-			editable = append(editable, SlideName(s.ID, pos))
 		}
 	}
 	return locked, editable

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/lessongen/lessongen/internal/itemlist"
+	"github.com/lessongen/lessongen/internal/nodemeta"
 	"github.com/lessongen/lessongen/internal/rule"
 	"github.com/lessongen/lessongen/internal/sources"
 	"github.com/lessongen/lessongen/internal/yamlsrc"
@@ -14,149 +16,28 @@ import (
 
 // Reports: what a reduce tells whoever dispatched the intent.
 type (
-	Set struct {
-		Field string `json:"set"`
-		Value any    `json:"value"`
-	}
-	SlideAdded struct {
-		ID        string `json:"added"`
-		Position  int    `json:"position"`
-		PendingID string `json:"placed_at,omitempty"`
-	}
-	SlideChanged struct {
-		ID     string   `json:"changed"`
-		Fields []string `json:"fields"`
-	}
-	SlideMoved struct {
-		ID       string `json:"moved"`
-		Position int    `json:"position"`
-	}
-	SlideRemoved struct {
-		ID string `json:"removed"`
-	}
-	Closed struct {
-		Placeholders []string `json:"closed"`
-	}
+	Set          = nodemeta.Set
+	SlideAdded   = itemlist.Added
+	SlideChanged = itemlist.Changed
+	SlideMoved   = itemlist.Moved
+	SlideRemoved = itemlist.Removed
+	Closed       = itemlist.Closed
 )
 
-// Reduce applies one intent. Every branch builds an exact inverse that
+// Reduce applies one intent. Every applyTo builds an exact inverse that
 // touches only what it changed, so undo (like dispatch) costs the same for a
 // lesson of 20 slides as for one of 2,000.
 func (p *Plan) Reduce(rc *session.Context, in session.Intent) (func(), error) {
-	switch in := in.(type) {
-	case DescribeLesson:
-		rc.Report(p.Describe() + "\n" + p.Outline())
-		return nil, nil
-	case ListPending:
-		rc.Report(p.Pending())
-		return nil, nil
-	case SetTitle:
-		return setText(p, rc, &p.Metadata.Title, "title", in.Title)
-	case SetSubject:
-		return setText(p, rc, &p.Metadata.Subject, "subject", in.Subject)
-	case SetGrade:
-		return setText(p, rc, &p.Metadata.Grade, "grade", in.Grade)
-	case SetLanguage:
-		return setText(p, rc, &p.Metadata.Language, "language", in.Language)
-	case SetDuration:
-		if r := lessonMinutes(); !r.In(float64(in.Minutes)) {
-			return nil, session.Reject(session.KindInvalidArgs, "minutes", "a lesson lasts "+r.Range()+" minutes", "%d minutes is out of range", in.Minutes)
-		}
-		return setField(p, rc, &p.Metadata.DurationMinutes, "duration_minutes", in.Minutes)
-	case SetObjectives:
-		items, err := cleanItems("objectives", in.Objectives, rule.Of[SetObjectives]("objectives"))
-		if err != nil {
-			return nil, err
-		}
-		return setList(p, rc, &p.Metadata.Objectives, "objectives", in.PendingID, items)
-	case SetPrerequisites:
-		items, err := cleanList("prerequisites", in.Prerequisites, rule.Of[SetPrerequisites]("prerequisites"))
-		if err != nil {
-			return nil, err
-		}
-		return setField(p, rc, &p.Metadata.Prerequisites, "prerequisites", items)
-	case SetStandards:
-		items, err := cleanList("standards", in.Standards, rule.Of[SetStandards]("standards"))
-		if err != nil {
-			return nil, err
-		}
-		return setField(p, rc, &p.Metadata.Standards, "standards", items)
-	case SetVocabulary:
-		if v := p.Metadata.Vocabulary; in.PendingID == "" && len(yamlsrc.OpenSpots(v.Value)) == 0 && p.Protect && v.Set && !p.generated["vocabulary"] && len(undefined(v.Value)) > 0 {
-			return nil, session.Reject(session.KindPrecondition, "terms", "the author listed the terms; write each pending definition with define_term ("+awaiting(v.Value)+")", "vocabulary is already set")
-		}
-		if r := rule.Of[SetVocabulary]("terms"); len(in.Terms) == 0 || !r.Count(len(in.Terms)) {
-			return nil, session.Reject(session.KindInvalidArgs, "terms", "give "+r.Items()+" terms", "%d terms", len(in.Terms))
-		}
-		terms := make([]Term, len(in.Terms))
-		for i, t := range in.Terms {
-			terms[i] = Term{Term: strings.TrimSpace(t.Term), Definition: strings.TrimSpace(t.Definition), Sources: slices.Clone(t.Sources)}
-			if terms[i].Term == "" || terms[i].Definition == "" {
-				return nil, session.Reject(session.KindInvalidArgs, fmt.Sprintf("terms[%d]", i), "every term needs a word and a definition", "term %d is incomplete", i)
-			}
-			if err := citesAt(fmt.Sprintf("terms[%d].sources", i), t.Sources); err != nil {
-				return nil, err
-			}
-		}
-		return setList(p, rc, &p.Metadata.Vocabulary, "vocabulary", in.PendingID, terms)
-	case SetKeyLearningPoints:
-		items, err := cleanItems("points", in.Points, rule.Of[SetKeyLearningPoints]("points"))
-		if err != nil {
-			return nil, err
-		}
-		return setList(p, rc, &p.Metadata.KeyLearningPoints, "key_learning_points", in.PendingID, items)
-	case SetMaterials:
-		items, err := cleanItems("materials", in.Materials, rule.Of[SetMaterials]("materials"))
-		if err != nil {
-			return nil, err
-		}
-		return setList(p, rc, &p.Metadata.Materials, "materials", in.PendingID, items)
-	case SetMisconceptions:
-		if mc := p.Metadata.Misconceptions; in.PendingID == "" && len(yamlsrc.OpenSpots(mc.Value)) == 0 && p.Protect && mc.Set && !p.generated["misconceptions"] && len(unanswered(mc.Value)) > 0 {
-			return nil, session.Reject(session.KindPrecondition, "misconceptions", "the author listed the misconceptions; write each pending response with respond_to_misconception ("+awaitingResponse(mc.Value)+")", "misconceptions are already set")
-		}
-		if r := rule.Of[SetMisconceptions]("misconceptions"); len(in.Misconceptions) == 0 || !r.Count(len(in.Misconceptions)) {
-			return nil, session.Reject(session.KindInvalidArgs, "misconceptions", "give "+r.Items()+" misconceptions", "%d misconceptions", len(in.Misconceptions))
-		}
-		items := make([]Misconception, len(in.Misconceptions))
-		for i, c := range in.Misconceptions {
-			items[i] = Misconception{Misconception: strings.TrimSpace(c.Misconception), Response: strings.TrimSpace(c.Response), Sources: slices.Clone(c.Sources)}
-			if items[i].Misconception == "" || items[i].Response == "" {
-				return nil, session.Reject(session.KindInvalidArgs, fmt.Sprintf("misconceptions[%d]", i), "every misconception needs the mistaken idea and the teacher's response", "misconception %d is incomplete", i)
-			}
-			if err := citesAt(fmt.Sprintf("misconceptions[%d].sources", i), c.Sources); err != nil {
-				return nil, err
-			}
-		}
-		return setList(p, rc, &p.Metadata.Misconceptions, "misconceptions", in.PendingID, items)
-	case DefineTerm:
-		return p.defineTerm(rc, in)
-	case RespondToMisconception:
-		return p.respond(rc, in)
-	case AddSlide:
-		return p.addSlide(rc, in)
-	case UpdateSlide:
-		return p.updateSlide(rc, in)
-	case MoveSlide:
-		return p.moveSlide(rc, in)
-	case RemoveSlide:
-		return p.removeSlide(rc, in)
-	case SetSlideProps:
-		s, ok := p.byID[in.ID]
-		if !ok {
-			return nil, p.notFound("id", in.ID)
-		}
-		compiled, err := compileProps(in.Props, p.kinds, p.bindable)
-		if err != nil {
-			return nil, session.Reject(session.KindInvalidArgs, "props", "props bind heading or layout to Go templates such as {{ .lesson.title }}", "%v", err)
-		}
-		oldProps, oldCompiled := s.Props, s.compiled
-		s.Props, s.compiled = in.Props, compiled
-		return func() { s.Props, s.compiled = oldProps, oldCompiled }, nil
-	case ClosePlaceholders:
-		return p.closePlaceholders(rc)
+	if a, ok := in.(planIntent); ok {
+		return a.applyTo(p, rc)
 	}
 	return nil, session.Reject(session.KindInvalidArgs, "", "", "a lesson cannot apply %T", in)
+}
+
+// planIntent is an intent a plan applies, each by its own applyTo
+// (apply.go).
+type planIntent interface {
+	applyTo(p *Plan, rc *session.Context) (func(), error)
 }
 
 // Recompile marks bindings stale: all of them when metadata or the slide
@@ -372,22 +253,6 @@ func cleanItems(name string, items []Item, r rule.Rule) ([]Item, error) {
 	return out, nil
 }
 
-func (p *Plan) notFound(path, id string) error {
-	return session.RejectUnknown(path, "slide", id, p.SlideIDs(), "slide ids", "the lesson has no slides yet")
-}
-
-// editable returns slide id if generation may change it as a whole.
-func (p *Plan) editable(id string) (*Slide, error) {
-	s, ok := p.byID[id]
-	if !ok {
-		return nil, p.notFound("id", id)
-	}
-	if s.authored && p.Protect {
-		return nil, session.Reject(session.KindPrecondition, "id", "the author's slides stay as written; add new slides instead", "slide %q was written by the author", id)
-	}
-	return s, nil
-}
-
 func (p *Plan) addSlide(rc *session.Context, in AddSlide) (func(), error) {
 	title := strings.TrimSpace(in.Title)
 	if title == "" {
@@ -401,34 +266,12 @@ func (p *Plan) addSlide(rc *session.Context, in AddSlide) (func(), error) {
 		return nil, session.Reject(session.KindInvalidArgs, "duration_minutes", "a slide takes "+r.Range()+" minutes", "%d minutes is out of range", in.DurationMinutes)
 	}
 	if in.ID != "" {
-		if err := session.CheckChosenID(in.ID, p.idTaken); err != nil {
+		if err := session.CheckChosenID(in.ID, p.list().Taken); err != nil {
 			return nil, err
 		}
 	}
 	if err := sources.CheckList(in.Sources); err != nil {
 		return nil, err
-	}
-	oldSlides, oldNextPH := p.Slides, p.nextPH
-
-	// A pending slide list becomes a list holding one placeholder, so that
-	// partial work and the remaining hint can both be saved.
-	if p.Slides.Pending {
-		p.Slides = yamlsrc.Val([]*Slide{{Placeholder: yamlsrc.Placeholder{IsPlaceholder: true, Hint: p.Slides.Hint}}})
-		p.index()
-	}
-	ph, err := p.placeholderFor(in.PendingID)
-	if err != nil {
-		p.Slides, p.nextPH = oldSlides, oldNextPH
-		p.index()
-		return nil, err
-	}
-	list := p.slides()
-	at := len(list)
-	switch {
-	case ph != nil:
-		at = slices.Index(list, ph)
-	case in.Position > 0:
-		at = p.offsetOf(in.Position)
 	}
 	id := in.ID
 	if id == "" {
@@ -443,28 +286,19 @@ func (p *Plan) addSlide(rc *session.Context, in AddSlide) (func(), error) {
 		Sources:         slices.Clone(in.Sources),
 		Children:        p.briefs(brief, in.Quiz),
 	}
-	p.Slides = yamlsrc.Val(slices.Insert(list, at, s))
-	p.byID[s.ID] = s
+	// A pending slide list becomes a list holding one placeholder, so that
+	// partial work and the remaining hint can both be saved.
+	ph, undo, err := p.list().Add(s, in.PendingID, in.Position)
+	if err != nil {
+		return nil, err
+	}
 	rep := SlideAdded{ID: s.ID}
 	rep.Position, _ = p.Position(s.ID)
 	if ph != nil {
-		ph.filled++
-		s.filledFor = ph
-		s.GeneratedFor = ph.PlaceholderKey()
 		rep.PendingID = ph.PlaceholderID
 	}
 	rc.Report(rep)
-	return func() {
-		if ph != nil {
-			ph.filled--
-		}
-		delete(p.byID, s.ID)
-		if oldSlides.Pending {
-			p.Slides, p.nextPH = oldSlides, oldNextPH
-			return
-		}
-		p.Slides.Value = slices.DeleteFunc(p.Slides.Value, func(x *Slide) bool { return x == s })
-	}, nil
+	return undo, nil
 }
 
 // briefs places the new slide's children, pending with their briefs: a
@@ -488,43 +322,6 @@ func optional(v string) yamlsrc.Field[string] {
 	return yamlsrc.Field[string]{}
 }
 
-// offsetOf converts a 1-based position among real slides into an index in
-// the list, which may also hold placeholders.
-func (p *Plan) offsetOf(pos int) int {
-	n := 0
-	for i, s := range p.slides() {
-		if s.IsPlaceholder {
-			continue
-		}
-		n++
-		if n == pos {
-			return i
-		}
-	}
-	return len(p.slides())
-}
-
-func (p *Plan) placeholderFor(id string) (*Slide, error) {
-	ph, missing, hint := yamlsrc.PickPlaceholder(p.slides(), id)
-	if missing {
-		return nil, session.Reject(session.KindNotFound, "pending_id", hint, "no placeholder %q", id)
-	}
-	return ph, nil
-}
-
-// idTaken reports whether id names a slide or a placeholder here.
-func (p *Plan) idTaken(id string) bool {
-	if _, ok := p.byID[id]; ok {
-		return true
-	}
-	for _, s := range p.slides() {
-		if s.IsPlaceholder && s.PlaceholderID == id {
-			return true
-		}
-	}
-	return false
-}
-
 // maxSlugID is about where a slide id made from a title stops: it ends at
 // the last whole word that fits, never mid-word.
 const maxSlugID = 32
@@ -536,13 +333,7 @@ func (p *Plan) newID(title string) string {
 	if base == "" {
 		base = "slide"
 	}
-	id := base
-	for n := 2; ; n++ {
-		if _, taken := p.byID[id]; !taken {
-			return id
-		}
-		id = fmt.Sprintf("%s-%d", base, n)
-	}
+	return p.list().Free(base)
 }
 
 // slug makes an id of a title, "" when it has no letters or digits. It
@@ -574,15 +365,15 @@ func slug(title string) string {
 }
 
 func (p *Plan) updateSlide(rc *session.Context, in UpdateSlide) (func(), error) {
-	s, ok := p.byID[in.ID]
+	s, ok := p.list().Get(in.ID)
 	if !ok {
-		return nil, p.notFound("id", in.ID)
+		return nil, p.list().NotFound("id", in.ID)
 	}
 	before := *s
 	var fields []string
 	restore := func() { *s = before }
 	check := func(name string, pending bool) error {
-		if s.authored && p.Protect && !pending {
+		if s.Authored && p.Protect && !pending {
 			return session.Reject(session.KindPrecondition, name, "only the author's pending fields can be filled", "%s of slide %q was written by the author", name, s.ID)
 		}
 		return nil
@@ -626,8 +417,8 @@ func (p *Plan) updateSlide(rc *session.Context, in UpdateSlide) (func(), error) 
 		// Citations of what the model wrote are the model's: on an
 		// author's slide it may cite once it filled a field there.
 		switch {
-		case !s.authored || !p.Protect:
-		case s.cited:
+		case !s.Authored || !p.Protect:
+		case s.Cited:
 			restore()
 			return nil, session.Reject(session.KindPrecondition, "sources", "the author's citations stay as written; pass no sources", "sources of slide %q were written by the author", s.ID)
 		case !s.wrote:
@@ -649,75 +440,30 @@ func (p *Plan) updateSlide(rc *session.Context, in UpdateSlide) (func(), error) 
 }
 
 func (p *Plan) moveSlide(rc *session.Context, in MoveSlide) (func(), error) {
-	s, err := p.editable(in.ID)
+	s, err := p.list().Editable(in.ID, p.Protect)
 	if err != nil {
 		return nil, err
 	}
-	_, count := p.Position(s.ID)
-	if in.Position < 1 || in.Position > count {
-		return nil, session.Reject(session.KindInvalidArgs, "position", fmt.Sprintf("position must be between 1 and %d", count), "position %d is out of range", in.Position)
+	undo, err := p.list().Move(s, in.Position)
+	if err != nil {
+		return nil, err
 	}
-	old := slices.Clone(p.Slides.Value)
-	list := slices.DeleteFunc(p.Slides.Value, func(x *Slide) bool { return x == s })
-	p.Slides.Value = list
-	p.Slides.Value = slices.Insert(list, p.offsetOf(in.Position), s)
 	rc.Report(SlideMoved{ID: s.ID, Position: in.Position})
-	return func() { p.Slides.Value = old }, nil
+	return undo, nil
 }
 
 func (p *Plan) removeSlide(rc *session.Context, in RemoveSlide) (func(), error) {
-	s, err := p.editable(in.ID)
+	s, err := p.list().Editable(in.ID, p.Protect)
 	if err != nil {
 		return nil, err
 	}
-	i := slices.Index(p.Slides.Value, s)
-	p.Slides.Value = slices.Delete(p.Slides.Value, i, i+1)
-	delete(p.byID, s.ID)
-	// The placeholder it filled is owed a slide again.
-	if s.filledFor != nil {
-		s.filledFor.filled--
-	}
+	undo := p.list().Remove(s)
 	rc.Report(SlideRemoved{ID: s.ID})
-	return func() {
-		p.Slides.Value = slices.Insert(p.Slides.Value, i, s)
-		p.byID[s.ID] = s
-		if s.filledFor != nil {
-			s.filledFor.filled++
-		}
-	}, nil
+	return undo, nil
 }
 
-// received reports whether slide placeholder ph has received slides, in
-// this session or from a stopped run: it closes when the turn ends.
-func (p *Plan) received(ph *Slide) bool { return ph.filled > 0 || len(p.earlier(ph)) > 0 }
-
 func (p *Plan) closePlaceholders(rc *session.Context) (func(), error) {
-	old := p.Slides
-	oldList := slices.Clone(p.Slides.Value)
-	var closed []string
-	var closedPH []*Slide
-	p.Slides.Value = slices.DeleteFunc(p.Slides.Value, func(s *Slide) bool {
-		if s.IsPlaceholder && p.received(s) {
-			closed = append(closed, s.PlaceholderID)
-			closedPH = append(closedPH, s)
-			return true
-		}
-		return false
-	})
-	// The slides generated for a closed placeholder no longer need to say so.
-	cleared := map[*Slide]string{}
-	for _, s := range p.Slides.Value {
-		if s.filledFor != nil && slices.Contains(closedPH, s.filledFor) && s.GeneratedFor != "" {
-			cleared[s] = s.GeneratedFor
-			s.GeneratedFor = ""
-		}
-	}
+	closed, undo := p.list().Close()
 	rc.Report(Closed{Placeholders: closed})
-	return func() {
-		p.Slides = old
-		p.Slides.Value = oldList
-		for s, key := range cleared {
-			s.GeneratedFor = key
-		}
-	}, nil
+	return undo, nil
 }

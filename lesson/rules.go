@@ -23,7 +23,7 @@ func slideMinutes() rule.Rule { return rule.Of[AddSlide]("duration_minutes") }
 func (p *Plan) check(r *yamlsrc.Reporter) {
 	sources.CheckRefs(p.metadataCitations(), r)
 	if d, ok := p.Metadata.DurationMinutes.Get(); ok && !lessonMinutes().In(float64(d)) {
-		r.At(valueNode(p.Metadata.Src, "duration_minutes"), "metadata.duration_minutes must be %s, got %d", lessonMinutes().Range(), d)
+		r.At(yamlsrc.ValueAt(p.Metadata.Src, "duration_minutes"), "metadata.duration_minutes must be %s, got %d", lessonMinutes().Range(), d)
 	}
 	pos := 0 // p.Name(s), counted here: a lookup per slide is quadratic
 	for _, s := range p.slides() {
@@ -33,12 +33,12 @@ func (p *Plan) check(r *yamlsrc.Reporter) {
 		pos++
 		name := SlideName(s.ID, pos)
 		if d, ok := s.DurationMinutes.Get(); ok && !slideMinutes().In(float64(d)) {
-			r.At(valueNode(s.Src, "duration_minutes"), "%s.duration_minutes must be %s, got %d", name, slideMinutes().Range(), d)
+			r.At(yamlsrc.ValueAt(s.Src, "duration_minutes"), "%s.duration_minutes must be %s, got %d", name, slideMinutes().Range(), d)
 		}
 		sources.CheckRefs(sources.Refs(s.Src, s.Sources, name+".sources"), r)
 	}
 	if msg := p.MinutesDefect(); msg != "" {
-		r.WarnAt(valueNode(p.Metadata.Src, "duration_minutes"), "metadata.duration_minutes: %s", msg)
+		r.WarnAt(yamlsrc.ValueAt(p.Metadata.Src, "duration_minutes"), "metadata.duration_minutes: %s", msg)
 	}
 }
 
@@ -57,7 +57,7 @@ func (p *Plan) MinutesDefect() string {
 	sum, open := 0, p.Slides.Pending
 	for _, s := range p.slides() {
 		if s.IsPlaceholder {
-			open = open || !p.received(s)
+			open = open || !p.list().Received(s)
 			continue
 		}
 		d, set := s.DurationMinutes.Get()
@@ -85,15 +85,7 @@ func (p *Plan) Defects() []session.Warning {
 // Citations lists every citation in the lesson itself (its children hold
 // their own), for validate --sources.
 func (p *Plan) Citations() []sources.Ref {
-	out := p.metadataCitations()
-	pos := 0
-	for _, s := range p.slides() {
-		if !s.IsPlaceholder {
-			pos++
-			out = append(out, sources.Refs(s.Src, s.Sources, SlideName(s.ID, pos)+".sources")...)
-		}
-	}
-	return out
+	return append(p.metadataCitations(), p.list().Citations()...)
 }
 
 // metadataCitations lists the citations of the metadata's list items.

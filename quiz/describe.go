@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/lessongen/lessongen/internal/itemlist"
 	"github.com/lessongen/lessongen/internal/yamlsrc"
 	"github.com/lessongen/lessongen/session"
 )
@@ -58,7 +59,7 @@ func (q *Quiz) Describe() string {
 		more = append(more, q.Questions.Hint)
 	}
 	for _, qu := range q.questions() {
-		if qu.IsPlaceholder && qu.filled == 0 && qu.Hint != "" {
+		if qu.IsPlaceholder && qu.Filled == 0 && qu.Hint != "" {
 			more = append(more, qu.Hint)
 		}
 	}
@@ -120,36 +121,15 @@ func (q *Quiz) Pending() []session.Pending {
 	}
 	meta("kind", q.Kind)
 	meta("instructions", q.Instructions)
-	if q.Questions.Pending {
-		ps = append(ps, session.Pending{Level: session.LevelNode, Path: "questions", Hint: q.Questions.Hint, ID: "p1"})
+	return append(ps, q.list().Pending("questions", nil, questionFields)...)
+}
+
+// questionFields are the fields of qu that may be pending.
+func questionFields(qu *Question) []itemlist.Field {
+	return []itemlist.Field{
+		{Name: "prompt", Pending: qu.Prompt.Pending, Hint: qu.Prompt.Hint},
+		{Name: "answers", Pending: qu.Answers.Pending, Hint: qu.Answers.Hint},
+		{Name: "distractors", Pending: qu.Distractors.Pending, Hint: qu.Distractors.Hint},
+		{Name: "feedback", Pending: qu.Feedback.Pending, Hint: qu.Feedback.Hint},
 	}
-	pos := 0
-	for i, qu := range q.questions() {
-		if qu.IsPlaceholder {
-			if gen := q.earlier(qu); session.PlaceholderOpen(qu.Hint, qu.filled, len(gen)) {
-				if qu.filled > 0 {
-					gen = q.filledFor(qu)
-				}
-				ps = append(ps, session.Pending{Level: session.LevelNode, Path: fmt.Sprintf("questions[%d]", i), Hint: qu.Hint, ID: qu.PlaceholderID, Generated: gen})
-			}
-			continue
-		}
-		pos++
-		for _, f := range []struct {
-			name    string
-			pending bool
-			hint    string
-		}{
-			{"prompt", qu.Prompt.Pending, qu.Prompt.Hint},
-			{"answers", qu.Answers.Pending, qu.Answers.Hint},
-			{"distractors", qu.Distractors.Pending, qu.Distractors.Hint},
-			{"feedback", qu.Feedback.Pending, qu.Feedback.Hint},
-		} {
-			if f.pending {
-				ps = append(ps, session.Pending{Level: session.LevelNode, Path: fmt.Sprintf("questions[%s].%s", qu.ID, f.name), Hint: f.hint,
-					Label: QuestionName(qu.ID, pos) + "." + f.name})
-			}
-		}
-	}
-	return ps
 }

@@ -5,12 +5,13 @@ package quiz
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/lessongen/lessongen/internal/itemlist"
+	"github.com/lessongen/lessongen/internal/nodemeta"
 	"github.com/lessongen/lessongen/internal/sources"
 	"github.com/lessongen/lessongen/internal/yamlsrc"
 	"github.com/lessongen/lessongen/session"
@@ -25,7 +26,7 @@ const (
 
 // Question is one multiple-choice question.
 type Question struct {
-	yamlsrc.Placeholder
+	itemlist.Entry
 	Src *yaml.Node `yaml:"-"`
 
 	// ID is as written, or derived (see QuestionIDs) when the author wrote
@@ -49,29 +50,27 @@ type Question struct {
 	// whiteboards); dropped when the placeholder closes.
 	GeneratedFor string `yaml:"generated_for,omitempty"`
 
-	// authored questions came from the file; generation may fill their
-	// pending fields but not otherwise change them.
-	authored bool
-	// loaded questions came from the file, whoever wrote them (authored
-	// may be lifted by provenance; this stays).
-	loaded bool
-	// idDerived: ID is not in the file (see QuestionIDs), so a save leaves
-	// it out.
-	idDerived bool
-	// cited: the author wrote the question's sources, which generation
-	// keeps (see whiteboard.Element).
-	cited bool
 	// authorAt: the author placed the answers (AnswerAt), which
 	// generation keeps.
 	authorAt bool
-	// filled counts the questions generated for a placeholder.
-	filled int
-	// filledFor names the placeholder a generated question fills.
-	filledFor string
 }
 
-// DerivedKey leaves an id the author did not write out of the file.
-func (q Question) DerivedKey(key string) bool { return key == "id" && q.idDerived }
+// Refs are the fields the question list reads and writes; see itemlist.
+func (q *Question) Refs() itemlist.Refs {
+	return itemlist.Refs{ID: &q.ID, GeneratedFor: &q.GeneratedFor, Sources: &q.Sources, Src: q.Src}
+}
+
+// questionSpec is how messages speak of questions.
+var questionSpec = itemlist.Spec{
+	Noun: "question", IDsLabel: "question ids", Empty: "the quiz has no questions yet", SortIDs: true,
+	Authored: "the author's questions stay as written; add new questions around them",
+	Named:    "question %q",
+}
+
+// list is the quiz's question list.
+func (q *Quiz) list() itemlist.List[Question, *Question] {
+	return itemlist.List[Question, *Question]{Field: &q.Questions, ByID: &q.byID, Spec: &questionSpec}
+}
 
 // QuestionName is how messages, plan and prompts name a question:
 // `question "q2" (2)`, its id and 1-based position among real questions.
@@ -126,36 +125,21 @@ type Quiz struct {
 	// sorted instead). Off, options show in their order (AnswerAt).
 	Shuffle bool `yaml:"shuffle,omitempty"`
 
-	// hint is the author's hint for a quiz given whole as pending.
-	hint  string
-	whole bool
 	// Protect keeps authored questions as written (on by default).
 	Protect bool `yaml:"-"`
 
-	// generated names the metadata fields this session's generation set.
-	generated map[string]bool
-	// unbound holds, by property, what the file had before a binding set
-	// it: that is what is saved.
-	unbound map[string]*yamlsrc.Field[string]
-	byID    map[string]*Question
-	nextID  int
-	nextPH  int
+	// meta knows which of kind and instructions generation set, and which
+	// a binding set.
+	meta   nodemeta.Meta
+	byID   map[string]*Question
+	nextID int
 }
-
-var idPattern = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]*$`)
 
 // Todo returns a quiz that is pending as a whole, with the author's hint:
 // its kind, instructions and questions are all to be generated.
 func Todo(hint string) *Quiz {
-	q := &Quiz{
-		Kind:         yamlsrc.Todo[string](""),
-		Instructions: yamlsrc.Todo[string](""),
-		Questions:    yamlsrc.Todo[[]*Question](hint),
-		hint:         hint,
-		whole:        true,
-		Protect:      true,
-	}
-	q.index()
+	q := &Quiz{Kind: yamlsrc.Todo[string](""), Instructions: yamlsrc.Todo[string](""), Questions: yamlsrc.Todo[[]*Question](hint), Protect: true}
+	q.meta.PendingWhole(hint)
 	return q
 }
 
@@ -164,91 +148,28 @@ func Decode(n *yaml.Node, r *yamlsrc.Reporter, path string) *Quiz {
 	q := &Quiz{Protect: true}
 	yamlsrc.Decode(n, q, r, path)
 	q.Src = n
-	var list *yaml.Node
-	if v := valueNode(n, "questions"); v != n {
-		list = v
-	}
-	ids, derived := QuestionIDs(list)
-	for i, qu := range q.questions() {
-		qu.authored = !qu.IsPlaceholder
-		qu.loaded = qu.authored
-		if i < len(derived) && derived[i] {
-			qu.ID, qu.idDerived = ids[i], true
-		}
-		qu.cited = qu.authored && len(qu.Sources) > 0
-		qu.authorAt = qu.authored && len(qu.AnswerAt) > 0
+	q.list().Load(yamlsrc.Value(n, "questions"), QuestionIDs)
+	for _, qu := range q.questions() {
+		qu.authorAt = qu.Authored && len(qu.AnswerAt) > 0
 	}
 	q.validate(r, path)
-	q.index()
-	q.linkGenerated()
 	return q
 }
 
-// linkGenerated ties each question a stopped run generated for a
-// placeholder still open back to it.
-func (q *Quiz) linkGenerated() {
-	for _, qu := range q.questions() {
-		if qu.IsPlaceholder || qu.GeneratedFor == "" {
-			continue
-		}
-		if ph, ok := yamlsrc.PlaceholderFor(q.questions(), qu.GeneratedFor); ok {
-			qu.filledFor = ph.PlaceholderID
-		}
-	}
-}
-
-// earlier lists the questions a stopped run generated for placeholder ph.
-func (q *Quiz) earlier(ph *Question) []string {
-	var ids []string
-	for _, qu := range q.questions() {
-		if qu.loaded && !qu.IsPlaceholder && qu.filledFor == ph.PlaceholderID {
-			ids = append(ids, qu.ID)
-		}
-	}
-	return ids
-}
-
-// filledFor lists every question added for placeholder ph, by any run.
-func (q *Quiz) filledFor(ph *Question) []string {
-	var ids []string
-	for _, qu := range q.questions() {
-		if !qu.IsPlaceholder && qu.filledFor == ph.PlaceholderID {
-			ids = append(ids, qu.ID)
-		}
-	}
-	return ids
-}
-
 // Hint is the author's hint for the quiz as a whole, if it had one.
-func (q *Quiz) Hint() string { return q.hint }
+func (q *Quiz) Hint() string {
+	hint, _ := q.meta.Whole()
+	return hint
+}
 
 func (q *Quiz) questions() []*Question { return q.Questions.Value }
 
 // Question returns the question with id, if any.
-func (q *Quiz) Question(id string) (*Question, bool) {
-	qu, ok := q.byID[id]
-	return qu, ok
-}
-
-// index rebuilds the id map and numbers placeholders.
-func (q *Quiz) index() {
-	q.byID = map[string]*Question{}
-	q.nextPH = 0
-	for _, qu := range q.questions() {
-		if qu.IsPlaceholder {
-			q.nextPH++
-			if qu.PlaceholderID == "" {
-				qu.PlaceholderID = fmt.Sprintf("p%d", q.nextPH)
-			}
-			continue
-		}
-		q.byID[qu.ID] = qu
-	}
-}
+func (q *Quiz) Question(id string) (*Question, bool) { return q.list().Get(id) }
 
 func (q *Quiz) validate(r *yamlsrc.Reporter, path string) {
 	if k, ok := q.Kind.Get(); ok && !slices.Contains(Kinds(), k) {
-		r.At(valueNode(q.Src, "kind"), "%s.kind must be one of %s, got %q", path, listWords(Kinds()), k)
+		r.At(yamlsrc.ValueAt(q.Src, "kind"), "%s.kind must be one of %s, got %q", path, listWords(Kinds()), k)
 	}
 	seen := map[string]*yaml.Node{}
 	for _, qu := range q.questions() {
@@ -256,10 +177,10 @@ func (q *Quiz) validate(r *yamlsrc.Reporter, path string) {
 			continue
 		}
 		qp := path + ": " + q.name(qu)
-		idNode := valueNode(qu.Src, "id")
-		if qu.idDerived {
+		idNode := yamlsrc.ValueAt(qu.Src, "id")
+		if qu.IDDerived {
 			// derived ids are unique and well formed by construction
-		} else if !idPattern.MatchString(qu.ID) {
+		} else if !itemlist.WrittenID.MatchString(qu.ID) {
 			r.At(idNode, "%s.id %q must start with a letter and use only letters, digits, - and _", qp, qu.ID)
 		} else if first, dup := seen[qu.ID]; dup {
 			r.At(idNode, "duplicate question id %q (first at line %d); ids must be unique in a quiz", qu.ID, first.Line)
@@ -273,7 +194,7 @@ func (q *Quiz) validate(r *yamlsrc.Reporter, path string) {
 		nAnswers := len(qu.Answers.Value)
 		if len(qu.AnswerAt) > 0 && qu.Answers.Set && qu.distractorsKnown() {
 			if msg := checkAnswerAt(qu.AnswerAt, nAnswers, len(qu.options())); msg != "" {
-				r.At(valueNode(qu.Src, "answer_at"), "%s.answer_at: %s", qp, msg)
+				r.At(yamlsrc.ValueAt(qu.Src, "answer_at"), "%s.answer_at: %s", qp, msg)
 			}
 		}
 		for _, p := range checkOptions(qu.options(), qu.Answers.Set, qu.distractorsKnown()) {
@@ -291,34 +212,12 @@ func (q *Quiz) validate(r *yamlsrc.Reporter, path string) {
 }
 
 // Citations lists every question's citations, for validate --sources.
-func (q *Quiz) Citations() []sources.Ref {
-	var out []sources.Ref
-	for _, qu := range q.questions() {
-		if !qu.IsPlaceholder {
-			out = append(out, sources.Refs(qu.Src, qu.Sources, q.name(qu)+".sources")...)
-		}
-	}
-	return out
-}
-
-// valueNode returns the value for key in mapping m, or m itself so a problem
-// still has a position.
-func valueNode(m *yaml.Node, key string) *yaml.Node {
-	if m == nil {
-		return nil
-	}
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		if m.Content[i].Value == key {
-			return m.Content[i+1]
-		}
-	}
-	return m
-}
+func (q *Quiz) Citations() []sources.Ref { return q.list().Citations() }
 
 // item returns item i of the list under key in m, or the nearest node that
 // exists.
 func item(m *yaml.Node, key string, i int) *yaml.Node {
-	l := valueNode(m, key)
+	l := yamlsrc.ValueAt(m, key)
 	if l != m && l.Kind == yaml.SequenceNode && i < len(l.Content) {
 		return l.Content[i]
 	}
@@ -329,18 +228,12 @@ func item(m *yaml.Node, key string, i int) *yaml.Node {
 // whole and has not been touched stays one `!pending "hint"` marker.
 func (q *Quiz) EncodeNode() (*yaml.Node, bool) {
 	c := *q // a bound property is saved as the file had it
-	for name, orig := range q.unbound {
-		*c.bindable(name) = *orig
-	}
-	if c.untouched() {
-		return yamlsrc.PendingNode(c.hint), true
-	}
-	return yamlsrc.Encode(c), true
+	c.meta.Unbind(c.bindable)
+	return c.meta.Encode(c, c.untouched())
 }
 
 func (q *Quiz) untouched() bool {
-	return q.whole && q.Kind.Pending && q.Instructions.Pending &&
-		q.Questions.Pending && q.Questions.Hint == q.hint
+	return q.Kind.Pending && q.Instructions.Pending && q.Questions.Pending && q.Questions.Hint == q.Hint()
 }
 
 // listWords is "a, b or c".

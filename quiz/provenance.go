@@ -18,7 +18,8 @@ func questionContent(qu *Question) any {
 	}{qu.Prompt.Value, qu.Answers.Value, qu.Distractors.Value, qu.Feedback.Value, qu.Sources}
 }
 
-func (q *Quiz) metaField(name string) (string, bool) {
+// metaField is the value of one of metaNames, and whether it is set.
+func (q *Quiz) metaField(name string) (any, bool) {
 	switch name {
 	case "kind":
 		return q.Kind.Value, q.Kind.Set
@@ -28,74 +29,28 @@ func (q *Quiz) metaField(name string) (string, bool) {
 	return "", false
 }
 
-// ownMeta reports whether generation (not the author, nor a binding from
-// the slide's props) wrote the metadata value name.
-func (q *Quiz) ownMeta(name string) bool { return q.generated[name] && q.unbound[name] == nil }
-
 // Generated maps what generation wrote in this quiz to its hash; see
 // session.Provenance.
 func (q *Quiz) Generated() map[string]string {
-	out := map[string]string{}
-	for _, name := range metaNames {
-		if v, set := q.metaField(name); set && q.ownMeta(name) {
-			out[name] = session.ContentHash(v)
-		}
-	}
-	for _, qu := range q.questions() {
-		if !qu.IsPlaceholder && !qu.authored {
-			out[questionKey(qu.ID)] = session.ContentHash(questionContent(qu))
-		}
-	}
+	out := q.meta.Hashes(metaNames, q.metaField)
+	q.list().Hashes(out, questionKey, questionContent)
 	return out
 }
 
 // Adopt marks what an earlier run generated, and nobody changed since, as
 // generated; see session.Provenance.
 func (q *Quiz) Adopt(marks map[string]string) {
-	for _, name := range metaNames {
-		if v, set := q.metaField(name); set && q.unbound[name] == nil && marks[name] != "" && marks[name] == session.ContentHash(v) {
-			if q.generated == nil {
-				q.generated = map[string]bool{}
-			}
-			q.generated[name] = true
-		}
-	}
-	for _, qu := range q.questions() {
-		if m := marks[questionKey(qu.ID)]; qu.authored && !qu.IsPlaceholder && m != "" && m == session.ContentHash(questionContent(qu)) {
-			qu.authored, qu.cited = false, false
-		}
-	}
+	q.meta.Adopt(metaNames, q.metaField, marks)
+	q.list().Adopt(marks, questionKey, questionContent)
 }
 
 // Ownership names the author's values (locked) and generation's
 // (editable); see session.Provenance.
 func (q *Quiz) Ownership(level session.Level) (locked, editable []string) {
 	if level == session.LevelNode {
-		return q.questionOwners()
+		return q.list().Owners()
 	}
-	for _, name := range metaNames {
-		if _, set := q.metaField(name); set {
-			if q.ownMeta(name) {
-				editable = append(editable, name)
-			} else {
-				locked = append(locked, name)
-			}
-		}
-	}
-	return locked, editable
-}
-
-func (q *Quiz) questionOwners() (locked, editable []string) {
-	for _, qu := range q.questions() {
-		switch {
-		case qu.IsPlaceholder:
-		case qu.authored:
-			locked = append(locked, q.name(qu))
-		default:
-			editable = append(editable, q.name(qu))
-		}
-	}
-	return locked, editable
+	return q.meta.Owners(metaNames, q.metaField)
 }
 
 // SetProtect turns the protection of the author's questions and values on

@@ -2,10 +2,11 @@ package quiz
 
 import (
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 
+	"github.com/lessongen/lessongen/internal/itemlist"
+	"github.com/lessongen/lessongen/internal/nodemeta"
 	"github.com/lessongen/lessongen/internal/sources"
 	"github.com/lessongen/lessongen/internal/yamlsrc"
 	"github.com/lessongen/lessongen/session"
@@ -13,57 +14,24 @@ import (
 
 // Reports: what a reduce tells whoever dispatched the intent.
 type (
-	Added struct {
-		ID        string `json:"added"`
-		Position  int    `json:"position"`
-		PendingID string `json:"placed_at,omitempty"`
-	}
-	Changed struct {
-		ID     string   `json:"changed"`
-		Fields []string `json:"fields"`
-	}
-	Moved struct {
-		ID       string `json:"moved"`
-		Position int    `json:"position"`
-	}
-	Removed struct {
-		ID string `json:"removed"`
-	}
-	Set struct {
-		Field string `json:"set"`
-		Value any    `json:"value"`
-	}
-	Closed struct {
-		Placeholders []string `json:"closed"`
-	}
+	Added   = itemlist.Added
+	Changed = itemlist.Changed
+	Moved   = itemlist.Moved
+	Removed = itemlist.Removed
+	Set     = nodemeta.Set
+	Closed  = itemlist.Closed
 )
 
-// snapshot is a copy of everything a reduce may change. Quizzes are small,
-// so copying one costs little and makes every undo exact; the cost is per
-// quiz, never per lesson.
-type snapshot struct {
-	generated    map[string]bool
-	kind         yamlsrc.Field[string]
-	instructions yamlsrc.Field[string]
-	questions    yamlsrc.Field[[]*Question]
-	nextID       int
-}
-
-func (q *Quiz) snapshot() snapshot {
-	qs := q.Questions
-	if q.Questions.Value != nil {
-		qs.Value = make([]*Question, len(q.Questions.Value))
-		for i, qu := range q.Questions.Value {
-			c := *qu
-			qs.Value[i] = &c
-		}
+// save copies everything a reduce may change and returns how to put it
+// back. Quizzes are small, so copying one costs little and makes every
+// undo exact; the cost is per quiz, never per lesson.
+func (q *Quiz) save() (restore func()) {
+	generated, kind, instructions, questions, nextID := q.meta.Generated(), q.Kind, q.Instructions, q.list().Copy(nil), q.nextID
+	return func() {
+		q.Kind, q.Instructions, q.Questions, q.nextID = kind, instructions, questions, nextID
+		q.meta.Restore(generated)
+		q.list().Reindex()
 	}
-	return snapshot{maps.Clone(q.generated), q.Kind, q.Instructions, qs, q.nextID}
-}
-
-func (q *Quiz) restore(s snapshot) {
-	q.generated, q.Kind, q.Instructions, q.Questions, q.nextID = s.generated, s.kind, s.instructions, s.questions, s.nextID
-	q.index()
 }
 
 // review is what describe_quiz reports: the description, and the sources
@@ -89,107 +57,28 @@ func (q *Quiz) Reduce(rc *session.Context, in session.Intent) (func(), error) {
 		rc.Report(q.Pending())
 		return nil, nil
 	}
-	snap := q.snapshot()
-	if err := q.apply(rc, in); err != nil {
-		q.restore(snap)
-		return nil, err
-	}
-	return func() { q.restore(snap) }, nil
+	return nodemeta.Reduce(q.save, func() error { return q.apply(rc, in) })
 }
 
 // Recompile re-derives the question index. A quiz has no derived state a
 // model must be warned about: every rule is checked before a change commits.
-func (q *Quiz) Recompile(*session.Context, session.Intent) { q.index() }
+func (q *Quiz) Recompile(*session.Context, session.Intent) { q.list().Reindex() }
+
+// quizIntent is an intent a quiz applies, each by its own applyTo
+// (apply.go).
+type quizIntent interface {
+	applyTo(q *Quiz, rc *session.Context) error
+}
 
 func (q *Quiz) apply(rc *session.Context, in session.Intent) error {
-	switch in := in.(type) {
-	case SetKind:
-		if !slices.Contains(Kinds(), in.Kind) {
-			return session.Reject(session.KindInvalidArgs, "kind", "use "+listWords(Kinds()), "unknown quiz kind %q", in.Kind)
-		}
-		return q.setText(rc, "kind", &q.Kind, in.Kind)
-	case SetInstructions:
-		return q.setText(rc, "instructions", &q.Instructions, in.Instructions)
-	case ApplyBinding:
-		f := q.bindable(in.Property)
-		if f == nil {
-			return session.Reject(session.KindInvalidArgs, "property", "bindable: "+strings.Join(Bindable(), ", "), "no bindable property %q", in.Property)
-		}
-		if in.Property == "kind" && !slices.Contains(Kinds(), in.Value) {
-			return session.Reject(session.KindInvalidArgs, "value", "a quiz's kind is "+listWords(Kinds()), "unknown quiz kind %q", in.Value)
-		}
-		if !f.Set || q.unbound[in.Property] != nil {
-			q.bind(in.Property, f, in.Value)
-			rc.Report(Set{in.Property, in.Value})
-		}
-	case AddQuestion:
-		return q.add(rc, in)
-	case UpdateQuestion:
-		return q.update(rc, in)
-	case RemoveQuestion:
-		qu, err := q.editable(in.ID)
-		if err != nil {
-			return err
-		}
-		q.Questions.Value = slices.DeleteFunc(q.Questions.Value, func(x *Question) bool { return x == qu })
-		// The placeholder it filled is owed a question again.
-		for _, ph := range q.Questions.Value {
-			if ph.IsPlaceholder && qu.filledFor != "" && ph.PlaceholderID == qu.filledFor {
-				ph.filled--
-			}
-		}
-		rc.Report(Removed{in.ID})
-	case MoveQuestion:
-		qu, err := q.editable(in.ID)
-		if err != nil {
-			return err
-		}
-		_, count := q.position(qu.ID)
-		if in.Position < 1 || in.Position > count {
-			return session.Reject(session.KindInvalidArgs, "position", fmt.Sprintf("position must be between 1 and %d", count), "position %d is out of range", in.Position)
-		}
-		list := slices.DeleteFunc(q.Questions.Value, func(x *Question) bool { return x == qu })
-		q.Questions.Value = slices.Insert(list, q.offsetOf(list, in.Position), qu)
-		rc.Report(Moved{qu.ID, in.Position})
-	case ClosePlaceholders:
-		var closed []string
-		q.Questions.Value = slices.DeleteFunc(q.Questions.Value, func(qu *Question) bool {
-			if qu.IsPlaceholder && (qu.filled > 0 || len(q.earlier(qu)) > 0) {
-				closed = append(closed, qu.PlaceholderID)
-				return true
-			}
-			return false
-		})
-		for _, qu := range q.Questions.Value {
-			if qu.filledFor != "" && slices.Contains(closed, qu.filledFor) {
-				qu.GeneratedFor, qu.filledFor = "", ""
-			}
-		}
-		rc.Report(Closed{closed})
-	default:
-		return session.Reject(session.KindInvalidArgs, "", "", "a quiz cannot apply %T", in)
+	if a, ok := in.(quizIntent); ok {
+		return a.applyTo(q, rc)
 	}
-	return nil
+	return session.Reject(session.KindInvalidArgs, "", "", "a quiz cannot apply %T", in)
 }
 
 // Bindable lists the properties a slide's props may bind into a quiz.
 func Bindable() []string { return []string{"kind", "instructions"} }
-
-// bind sets a bound property, keeping what the file had so the binding,
-// not its value, is what is saved: it is resolved again at every load.
-func (q *Quiz) bind(name string, f *yamlsrc.Field[string], value string) {
-	if q.unbound == nil {
-		q.unbound = map[string]*yamlsrc.Field[string]{}
-	}
-	if q.unbound[name] == nil {
-		orig := *f
-		if q.whole && orig.Pending && orig.Hint == "" {
-			orig = yamlsrc.Field[string]{} // pending only because the whole quiz was
-		}
-		q.unbound[name] = &orig
-	}
-	*f = yamlsrc.Val(value)
-}
 
 func (q *Quiz) bindable(property string) *yamlsrc.Field[string] {
 	switch property {
@@ -206,33 +95,6 @@ func (q *Quiz) bindable(property string) *yamlsrc.Field[string] {
 func (q *Quiz) PropertySet(property string) bool {
 	f := q.bindable(property)
 	return f != nil && f.Set
-}
-
-// setText sets a metadata field. What the author (or a binding) wrote stays;
-// what generation set in this session may be set again.
-func (q *Quiz) setText(rc *session.Context, name string, f *yamlsrc.Field[string], value string) error {
-	if q.Protect && f.Set && !q.generated[name] {
-		return session.Reject(session.KindPrecondition, name, "it was written by the author or bound from the slide's props; leave it as it is", "%s is already set", name)
-	}
-	v, err := nonEmpty(name, value)
-	if err != nil {
-		return err
-	}
-	*f = yamlsrc.Val(v)
-	if q.generated == nil {
-		q.generated = map[string]bool{}
-	}
-	q.generated[name] = true
-	rc.Report(Set{name, v})
-	return nil
-}
-
-func nonEmpty(path, v string) (string, error) {
-	v = strings.TrimSpace(v)
-	if v == "" {
-		return "", session.Reject(session.KindInvalidArgs, path, "give a non-empty value", "%s is empty", path)
-	}
-	return v, nil
 }
 
 // checkChoices applies the question rules to options a model gave.
@@ -279,55 +141,8 @@ func split(opts []Option) (answers, distractors []string) {
 	return answers, distractors
 }
 
-func (q *Quiz) notFound(path, id string) error {
-	return session.RejectUnknown(path, "question", id, slices.Sorted(maps.Keys(q.byID)), "question ids", "the quiz has no questions yet")
-}
-
-// editable returns question id if generation may change it as a whole.
-func (q *Quiz) editable(id string) (*Question, error) {
-	qu, ok := q.byID[id]
-	if !ok {
-		return nil, q.notFound("id", id)
-	}
-	if qu.authored && q.Protect {
-		return nil, session.Reject(session.KindPrecondition, "id", "the author's questions stay as written; add new questions around them", "question %q was written by the author", id)
-	}
-	return qu, nil
-}
-
-// position is a question's 1-based position among real questions, and
-// their count.
-func (q *Quiz) position(id string) (pos, count int) {
-	for _, qu := range q.questions() {
-		if qu.IsPlaceholder {
-			continue
-		}
-		count++
-		if qu.ID == id {
-			pos = count
-		}
-	}
-	return pos, count
-}
-
-// offsetOf converts a 1-based position among real questions into an index
-// in list, which may also hold placeholders.
-func (q *Quiz) offsetOf(list []*Question, pos int) int {
-	n := 0
-	for i, qu := range list {
-		if qu.IsPlaceholder {
-			continue
-		}
-		n++
-		if n == pos {
-			return i
-		}
-	}
-	return len(list)
-}
-
 func (q *Quiz) add(rc *session.Context, in AddQuestion) error {
-	prompt, err := nonEmpty("prompt", in.Prompt)
+	prompt, err := nodemeta.NonEmpty("prompt", in.Prompt)
 	if err != nil {
 		return err
 	}
@@ -338,43 +153,25 @@ func (q *Quiz) add(rc *session.Context, in AddQuestion) error {
 		return err
 	}
 	if in.ID != "" {
-		if err := session.CheckChosenID(in.ID, q.idTaken); err != nil {
+		if err := session.CheckChosenID(in.ID, q.list().Taken); err != nil {
 			return err
 		}
 	}
-	// A whole pending question list first becomes a list holding one
-	// placeholder, so partial work and the remaining hint can both be saved.
-	if q.Questions.Pending {
-		ph := &Question{Placeholder: yamlsrc.Placeholder{IsPlaceholder: true, Hint: q.Questions.Hint}}
-		q.Questions = yamlsrc.Val([]*Question{ph})
-		q.index()
-	}
-	ph, missing, hint := yamlsrc.PickPlaceholder(q.questions(), in.PendingID)
-	if missing {
-		return session.Reject(session.KindNotFound, "pending_id", hint, "no placeholder %q", in.PendingID)
-	}
 	answers, distractors := split(in.Options)
-	id := in.ID
-	if id == "" {
-		id = q.newID()
-	}
-	qu := &Question{ID: id, Prompt: yamlsrc.Val(prompt), Answers: yamlsrc.Val(answers), Distractors: yamlsrc.Val(distractors), AnswerAt: answerAt(in.Options)}
+	qu := &Question{ID: in.ID, Prompt: yamlsrc.Val(prompt), Answers: yamlsrc.Val(answers), Distractors: yamlsrc.Val(distractors), AnswerAt: answerAt(in.Options)}
 	if f := strings.TrimSpace(in.Feedback); f != "" {
 		qu.Feedback = yamlsrc.Val(f)
 	}
 	qu.Sources = slices.Clone(in.Sources)
-	list := q.questions()
-	at := len(list)
-	if ph != nil {
-		at = slices.Index(list, ph)
-		ph.filled++
-		qu.filledFor = ph.PlaceholderID
-		qu.GeneratedFor = ph.PlaceholderKey()
+	if qu.ID == "" {
+		qu.ID = q.list().Numbered("q", &q.nextID)
 	}
-	q.Questions = yamlsrc.Val(slices.Insert(list, at, qu))
-	q.byID[qu.ID] = qu
+	ph, _, err := q.list().Add(qu, in.PendingID, 0)
+	if err != nil {
+		return err
+	}
 	rep := Added{ID: qu.ID}
-	rep.Position, _ = q.position(qu.ID)
+	rep.Position, _ = q.list().Position(qu.ID)
 	if ph != nil {
 		rep.PendingID = ph.PlaceholderID
 	}
@@ -382,36 +179,13 @@ func (q *Quiz) add(rc *session.Context, in AddQuestion) error {
 	return nil
 }
 
-// idTaken reports whether id names a question or a placeholder here.
-func (q *Quiz) idTaken(id string) bool {
-	if _, ok := q.byID[id]; ok {
-		return true
-	}
-	for _, qu := range q.questions() {
-		if qu.IsPlaceholder && qu.PlaceholderID == id {
-			return true
-		}
-	}
-	return false
-}
-
-func (q *Quiz) newID() string {
-	for {
-		q.nextID++
-		id := fmt.Sprintf("q%d", q.nextID)
-		if _, taken := q.byID[id]; !taken {
-			return id
-		}
-	}
-}
-
 func (q *Quiz) update(rc *session.Context, in UpdateQuestion) error {
-	qu, ok := q.byID[in.ID]
+	qu, ok := q.list().Get(in.ID)
 	if !ok {
-		return q.notFound("id", in.ID)
+		return q.list().NotFound("id", in.ID)
 	}
 	protected := func(name string, set bool) error {
-		if qu.authored && q.Protect && set {
+		if qu.Authored && q.Protect && set {
 			return session.Reject(session.KindPrecondition, name, "only the author's pending fields can be filled", "%s of question %q was written by the author", name, qu.ID)
 		}
 		return nil
@@ -428,7 +202,7 @@ func (q *Quiz) update(rc *session.Context, in UpdateQuestion) error {
 		if err := protected(c.name, c.field.Set); err != nil {
 			return err
 		}
-		v, err := nonEmpty(c.name, *c.value)
+		v, err := nodemeta.NonEmpty(c.name, *c.value)
 		if err != nil {
 			return err
 		}
@@ -442,7 +216,7 @@ func (q *Quiz) update(rc *session.Context, in UpdateQuestion) error {
 		answers, distractors := split(in.Options)
 		// An author's list stays as written: the options must repeat it, so
 		// only the pending list changes.
-		if qu.authored && q.Protect {
+		if qu.Authored && q.Protect {
 			for _, l := range []struct {
 				name, as string
 				field    *yamlsrc.Field[[]string]
@@ -461,7 +235,7 @@ func (q *Quiz) update(rc *session.Context, in UpdateQuestion) error {
 		}
 		// The order given is the order shown, unless the author placed
 		// the answers.
-		if at := answerAt(in.Options); !(qu.authored && q.Protect && qu.authorAt) && !slices.Equal(qu.AnswerAt, at) {
+		if at := answerAt(in.Options); !(qu.Authored && q.Protect && qu.authorAt) && !slices.Equal(qu.AnswerAt, at) {
 			qu.AnswerAt = at
 			fields = append(fields, "answer_at")
 		}
@@ -472,20 +246,15 @@ func (q *Quiz) update(rc *session.Context, in UpdateQuestion) error {
 			}
 		}
 	}
-	if in.Sources != nil {
-		if qu.cited && q.Protect {
-			return session.Reject(session.KindPrecondition, "sources", "the author's citations stay as written", "sources of question %q were written by the author", qu.ID)
-		}
-		if err := sources.CheckList(in.Sources); err != nil {
-			return err
-		}
-		qu.Sources = slices.Clone(in.Sources)
+	if cited, err := q.list().Cite(qu, in.Sources, q.Protect); err != nil {
+		return err
+	} else if cited {
 		fields = append(fields, "sources")
 	}
 	if len(fields) == 0 {
 		return session.Reject(session.KindInvalidArgs, "", "set at least one of prompt, options, feedback, sources, with something new", "nothing to change")
 	}
-	rc.Report(Changed{qu.ID, fields})
+	rc.Report(Changed{ID: qu.ID, Fields: fields})
 	return nil
 }
 

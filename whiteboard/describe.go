@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/lessongen/lessongen/internal/clip"
+	"github.com/lessongen/lessongen/internal/itemlist"
 	"github.com/lessongen/lessongen/internal/yamlsrc"
 	"github.com/lessongen/lessongen/session"
 )
@@ -47,7 +48,7 @@ func (b *Board) Describe() string {
 	for _, e := range els {
 		s.WriteString("\n- " + e.describe())
 	}
-	hint := b.hint
+	hint := b.Hint()
 	if hint == "" && b.Elements.Pending {
 		hint = b.Elements.Hint // a whole-pending board saved part way keeps its hint here
 	}
@@ -114,29 +115,16 @@ func (b *Board) Pending() []session.Pending {
 	meta("canvas", b.Canvas.Pending, b.Canvas.Hint)
 	meta("heading", b.Heading.Pending, b.Heading.Hint)
 	meta("layout", b.Layout.Pending, b.Layout.Hint)
-	if b.Elements.Pending {
-		ps = append(ps, session.Pending{Level: session.LevelNode, Path: "elements", Hint: b.Elements.Hint, ID: "p1"})
+	return append(ps, b.list().Pending("elements", nil, elementFields)...)
+}
+
+// elementFields are the fields of e that may be pending.
+func elementFields(e *Element) []itemlist.Field {
+	var fs []itemlist.Field
+	for name, f := range e.textFields() {
+		fs = append(fs, itemlist.Field{Name: name, Pending: f.Pending, Hint: f.Hint})
 	}
-	pos := 0
-	for i, e := range b.Elements.Value {
-		if e.IsPlaceholder {
-			if gen := b.earlier(e); session.PlaceholderOpen(e.Hint, e.filled, len(gen)) {
-				if e.filled > 0 {
-					gen = b.filledFor(e)
-				}
-				ps = append(ps, session.Pending{Level: session.LevelNode, Path: fmt.Sprintf("elements[%d]", i), Hint: e.Hint, ID: e.PlaceholderID, Generated: gen})
-			}
-			continue
-		}
-		pos++
-		for name, f := range e.textFields() {
-			if f.Pending {
-				ps = append(ps, session.Pending{Level: session.LevelNode, Path: fmt.Sprintf("elements[%s].%s", e.ID, name), Hint: f.Hint,
-					Label: ElementName(e.ID, pos) + "." + name})
-			}
-		}
-	}
-	return ps
+	return fs
 }
 
 // textFields yields an element's optional text fields in a fixed order.

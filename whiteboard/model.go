@@ -5,12 +5,13 @@ package whiteboard
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/lessongen/lessongen/internal/itemlist"
+	"github.com/lessongen/lessongen/internal/nodemeta"
 	"github.com/lessongen/lessongen/internal/sources"
 	"github.com/lessongen/lessongen/internal/suggest"
 	"github.com/lessongen/lessongen/internal/yamlsrc"
@@ -95,7 +96,7 @@ type Point struct {
 
 // Element is one thing on the canvas. Which fields apply depends on Type.
 type Element struct {
-	yamlsrc.Placeholder
+	itemlist.Entry
 	Src *yaml.Node `yaml:"-"`
 
 	// ID is as written, or derived (see ElementIDs) when the author wrote
@@ -130,28 +131,26 @@ type Element struct {
 	// already has and adds only what its hint still lacks; it is dropped
 	// when the placeholder closes.
 	GeneratedFor string `yaml:"generated_for,omitempty"`
-
-	// authored elements came from the file; generation may fill their
-	// pending fields but not otherwise change them.
-	authored bool
-	// loaded elements came from the file, whoever wrote them (authored
-	// may be lifted by provenance; this stays).
-	loaded bool
-	// idDerived: ID is not in the file (see ElementIDs), so a save leaves
-	// it out.
-	idDerived bool
-	// cited: the author wrote the element's sources, which generation
-	// keeps; an authored element without them may be given some when a
-	// run fills its pending fields from a source.
-	cited bool
-	// filled counts the elements generated for a placeholder.
-	filled int
-	// filledFor names the placeholder a generated element fills.
-	filledFor string
 }
 
-// DerivedKey leaves an id the author did not write out of the file.
-func (e Element) DerivedKey(key string) bool { return key == "id" && e.idDerived }
+// Refs are the fields the element list reads and writes; see itemlist.
+// An authored element without sources may be given some when a run fills
+// its pending fields from a source.
+func (e *Element) Refs() itemlist.Refs {
+	return itemlist.Refs{ID: &e.ID, GeneratedFor: &e.GeneratedFor, Sources: &e.Sources, Src: e.Src}
+}
+
+// elementSpec is how messages speak of elements.
+var elementSpec = itemlist.Spec{
+	Noun: "element", IDsLabel: "existing ids", Empty: "the whiteboard has no elements yet", SortIDs: true,
+	Authored: "the author's elements stay as written; add new elements around them",
+	Named:    "%q",
+}
+
+// list is the board's element list.
+func (b *Board) list() itemlist.List[Element, *Element] {
+	return itemlist.List[Element, *Element]{Field: &b.Elements, ByID: &b.byID, Spec: &elementSpec}
+}
 
 // OmitKey drops the box of an arrow, which is placed by its endpoints.
 func (e Element) OmitKey(key string) bool {
@@ -174,38 +173,23 @@ type Board struct {
 	Layout   yamlsrc.Field[string]     `yaml:"layout"`
 	Elements yamlsrc.Field[[]*Element] `yaml:"elements"`
 
-	// hint is the author's hint for a whiteboard given whole as pending.
-	hint  string
-	whole bool
 	// Protect keeps authored elements as written (on by default).
 	Protect bool `yaml:"-"`
 
-	// generated names the metadata fields this session's generation set.
-	generated map[string]bool
-	// unbound holds, by property, what the file had before a binding set
-	// it: that is what is saved.
-	unbound   map[string]*yamlsrc.Field[string]
+	// meta knows which of heading, layout and canvas generation set, and
+	// which a binding set.
+	meta      nodemeta.Meta
 	byID      map[string]*Element
 	nextID    int
-	nextPH    int
 	selection []string
 	defects   []defect
 }
 
-var idPattern = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]*$`)
-
 // Todo returns a whiteboard that is pending as a whole, with the author's
 // hint: its heading, layout and elements are all to be generated.
 func Todo(hint string) *Board {
-	b := &Board{
-		Heading:  yamlsrc.Todo[string](""),
-		Layout:   yamlsrc.Todo[string](""),
-		Elements: yamlsrc.Todo[[]*Element](hint),
-		hint:     hint,
-		whole:    true,
-		Protect:  true,
-	}
-	b.index()
+	b := &Board{Heading: yamlsrc.Todo[string](""), Layout: yamlsrc.Todo[string](""), Elements: yamlsrc.Todo[[]*Element](hint), Protect: true}
+	b.meta.PendingWhole(hint)
 	return b
 }
 
@@ -214,18 +198,8 @@ func Decode(n *yaml.Node, r *yamlsrc.Reporter, path string) *Board {
 	b := &Board{Protect: true}
 	yamlsrc.Decode(n, b, r, path)
 	b.Src = n
-	ids, derived := ElementIDs(valueNode(n, "elements"))
-	for i, e := range b.elements() {
-		e.authored = !e.IsPlaceholder
-		e.loaded = e.authored
-		if i < len(derived) && derived[i] {
-			e.ID, e.idDerived = ids[i], true
-		}
-		e.cited = e.authored && len(e.Sources) > 0
-	}
+	b.list().Load(yamlsrc.Value(n, "elements"), ElementIDs)
 	b.validate(r, path)
-	b.index()
-	b.linkGenerated()
 	b.recompute()
 	b.report(r, path)
 	return b
@@ -259,7 +233,10 @@ func (b *Board) report(r *yamlsrc.Reporter, path string) {
 }
 
 // Hint is the author's hint for the whiteboard as a whole, if it had one.
-func (b *Board) Hint() string { return b.hint }
+func (b *Board) Hint() string {
+	hint, _ := b.meta.Whole()
+	return hint
+}
 
 func (b *Board) elements() []*Element {
 	return b.Elements.Value
@@ -310,62 +287,7 @@ func (b *Board) CanvasSize() Canvas {
 }
 
 // Element returns the element with id, if any.
-func (b *Board) Element(id string) (*Element, bool) {
-	e, ok := b.byID[id]
-	return e, ok
-}
-
-// index rebuilds the id map and numbers placeholders.
-func (b *Board) index() {
-	b.byID = map[string]*Element{}
-	b.nextPH = 0
-	for _, e := range b.elements() {
-		if e.IsPlaceholder {
-			b.nextPH++
-			if e.PlaceholderID == "" {
-				e.PlaceholderID = fmt.Sprintf("p%d", b.nextPH)
-			}
-			continue
-		}
-		b.byID[e.ID] = e
-	}
-}
-
-// linkGenerated ties each element an earlier, stopped run generated for a
-// placeholder still open (generated_for names its hint, or its id when it
-// has no hint) back to that placeholder.
-func (b *Board) linkGenerated() {
-	for _, e := range b.elements() {
-		if e.IsPlaceholder || e.GeneratedFor == "" {
-			continue
-		}
-		if ph, ok := yamlsrc.PlaceholderFor(b.elements(), e.GeneratedFor); ok {
-			e.filledFor = ph.PlaceholderID
-		}
-	}
-}
-
-// earlier lists the elements a stopped run generated for placeholder ph.
-func (b *Board) earlier(ph *Element) []string {
-	var ids []string
-	for _, e := range b.elements() {
-		if e.loaded && e.filledFor == ph.PlaceholderID && !e.IsPlaceholder {
-			ids = append(ids, e.ID)
-		}
-	}
-	return ids
-}
-
-// filledFor lists every element added for placeholder ph, by any run.
-func (b *Board) filledFor(ph *Element) []string {
-	var ids []string
-	for _, e := range b.elements() {
-		if !e.IsPlaceholder && e.filledFor == ph.PlaceholderID {
-			ids = append(ids, e.ID)
-		}
-	}
-	return ids
-}
+func (b *Board) Element(id string) (*Element, bool) { return b.list().Get(id) }
 
 func (b *Board) validate(r *yamlsrc.Reporter, path string) {
 	if c, ok := b.Canvas.Get(); ok {
@@ -385,9 +307,9 @@ func (b *Board) validate(r *yamlsrc.Reporter, path string) {
 			continue
 		}
 		ep := path + ": " + b.Name(e)
-		if e.idDerived {
+		if e.IDDerived {
 			// derived ids are unique and well formed by construction
-		} else if !idPattern.MatchString(e.ID) {
+		} else if !itemlist.WrittenID.MatchString(e.ID) {
 			r.At(keyNode(e.Src, "id"), "%s.id %q must start with a letter and use only letters, digits, - and _", ep, e.ID)
 		} else if first, dup := seen[e.ID]; dup {
 			r.At(keyNode(e.Src, "id"), "duplicate element id %q (first at line %d); ids must be unique on a whiteboard", e.ID, first.Line)
@@ -402,15 +324,7 @@ func (b *Board) validate(r *yamlsrc.Reporter, path string) {
 }
 
 // Citations lists every element's citations, for validate --sources.
-func (b *Board) Citations() []sources.Ref {
-	var out []sources.Ref
-	for _, e := range b.elements() {
-		if !e.IsPlaceholder {
-			out = append(out, sources.Refs(e.Src, e.Sources, b.Name(e)+".sources")...)
-		}
-	}
-	return out
-}
+func (b *Board) Citations() []sources.Ref { return b.list().Citations() }
 
 type problem struct{ key, msg string }
 
@@ -518,21 +432,11 @@ func pathNode(m *yaml.Node, path string) *yaml.Node {
 		if !more {
 			return at
 		}
-		m, path = valueNode(m, key), rest
+		m, path = yamlsrc.Value(m, key), rest
 		if m == nil || m.Kind != yaml.MappingNode {
 			return at
 		}
 	}
-}
-
-// valueNode is the value of key in mapping m, or nil.
-func valueNode(m *yaml.Node, key string) *yaml.Node {
-	for i := 0; m != nil && i+1 < len(m.Content); i += 2 {
-		if m.Content[i].Value == key {
-			return m.Content[i+1]
-		}
-	}
-	return nil
 }
 
 // keyNode finds the key node for key in mapping m, falling back to m so a
@@ -554,18 +458,12 @@ func keyNode(m *yaml.Node, key string) *yaml.Node {
 // A bound property is saved as the file had it, never as its value.
 func (b *Board) EncodeNode() (*yaml.Node, bool) {
 	c := *b
-	for name, orig := range b.unbound {
-		*c.bindable(name) = *orig
-	}
-	if c.untouched() {
-		return yamlsrc.PendingNode(c.hint), true
-	}
-	return yamlsrc.Encode(c), true
+	c.meta.Unbind(c.bindable)
+	return c.meta.Encode(c, c.untouched())
 }
 
 func (b *Board) untouched() bool {
-	return b.whole && !b.Canvas.Set && b.Heading.Pending && b.Layout.Pending &&
-		b.Elements.Pending && b.Elements.Hint == b.hint
+	return !b.Canvas.Set && b.Heading.Pending && b.Layout.Pending && b.Elements.Pending && b.Elements.Hint == b.Hint()
 }
 
 // imageText is an image's description and alt text, each standing in for

@@ -38,71 +38,28 @@ func (b *Board) metaContent(name string) (any, bool) {
 	return nil, false
 }
 
-// bound reports whether a binding from the slide's props set name: that
-// value is the slide's, not generation's.
-func (b *Board) bound(name string) bool { return b.unbound[name] != nil }
-
 // Generated maps what generation wrote on this board to its hash; see
 // session.Provenance.
 func (b *Board) Generated() map[string]string {
-	out := map[string]string{}
-	for _, name := range metaNames {
-		if v, set := b.metaContent(name); set && b.generated[name] && !b.bound(name) {
-			out[name] = session.ContentHash(v)
-		}
-	}
-	for _, e := range b.elements() {
-		if !e.IsPlaceholder && !e.authored {
-			out[elementKey(e.ID)] = session.ContentHash(elementContent(e))
-		}
-	}
+	out := b.meta.Hashes(metaNames, b.metaContent)
+	b.list().Hashes(out, elementKey, elementContent)
 	return out
 }
 
 // Adopt marks what an earlier run generated, and nobody changed since, as
 // generated: a later run may change it as its own.
 func (b *Board) Adopt(marks map[string]string) {
-	for _, name := range metaNames {
-		if v, set := b.metaContent(name); set && !b.bound(name) && marks[name] != "" && marks[name] == session.ContentHash(v) {
-			b.markGenerated(name)
-		}
-	}
-	for _, e := range b.elements() {
-		if m := marks[elementKey(e.ID)]; e.authored && !e.IsPlaceholder && m != "" && m == session.ContentHash(elementContent(e)) {
-			e.authored, e.cited = false, false
-		}
-	}
+	b.meta.Adopt(metaNames, b.metaContent, marks)
+	b.list().Adopt(marks, elementKey, elementContent)
 }
 
 // Ownership names the author's values (locked) and generation's
 // (editable); see session.Provenance.
 func (b *Board) Ownership(level session.Level) (locked, editable []string) {
 	if level == session.LevelNode {
-		return b.elementOwners()
+		return b.list().Owners()
 	}
-	for _, name := range metaNames {
-		if _, set := b.metaContent(name); set {
-			if b.generated[name] && !b.bound(name) {
-				editable = append(editable, name)
-			} else {
-				locked = append(locked, name)
-			}
-		}
-	}
-	return locked, editable
-}
-
-func (b *Board) elementOwners() (locked, editable []string) {
-	for _, e := range b.elements() {
-		switch {
-		case e.IsPlaceholder:
-		case e.authored:
-			locked = append(locked, b.Name(e))
-		default:
-			editable = append(editable, b.Name(e))
-		}
-	}
-	return locked, editable
+	return b.meta.Owners(metaNames, b.metaContent)
 }
 
 // SetProtect turns the protection of the author's elements and values on

@@ -2,10 +2,10 @@ package whiteboard
 
 import (
 	"fmt"
-	"maps"
 	"slices"
-	"strings"
 
+	"github.com/lessongen/lessongen/internal/itemlist"
+	"github.com/lessongen/lessongen/internal/nodemeta"
 	"github.com/lessongen/lessongen/internal/rule"
 	"github.com/lessongen/lessongen/internal/sources"
 	"github.com/lessongen/lessongen/internal/yamlsrc"
@@ -19,56 +19,32 @@ type (
 		Type      Kind   `json:"type"`
 		PendingID string `json:"placed_at,omitempty"`
 	}
-	Changed struct {
-		ID     string   `json:"changed"`
-		Fields []string `json:"fields"`
-	}
+	Changed = itemlist.Changed
 	Deleted struct {
 		IDs []string `json:"deleted"`
 	}
-	Set struct {
-		Field string `json:"set"`
-		Value any    `json:"value"`
-	}
-	Closed struct {
-		Placeholders []string `json:"closed"`
-	}
+	Set    = nodemeta.Set
+	Closed = itemlist.Closed
 )
 
-// snapshot is a copy of everything a reduce may change. Whiteboards are
-// small, so copying one costs little and makes every undo exact; the cost is
-// per whiteboard, never per lesson.
-type snapshot struct {
-	generated map[string]bool
-	canvas    yamlsrc.Field[Canvas]
-	heading   yamlsrc.Field[string]
-	layout    yamlsrc.Field[string]
-	elements  yamlsrc.Field[[]*Element]
-	nextID    int
-	selection []string
-}
-
-func (b *Board) snapshot() snapshot {
-	els := b.Elements
-	els.Value = make([]*Element, len(b.Elements.Value))
-	for i, e := range b.Elements.Value {
-		c := *e
+// save copies everything a reduce may change and returns how to put it
+// back. Whiteboards are small, so copying one costs little and makes every
+// undo exact; the cost is per whiteboard, never per lesson.
+func (b *Board) save() (restore func()) {
+	generated, canvas, heading, layout := b.meta.Generated(), b.Canvas, b.Heading, b.Layout
+	elements := b.list().Copy(func(e *Element) {
 		if e.Style != nil {
 			s := *e.Style
-			c.Style = &s
+			e.Style = &s
 		}
-		els.Value[i] = &c
+	})
+	nextID, selection := b.nextID, slices.Clone(b.selection)
+	return func() {
+		b.Canvas, b.Heading, b.Layout, b.Elements = canvas, heading, layout, elements
+		b.meta.Restore(generated)
+		b.nextID, b.selection = nextID, selection
+		b.list().Reindex()
 	}
-	if b.Elements.Value == nil {
-		els.Value = nil
-	}
-	return snapshot{maps.Clone(b.generated), b.Canvas, b.Heading, b.Layout, els, b.nextID, slices.Clone(b.selection)}
-}
-
-func (b *Board) restore(s snapshot) {
-	b.generated, b.Canvas, b.Heading, b.Layout, b.Elements = s.generated, s.canvas, s.heading, s.layout, s.elements
-	b.nextID, b.selection = s.nextID, s.selection
-	b.index()
 }
 
 // Reduce applies one intent. See session.State.
@@ -85,12 +61,7 @@ func (b *Board) Reduce(rc *session.Context, in session.Intent) (func(), error) {
 		rc.Report(b.Pending())
 		return nil, nil
 	}
-	snap := b.snapshot()
-	if err := b.apply(rc, in); err != nil {
-		b.restore(snap)
-		return nil, err
-	}
-	return func() { b.restore(snap) }, nil
+	return nodemeta.Reduce(b.save, func() error { return b.apply(rc, in) })
 }
 
 // Recompile re-derives the element index and the layout defects. It warns
@@ -103,7 +74,7 @@ func (b *Board) Recompile(rc *session.Context, in session.Intent) {
 	for _, d := range b.defects {
 		before[d.Warning] = true
 	}
-	b.index()
+	b.list().Reindex()
 	b.recompute()
 	target := targetOf(in)
 	elsewhere := 0
@@ -130,245 +101,17 @@ func targetOf(in session.Intent) string {
 	return ""
 }
 
+// boardIntent is an intent a board applies, each by its own applyTo
+// (apply.go).
+type boardIntent interface {
+	applyTo(b *Board, rc *session.Context) error
+}
+
 func (b *Board) apply(rc *session.Context, in session.Intent) error {
-	switch in := in.(type) {
-	case SetHeading:
-		return b.setText(rc, "heading", &b.Heading, in.Heading)
-	case SetLayout:
-		return b.setText(rc, "layout", &b.Layout, in.Layout)
-	case ApplyBinding:
-		f := b.bindable(in.Property)
-		if f == nil {
-			return session.Reject(session.KindInvalidArgs, "property", "bindable: "+strings.Join(bindableNames(), ", "), "no bindable property %q", in.Property)
-		}
-		if !f.Set || b.unbound[in.Property] != nil {
-			b.bind(in.Property, f, in.Value)
-			rc.Report(Set{in.Property, in.Value})
-		}
-	case SetCanvas:
-		if err := b.writable("canvas", b.Canvas.Set); err != nil {
-			return err
-		}
-		if !canvasSide().In(float64(in.Width)) || !canvasSide().In(float64(in.Height)) {
-			return session.Reject(session.KindInvalidArgs, "width", fmt.Sprintf("width and height must be %s; the default is %dx%d", canvasSide().Range(), DefaultWidth, DefaultHeight),
-				"canvas %dx%d is out of range", in.Width, in.Height)
-		}
-		if w, h := b.extent(); float64(in.Width) < w || float64(in.Height) < h {
-			return session.Reject(session.KindPrecondition, "width", fmt.Sprintf("the elements already on the board need at least %gx%g; keep the canvas at least that big", w, h),
-				"canvas %dx%d is smaller than the elements on it", in.Width, in.Height)
-		}
-		c := Canvas{Width: in.Width, Height: in.Height, Background: Color(strings.TrimSpace(string(in.Background)))}
-		if err := checkColor("background", c.Background); err != nil {
-			return err
-		}
-		if c.Background == "" {
-			c.Background = b.Canvas.Value.Background
-		}
-		b.Canvas = yamlsrc.Val(c)
-		b.markGenerated("canvas")
-		rc.Report(Set{"canvas", c})
-	case SetBackground:
-		if err := b.writable("canvas", b.Canvas.Set); err != nil {
-			return err
-		}
-		v, err := nonEmpty("background", string(in.Background))
-		if err != nil {
-			return err
-		}
-		if err := checkColor("background", Color(v)); err != nil {
-			return err
-		}
-		c := b.CanvasSize()
-		c.Background = Color(v)
-		b.Canvas = yamlsrc.Val(c)
-		b.markGenerated("canvas")
-		rc.Report(Set{"background", v})
-	case AddText:
-		text, err := nonEmpty("text", in.Text)
-		if err != nil {
-			return err
-		}
-		if err := b.checkBox(in.Box); err != nil {
-			return err
-		}
-		if err := checkStyle(in.Style); err != nil {
-			return err
-		}
-		return b.add(rc, &Element{Type: KindText, Text: yamlsrc.Val(text), Style: in.Style}, in.Box, in.Placing)
-	case AddShape:
-		if !shapeRule().Allows(in.Shape) {
-			return session.Reject(session.KindInvalidArgs, "shape", "use "+shapeRule().Options(), "unknown shape %q", in.Shape)
-		}
-		if err := b.checkBox(in.Box); err != nil {
-			return err
-		}
-		if err := checkStyle(in.Style); err != nil {
-			return err
-		}
-		e := &Element{Type: KindShape, Shape: in.Shape, Style: in.Style}
-		if l := strings.TrimSpace(in.Label); l != "" {
-			e.Label = yamlsrc.Val(l)
-		}
-		return b.add(rc, e, in.Box, in.Placing)
-	case AddArrow:
-		c := b.CanvasSize()
-		for _, end := range []struct {
-			path, id string
-			p        *Point
-		}{{"from", in.From, in.FromPoint}, {"to", in.To, in.ToPoint}} {
-			switch {
-			case end.id != "" && end.p != nil:
-				return session.Reject(session.KindInvalidArgs, end.path+"_point", "give "+end.path+" (an element id) or "+end.path+"_point (a free point), not both", "the arrow's %s end is given twice", end.path)
-			case end.p != nil:
-				if !end.p.on(c) {
-					return session.Reject(session.KindInvalidArgs, end.path+"_point", fmt.Sprintf("x must be 0–%d and y 0–%d", c.Width, c.Height), "%s_point (%g,%g) is off the canvas", end.path, end.p.X, end.p.Y)
-				}
-			case end.id == "":
-				return session.Reject(session.KindInvalidArgs, end.path, "give "+end.path+" (an element id) or "+end.path+"_point (a free point)", "the arrow has no %s end", end.path)
-			default:
-				if _, ok := b.byID[end.id]; !ok {
-					return b.notFound(end.path, end.id)
-				}
-			}
-		}
-		if in.From != "" && in.From == in.To {
-			return session.Reject(session.KindInvalidArgs, "to", "an arrow joins two different elements", "arrow from %q to itself", in.From)
-		}
-		if err := checkStyle(in.Style); err != nil {
-			return err
-		}
-		if in.Heads != "" && !headsRule().Allows(in.Heads) {
-			return session.Reject(session.KindInvalidArgs, "heads", "use "+headsRule().Options(), "unknown heads %q", in.Heads)
-		}
-		heads := in.Heads
-		if heads == "end" {
-			heads = "" // the default, left out of the file
-		}
-		e := &Element{Type: KindArrow, From: in.From, To: in.To, FromPoint: in.FromPoint, ToPoint: in.ToPoint, Heads: heads, Style: in.Style}
-		if l := strings.TrimSpace(in.Label); l != "" {
-			e.Label = yamlsrc.Val(l)
-		}
-		return b.add(rc, e, Box{}, in.Placing)
-	case AddEquation:
-		latex, err := nonEmpty("latex", in.Latex)
-		if err != nil {
-			return err
-		}
-		if msg := latexLimit(latex); msg != "" {
-			return session.Reject(session.KindInvalidArgs, "latex", latexLimitHint, "the LaTeX %s", msg)
-		}
-		if err := b.checkBox(in.Box); err != nil {
-			return err
-		}
-		return b.add(rc, &Element{Type: KindEquation, Latex: yamlsrc.Val(latex)}, in.Box, in.Placing)
-	case AddImage:
-		desc, err := nonEmpty("description", in.Description)
-		if err != nil {
-			return err
-		}
-		alt, err := nonEmpty("alt", in.Alt)
-		if err != nil {
-			return err
-		}
-		if err := b.checkBox(in.Box); err != nil {
-			return err
-		}
-		return b.add(rc, &Element{Type: KindImage, Description: yamlsrc.Val(desc), Alt: yamlsrc.Val(alt)}, in.Box, in.Placing)
-	case UpdateElement:
-		return b.update(rc, in)
-	case MoveElement:
-		e, err := b.editable(in.ID)
-		if err != nil {
-			return err
-		}
-		if e.Type == KindArrow {
-			return session.Reject(session.KindPrecondition, "id", "an arrow follows the elements it joins; move those instead", "%q is an arrow", in.ID)
-		}
-		if err := b.checkBox(Box{X: in.X, Y: in.Y, W: e.W, H: e.H}); err != nil {
-			return err
-		}
-		e.X, e.Y = in.X, in.Y
-		rc.Report(Changed{e.ID, []string{"x", "y"}})
-	case ResizeElement:
-		e, err := b.editable(in.ID)
-		if err != nil {
-			return err
-		}
-		if e.Type == KindArrow {
-			return session.Reject(session.KindPrecondition, "id", "an arrow has no size of its own", "%q is an arrow", in.ID)
-		}
-		if err := b.checkBox(Box{X: e.X, Y: e.Y, W: in.W, H: in.H}); err != nil {
-			return err
-		}
-		e.W, e.H = in.W, in.H
-		rc.Report(Changed{e.ID, []string{"w", "h"}})
-	case DeleteElement:
-		if _, err := b.editable(in.ID); err != nil {
-			return err
-		}
-		gone := []string{in.ID}
-		kept := b.Elements.Value[:0:0]
-		for _, e := range b.Elements.Value {
-			switch {
-			case e.ID == in.ID && !e.IsPlaceholder:
-			case e.Type == KindArrow && (e.From == in.ID || e.To == in.ID):
-				if e.authored && b.Protect {
-					return session.Reject(session.KindPrecondition, "id", "the author's arrow "+e.ID+" points at it", "cannot delete %q", in.ID)
-				}
-				gone = append(gone, e.ID)
-			default:
-				kept = append(kept, e)
-			}
-		}
-		// A placeholder is owed an element again for each one deleted.
-		for _, e := range b.Elements.Value {
-			if e.filledFor != "" && !slices.Contains(kept, e) {
-				for _, ph := range kept {
-					if ph.IsPlaceholder && ph.PlaceholderID == e.filledFor {
-						ph.filled--
-					}
-				}
-			}
-		}
-		b.Elements.Value = kept
-		rc.Report(Deleted{gone})
-	case SelectElements:
-		for _, id := range in.IDs {
-			if _, ok := b.byID[id]; !ok {
-				return b.notFound("ids", id)
-			}
-		}
-		b.selection = slices.Clone(in.IDs)
-	case ClosePlaceholders:
-		var closed []string
-		// An arrow naming an element still missing may be waiting for a
-		// placeholder to add it; while one does, closing them all would
-		// leave a file that does not load (a dangling arrow is an error
-		// once nothing is pending). They stay open, and the arrow stays a
-		// defect the run reports.
-		if b.danglingArrow() {
-			rc.Report(Closed{})
-			return nil
-		}
-		// A placeholder an earlier, stopped run began is closed too: this
-		// subagent saw what it had and finished.
-		b.Elements.Value = slices.DeleteFunc(b.Elements.Value, func(e *Element) bool {
-			if e.IsPlaceholder && (e.filled > 0 || len(b.earlier(e)) > 0) {
-				closed = append(closed, e.PlaceholderID)
-				return true
-			}
-			return false
-		})
-		for _, e := range b.Elements.Value {
-			if e.filledFor != "" && slices.Contains(closed, e.filledFor) {
-				e.GeneratedFor, e.filledFor = "", ""
-			}
-		}
-		rc.Report(Closed{closed})
-	default:
-		return session.Reject(session.KindInvalidArgs, "", "", "a whiteboard cannot apply %T", in)
+	if a, ok := in.(boardIntent); ok {
+		return a.applyTo(b, rc)
 	}
-	return nil
+	return session.Reject(session.KindInvalidArgs, "", "", "a whiteboard cannot apply %T", in)
 }
 
 // danglingArrow reports whether an arrow names an element the board lacks.
@@ -401,62 +144,6 @@ func (b *Board) extent() (w, h float64) {
 		}
 	}
 	return w, h
-}
-
-// writable refuses to overwrite metadata the author (or a binding) wrote;
-// what generation itself set may be set again.
-func (b *Board) writable(name string, set bool) error {
-	if b.Protect && set && !b.generated[name] {
-		return session.Reject(session.KindPrecondition, name, "it was written by the author or bound from the slide's props; leave it as it is", "%s is already set", name)
-	}
-	return nil
-}
-
-// bind sets a bound property, keeping what the file had so the binding,
-// not its value, is what is saved: it is resolved again at every load.
-func (b *Board) bind(name string, f *yamlsrc.Field[string], value string) {
-	if b.unbound == nil {
-		b.unbound = map[string]*yamlsrc.Field[string]{}
-	}
-	if b.unbound[name] == nil {
-		orig := *f
-		if b.whole && orig.Pending && orig.Hint == "" {
-			// Pending only because the whole board was: nothing the
-			// author wrote, and the binding fills it at every load.
-			orig = yamlsrc.Field[string]{}
-		}
-		b.unbound[name] = &orig
-	}
-	*f = yamlsrc.Val(value)
-}
-
-func (b *Board) markGenerated(name string) {
-	if b.generated == nil {
-		b.generated = map[string]bool{}
-	}
-	b.generated[name] = true
-}
-
-func (b *Board) setText(rc *session.Context, name string, f *yamlsrc.Field[string], value string) error {
-	if err := b.writable(name, f.Set); err != nil {
-		return err
-	}
-	v, err := nonEmpty(name, value)
-	if err != nil {
-		return err
-	}
-	*f = yamlsrc.Val(v)
-	b.markGenerated(name)
-	rc.Report(Set{name, v})
-	return nil
-}
-
-func nonEmpty(path, v string) (string, error) {
-	v = strings.TrimSpace(v)
-	if v == "" {
-		return "", session.Reject(session.KindInvalidArgs, path, "give a non-empty value", "%s is empty", path)
-	}
-	return v, nil
 }
 
 // checkBox rejects a box that does not start on the canvas. A box that starts
@@ -512,35 +199,15 @@ func checkLayoutStyle(s *Style) *session.Error {
 	return nil
 }
 
-func (b *Board) notFound(path, id string) error {
-	return session.RejectUnknown(path, "element", id, slices.Sorted(maps.Keys(b.byID)), "existing ids", "the whiteboard has no elements yet")
-}
-
-// editable returns element id if generation may change it as a whole.
-func (b *Board) editable(id string) (*Element, error) {
-	e, ok := b.byID[id]
-	if !ok {
-		return nil, b.notFound("id", id)
-	}
-	if e.authored && b.Protect {
-		return nil, session.Reject(session.KindPrecondition, "id", "the author's elements stay as written; add new elements around them", "%q was written by the author", id)
-	}
-	return e, nil
-}
-
 // add gives e an id and box and places it: at its placeholder when it fills
 // one, else at the end.
 func (b *Board) add(rc *session.Context, e *Element, box Box, at Placing) error {
 	if at.ID != "" {
-		if err := session.CheckChosenID(at.ID, b.idTaken); err != nil {
+		if err := session.CheckChosenID(at.ID, b.list().Taken); err != nil {
 			return err
 		}
 	}
 	if err := sources.CheckList(at.Sources); err != nil {
-		return err
-	}
-	ph, err := b.placeholderFor(at.PendingID)
-	if err != nil {
 		return err
 	}
 	e.Sources = slices.Clone(at.Sources)
@@ -549,40 +216,18 @@ func (b *Board) add(rc *session.Context, e *Element, box Box, at Placing) error 
 	}
 	e.ID = at.ID
 	if e.ID == "" {
-		e.ID = b.newID(e.Type)
+		e.ID = b.list().Numbered(idPrefix(e.Type), &b.nextID)
 	}
-	els := b.Elements.Value
-	pos := len(els)
-	if ph != nil {
-		pos = slices.Index(els, ph)
-		ph.filled++
-		e.filledFor = ph.PlaceholderID
-		e.GeneratedFor = ph.PlaceholderKey()
+	ph, _, err := b.list().Add(e, at.PendingID, 0)
+	if err != nil {
+		return err
 	}
-	b.Elements = yamlsrc.Val(slices.Insert(els, pos, e))
-	b.byID[e.ID] = e
 	rep := Added{ID: e.ID, Type: e.Type}
 	if ph != nil {
 		rep.PendingID = ph.PlaceholderID
 	}
 	rc.Report(rep)
 	return nil
-}
-
-// placeholderFor finds the placeholder to fill. A whole pending element list
-// first becomes a list holding one placeholder, so partial work and the
-// remaining hint can both be saved.
-func (b *Board) placeholderFor(id string) (*Element, error) {
-	if b.Elements.Pending {
-		ph := &Element{Placeholder: yamlsrc.Placeholder{IsPlaceholder: true, Hint: b.Elements.Hint}}
-		b.Elements = yamlsrc.Val([]*Element{ph})
-		b.index()
-	}
-	ph, missing, hint := yamlsrc.PickPlaceholder(b.Elements.Value, id)
-	if missing {
-		return nil, session.Reject(session.KindNotFound, "pending_id", hint, "no placeholder %q", id)
-	}
-	return ph, nil
 }
 
 // idPrefix starts the ids generation gives elements of kind k.
@@ -596,33 +241,10 @@ func idPrefix(k Kind) string {
 	return string(k)
 }
 
-// idTaken reports whether id names an element or a placeholder here.
-func (b *Board) idTaken(id string) bool {
-	if _, ok := b.byID[id]; ok {
-		return true
-	}
-	for _, e := range b.elements() {
-		if e.IsPlaceholder && e.PlaceholderID == id {
-			return true
-		}
-	}
-	return false
-}
-
-func (b *Board) newID(k Kind) string {
-	for {
-		b.nextID++
-		id := fmt.Sprintf("%s%d", idPrefix(k), b.nextID)
-		if _, taken := b.byID[id]; !taken {
-			return id
-		}
-	}
-}
-
 func (b *Board) update(rc *session.Context, in UpdateElement) error {
-	e, ok := b.byID[in.ID]
+	e, ok := b.list().Get(in.ID)
 	if !ok {
-		return b.notFound("id", in.ID)
+		return b.list().NotFound("id", in.ID)
 	}
 	type change struct {
 		name  string
@@ -645,10 +267,10 @@ func (b *Board) update(rc *session.Context, in UpdateElement) error {
 		if !slices.Contains(c.kinds, e.Type) {
 			return session.Reject(session.KindInvalidArgs, c.name, fmt.Sprintf("%q is %s element", e.ID, e.Type.withArticle()), "%s element has no %s", e.Type.withArticle(), c.name)
 		}
-		if e.authored && b.Protect && !c.field.Pending {
+		if e.Authored && b.Protect && !c.field.Pending {
 			return session.Reject(session.KindPrecondition, c.name, "only the author's pending fields can be filled", "%s of %q was written by the author", c.name, e.ID)
 		}
-		v, err := nonEmpty(c.name, *c.value)
+		v, err := nodemeta.NonEmpty(c.name, *c.value)
 		if err != nil {
 			return err
 		}
@@ -659,7 +281,7 @@ func (b *Board) update(rc *session.Context, in UpdateElement) error {
 		fields = append(fields, c.name)
 	}
 	if in.Style != nil {
-		if e.authored && b.Protect {
+		if e.Authored && b.Protect {
 			return session.Reject(session.KindPrecondition, "style", "the author's elements keep their style", "style of %q was written by the author", e.ID)
 		}
 		if err := checkStyle(in.Style); err != nil {
@@ -669,19 +291,14 @@ func (b *Board) update(rc *session.Context, in UpdateElement) error {
 		e.Style = &s
 		fields = append(fields, "style")
 	}
-	if in.Sources != nil {
-		if e.cited && b.Protect {
-			return session.Reject(session.KindPrecondition, "sources", "the author's citations stay as written", "sources of %q were written by the author", e.ID)
-		}
-		if err := sources.CheckList(in.Sources); err != nil {
-			return err
-		}
-		e.Sources = slices.Clone(in.Sources)
+	if cited, err := b.list().Cite(e, in.Sources, b.Protect); err != nil {
+		return err
+	} else if cited {
 		fields = append(fields, "sources")
 	}
 	if len(fields) == 0 {
 		return session.Reject(session.KindInvalidArgs, "", "set at least one of text, label, latex, description, alt, style, sources", "nothing to change")
 	}
-	rc.Report(Changed{e.ID, fields})
+	rc.Report(Changed{ID: e.ID, Fields: fields})
 	return nil
 }

@@ -90,6 +90,10 @@ func PlaceholderFor[T placeholderItem](items []T, key string) (ph T, ok bool) {
 
 type placeholderItem interface{ placeholder() *Placeholder }
 
+// PlaceholderItem is a list item type that embeds Placeholder, for
+// constraints outside this package (see itemlist.Item).
+type PlaceholderItem = placeholderItem
+
 // Position is item's 1-based place among the items of items that are not
 // placeholders, as messages number it (session.ItemName).
 func Position[T interface {

@@ -100,3 +100,23 @@ func Scalar(m *yaml.Node, key string) string {
 	}
 	return ""
 }
+
+// Value is the value of key in mapping m, or nil when m is nil or has no
+// such key.
+func Value(m *yaml.Node, key string) *yaml.Node {
+	for i := 0; m != nil && i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			return m.Content[i+1]
+		}
+	}
+	return nil
+}
+
+// ValueAt is the value of key in mapping m, or m itself when it has no
+// such key, so a problem reported there still has a position.
+func ValueAt(m *yaml.Node, key string) *yaml.Node {
+	if v := Value(m, key); v != nil {
+		return v
+	}
+	return m
+}
