@@ -27,6 +27,8 @@ type renderOptions struct {
 	format string
 	// handout leaves out what is for the teacher alone (pptx).
 	handout bool
+	// present opens the HTML page as a slideshow.
+	present bool
 	// stateDir is generate's --state-dir, "" for the default.
 	stateDir string
 }
@@ -42,7 +44,11 @@ Pending spots are drawn as dashed placeholders with their hints, so a lesson
 can be looked at before generation.
 
 In the page, the arrow keys move between pages, N shows or hides the notes
-and P shows one page at a time; printing gives one slide per page.
+and P presents: one slide at a time scaled to the window at 16:9, without
+notes or answers (F fullscreen, A reveals a quiz's answers one question at a
+time, Escape leaves); S opens the presenter view, a second window with the
+notes, the next slide and a timer, kept in step. --present opens the page
+presenting. Printing gives one slide per page.
 
 --format md writes Marp Markdown instead (one slide per ---, notes as
 presenter comments; whiteboards are inline SVG, so convert it with
@@ -77,6 +83,7 @@ that format. An output that is one of the lesson's files is refused.`,
 	}
 	cmd.Flags().StringVarP(&opts.out, "output", "o", "", "output file (default: FILE with .html, .md or .pptx; - for stdout)")
 	cmd.Flags().StringVar(&opts.format, "format", "html", "html, md (Marp Markdown) or pptx (PowerPoint)")
+	cmd.Flags().BoolVar(&opts.present, "present", false, "with --format html: the page opens as a slideshow (as if P were pressed)")
 	cmd.Flags().BoolVar(&opts.handout, "handout", false, "with --format pptx: a students' copy, without notes pages or the answer-key slide")
 	cmd.Flags().StringVar(&opts.stateDir, "state-dir", os.Getenv("LESSONGEN_STATE_DIR"), "where generate kept its state, for the notes subagents left for the author (default: .lessongen/FILE beside the lesson; env LESSONGEN_STATE_DIR)")
 	return cmd
@@ -86,6 +93,7 @@ func runRender(opts *renderOptions) error {
 	write := render.HTMLWithNotes
 	switch opts.format {
 	case "html":
+		write = render.HTMLWriter(render.HTMLOptions{Present: opts.present})
 	case "md":
 		write = render.MarkdownWithNotes
 	case "pptx":
@@ -95,6 +103,9 @@ func runRender(opts *renderOptions) error {
 	}
 	if opts.handout && opts.format != "pptx" {
 		return usagef("--handout is for --format pptx")
+	}
+	if opts.present && opts.format != "html" {
+		return usagef("--present is for --format html")
 	}
 	if opts.format == "pptx" && opts.out == "-" && opts.io.OutTTY {
 		// A deck is a zip: on a terminal its bytes are noise (and the

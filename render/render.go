@@ -158,6 +158,23 @@ func notesHTML(notes []AuthorNote) string {
 // note on a slide's child goes to that slide's notes, any other to the
 // overview's.
 func HTMLWithNotes(w io.Writer, doc *compose.Document, reg *modality.Registry, notes []AuthorNote) error {
+	return writeHTML(w, doc, reg, notes, HTMLOptions{})
+}
+
+// HTMLOptions are the choices of an HTML render.
+type HTMLOptions struct {
+	// Present opens the page as a slideshow, as if P had been pressed.
+	Present bool
+}
+
+// HTMLWriter is HTMLWithNotes with opts.
+func HTMLWriter(opts HTMLOptions) func(io.Writer, *compose.Document, *modality.Registry, []AuthorNote) error {
+	return func(w io.Writer, doc *compose.Document, reg *modality.Registry, notes []AuthorNote) error {
+		return writeHTML(w, doc, reg, notes, opts)
+	}
+}
+
+func writeHTML(w io.Writer, doc *compose.Document, reg *modality.Registry, notes []AuthorNote, opts HTMLOptions) error {
 	d, err := buildWithNotes(doc, reg, notes)
 	if err != nil {
 		return err
@@ -172,7 +189,13 @@ func HTMLWithNotes(w io.Writer, doc *compose.Document, reg *modality.Registry, n
 	b.WriteString(textfit.FontFaceCSS())
 	fmt.Fprintf(&b, ":root{--font:'%s',sans-serif}\n", textfit.FontFamily)
 	b.WriteString(pageCSS)
-	b.WriteString("</style>\n</head>\n<body>\n<main id=\"deck\">\n")
+	b.WriteString("</style>\n</head>\n")
+	if opts.Present {
+		b.WriteString("<body class=\"present\">\n")
+	} else {
+		b.WriteString("<body>\n")
+	}
+	b.WriteString("<main id=\"deck\">\n")
 	fmt.Fprintf(&b, "<section class=\"page overview\" id=\"overview\" data-page=\"0\">\n%s</section>\n", d.overview)
 	for i, s := range d.slides {
 		id := fmt.Sprintf("placeholder-%d", i+1)

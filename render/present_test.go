@@ -1,0 +1,308 @@
+package render_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/target"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"github.com/lessongen/lessongen/render"
+)
+
+// presentPage renders the lesson at path as `render --present` does, with
+// a note for the author on its first slide and one on the lesson, and
+// writes it to a temporary file.
+func presentPage(t *testing.T, path, slide string) string {
+	t.Helper()
+	reg := registry(t)
+	notes := []render.AuthorNote{
+		{Node: "slides/" + slide + "/whiteboard", About: "board", Text: "AUTHOR-NOTE-SLIDE"},
+		{Node: "lesson", Text: "AUTHOR-NOTE-LESSON"},
+	}
+	var b bytes.Buffer
+	if err := render.HTMLWriter(render.HTMLOptions{Present: true})(&b, load(t, path, reg), reg, notes); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "lesson.html")
+	if err := os.WriteFile(file, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return "file://" + file
+}
+
+// tab is one browser tab under test.
+type tab struct {
+	t   *testing.T
+	ctx context.Context
+}
+
+func (b tab) eval(js string, out any) {
+	b.t.Helper()
+	v, err := chromedp.Run(b.ctx, chromedp.Evaluate[any](js, chromedp.EvalAwaitPromise))
+	if err != nil {
+		b.t.Fatalf("%s: %v", js, err)
+	}
+	data, _ := json.Marshal(v)
+	if err := json.Unmarshal(data, out); err != nil {
+		b.t.Fatal(err)
+	}
+}
+
+func (b tab) keys(ks ...string) {
+	b.t.Helper()
+	for _, k := range ks {
+		if err := chromedp.Do(b.ctx, chromedp.KeyEvent(k)); err != nil {
+			b.t.Fatal(err)
+		}
+	}
+}
+
+func (b tab) page() (n int) {
+	b.t.Helper()
+	b.eval(`+document.body.dataset.page`, &n)
+	return n
+}
+
+// fitProblems is what is wrong with the current page as the class sees
+// it: not inside the window, not 16:9, not filling the window's width or
+// height, a part outside the page, a board not at its canvas's aspect,
+// or anything of the notes, author notes or answers visible.
+const fitProblems = `(() => {
+  const out = [], p = document.querySelector(".page.current"), r = p.getBoundingClientRect();
+  const inside = (b, o) => b.left >= o.left - 1 && b.top >= o.top - 1 && b.right <= o.right + 1 && b.bottom <= o.bottom + 1;
+  if (!inside(r, {left: 0, top: 0, right: innerWidth, bottom: innerHeight})) out.push("page " + JSON.stringify(r) + " is not inside " + innerWidth + "x" + innerHeight);
+  if (Math.abs(r.width / r.height - 16 / 9) > 0.01) out.push("page is " + r.width + "x" + r.height + ", not 16:9");
+  if (Math.max(r.width / innerWidth, r.height / innerHeight) < 0.99) out.push("page does not fill the window");
+  for (const e of p.querySelectorAll("*")) {
+    if (e.parentElement && e.parentElement.closest("svg")) continue;
+    const b = e.getBoundingClientRect();
+    if ((b.width || b.height) && !inside(b, r)) out.push(e.tagName + "." + e.getAttribute("class") + " sticks out of the page: " + JSON.stringify(b));
+  }
+  for (const c of p.querySelectorAll("svg.whiteboard rect.canvas")) {
+    const b = c.getBoundingClientRect(), vb = c.ownerSVGElement.viewBox.baseVal;
+    if (Math.abs(b.width / b.height - vb.width / vb.height) > 0.02) out.push("board drawn at " + b.width + "x" + b.height + ", canvas " + vb.width + "x" + vb.height);
+  }
+  for (const e of document.querySelectorAll(".notes, .answer-key, .author-notes, .quiz li.correct"))
+    if (e.getClientRects().length) out.push("visible to the class: " + e.getAttribute("class") + ": " + e.textContent.slice(0, 40));
+  return out;
+})()`
+
+// TestBrowserPresentFits opens the example in present mode at a laptop's
+// and a projector's size: each page fits the window whole at 16:9 with
+// its boards' aspect kept, arrowheads are drawn, nothing of the notes,
+// author notes or answers shows; keys and #slide links work after
+// scrolling, and Escape goes back to the reading view. Screenshots of the
+// equation slide go to $RENDER_SHOTS (with -update, to docs/img/).
+func TestBrowserPresentFits(t *testing.T) {
+	ctx := newBrowserFor(t, 3*time.Minute)
+	url := presentPage(t, example, "hook")
+	for _, size := range [][2]int64{{1366, 768}, {1920, 1080}} {
+		b := tab{t, ctx}
+		if err := chromedp.Do(ctx, chromedp.EmulateViewport(size[0], size[1]), chromedp.Navigate(url)); err != nil {
+			t.Fatal(err)
+		}
+		var n int
+		b.eval(`document.fonts.ready.then(() => document.querySelectorAll("#deck > .page").length)`, &n)
+		b.keys(kb.Home)
+		for k := range n {
+			if got := b.page(); got != k {
+				t.Fatalf("%dx%d: on page %d, want %d", size[0], size[1], got, k)
+			}
+			var problems []string
+			b.eval(fitProblems, &problems)
+			for _, p := range problems {
+				t.Errorf("%dx%d, page %d: %s", size[0], size[1], k, p)
+			}
+			b.keys(kb.ArrowRight)
+		}
+		b.eval(`location.hash = "#slide-equation"; new Promise(r => setTimeout(r, 50))`, new(any))
+		checkArrowheads(t, b, fmt.Sprintf("present-%d.png", size[0]))
+		checkKeysAfterScroll(t, b, n)
+	}
+}
+
+// checkArrowheads screenshots the current page and finds each arrowhead
+// drawn: the pixel at its triangle's centroid is the line's dark ink.
+func checkArrowheads(t *testing.T, b tab, name string) {
+	t.Helper()
+	var pts [][2]float64
+	b.eval(`[...document.querySelectorAll(".page.current path.head")].map(h => {
+	  const n = h.getAttribute("d").match(/-?[\d.]+/g).map(Number), s = h.ownerSVGElement.createSVGPoint();
+	  s.x = (n[0] + n[2] + n[4]) / 3; s.y = (n[1] + n[3] + n[5]) / 3;
+	  const q = s.matrixTransform(h.getScreenCTM()); return [q.x, q.y];
+	})`, &pts)
+	if len(pts) == 0 {
+		t.Fatal("the equation slide has no arrowhead")
+	}
+	shot, err := chromedp.Run(b.ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(shot))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range pts {
+		r, g, bl, _ := img.At(int(p[0]), int(p[1])).RGBA()
+		if r>>8+g>>8+bl>>8 > 200 {
+			t.Errorf("%s: no arrowhead drawn at (%.0f,%.0f): the pixel is #%02x%02x%02x", name, p[0], p[1], r>>8, g>>8, bl>>8)
+		}
+	}
+	keepShot(t, name, shot)
+}
+
+// keepShot writes a screenshot to $RENDER_SHOTS, and with -update to
+// docs/img/ for the README.
+func keepShot(t *testing.T, name string, png []byte) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(shotDir(t), name), png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if *update {
+		if err := os.WriteFile(filepath.Join("..", "docs", "img", name), png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// checkKeysAfterScroll scrolls the page away and presses the keys a
+// keyboard and a clicker send; a #slide link and a timeline link jump;
+// Escape leaves present mode.
+func checkKeysAfterScroll(t *testing.T, b tab, n int) {
+	t.Helper()
+	for _, step := range []struct {
+		keys []string
+		want int
+	}{
+		{[]string{kb.Home}, 0}, {[]string{kb.ArrowRight, kb.ArrowRight}, 2}, {[]string{kb.PageDown}, 3},
+		{[]string{kb.PageUp}, 2}, {[]string{" "}, 3}, {[]string{kb.ArrowLeft}, 2}, {[]string{kb.End}, n - 1},
+	} {
+		b.eval(`window.scrollTo(0, 5000); document.querySelector("#deck").scrollTop = 5000; true`, new(bool))
+		b.keys(step.keys...)
+		if got := b.page(); got != step.want {
+			t.Errorf("after scrolling and %q: page %d, want %d", step.keys, got, step.want)
+		}
+	}
+	var at string
+	b.eval(`location.hash = "#slide-light"; new Promise(r => setTimeout(() => r(document.querySelector(".page.current").id), 50))`, &at)
+	if at != "slide-light" {
+		t.Errorf("#slide-light shows %q", at)
+	}
+	b.keys(kb.Home)
+	b.eval(`document.querySelector('#overview a[href="#slide-equation"]').click(); new Promise(r => setTimeout(() => r(document.querySelector(".page.current").id), 50))`, &at)
+	if at != "slide-equation" {
+		t.Errorf("the timeline's link to the equation slide shows %q", at)
+	}
+	b.keys(kb.Escape)
+	var present bool
+	if b.eval(`document.body.classList.contains("present")`, &present); present {
+		t.Error("Escape did not leave present mode")
+	}
+}
+
+// TestBrowserPresentReveal reveals a quiz's answers one question per
+// press of A, and hides them again after the last.
+func TestBrowserPresentReveal(t *testing.T) {
+	ctx := newBrowser(t)
+	b := tab{t, ctx}
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1366, 768), chromedp.Navigate(presentPage(t, allKinds, "states")+"#slide-states")); err != nil {
+		t.Fatal(err)
+	}
+	// The allkinds quiz: question 1's answer is A (0 °C), question 2's A.
+	shown := func() (marks []string) {
+		b.eval(`[...document.querySelectorAll(".page.current .quiz li.question")].map(q =>
+		  [...q.querySelectorAll("ol.options > li")].map(o => getComputedStyle(o).boxShadow !== "none" ? "x" : "-").join(""))`, &marks)
+		return marks
+	}
+	for i, want := range [][]string{{"----", "--"}, {"x---", "--"}, {"x---", "x-"}, {"----", "--"}} {
+		if got := shown(); strings.Join(got, " ") != strings.Join(want, " ") {
+			t.Errorf("after %d × A the marked options are %q, want %q", i, got, want)
+		}
+		if i < 3 {
+			b.keys("a")
+		}
+	}
+	var problems []string
+	b.eval(fitProblems, &problems)
+	for _, p := range problems {
+		t.Errorf("the quiz slide: %s", p)
+	}
+}
+
+// TestBrowserPresenterView opens the presenter view with S: a second
+// window showing the current slide's notes and answer key, the next
+// slide, the slide's minutes and a timer, kept in step with the first in
+// both directions; no id repeats in it.
+func TestBrowserPresenterView(t *testing.T) {
+	ctx := newBrowser(t)
+	aud := tab{t, ctx}
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1366, 768), chromedp.Navigate(presentPage(t, example, "equation")+"#slide-equation")); err != nil {
+		t.Fatal(err)
+	}
+	opened := chromedp.WaitNewTarget(ctx, func(i *target.Info) bool { return strings.HasSuffix(i.URL, "#presenter") })
+	aud.keys("s")
+	var id target.ID
+	select {
+	case id = <-opened:
+	case <-time.After(20 * time.Second):
+		t.Fatal("S opened no presenter window")
+	}
+	pctx, cancel := chromedp.NewContext(ctx, chromedp.WithTargetID(id))
+	defer cancel()
+	pv := tab{t, pctx}
+	var state struct {
+		Page                  int
+		Notes, Clock, Info    string
+		Next                  bool
+		IDsUnique, AuthorNote bool
+	}
+	read := func() {
+		pv.eval(`new Promise(r => setTimeout(r, 100)).then(() => document.fonts.ready).then(() => { const ids = [...document.querySelectorAll("[id]")].map(e => e.id); return {
+		  page: +document.body.dataset.page, notes: document.querySelector(".pv-notes").innerText,
+		  clock: document.querySelector(".pv-clock").textContent, info: document.querySelector(".pv-info").textContent,
+		  next: !!document.querySelector(".pv-next .page.preview"), idsUnique: new Set(ids).size === ids.length,
+		  authorNote: document.querySelector(".pv-notes").innerText.includes("AUTHOR-NOTE-SLIDE")}})`, &state)
+	}
+	read()
+	if state.Page != 3 || !strings.Contains(state.Notes, "Walk through reactants") || !state.AuthorNote || !state.Next || !state.IDsUnique ||
+		!strings.Contains(state.Info, "of 8 min planned") || !strings.Contains(state.Clock, ":") {
+		t.Errorf("the presenter view of the equation slide: %+v", state)
+	}
+	if err := chromedp.Do(pctx, chromedp.EmulateViewport(1366, 768)); err != nil {
+		t.Fatal(err)
+	}
+	keepShot(t, "presenter.png", mustShot(t, pctx))
+	pv.keys(kb.ArrowRight)
+	if got := aud.page(); got != 4 {
+		t.Errorf("→ in the presenter view: the class's window is on page %d, want 4", got)
+	}
+	aud.keys(kb.ArrowLeft, kb.ArrowLeft)
+	if read(); state.Page != 2 {
+		t.Errorf("← ← in the class's window: the presenter view is on page %d, want 2", state.Page)
+	}
+}
+
+func mustShot(t *testing.T, ctx context.Context) []byte {
+	t.Helper()
+	// A window not in front may give a stale frame.
+	if _, err := chromedp.Call(ctx, page.BringToFront, cdp.Empty{}); err != nil {
+		t.Fatal(err)
+	}
+	shot, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return shot
+}
