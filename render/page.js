@@ -38,21 +38,23 @@
   // presenter view's left part), shrinking its content first if it would
   // not fit a 16:9 slide.
   function fit() {
-    pages.forEach(function (p) { if (!p.classList.contains("current")) p.style.transform = ""; });
     if (!presenting()) return;
     place(pages[cur], presenter ? view.stage() : {x: 0, y: 0, w: innerWidth, h: innerHeight});
     if (presenter && view.next.firstChild) place(view.next.firstChild, view.nextStage());
   }
 
+  // place sets the variables page.css scales and moves a page by (on
+  // screen only: a print of the page ignores them).
   function place(el, r) {
-    var z = 1, parts = Array.prototype.slice.call(el.children);
-    parts.forEach(function (c) { c.style.zoom = ""; });
+    var z = 1, s = Math.min(r.w / W, r.h / H);
+    el.style.setProperty("--z", "1");
     while (z > 0.4 && (el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1)) {
       z -= 0.05;
-      parts.forEach(function (c) { c.style.zoom = String(z); });
+      el.style.setProperty("--z", String(z));
     }
-    var s = Math.min(r.w / W, r.h / H);
-    el.style.transform = "translate(" + (r.x + (r.w - W * s) / 2) + "px," + (r.y + (r.h - H * s) / 2) + "px) scale(" + s + ")";
+    el.style.setProperty("--s", String(s));
+    el.style.setProperty("--x", r.x + (r.w - W * s) / 2 + "px");
+    el.style.setProperty("--y", r.y + (r.h - H * s) / 2 + "px");
   }
 
   // reveal shows the next hidden answer on page k; when all are shown, it
@@ -111,7 +113,6 @@
 
   function togglePresent() {
     body.classList.toggle("present");
-    pages.forEach(function (p) { p.style.transform = ""; Array.prototype.forEach.call(p.children, function (c) { c.style.zoom = ""; }); });
     show(cur);
   }
 

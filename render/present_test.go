@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
@@ -40,6 +41,27 @@ func presentPage(t *testing.T, path, slide string) string {
 		t.Fatal(err)
 	}
 	return "file://" + file
+}
+
+// crowdedLesson writes a lesson whose overview and quiz slide are too
+// full for a 16:9 slide at their usual size.
+func crowdedLesson(t *testing.T) string {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString("version: 1\nmetadata:\n  title: A crowded lesson\n  objectives:\n")
+	for i := range 16 {
+		fmt.Fprintf(&b, "    - Objective number %d, long enough to take most of a line in its column\n", i+1)
+	}
+	b.WriteString("slides:\n  - id: quiz\n    title: Many questions\n    duration_minutes: 5\n    whiteboard:\n      elements:\n")
+	b.WriteString("        - {id: a, type: text, x: 40, y: 40, w: 600, h: 80, text: Answer them all}\n    quiz:\n      questions:\n")
+	for i := range 7 {
+		fmt.Fprintf(&b, "        - {id: q%d, prompt: \"Question %d asks something a little longer than usual?\", answers: [\"yes\"], distractors: [\"no\", \"maybe\", \"never\"]}\n", i+1, i+1)
+	}
+	path := filepath.Join(t.TempDir(), "crowded.yaml")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
 
 // tab is one browser tab under test.
@@ -106,31 +128,46 @@ const fitProblems = `(() => {
 // scrolling, and Escape goes back to the reading view. Screenshots of the
 // equation slide go to $RENDER_SHOTS (with -update, to docs/img/).
 func TestBrowserPresentFits(t *testing.T) {
-	ctx := newBrowserFor(t, 3*time.Minute)
+	ctx := newBrowserFor(t, 4*time.Minute)
+	b := tab{t, ctx}
 	url := presentPage(t, example, "hook")
+	others := []string{presentPage(t, allKinds, "states"), presentPage(t, crowdedLesson(t), "quiz")}
 	for _, size := range [][2]int64{{1366, 768}, {1920, 1080}} {
-		b := tab{t, ctx}
-		if err := chromedp.Do(ctx, chromedp.EmulateViewport(size[0], size[1]), chromedp.Navigate(url)); err != nil {
-			t.Fatal(err)
+		for _, o := range others {
+			checkFits(b, o, size)
 		}
-		var n int
-		b.eval(`document.fonts.ready.then(() => document.querySelectorAll("#deck > .page").length)`, &n)
-		b.keys(kb.Home)
-		for k := range n {
-			if got := b.page(); got != k {
-				t.Fatalf("%dx%d: on page %d, want %d", size[0], size[1], got, k)
-			}
-			var problems []string
-			b.eval(fitProblems, &problems)
-			for _, p := range problems {
-				t.Errorf("%dx%d, page %d: %s", size[0], size[1], k, p)
-			}
-			b.keys(kb.ArrowRight)
+		n := checkFits(b, url, size)
+		if n < 6 {
+			t.Fatalf("the example has %d pages, want 6", n)
 		}
 		b.eval(`location.hash = "#slide-equation"; new Promise(r => setTimeout(r, 50))`, new(any))
 		checkArrowheads(t, b, fmt.Sprintf("present-%d.png", size[0]))
 		checkKeysAfterScroll(t, b, n)
 	}
+}
+
+// checkFits opens url in present mode at size and steps through its
+// pages with →, checking each (fitProblems); it returns how many there
+// are.
+func checkFits(b tab, url string, size [2]int64) (n int) {
+	b.t.Helper()
+	if err := chromedp.Do(b.ctx, chromedp.EmulateViewport(size[0], size[1]), chromedp.Navigate(url)); err != nil {
+		b.t.Fatal(err)
+	}
+	b.eval(`document.fonts.ready.then(() => document.querySelectorAll("#deck > .page").length)`, &n)
+	b.keys(kb.Home)
+	for k := range n {
+		if got := b.page(); got != k {
+			b.t.Fatalf("%dx%d: on page %d, want %d", size[0], size[1], got, k)
+		}
+		var problems []string
+		b.eval(fitProblems, &problems)
+		for _, p := range problems {
+			b.t.Errorf("%s at %dx%d, page %d: %s", filepath.Base(url), size[0], size[1], k, p)
+		}
+		b.keys(kb.ArrowRight)
+	}
+	return n
 }
 
 // checkArrowheads screenshots the current page and finds each arrowhead
@@ -238,6 +275,14 @@ func TestBrowserPresentReveal(t *testing.T) {
 	b.eval(fitProblems, &problems)
 	for _, p := range problems {
 		t.Errorf("the quiz slide: %s", p)
+	}
+	// Printing while presenting prints the page as it is, not scaled.
+	if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Media: "print"}); err != nil {
+		t.Fatal(err)
+	}
+	var printed string
+	if b.eval(`[...document.querySelectorAll(".page")].map(p => getComputedStyle(p).transform + "/" + getComputedStyle(p).position).join(" ")`, &printed); strings.Contains(printed, "matrix") || strings.Contains(printed, "fixed") {
+		t.Errorf("printed while presenting, the pages are %s", printed)
 	}
 }
 
