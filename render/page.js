@@ -2,7 +2,8 @@
 // space) move between pages, Home/End jump, N toggles the speaker notes.
 // P: present mode, a slideshow, each page scaled to fit the window at
 // 16:9, notes and answers hidden. F: fullscreen. A: reveal the next
-// answer on the slide (again once all are shown: hide them). S: the
+// answer on the slide (again once all are shown: hide them; a click on a
+// question shows or hides its own). S: the
 // presenter view, a second window with the slide, the next one, the notes,
 // the slide's minutes and a timer, kept in step with this one. Escape
 // leaves present mode. The current page is state, not read from the
@@ -137,6 +138,17 @@
       default: return;
     }
     e.preventDefault();
+  });
+
+  // A click on a question in present mode shows or hides its answer.
+  document.addEventListener("click", function (e) {
+    var q = presenting() && e.target.closest ? e.target.closest(".page.current .quiz li.question") : null;
+    if (!q) return;
+    var j = Array.prototype.indexOf.call(pages[cur].querySelectorAll(".quiz li.question"), q);
+    if (revealed[cur + ":" + j]) delete revealed[cur + ":" + j];
+    else revealed[cur + ":" + j] = true;
+    applyReveals();
+    send();
   });
 
   window.addEventListener("hashchange", function () { goTo(location.hash); });

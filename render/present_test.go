@@ -276,6 +276,11 @@ func TestBrowserPresentReveal(t *testing.T) {
 	for _, p := range problems {
 		t.Errorf("the quiz slide: %s", p)
 	}
+	// A click on the second question shows its answer alone.
+	b.eval(`document.querySelectorAll(".page.current .quiz li.question")[1].querySelector(".prompt").click(); true`, new(bool))
+	if got := shown(); strings.Join(got, " ") != "---- x-" {
+		t.Errorf("after a click on question 2 the marked options are %q", got)
+	}
 	// Printing while presenting prints the page as it is, not scaled.
 	if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Media: "print"}); err != nil {
 		t.Fatal(err)
