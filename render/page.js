@@ -167,11 +167,12 @@
     var panel = el("div", "pv-panel");
     view = {
       next: el("div", "pv-next"), notes: el("div", "pv-notes"),
-      clock: el("div", "pv-clock"), info: el("div", "pv-info"),
+      clock: el("div", "pv-clock"), info: el("div", "pv-info"), upnext: el("div", "pv-info"),
       started: Date.now(), since: Date.now(), shown: -1,
     };
     panel.appendChild(view.clock);
     panel.appendChild(view.info);
+    panel.appendChild(view.upnext);
     [view.next, panel, view.notes].forEach(function (n) { body.appendChild(n); });
     view.clock.title = "click to restart the timer";
     view.clock.addEventListener("click", function () { view.started = view.since = Date.now(); tick(); });
@@ -192,6 +193,8 @@
       copy.classList.add("preview");
       view.next.appendChild(copy);
     }
+    var title = next && next.querySelector("h1, h2");
+    view.upnext.textContent = next ? "Next: " + (title ? title.textContent : "page " + (cur + 2)) : "This is the last page.";
     var notes = pages[cur].querySelector(".notes");
     view.notes.innerHTML = notes ? notes.innerHTML : "<p class=\"pv-none\">No notes for this page.</p>";
     tick();

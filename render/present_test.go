@@ -315,19 +315,20 @@ func TestBrowserPresenterView(t *testing.T) {
 	var state struct {
 		Page                  int
 		Notes, Clock, Info    string
+		UpNext                string
 		Next                  bool
 		IDsUnique, AuthorNote bool
 	}
 	read := func() {
 		pv.eval(`new Promise(r => setTimeout(r, 100)).then(() => document.fonts.ready).then(() => { const ids = [...document.querySelectorAll("[id]")].map(e => e.id); return {
 		  page: +document.body.dataset.page, notes: document.querySelector(".pv-notes").innerText,
-		  clock: document.querySelector(".pv-clock").textContent, info: document.querySelector(".pv-info").textContent,
+		  clock: document.querySelector(".pv-clock").textContent, info: document.querySelector(".pv-info").textContent, upNext: document.querySelectorAll(".pv-info")[1].textContent,
 		  next: !!document.querySelector(".pv-next .page.preview"), idsUnique: new Set(ids).size === ids.length,
 		  authorNote: document.querySelector(".pv-notes").innerText.includes("AUTHOR-NOTE-SLIDE")}})`, &state)
 	}
 	read()
 	if state.Page != 3 || !strings.Contains(state.Notes, "Walk through reactants") || !state.AuthorNote || !state.Next || !state.IDsUnique ||
-		!strings.Contains(state.Info, "of 8 min planned") || !strings.Contains(state.Clock, ":") {
+		!strings.Contains(state.Info, "of 8 min planned") || !strings.Contains(state.Clock, ":") || !strings.HasPrefix(state.UpNext, "Next: pending slides") {
 		t.Errorf("the presenter view of the equation slide: %+v", state)
 	}
 	if err := chromedp.Do(pctx, chromedp.EmulateViewport(1366, 768)); err != nil {
