@@ -93,7 +93,7 @@ func runRender(opts *renderOptions) error {
 	write := render.HTMLWithNotes
 	switch opts.format {
 	case "html":
-		write = render.HTMLWriter(render.HTMLOptions{Present: opts.present})
+		write = render.HTMLWriterWith(render.HTMLOptions{Present: opts.present})
 	case "md":
 		write = render.MarkdownWithNotes
 	case "pptx":

@@ -33,7 +33,7 @@ func presentPage(t *testing.T, path, slide string) string {
 		{Node: "lesson", Text: "AUTHOR-NOTE-LESSON"},
 	}
 	var b bytes.Buffer
-	if err := render.HTMLWriter(render.HTMLOptions{Present: true})(&b, load(t, path, reg), reg, notes); err != nil {
+	if err := render.HTMLWriterWith(render.HTMLOptions{Present: true})(&b, load(t, path, reg), reg, notes); err != nil {
 		t.Fatal(err)
 	}
 	file := filepath.Join(t.TempDir(), "lesson.html")

@@ -167,8 +167,8 @@ type HTMLOptions struct {
 	Present bool
 }
 
-// HTMLWriter is HTMLWithNotes with opts.
-func HTMLWriter(opts HTMLOptions) func(io.Writer, *compose.Document, *modality.Registry, []AuthorNote) error {
+// HTMLWriterWith is HTMLWithNotes with opts.
+func HTMLWriterWith(opts HTMLOptions) func(io.Writer, *compose.Document, *modality.Registry, []AuthorNote) error {
 	return func(w io.Writer, doc *compose.Document, reg *modality.Registry, notes []AuthorNote) error {
 		return writeHTML(w, doc, reg, notes, opts)
 	}
