@@ -242,6 +242,15 @@ func checkKeysAfterScroll(t *testing.T, b tab, n int) {
 	if at != "slide-equation" {
 		t.Errorf("the timeline's link to the equation slide shows %q", at)
 	}
+	var full bool
+	b.keys("f")
+	if b.eval(`new Promise(r => setTimeout(() => r(document.fullscreenElement === document.documentElement), 200))`, &full); !full {
+		t.Error("F did not make the page fullscreen")
+	}
+	b.keys("f")
+	if b.eval(`new Promise(r => setTimeout(() => r(document.fullscreenElement !== null), 200))`, &full); full {
+		t.Error("a second F did not leave fullscreen")
+	}
 	b.keys(kb.Escape)
 	var present bool
 	if b.eval(`document.body.classList.contains("present")`, &present); present {
