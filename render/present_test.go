@@ -310,17 +310,8 @@ func TestBrowserPresenterView(t *testing.T) {
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1366, 768), chromedp.Navigate(presentPage(t, example, "equation")+"#slide-equation")); err != nil {
 		t.Fatal(err)
 	}
-	opened := chromedp.WaitNewTarget(ctx, func(i *target.Info) bool { return strings.HasSuffix(i.URL, "#presenter") })
-	aud.keys("s")
-	var id target.ID
-	select {
-	case id = <-opened:
-	case <-time.After(20 * time.Second):
-		t.Fatal("S opened no presenter window")
-	}
-	pctx, cancel := chromedp.NewContext(ctx, chromedp.WithTargetID(id))
-	defer cancel()
-	pv := tab{t, pctx}
+	pv := openPresenter(aud)
+	pctx := pv.ctx
 	var state struct {
 		Page                  int
 		Notes, Clock, Info    string
@@ -351,6 +342,45 @@ func TestBrowserPresenterView(t *testing.T) {
 	aud.keys(kb.ArrowLeft, kb.ArrowLeft)
 	if read(); state.Page != 2 {
 		t.Errorf("← ← in the class's window: the presenter view is on page %d, want 2", state.Page)
+	}
+}
+
+// openPresenter presses S in the class's window and returns the
+// presenter view it opens.
+func openPresenter(aud tab) tab {
+	aud.t.Helper()
+	opened := chromedp.WaitNewTarget(aud.ctx, func(i *target.Info) bool { return strings.HasSuffix(i.URL, "#presenter") })
+	aud.keys("s")
+	var id target.ID
+	select {
+	case id = <-opened:
+	case <-time.After(20 * time.Second):
+		aud.t.Fatal("S opened no presenter window")
+	}
+	pctx, cancel := chromedp.NewContext(aud.ctx, chromedp.WithTargetID(id))
+	aud.t.Cleanup(cancel)
+	return tab{aud.t, pctx}
+}
+
+// TestBrowserPresenterReveal: the presenter view shows the quiz's answer
+// key, and A pressed there reveals the answer in the class's window.
+func TestBrowserPresenterReveal(t *testing.T) {
+	ctx := newBrowser(t)
+	aud := tab{t, ctx}
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1366, 768), chromedp.Navigate(presentPage(t, allKinds, "states")+"#slide-states")); err != nil {
+		t.Fatal(err)
+	}
+	pv := openPresenter(aud)
+	var key string
+	pv.eval(`new Promise(r => setTimeout(r, 200)).then(() => { const k = document.querySelector(".pv-notes .answer-key"); return k && k.getClientRects().length ? k.innerText : "" })`, &key)
+	if !strings.Contains(key, "A. 0 °C") {
+		t.Errorf("the presenter view shows no answer key: %q", key)
+	}
+	pv.keys("a")
+	var marked []string
+	aud.eval(`new Promise(r => setTimeout(r, 200)).then(() => [...document.querySelectorAll(".page.current .quiz li.correct")].map(o => o.textContent))`, &marked)
+	if len(marked) != 1 || marked[0] != "0 °C" {
+		t.Errorf("A in the presenter view: the class's window marks %q, want the first question's answer", marked)
 	}
 }
 
