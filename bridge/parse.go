@@ -30,41 +30,49 @@ func callErr(kind session.ErrorKind, path, hint, format string, args ...any) *to
 // null stands for "not given" (that is how strict mode leaves out optional
 // fields).
 func (c *Catalog) Parse(name, args string) (session.Intent, *tool.Error) {
+	return c.parse(name, decodeArgs(args))
+}
+
+// parse is Parse on arguments already decoded. It normalises a.value in
+// place for the typed intent.
+func (c *Catalog) parse(name string, a callArgs) (session.Intent, *tool.Error) {
 	e, ok := c.byName[name]
 	if !ok {
 		return nil, callErr(session.KindNotFound, "", c.toolHint(name), "there is no tool named %q", name)
 	}
-	if len(args) > tool.MaxArgsBytes {
+	if len(a.sent) > tool.MaxArgsBytes {
 		return nil, callErr(session.KindInvalidArgs, "", "send shorter values: a note or a text is a few sentences",
-			"the arguments are %s; the most a call may send is %s", clip.Size(len(args)), clip.Size(tool.MaxArgsBytes))
+			"the arguments are %s; the most a call may send is %s", clip.Size(len(a.sent)), clip.Size(tool.MaxArgsBytes))
 	}
-	raw := strings.TrimSpace(args)
-	if raw == "" {
+	if a.text == "" {
 		if len(e.compat.Required) > 0 {
 			return nil, callErr(session.KindInvalidArgs, "", "send one JSON object with "+paramList(e.compat),
 				"the arguments are empty")
 		}
-		raw = "{}"
+		a.value = map[string]any{}
 	}
-	var v any
-	dec := json.NewDecoder(strings.NewReader(raw))
-	dec.UseNumber()
-	if err := dec.Decode(&v); err != nil {
+	if a.err != nil {
 		return nil, callErr(session.KindInvalidArgs, "", "send one JSON object with "+paramList(e.compat),
-			"the arguments are not valid JSON: %v; they were: %s", jsonErr(err, raw), clip.String(raw, sentArgsClip))
+			"the arguments are not valid JSON: %v; they were: %s", jsonErr(a.syntaxErr(), a.text), clip.String(a.text, sentArgsClip))
 	}
-	if dec.More() {
+	if a.more {
 		return nil, callErr(session.KindInvalidArgs, "", "send exactly one JSON object", "the arguments hold more than one JSON value")
 	}
-	obj, isObj := v.(map[string]any)
+	obj, isObj := a.value.(map[string]any)
 	if !isObj {
-		return nil, callErr(session.KindInvalidArgs, "", "send one JSON object with "+paramList(e.compat), "the arguments must be a JSON object, not %s", jsonKind(v))
+		return nil, callErr(session.KindInvalidArgs, "", "send one JSON object with "+paramList(e.compat), "the arguments must be a JSON object, not %s", jsonKind(a.value))
 	}
 	// encoding/json keeps the last of two equal keys; which one the model
 	// meant is unknowable, so the call is refused rather than guessed.
-	if path, dup := duplicateKey(raw); dup {
-		return nil, callErr(session.KindInvalidArgs, path, "send each parameter once", "%s is given more than once", label(path))
+	if a.hasDup {
+		return nil, callErr(session.KindInvalidArgs, a.dup, "send each parameter once", "%s is given more than once", label(a.dup))
 	}
+	return e.intent(obj)
+}
+
+// intent checks a call's arguments against e's schema and makes them its
+// typed intent.
+func (e *entry) intent(obj map[string]any) (session.Intent, *tool.Error) {
 	dropNulls(obj, e.compat)
 	if err := e.resolved.Validate(plainNumbers(obj)); err != nil {
 		if ce := explain(obj, e.compat, ""); ce != nil {
@@ -73,6 +81,9 @@ func (c *Catalog) Parse(name, args string) (session.Intent, *tool.Error) {
 		return nil, callErr(session.KindInvalidArgs, "", "check the parameters against the tool's schema", "%v", err)
 	}
 	wholeIntegers(obj, e.compat)
+	// Re-encoded from the checked value, not the text: encoding/json
+	// fills the struct (and the item types' own UnmarshalJSON) as it
+	// would from the model's text.
 	data, _ := json.Marshal(obj)
 	ptr := reflect.New(e.typ)
 	strict := json.NewDecoder(bytes.NewReader(data))
@@ -81,52 +92,6 @@ func (c *Catalog) Parse(name, args string) (session.Intent, *tool.Error) {
 		return nil, callErr(session.KindInvalidArgs, "", "check the parameters against the tool's schema", "%v", err)
 	}
 	return ptr.Elem().Interface().(session.Intent), nil
-}
-
-// duplicateKey finds the first key that occurs twice in one object of a
-// valid JSON text and returns its path ("x", "style.color", "terms[1].term").
-func duplicateKey(raw string) (string, bool) {
-	dec := json.NewDecoder(strings.NewReader(raw))
-	dec.UseNumber()
-	var walk func(path string) (string, bool)
-	walk = func(path string) (string, bool) {
-		tok, err := dec.Token()
-		if err != nil {
-			return "", false
-		}
-		switch tok {
-		case json.Delim('{'):
-			seen := map[string]bool{}
-			for dec.More() {
-				tok, err := dec.Token()
-				if err != nil {
-					return "", false
-				}
-				key, _ := tok.(string)
-				at := key
-				if path != "" {
-					at = path + "." + key
-				}
-				if seen[key] {
-					return at, true
-				}
-				seen[key] = true
-				if p, dup := walk(at); dup {
-					return p, true
-				}
-			}
-			_, _ = dec.Token() // the closing brace
-		case json.Delim('['):
-			for i := 0; dec.More(); i++ {
-				if p, dup := walk(fmt.Sprintf("%s[%d]", path, i)); dup {
-					return p, true
-				}
-			}
-			_, _ = dec.Token()
-		}
-		return "", false
-	}
-	return walk("")
 }
 
 func (c *Catalog) toolHint(name string) string {

@@ -1,9 +1,6 @@
 package bridge
 
 import (
-	"encoding/json"
-	"strings"
-
 	"github.com/lessongen/lessongen/session"
 	"github.com/lessongen/lessongen/tool"
 )
@@ -16,20 +13,19 @@ type Secrets interface {
 	Contains(s string) bool
 }
 
-// secretIn reports whether the raw arguments, or any string in them once
-// JSON escapes are decoded, hold a secret.
-func secretIn(s Secrets, args string) bool {
+// secretIn reports whether text, or any string in it once JSON escapes
+// are decoded, holds a secret.
+func secretIn(s Secrets, text string) bool {
+	return s != nil && decodeArgs(text).holdSecret(s)
+}
+
+// holdSecret reports whether the arguments as sent, or any key or string
+// of their decoded value, hold a secret.
+func (a callArgs) holdSecret(s Secrets) bool {
 	if s == nil {
 		return false
 	}
-	if s.Contains(args) {
-		return true
-	}
-	var v any
-	if json.NewDecoder(strings.NewReader(args)).Decode(&v) != nil {
-		return false // not JSON: nothing more is decoded from it
-	}
-	return secretInValue(s, v)
+	return s.Contains(a.sent) || a.value != nil && secretInValue(s, a.value)
 }
 
 func secretInValue(s Secrets, v any) bool {

@@ -40,8 +40,10 @@ func ParseApproval(s string) (Approval, error) {
 // Proposal is a change awaiting approval, with its preview: what reduce
 // reported when run and reversed on the live state.
 type Proposal struct {
-	Node    string
-	Tool    string
+	Node string
+	Tool string
+	// Args is the call's arguments as the model sent them, to show; the
+	// checks and the preview worked on their one decoding (see callArgs).
 	Args    string
 	Preview session.Result
 	// Diff is the change as a unified diff of the file that holds the
@@ -297,8 +299,8 @@ func (t *Toolset) notGranted(name string) tool.Envelope {
 }
 
 // callLocal runs a local tool.
-func (t *Toolset) callLocal(tc tool.Context, name, args string) (tool.Envelope, error) {
-	in, ce := t.local.Parse(name, args)
+func (t *Toolset) callLocal(tc tool.Context, name string, a callArgs) (tool.Envelope, error) {
+	in, ce := t.local.parse(name, a)
 	if ce != nil {
 		return t.fail(ce), nil
 	}
@@ -344,21 +346,22 @@ func PendingAt(sess *session.Session, level modality.Level, focus string) []sess
 // comes back in the envelope; only cancellation and internal faults are
 // returned as errors, and they end the subagent.
 func (t *Toolset) Call(ctx context.Context, name, args string) (tool.Envelope, error) {
-	if secretIn(t.Secrets, name) || secretIn(t.Secrets, args) {
+	a := decodeArgs(args) // the one decode: every step below works on a
+	if secretIn(t.Secrets, name) || a.holdSecret(t.Secrets) {
 		return t.fail(secretRefused()), nil
 	}
 	tc := t.context(ctx)
 	if _, ok := t.local.Spec(name); ok {
-		return t.callLocal(tc, name, args)
+		return t.callLocal(tc, name, a)
 	}
-	return t.callIntent(tc, name, args)
+	return t.callIntent(tc, name, a)
 }
 
 // callIntent parses a document tool's call into its intent and dispatches
 // it, after the checks a mutation passes: grant, what was offered, focus,
 // the cap on new items, approval.
-func (t *Toolset) callIntent(tc tool.Context, name, args string) (tool.Envelope, error) {
-	in, ce := t.catalog.Parse(name, args)
+func (t *Toolset) callIntent(tc tool.Context, name string, a callArgs) (tool.Envelope, error) {
+	in, ce := t.catalog.parse(name, a)
 	if ce != nil {
 		return t.fail(ce), nil
 	}
@@ -384,57 +387,23 @@ func (t *Toolset) callIntent(tc tool.Context, name, args string) (tool.Envelope,
 		return t.fail(callErr(session.KindLimit, "", "finish with what is there: fill, change or delete what exists, or stop",
 			"not run: this subagent has added %d %s, the most one may add", t.added, t.Level.NewItems)), nil
 	}
-	if tc.Sources == nil && citesSomething(args) {
+	if tc.Sources == nil && a.citesSomething() {
 		// Nothing was read, so nothing can be cited: a citation here would
 		// be invented, and no --sources folder could check it.
 		return t.fail(callErr(session.KindInvalidArgs, "sources", "leave sources out (null or []): cite only lines read with read_source in a run given --sources",
 			"this run has no sources, so there is nothing to cite")), nil
 	}
-	env, err := t.mutate(tc, in, name, args)
+	env, err := t.mutate(tc, in, name, a.sent)
 	if err == nil && env.OK && spec.Adds {
 		t.added++
 	}
 	return env, err
 }
 
-// citesSomething reports whether a call's arguments hold a non-empty
-// "sources" list anywhere (an element's, a question's, a list item's).
-func citesSomething(args string) bool {
-	if !strings.Contains(args, `"sources"`) {
-		return false
-	}
-	var v any
-	if json.Unmarshal([]byte(args), &v) != nil {
-		return false
-	}
-	var walk func(v any) bool
-	walk = func(v any) bool {
-		switch x := v.(type) {
-		case map[string]any:
-			for k, it := range x {
-				if list, ok := it.([]any); k == "sources" && ok && len(list) > 0 {
-					return true
-				}
-				if walk(it) {
-					return true
-				}
-			}
-		case []any:
-			for _, it := range x {
-				if walk(it) {
-					return true
-				}
-			}
-		}
-		return false
-	}
-	return walk(v)
-}
-
 // mutate passes a change through the approval gate and dispatches it.
-func (t *Toolset) mutate(tc tool.Context, in session.Intent, name, args string) (tool.Envelope, error) {
+func (t *Toolset) mutate(tc tool.Context, in session.Intent, name, sent string) (tool.Envelope, error) {
 	if t.Rewrite && t.Asker != nil && t.Approval != ApproveDeny {
-		if env, asked, err := t.rewrite(tc, in, name, args); asked {
+		if env, asked, err := t.rewrite(tc, in, name, sent); asked {
 			return env, err
 		}
 	}
@@ -452,7 +421,7 @@ func (t *Toolset) mutate(tc tool.Context, in session.Intent, name, args string) 
 		if err != nil {
 			return t.result(preview, err, false)
 		}
-		p := Proposal{Node: tc.Node, Tool: name, Args: args, Preview: preview}
+		p := Proposal{Node: tc.Node, Tool: name, Args: sent, Preview: preview}
 		if render != nil {
 			p.Diff, p.DiffErr = render()
 		}
@@ -475,7 +444,7 @@ func (t *Toolset) mutate(tc tool.Context, in session.Intent, name, args string) 
 // content refuses: it is shown as a diff and asked about, and applied
 // unprotected if approved. asked is false for any other change, which
 // then goes through the approval gate as usual.
-func (t *Toolset) rewrite(tc tool.Context, in session.Intent, name, args string) (env tool.Envelope, asked bool, err error) {
+func (t *Toolset) rewrite(tc tool.Context, in session.Intent, name, sent string) (env tool.Envelope, asked bool, err error) {
 	if _, err := tc.Session.Preview(in, nil); err == nil {
 		return env, false, nil // allowed as it stands
 	} else if _, ok := session.AsError(err); !ok {
@@ -492,7 +461,7 @@ func (t *Toolset) rewrite(tc tool.Context, in session.Intent, name, args string)
 	if err != nil {
 		return env, false, nil // refused for another reason too: say why as usual
 	}
-	p := Proposal{Node: tc.Node, Tool: name, Args: args, Preview: preview, Authored: true}
+	p := Proposal{Node: tc.Node, Tool: name, Args: sent, Preview: preview, Authored: true}
 	if render != nil {
 		p.Diff, p.DiffErr = render()
 	}

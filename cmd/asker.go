@@ -58,27 +58,8 @@ func (a *terminalAsker) Ask(ctx context.Context, p bridge.Proposal) (bool, error
 		a.display.Pause()
 		defer a.display.Resume()
 	}
+	a.showProposal(p)
 	w := a.io.ErrOut
-	// The preview quotes the model's text: shown with control characters
-	// and bidi overrides made visible, so it reads as what would be saved.
-	whose := ""
-	if p.Authored {
-		whose = ", changing what the author wrote (--rewrite)"
-	}
-	fmt.Fprintf(w, "\n%s wants to %s%s:\n", nodeLabel(p.Node, ""), termsafe.Line(p.Tool), whose)
-	if p.Diff != "" {
-		fmt.Fprint(w, indent(termsafe.String(p.Diff), "  "))
-	} else {
-		// No diff (none was asked for, or it could not be made): the
-		// arguments and outcome, as YAML, the lesson file's own notation.
-		if p.DiffErr != nil {
-			fmt.Fprintf(w, "  (no diff: %s)\n", termsafe.Line(p.DiffErr.Error()))
-		}
-		a.showCall(p)
-	}
-	for _, warn := range p.Preview.Warnings {
-		fmt.Fprintf(w, "  warning: %s\n", termsafe.Line(warn.Message))
-	}
 	for {
 		fmt.Fprint(w, "apply? [y]es / [n]o / [a]lways / [q]uit and save: ")
 		var line string
@@ -109,6 +90,32 @@ func (a *terminalAsker) Ask(ctx context.Context, p bridge.Proposal) (bool, error
 			return false, ErrInterrupted
 		}
 		fmt.Fprintln(w, "answer y (apply), n (refuse), a (apply this and all later changes) or q (stop the run and save)")
+	}
+}
+
+// showProposal shows what a change would do: the diff of its file, or
+// its arguments and outcome, and its warnings. The preview quotes the
+// model's text: shown with control characters and bidi overrides made
+// visible, so it reads as what would be saved.
+func (a *terminalAsker) showProposal(p bridge.Proposal) {
+	w := a.io.ErrOut
+	whose := ""
+	if p.Authored {
+		whose = ", changing what the author wrote (--rewrite)"
+	}
+	fmt.Fprintf(w, "\n%s wants to %s%s:\n", nodeLabel(p.Node, ""), termsafe.Line(p.Tool), whose)
+	if p.Diff != "" {
+		fmt.Fprint(w, indent(termsafe.String(p.Diff), "  "))
+	} else {
+		// No diff (none was asked for, or it could not be made): the
+		// arguments and outcome, as YAML, the lesson file's own notation.
+		if p.DiffErr != nil {
+			fmt.Fprintf(w, "  (no diff: %s)\n", termsafe.Line(p.DiffErr.Error()))
+		}
+		a.showCall(p)
+	}
+	for _, warn := range p.Preview.Warnings {
+		fmt.Fprintf(w, "  warning: %s\n", termsafe.Line(warn.Message))
 	}
 }
 

@@ -10,13 +10,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/spf13/cast"
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
 
 	"github.com/lessongen/lessongen/internal/regfile"
-	"github.com/lessongen/lessongen/internal/suggest"
 	"github.com/lessongen/lessongen/llm"
 	"github.com/lessongen/lessongen/render"
 )
@@ -58,9 +55,11 @@ type settings struct {
 	Stream bool
 	// Review gives drawing nodes one review turn (orchestrate.Options.Review).
 	Review bool
-	// Browser is the Chromium that draws the board for the review turn
-	// (--review-images, which implies Review); "" sends no image.
-	Browser string
+	// ReviewImages asks for the board as drawn in the review turn;
+	// Chromium names the browser, found as Browser ("" sends no image).
+	ReviewImages bool
+	Chromium     string
+	Browser      string
 	// MaxRequests and MaxTokensTotal cap the whole run; 0 = no cap.
 	MaxRequests    int
 	MaxTokensTotal int64
@@ -69,18 +68,6 @@ type settings struct {
 	// CheckpointInterval bounds how often a run rewrites the lesson file;
 	// 0 = after every node (orchestrate.Options.CheckpointInterval).
 	CheckpointInterval time.Duration
-}
-
-// Setting keys: the config file's names; flags use dashes, environment
-// variables LESSONGEN_ and upper case (LESSONGEN_BASE_URL).
-var settingKeys = []string{
-	"model", "base_url", "api_key", "concurrency", "max_steps", "timeout", "attempt_timeout", "approve",
-	"temperature", "seed", "max_tokens", "tool_schema", "templates", "events", "rps", "retries",
-	"parallel_tool_calls", "token_field",
-	"state_dir", "sources",
-	"stream", "max_requests", "max_tokens_total",
-	"record", "replay", "checkpoint_interval", "max_answer_bytes",
-	"review", "review_images", "chromium",
 }
 
 const (
@@ -97,150 +84,103 @@ const (
 	minAnswerBytes = 4 << 10
 )
 
-// addModelFlags declares the flags of commands that call a model, each
-// help text naming its environment variable.
-func addModelFlags(dst *pflag.FlagSet) {
-	fs := pflag.NewFlagSet("model", pflag.ContinueOnError)
-	defer func() {
-		fs.VisitAll(func(f *pflag.Flag) { f.Usage += " " + envNote(f.Name) })
-		dst.AddFlagSet(fs)
-	}()
-	fs.String("model", defaultModel, "model name")
-	fs.String("base-url", defaultBaseURL, "OpenAI-compatible API base URL, with /v1 (e.g. http://localhost:11434/v1 for Ollama)")
-	fs.Int("concurrency", defaultParallel, "subagents in flight at once across the run")
-	fs.Int("max-steps", defaultSteps, "model turns per subagent (its budget)")
-	fs.Duration("timeout", defaultTimeout, "deadline for one model turn, retries included")
-	fs.Duration("attempt-timeout", 0, "deadline for one HTTP attempt within a turn; a stalled attempt is cut and retried (default: half of --timeout; 0: none)")
-	fs.String("approve", "auto", "approve changes: auto, deny (dry run: commit nothing), ask (preview each on the terminal)")
-	fs.Float64("temperature", 0, "sampling temperature (default: the server's)")
-	fs.Int64("seed", 0, "sampling seed, for servers that support it (default: none)")
-	fs.Int64("max-tokens", 0, "cap on tokens per model answer (default: the server's)")
-	fs.String("tool-schema", "strict", "tool schemas: strict, or compatible for servers without strict function calling")
-	fs.String("templates", "", "directory of prompt templates overriding the built-in ones (LEVEL.tmpl)")
-	fs.String("events", "", "write a JSON Lines event log to this file (- for stderr)")
-	fs.Float64("rps", 0, "requests per second to the model server (default: unlimited; 429s slow everyone down)")
-	fs.Int("retries", 4, "retries of a model turn after 429, 5xx or connection errors, with backoff")
-	fs.Bool("parallel-tool-calls", true, "send parallel_tool_calls: true with tools (false for a server that rejects the field)")
-	fs.String("token-field", "auto", "field for --max-tokens: auto (max_completion_tokens for OpenAI and Azure hosts, max_tokens elsewhere), max_tokens or max_completion_tokens")
-	fs.Int("max-requests", 0, "cap on model requests for the whole run, retries included; when spent, running steps stop at a safe point, the work is saved, exit 3 (default: none)")
-	fs.Int64("max-tokens-total", 0, "cap on prompt+completion tokens for the whole run, as the server reports them; when spent, as --max-requests (default: none)")
-	fs.Int64("max-answer-bytes", llm.DefaultMaxAnswerBytes, "cap on bytes read of one answer from the server; a longer answer is a failed attempt (an endless or huge body cannot exhaust memory)")
-	fs.Bool("review", false, "give each whiteboard's drawing subagent one more turn once it is done, with the board as it stands and the results of its last calls, to fix what it sees (at most one request more per board)")
-	fs.String("chromium", "", "the browser --review-images draws the board with (a path or a name on the PATH); default: the first of chromium, chromium-browser, google-chrome, google-chrome-stable on the PATH")
-	fs.Bool("review-images", false, "with the review turn (implies --review), also show the model the board as drawn: a PNG screenshotted in headless Chromium, which must be installed; a server that refuses images gets the review as text, with a warning")
-	fs.Bool("stream", false, "stream answers: show the model's text as it arrives on a terminal, and log it in pieces to --events")
-	fs.String("state-dir", "", "where subagents' conversations and notes are saved and continued from (default: .lessongen/FILE beside the file the lesson is saved to; docs/history.md)")
-	fs.StringArray("sources", nil, "a folder of the author's text sources subagents may read and cite, read-only (repeatable; in the environment, separated by "+string(filepath.ListSeparator)+")")
-	fs.String("record", "", "save every model request and answer of the run to this file (JSON Lines), for --replay")
-	fs.String("replay", "", "answer every model request from this recording, with no network; a request it does not hold stops the run (exit 2)")
-}
-
-// setOnly are the settings whose being set at all is read (IsSet,
-// InConfig): a default would read as set.
-var setOnly = map[string]bool{
-	"attempt_timeout": true, "checkpoint_interval": true, "max_answer_bytes": true, "temperature": true, "seed": true,
-}
-
-// envNote names the environment variables a flag's setting is read from,
-// as loadSettings binds them: "[$LESSONGEN_MAX_STEPS]".
-func envNote(flag string) string {
-	name := "LESSONGEN_" + strings.ToUpper(strings.ReplaceAll(flag, "-", "_"))
-	if flag == "base-url" {
-		return "[$" + name + ", $OPENAI_BASE_URL]"
-	}
-	return "[$" + name + "]"
-}
-
 // loadSettings resolves settings with precedence flag > environment >
-// config file > default, through one viper instance for this run.
+// config file > default, through one viper instance for this run, each
+// value parsed as its setting's type.
 func loadSettings(cmd *cobra.Command) (*settings, error) {
-	v := viper.New()
-	v.SetEnvPrefix("LESSONGEN")
-	v.SetEnvKeyReplacer(strings.NewReplacer("-", "_"))
-	v.AutomaticEnv()
-	// The key and base URL also come from OpenAI's own variables, which most
-	// users already have set.
-	_ = v.BindEnv("api_key", "LESSONGEN_API_KEY", "OPENAI_API_KEY")
-	_ = v.BindEnv("base_url", "LESSONGEN_BASE_URL", "OPENAI_BASE_URL")
-
-	if err := mergeConfigFile(cmd, v); err != nil {
+	v, err := resolveSettings(cmd)
+	if err != nil {
 		return nil, err
 	}
-	// A command that takes only some model flags (doctor) still gets the
-	// others' defaults, except where being set at all means something.
-	defaults := pflag.NewFlagSet("defaults", pflag.ContinueOnError)
-	addModelFlags(defaults)
-	for _, key := range settingKeys {
-		name := strings.ReplaceAll(key, "_", "-")
-		if f := cmd.Flags().Lookup(name); f != nil {
-			if err := v.BindPFlag(key, f); err != nil {
-				return nil, err
-			}
-		} else if d := defaults.Lookup(name); d != nil && !setOnly[key] && d.Value.Type() != "stringArray" {
-			v.SetDefault(key, d.DefValue)
+	s := &settings{}
+	for _, st := range settingTable {
+		val, ok, err := readSetting(v, st)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			st.set(s, val)
 		}
 	}
-	g := getter{v: v}
-	s := &settings{
-		Model:       v.GetString("model"),
-		BaseURL:     v.GetString("base_url"),
-		APIKey:      v.GetString("api_key"),
-		Concurrency: g.int("concurrency"),
-		MaxSteps:    g.int("max_steps"),
-		Timeout:     g.duration("timeout"),
-		Approve:     v.GetString("approve"),
-		MaxTokens:   int64(g.int("max_tokens")),
-		ToolSchema:  v.GetString("tool_schema"),
-		Templates:   v.GetString("templates"),
-		Events:      v.GetString("events"),
-		RPS:         g.float("rps"),
-		Retries:     g.int("retries"),
-		TokenField:  v.GetString("token_field"),
-		StateDir:    v.GetString("state_dir"),
-		Sources:     sourceDirs(v.Get("sources")),
-		Record:      v.GetString("record"),
-		Replay:      v.GetString("replay"),
+	if !v.IsSet("attempt_timeout") {
+		// Half the turn leaves a stalled attempt time for a retry, and
+		// grows with --timeout for models that are slow to answer.
+		s.AttemptTimeout = s.Timeout / 2
 	}
-	s.ParallelToolCalls = g.bool("parallel_tool_calls")
-	s.Stream = g.bool("stream")
-	s.Review = g.bool("review")
-	if g.bool("review_images") {
+	if s.ReviewImages {
 		// Found now, so a missing browser stops the run before any request.
-		path, err := render.FindBrowser(v.GetString("chromium"))
+		path, err := render.FindBrowser(s.Chromium)
 		if err != nil {
 			return nil, usagef("--review-images needs Chromium: install the chromium package (%v)", err)
 		}
 		s.Review, s.Browser = true, path
 	}
-	s.MaxRequests = g.int("max_requests")
-	s.MaxTokensTotal = int64(g.int("max_tokens_total"))
-	s.MaxAnswerBytes = llm.DefaultMaxAnswerBytes
-	if v.IsSet("max_answer_bytes") {
-		s.MaxAnswerBytes = int64(g.int("max_answer_bytes"))
-	}
-	s.CheckpointInterval = defaultCheckpointInterval
-	if v.IsSet("checkpoint_interval") {
-		s.CheckpointInterval = g.duration("checkpoint_interval")
-	}
-	if cmd.Flags().Changed("temperature") || os.Getenv("LESSONGEN_TEMPERATURE") != "" || v.InConfig("temperature") {
-		t := g.float("temperature")
-		s.Temperature = &t
-	}
-	if cmd.Flags().Changed("seed") || os.Getenv("LESSONGEN_SEED") != "" || v.InConfig("seed") {
-		seed := int64(g.int("seed"))
-		s.Seed = &seed
-	}
-	if v.IsSet("attempt_timeout") {
-		s.AttemptTimeout = g.duration("attempt_timeout")
-	} else {
-		// Half the turn leaves a stalled attempt time for a retry, and
-		// grows with --timeout for models that are slow to answer.
-		s.AttemptTimeout = s.Timeout / 2
-	}
-	if g.err != nil {
-		return nil, g.err
-	}
 	return s, s.check()
+}
+
+// resolveSettings binds every setting to its environment variables and
+// the command's flag of its name, and merges the config file.
+func resolveSettings(cmd *cobra.Command) (*viper.Viper, error) {
+	v := viper.New()
+	for _, st := range settingTable {
+		if err := v.BindEnv(append([]string{st.key}, st.envs()...)...); err != nil {
+			return nil, err
+		}
+		if f := cmd.Flags().Lookup(st.flag()); f != nil && !st.noFlag {
+			if err := v.BindPFlag(st.key, f); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return v, mergeConfigFile(cmd, v)
+}
+
+// readSetting reads one setting as its type: its value if set, else its
+// default, except where being set at all means something (ok false). A
+// command that takes only some flags (doctor) still gets the others'
+// defaults.
+func readSetting(v *viper.Viper, st setting) (val any, ok bool, err error) {
+	raw := st.def
+	if v.IsSet(st.key) {
+		raw = v.Get(st.key)
+	} else if st.setOnly {
+		return nil, false, nil
+	}
+	val, err = st.typ.parse(raw)
+	if err != nil {
+		return nil, false, invalidSetting(st, raw, err)
+	}
+	return val, true, nil
+}
+
+// sourcesSetting resolves the sources setting alone, as generate does
+// (flag, LESSONGEN_SOURCES, config file), for a command that calls no
+// model (validate).
+func sourcesSetting(cmd *cobra.Command) ([]string, error) {
+	v, err := resolveSettings(cmd)
+	if err != nil {
+		return nil, err
+	}
+	st, _ := lookupSetting("sources")
+	val, _, err := readSetting(v, st)
+	if err != nil {
+		return nil, err
+	}
+	return val.([]string), nil
+}
+
+// invalidSetting names the setting and everywhere it can be set; the value
+// is quoted unless it is a secret.
+func invalidSetting(st setting, val any, err error) error {
+	msg := fmt.Sprintf("%s: %q is not %s (set by %s)", st.key, fmt.Sprint(val), st.typ.want(), st.setBy())
+	if st.secret {
+		msg = fmt.Sprintf("%s is not %s (set by %s)", st.key, st.typ.want(), st.setBy())
+	}
+	var mu missingUnitError
+	if errors.As(err, &mu) {
+		msg += "\nfix: " + mu.fix()
+	}
+	return usagef("%s", msg)
 }
 
 func (s *settings) check() error {
@@ -289,20 +229,7 @@ func (s *settings) check() error {
 // lesson is found wherever the command is run from.
 // Unknown keys are an error, so a typo does not silently do nothing.
 func mergeConfigFile(cmd *cobra.Command, v *viper.Viper) error {
-	path, _ := cmd.Flags().GetString("config")
-	explicit := path != ""
-	if !explicit {
-		path = os.Getenv("LESSONGEN_CONFIG")
-		explicit = path != ""
-	}
-	if !explicit {
-		for _, p := range defaultConfigPaths(cmd.Flags().Arg(0)) {
-			if _, err := os.Stat(p); err == nil {
-				path = p
-				break
-			}
-		}
-	}
+	path := configPath(cmd)
 	if path == "" {
 		return nil
 	}
@@ -326,19 +253,27 @@ func mergeConfigFile(cmd *cobra.Command, v *viper.Viper) error {
 		}
 		return usagef("config file %s: %v", path, err)
 	}
-	if err := checkSettingTypes(path, fv); err != nil {
+	if err := checkConfigFile(path, data, fv); err != nil {
 		return err
 	}
-	for _, key := range fv.AllKeys() {
-		if !slices.Contains(settingKeys, key) {
-			hint := ""
-			if near := suggest.Nearest(key, settingKeys, 2); near != "" {
-				hint = fmt.Sprintf("; did you mean %q?", near)
-			}
-			return usagef("config file %s: unknown setting %q%s", path, key, hint)
+	return v.MergeConfigMap(fv.AllSettings())
+}
+
+// configPath is --config, else LESSONGEN_CONFIG, else the first default
+// path that exists; "" for none.
+func configPath(cmd *cobra.Command) string {
+	if path, _ := cmd.Flags().GetString("config"); path != "" {
+		return path
+	}
+	if path := os.Getenv("LESSONGEN_CONFIG"); path != "" {
+		return path
+	}
+	for _, p := range defaultConfigPaths(cmd.Flags().Arg(0)) {
+		if _, err := os.Stat(p); err == nil {
+			return p
 		}
 	}
-	return v.MergeConfigMap(fv.AllSettings())
+	return ""
 }
 
 func defaultConfigPaths(lesson string) []string {
@@ -353,59 +288,4 @@ func defaultConfigPaths(lesson string) []string {
 		paths = append(paths, filepath.Join(dir, "lessongen", "config.yaml"))
 	}
 	return paths
-}
-
-// getter reads typed settings, keeping the first value that does not parse
-// (viper's own getters would quietly turn "abc" into 0).
-type getter struct {
-	v   *viper.Viper
-	err error
-}
-
-func (g *getter) fail(key, want string) {
-	if g.err == nil {
-		g.err = usagef("%s: %q is not %s (set by --%s, LESSONGEN_%s or %s in the config file)",
-			key, fmt.Sprint(g.v.Get(key)), want, strings.ReplaceAll(key, "_", "-"), strings.ToUpper(key), key)
-	}
-}
-
-func (g *getter) int(key string) int {
-	n, err := cast.ToIntE(g.v.Get(key))
-	if err != nil {
-		g.fail(key, "a whole number")
-	}
-	return n
-}
-
-func (g *getter) float(key string) float64 {
-	f, err := cast.ToFloat64E(g.v.Get(key))
-	if err != nil {
-		g.fail(key, "a number")
-	}
-	return f
-}
-
-func (g *getter) duration(key string) time.Duration {
-	d, err := cast.ToDurationE(g.v.Get(key))
-	if err != nil {
-		g.fail(key, "a duration such as 90s or 2m")
-	}
-	return d
-}
-
-func (g *getter) bool(key string) bool {
-	b, err := cast.ToBoolE(g.v.Get(key))
-	if err != nil {
-		g.fail(key, "true or false")
-	}
-	return b
-}
-
-// sourceDirs reads the sources setting: a list from the flag or the config
-// file, a path list (a:b) from the environment.
-func sourceDirs(v any) []string {
-	if s, ok := v.(string); ok {
-		return filepath.SplitList(s)
-	}
-	return cast.ToStringSlice(v)
 }

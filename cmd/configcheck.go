@@ -1,15 +1,17 @@
 package cmd
 
 import (
+	"errors"
 	"fmt"
 	"net/url"
 	"slices"
 	"strings"
 
-	"github.com/spf13/cast"
 	"github.com/spf13/viper"
+	"gopkg.in/yaml.v3"
 
 	"github.com/lessongen/lessongen/internal/redact"
+	"github.com/lessongen/lessongen/internal/suggest"
 )
 
 // checkBaseURL refuses a base URL that is empty (which would otherwise fall
@@ -26,83 +28,86 @@ func checkBaseURL(raw string) error {
 	return nil
 }
 
-// settingKinds is what each config file setting must be; settings not
-// listed are text.
-var settingKinds = map[string]string{
-	"concurrency": "a whole number", "max_steps": "a whole number", "max_tokens": "a whole number",
-	"retries": "a whole number", "seed": "a whole number",
-	"max_requests": "a whole number", "max_tokens_total": "a whole number", "max_answer_bytes": "a whole number",
-	"temperature": "a number", "rps": "a number",
-	"timeout": "a duration such as 90s or 2m", "attempt_timeout": "a duration such as 90s or 2m",
-	"parallel_tool_calls": "true or false", "stream": "true or false", "review": "true or false",
-	"sources": "a folder or a list of folders",
-}
-
-// secretSettings are never quoted in a message.
-var secretSettings = map[string]bool{"api_key": true}
-
-// checkSettingTypes checks every known setting in a config file (unknown
-// ones are reported by the caller).
-func checkSettingTypes(path string, fv *viper.Viper) error {
+// checkConfigFile checks a config file's keys and values against
+// settingTable: unknown keys (a typo would silently do nothing), lines
+// without a value, and values that do not parse as their setting's type,
+// each named with its file:line:col when the file is YAML.
+func checkConfigFile(path string, data []byte, fv *viper.Viper) error {
+	at := configPositions(path, data)
 	all := fv.AllSettings() // nested maps whole; lines without a value are left out
 	for _, k := range slices.Sorted(slices.Values(fv.AllKeys())) {
 		key, _, _ := strings.Cut(k, ".")
-		if !slices.Contains(settingKeys, key) {
+		st, ok := lookupSetting(key)
+		if !ok {
 			continue
 		}
-		if err := checkSettingType(path, key, all[key]); err != nil {
+		if err := checkSettingType(path, st, all[key], at[key]); err != nil {
 			return err
+		}
+	}
+	for _, key := range fv.AllKeys() {
+		key, _, _ = strings.Cut(key, ".")
+		if _, ok := lookupSetting(key); !ok {
+			hint := ""
+			if near := suggest.Nearest(key, settingKeys, 2); near != "" {
+				hint = fmt.Sprintf("; did you mean %q?", near)
+			}
+			return usagef("config file %s: unknown setting %q%s%s", path, key, hint, at[key].key)
 		}
 	}
 	return nil
 }
 
+// configPos is where a config file's key and its value are written, as
+// " (file:line:col)" to end a message; "" when unknown.
+type configPos struct{ key, value string }
+
+// configPositions finds each top-level key of a YAML (or JSON) config
+// file; viper keeps no positions. Keys are lower case, as viper's.
+func configPositions(path string, data []byte) map[string]configPos {
+	var doc yaml.Node
+	if yaml.Unmarshal(data, &doc) != nil || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
+		return nil
+	}
+	at := func(n *yaml.Node) string { return fmt.Sprintf(" (%s:%d:%d)", path, n.Line, n.Column) }
+	m := doc.Content[0]
+	out := make(map[string]configPos, len(m.Content)/2)
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		out[strings.ToLower(m.Content[i].Value)] = configPos{at(m.Content[i]), at(m.Content[i+1])}
+	}
+	return out
+}
+
 // checkSettingType checks one config file value: a list or a map where a
 // single value belongs (api_key: [a, b]) is refused, and so is a value that
-// does not parse as its kind. The message names the key and the file, and
-// quotes the value unless it is a secret.
-func checkSettingType(path, key string, value any) error {
-	kind, ok := settingKinds[key]
-	if !ok {
-		kind = "text"
-	}
-	var err error
+// does not parse as its setting's type. The message names the key and the
+// file, and quotes the value unless it is a secret.
+func checkSettingType(path string, st setting, value any, at configPos) error {
+	want := st.typ.want()
 	switch value.(type) {
 	case nil:
 		// "base_url:" with nothing after it would quietly mean the default
 		// (OpenAI's, with the key sent there); a line without a value is a
 		// mistake, never a setting.
-		return usagef("config file %s: %s has no value; give it one or remove the line", path, key)
-	case []any:
-		if kind == settingKinds["sources"] {
-			for _, it := range value.([]any) {
-				if _, ok := it.(string); !ok {
-					return usagef("config file %s: %s must be %s, got %s", path, key, kind, fmt.Sprint(value))
-				}
-			}
-			return nil
-		}
-		return usagef("config file %s: %s must be %s, not a list or a map", path, key, kind)
+		return usagef("config file %s: %s has no value; give it one or remove the line%s", path, st.key, at.key)
 	case map[string]any:
-		return usagef("config file %s: %s must be %s, not a list or a map", path, key, kind)
+		return usagef("config file %s: %s must be %s, not a list or a map%s", path, st.key, want, at.value)
+	case []any:
+		if st.typ != foldersType {
+			return usagef("config file %s: %s must be %s, not a list or a map%s", path, st.key, want, at.value)
+		}
 	}
-	switch kind {
-	case "a whole number":
-		_, err = cast.ToInt64E(value)
-	case "a number":
-		_, err = cast.ToFloat64E(value)
-	case "a duration such as 90s or 2m":
-		_, err = cast.ToDurationE(value)
-	case "true or false":
-		_, err = cast.ToBoolE(value)
-	default:
-		_, err = cast.ToStringE(value)
-	}
-	if err == nil {
+	_, err := st.typ.parse(value)
+	switch {
+	case err == nil:
 		return nil
+	case st.secret:
+		return usagef("config file %s: %s must be %s%s", path, st.key, want, at.value)
 	}
-	if secretSettings[key] {
-		return usagef("config file %s: %s must be %s", path, key, kind)
+	msg := fmt.Sprintf("config file %s: %s must be %s, got %s%s", path, st.key, want, fmt.Sprint(value), at.value)
+	var mu missingUnitError
+	if errors.As(err, &mu) {
+		msg += "\nfix: " + mu.fix()
 	}
-	return usagef("config file %s: %s must be %s, got %s", path, key, kind, fmt.Sprint(value))
+	return usagef("%s", msg)
 }

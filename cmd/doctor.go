@@ -37,13 +37,17 @@ type check struct {
 }
 
 type doctorOptions struct {
-	io     *IOStreams
-	reg    *modality.Registry
-	asJSON bool
+	io  *IOStreams
+	reg *modality.Registry
+	// settings reads the probe's settings: flags, environment, config file.
+	settings func() (*settings, error)
+	asJSON   bool
 }
 
-func newDoctorCmd(streams *IOStreams, reg *modality.Registry) *cobra.Command {
-	opts := &doctorOptions{io: streams, reg: reg}
+// newCmdDoctor builds doctor; runF, when set, runs in place of runDoctor
+// with the options the flags filled (tests).
+func newCmdDoctor(f *factory, runF func(*doctorOptions) error) *cobra.Command {
+	opts := &doctorOptions{io: f.io, reg: f.registry}
 	cmd := &cobra.Command{
 		Use:   "doctor",
 		Short: "Check that the configured model server can run generation",
@@ -61,18 +65,11 @@ printed.`,
 		Example: "  lessongen doctor\n  lessongen doctor --base-url http://localhost:11434/v1 --model llama3.1 --json",
 		Args:    exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			cfg, err := loadSettings(cmd)
-			if err != nil {
-				return err
+			opts.settings = func() (*settings, error) { return f.settings(cmd) }
+			if runF != nil {
+				return runF(opts)
 			}
-			// A server's answer, quoted in a check, passes the run's
-			// redactor as generate's output does.
-			red := newRedactor(cfg)
-			streams, flush := redactedStreams(opts.io, red)
-			defer flush()
-			o := *opts
-			o.io = streams
-			return red.Error(runDoctor(cmd.Context(), &o, cfg))
+			return runDoctor(cmd.Context(), opts)
 		},
 	}
 	addProbeFlags(cmd.Flags())
@@ -80,7 +77,24 @@ printed.`,
 	return cmd
 }
 
-func runDoctor(ctx context.Context, opts *doctorOptions, cfg *settings) error {
+// runDoctor reads the settings and probes the server with them; a
+// server's answer, quoted in a check, passes the run's redactor as
+// generate's output does.
+func runDoctor(ctx context.Context, opts *doctorOptions) error {
+	cfg, err := opts.settings()
+	if err != nil {
+		return err
+	}
+	red := newRedactor(cfg)
+	streams, flush := redactedStreams(opts.io, red)
+	defer flush()
+	o := *opts
+	o.io = streams
+	return red.Error(probe(ctx, &o, cfg))
+}
+
+// probe runs the checks and prints them.
+func probe(ctx context.Context, opts *doctorOptions, cfg *settings) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -118,25 +132,19 @@ func runDoctor(ctx context.Context, opts *doctorOptions, cfg *settings) error {
 		}
 	}
 	if !healthy {
-		return &silentError{code: ExitFailure, err: errors.New("the model server cannot run generation as configured")}
+		return printed(errors.New("the model server cannot run generation as configured"))
 	}
 	return nil
 }
 
-// probeFlags are the settings that change what a probe sends or how it
-// reads the answer; the rest (concurrency, budgets, files) mean nothing to
-// one.
-var probeFlags = []string{
-	"model", "base-url", "timeout", "attempt-timeout", "temperature", "seed", "max-tokens",
-	"tool-schema", "parallel-tool-calls", "token-field", "stream", "max-answer-bytes", "retries",
-}
-
-// addProbeFlags declares the model flags a probe takes.
+// addProbeFlags declares the flags of the settings that change what a
+// probe sends or how it reads the answer (settingTable's probe); the rest
+// (concurrency, budgets, files) mean nothing to one.
 func addProbeFlags(dst *pflag.FlagSet) {
-	all := pflag.NewFlagSet("model", pflag.ContinueOnError)
-	addModelFlags(all)
-	for _, name := range probeFlags {
-		dst.AddFlag(all.Lookup(name))
+	for _, s := range settingTable {
+		if s.probe && !s.noFlag {
+			s.addFlag(dst)
+		}
 	}
 }
 
@@ -145,71 +153,22 @@ func addProbeFlags(dst *pflag.FlagSet) {
 // go through the client generate uses, with its settings (streaming
 // included), so a server that would fail a run fails here.
 func doctorChecks(ctx context.Context, cfg *settings, strict bool, sized []llm.Tool) []check {
-	base := redact.URL(cfg.BaseURL)
-	var out []check
-
-	listed, err := listModels(ctx, cfg)
-	switch {
-	case errors.Is(err, llm.ErrUnreachable):
-		return append(out, check{"reachable", checkFail, fmt.Sprintf("no connection to %s", base),
-			"check --base-url and that the server is running"})
-	case errors.Is(err, llm.ErrAuth):
-		return append(out, check{"reachable", checkFail, fmt.Sprintf("%s refused the credentials", base),
-			"set LESSONGEN_API_KEY or OPENAI_API_KEY to a key the server accepts"})
-	case err != nil:
-		out = append(out, check{"reachable", checkOK, fmt.Sprintf("%s answers", base), ""},
-			check{"models", checkWarn, "the server does not list its models (" + err.Error() + ")", ""})
-	default:
-		out = append(out, check{"reachable", checkOK, fmt.Sprintf("%s answers", base), ""})
-		if listed[cfg.Model] {
-			out = append(out, check{"models", checkOK, fmt.Sprintf("model %q is listed", cfg.Model), ""})
-		} else {
-			out = append(out, check{"models", checkWarn, fmt.Sprintf("model %q is not among the %d listed", cfg.Model, len(listed)),
-				"check --model against the server's model names"})
-		}
+	out, ok := reachChecks(ctx, cfg)
+	if !ok {
+		return out
 	}
-
 	c, err := probeClient(cfg)
 	if err != nil {
 		return append(out, check{"tool calls", checkFail, err.Error(), ""})
 	}
-	// Strict schemas, probed whatever the setting, so the answer says
-	// whether the setting can stay.
-	req := pingRequest(true)
-	first, err := c.Complete(ctx, req)
-	switch {
-	case err == nil:
-		out = append(out, check{"strict schemas", checkOK, "accepted", ""})
-	case strings.Contains(setupFixOf(err), "strict"):
-		st := checkWarn
-		if strict {
-			st = checkFail
-		}
-		out = append(out, check{"strict schemas", st, "the server rejects strict schemas", "use --tool-schema compatible"})
-		req = pingRequest(false)
-		if first, err = c.Complete(ctx, req); err != nil {
-			return append(out, toolFailure(err, cfg))
-		}
-	default:
-		return append(out, toolFailure(err, cfg))
+	req, first, found, ok := firstTurnChecks(ctx, c, cfg, strict)
+	out = append(out, found...)
+	if !ok {
+		return out
 	}
-
-	calls := first.Message.ToolCalls
-	if fail, ok := checkPingCalls(first, req.Tools); !ok {
-		return append(out, fail)
-	}
-	if len(calls) == 1 {
-		out = append(out, check{"tool calls", checkOK, "a tool call round-trips", ""},
-			check{"parallel tool calls", checkWarn, "asked for two calls in one turn, got one: each turn fills one item, so more turns are needed",
-				parallelFix(cfg)})
-	} else {
-		out = append(out, check{"tool calls", checkOK, "a tool call round-trips", ""},
-			check{"parallel tool calls", checkOK, fmt.Sprintf("%d calls in one turn", len(calls)), ""})
-	}
-
 	// The second turn returns the tool results, as every subagent's does.
 	req.Messages = append(req.Messages, first.Message)
-	for _, call := range calls {
+	for _, call := range first.Message.ToolCalls {
 		req.Messages = append(req.Messages, llm.Message{Role: llm.RoleTool, ToolCallID: call.ID, Content: `{"ok":true,"result":"pong"}`})
 	}
 	second, err := c.Complete(ctx, req)
@@ -225,6 +184,68 @@ func doctorChecks(ctx context.Context, cfg *settings, strict bool, sized []llm.T
 		out = append(out, sizeCheck(ctx, c, sized, cfg))
 	}
 	return out
+}
+
+// reachChecks checks that the server answers and lists the model; false
+// when it cannot be used at all (unreachable, credentials refused).
+func reachChecks(ctx context.Context, cfg *settings) ([]check, bool) {
+	base := redact.URL(cfg.BaseURL)
+	listed, err := listModels(ctx, cfg)
+	switch {
+	case errors.Is(err, llm.ErrUnreachable):
+		return []check{{"reachable", checkFail, fmt.Sprintf("no connection to %s", base),
+			"check --base-url and that the server is running"}}, false
+	case errors.Is(err, llm.ErrAuth):
+		return []check{{"reachable", checkFail, fmt.Sprintf("%s refused the credentials", base),
+			"set LESSONGEN_API_KEY or OPENAI_API_KEY to a key the server accepts"}}, false
+	case err != nil:
+		return []check{{"reachable", checkOK, fmt.Sprintf("%s answers", base), ""},
+			{"models", checkWarn, "the server does not list its models (" + err.Error() + ")", ""}}, true
+	}
+	out := []check{{"reachable", checkOK, fmt.Sprintf("%s answers", base), ""}}
+	if listed[cfg.Model] {
+		return append(out, check{"models", checkOK, fmt.Sprintf("model %q is listed", cfg.Model), ""}), true
+	}
+	return append(out, check{"models", checkWarn, fmt.Sprintf("model %q is not among the %d listed", cfg.Model, len(listed)),
+		"check --model against the server's model names"}), true
+}
+
+// firstTurnChecks sends the first turn, which asks for two tool calls:
+// whether strict schemas are accepted (probed whatever the setting, so the
+// answer says whether the setting can stay), whether the calls round-trip,
+// and whether they come in parallel. It returns the request and answer
+// the second turn continues; false when there is none.
+func firstTurnChecks(ctx context.Context, c *llm.Client, cfg *settings, strict bool) (llm.Request, llm.Response, []check, bool) {
+	var out []check
+	req := pingRequest(true)
+	first, err := c.Complete(ctx, req)
+	switch {
+	case err == nil:
+		out = append(out, check{"strict schemas", checkOK, "accepted", ""})
+	case strings.Contains(setupFixOf(err), "strict"):
+		st := checkWarn
+		if strict {
+			st = checkFail
+		}
+		out = append(out, check{"strict schemas", st, "the server rejects strict schemas", "use --tool-schema compatible"})
+		req = pingRequest(false)
+		if first, err = c.Complete(ctx, req); err != nil {
+			return req, first, append(out, toolFailure(err, cfg)), false
+		}
+	default:
+		return req, first, append(out, toolFailure(err, cfg)), false
+	}
+	if fail, ok := checkPingCalls(first, req.Tools); !ok {
+		return req, first, append(out, fail), false
+	}
+	out = append(out, check{"tool calls", checkOK, "a tool call round-trips", ""})
+	if n := len(first.Message.ToolCalls); n == 1 {
+		out = append(out, check{"parallel tool calls", checkWarn, "asked for two calls in one turn, got one: each turn fills one item, so more turns are needed",
+			parallelFix(cfg)})
+	} else {
+		out = append(out, check{"parallel tool calls", checkOK, fmt.Sprintf("%d calls in one turn", n), ""})
+	}
+	return req, first, out, true
 }
 
 // checkPingCalls checks the first turn's calls as the agent would read

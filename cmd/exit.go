@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/lessongen/lessongen/internal/yamlsrc"
+	"github.com/lessongen/lessongen/orchestrate"
 )
 
 // Exit codes, decided in one place (exitCode) from the error a command
@@ -18,15 +19,13 @@ const (
 	ExitInterrupted = 130 // stopped by a signal; committed work saved
 )
 
-// ErrPartial means generation finished with nodes still pending or failed.
-var ErrPartial = errors.New("some nodes are still pending")
-
-// ErrConflict means an author's edit made during the run could not be
-// merged: the author's file was kept and the run's version saved beside it.
-var ErrConflict = errors.New("an edit made during the run conflicts with the run's changes")
-
-// ErrInterrupted means the run was stopped by SIGINT or SIGTERM.
-var ErrInterrupted = errors.New("interrupted")
+// ErrPartial, ErrConflict and ErrInterrupted are how a run ends short of
+// done (orchestrate.Result.Err); each maps to its exit code in exitCode.
+var (
+	ErrPartial     = orchestrate.ErrPartial
+	ErrConflict    = orchestrate.ErrConflict
+	ErrInterrupted = orchestrate.ErrInterrupted
+)
 
 // ErrQuit means the run was stopped by SIGQUIT: a goroutine dump went to
 // stderr, committed work was saved, and the exit code is ExitFailure.
@@ -42,8 +41,9 @@ func usagef(format string, args ...any) error {
 	return &usageError{fmt.Errorf(format, args...)}
 }
 
-// silentError carries an exit code for a failure whose details the command
-// has already printed.
+// silentError is a failure whose details the command has already
+// printed: RunWith prints nothing more. Its code is exitCode's for the
+// error it wraps (see printed).
 type silentError struct {
 	code int
 	err  error
@@ -52,6 +52,17 @@ type silentError struct {
 func (e *silentError) Error() string { return e.err.Error() }
 func (e *silentError) Unwrap() error { return e.err }
 
+// printed marks err as reported already (a summary, the problems listed):
+// its exit code is still exitCode's.
+func printed(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &silentError{code: exitCode(err), err: err}
+}
+
+// exitCode is the one mapping from what a command returned to the
+// process's exit code; RunWith, under Main, is its only caller.
 func exitCode(err error) int {
 	var usage *usageError
 	var problems yamlsrc.Problems
@@ -65,7 +76,7 @@ func exitCode(err error) int {
 		return ExitFailure
 	case errors.Is(err, ErrInterrupted), errors.Is(err, context.Canceled):
 		return ExitInterrupted
-	case errors.Is(err, ErrPartial):
+	case errors.Is(err, ErrPartial), errors.Is(err, ErrConflict):
 		return ExitPartial
 	case errors.As(err, &usage), errors.As(err, &problems):
 		return ExitUsage

@@ -1,12 +1,10 @@
 package cmd
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
-	"log"
 	"net/http"
 	"slices"
 	"strings"
@@ -20,37 +18,48 @@ import (
 	"github.com/lessongen/lessongen/internal/redact"
 	"github.com/lessongen/lessongen/internal/regfile"
 	"github.com/lessongen/lessongen/internal/sources"
-	"github.com/lessongen/lessongen/internal/statedir"
 	"github.com/lessongen/lessongen/internal/termsafe"
 	"github.com/lessongen/lessongen/internal/yamlsrc"
 	"github.com/lessongen/lessongen/lesson"
 	"github.com/lessongen/lessongen/llm"
 	"github.com/lessongen/lessongen/modality"
 	"github.com/lessongen/lessongen/orchestrate"
-	"github.com/lessongen/lessongen/render"
-	"github.com/lessongen/lessongen/templates"
-	"github.com/lessongen/lessongen/tool"
 )
 
+// generateOptions are what generate and fill were asked to do. The
+// command fills them from its flags and arguments; a test may fill them
+// itself and call runGenerate, with no cobra.
 type generateOptions struct {
-	io          *IOStreams
-	reg         *modality.Registry
-	cmd         *cobra.Command
-	file        string
-	out         string
-	slide       string
-	metadata    bool
-	kinds       map[string]*bool // a flag per registered child kind: fill --slide ID --KIND
-	rewrite     bool
-	instruction string
-	dryRun      bool
-	quiet       bool
-	json        bool
-	interactive bool
+	io  *IOStreams
+	reg *modality.Registry
+	// settings reads the run's settings: flags, environment, config file.
+	settings func() (*settings, error)
+	// approveGiven: --approve was given on the command line, not only
+	// configured.
+	approveGiven bool
+	file         string
+	out          string
+	slide        string
+	metadata     bool
+	kinds        map[string]*bool // a flag per registered child kind: fill --slide ID --KIND
+	rewrite      bool
+	instruction  string
+	dryRun       bool
+	quiet        bool
+	json         bool
+	interactive  bool
 }
 
+// newGenerateCmd is the generate command over streams and a registry.
 func newGenerateCmd(streams *IOStreams, reg *modality.Registry) *cobra.Command {
-	opts := &generateOptions{io: streams, reg: reg}
+	return newCmdGenerate(newFactory(streams, reg), nil)
+}
+
+// newCmdGenerate builds generate; runF, when set, runs in place of
+// runGenerate with the options the flags filled (tests).
+func newCmdGenerate(f *factory, runF func(*generateOptions) error) *cobra.Command {
+	reg := f.registry
+	opts := &generateOptions{io: f.io, reg: reg}
 	cmd := &cobra.Command{
 		Use:   "generate FILE",
 		Short: "Fill everything pending in a lesson",
@@ -95,7 +104,11 @@ preview of what would be asked.`,
   lessongen generate lesson.yaml --quiet --json > summary.json`,
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.cmd, opts.file = cmd, args[0]
+			opts.file = args[0]
+			opts.bind(f, cmd)
+			if runF != nil {
+				return runF(opts)
+			}
 			return runGenerate(cmd.Context(), opts)
 		},
 	}
@@ -103,8 +116,11 @@ preview of what would be asked.`,
 	return cmd
 }
 
-func newFillCmd(streams *IOStreams, reg *modality.Registry) *cobra.Command {
-	opts := &generateOptions{io: streams, reg: reg}
+// newCmdFill builds fill; runF as for newCmdGenerate, after the check
+// that fill names one node.
+func newCmdFill(f *factory, runF func(*generateOptions) error) *cobra.Command {
+	reg := f.registry
+	opts := &generateOptions{io: f.io, reg: reg}
 	cmd := &cobra.Command{
 		Use:   "fill FILE --slide ID [--" + strings.ReplaceAll(kindList(reg), ", ", " | --") + "] | --metadata",
 		Short: "Fill or refine one slide, one of its children, or the lesson's metadata",
@@ -129,9 +145,13 @@ works as in 'lessongen generate'.`,
 			"  lessongen fill lesson.yaml --metadata --instruction \"one more misconception\"",
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.cmd, opts.file = cmd, args[0]
+			opts.file = args[0]
+			opts.bind(f, cmd)
 			if err := checkFillScope(opts); err != nil {
 				return err
+			}
+			if runF != nil {
+				return runF(opts)
 			}
 			return runGenerate(cmd.Context(), opts)
 		},
@@ -174,7 +194,7 @@ func checkRewrite(opts *generateOptions, approval bridge.Approval, dryRun bool) 
 		return nil
 	case dryRun:
 		return usagef("--rewrite asks before each change to what the author wrote; a --dry-run cannot ask: drop one of them")
-	case approval == bridge.ApproveAuto && opts.cmd.Flags().Changed("approve"):
+	case approval == bridge.ApproveAuto && opts.approveGiven:
 		return usagef("--rewrite asks before each change to what the author wrote; --approve auto would apply them unseen: drop --approve auto")
 	case !opts.io.InTTY:
 		return usagef("--rewrite changes what the author wrote, each change approved on the terminal, and stdin is not a terminal (CI?): refine without --rewrite, or run it at a terminal")
@@ -200,279 +220,16 @@ func addGenerateFlags(cmd *cobra.Command, opts *generateOptions) {
 	cmd.Flags().BoolVar(&opts.quiet, "quiet", false, "print nothing but errors (and, when a run is left unfinished, its summary saying why)")
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print the summary as one JSON object on stdout")
 	cmd.Flags().BoolVar(&opts.interactive, "interactive", false, "let subagents ask you questions on the terminal (ask_author); without it they choose and say so in the notes")
-	cmd.Flags().Duration("checkpoint-interval", defaultCheckpointInterval, "rewrite the lesson file at most this often while subagents run (files of their own are saved as each node finishes; everything at the end); 0: after every node "+envNote("checkpoint-interval"))
 	addModelFlags(cmd.Flags())
 	completeModelFlags(cmd)
 }
 
-func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
-	start := time.Now()
-	cfg, err := loadSettings(opts.cmd)
-	if err != nil {
-		return err
-	}
-	if opts.interactive && !opts.io.InTTY {
-		return usagef("--interactive needs a terminal on stdin to ask; drop it in scripts and CI (subagents then choose and say so)")
-	}
-	srcs, err := openSources(cfg.Sources)
-	if err != nil {
-		return err
-	}
-	defer srcs.Close()
-	// From here on every byte out — streams, events, the error returned —
-	// goes through the run's redactor.
-	red := newRedactor(cfg)
-	streams, flush := redactedStreams(opts.io, red)
-	defer flush()
-	defer func() { err = red.Error(err) }()
-	o := *opts
-	o.io = streams
-	opts = &o
-	approval, err := bridge.ParseApproval(cfg.Approve)
-	if err != nil {
-		return &usageError{err}
-	}
-	form, err := bridge.ParseForm(cfg.ToolSchema)
-	if err != nil {
-		return &usageError{err}
-	}
-	tmpl, err := templates.Load(cfg.Templates, templateLevels(opts.reg))
-	if err != nil {
-		return &usageError{err}
-	}
-	doc, err := loadLesson(opts.file, opts.reg)
-	if err != nil {
-		return err
-	}
-	if err := checkPaths(doc, opts, cfg.Events); err != nil {
-		return err
-	}
-	tp, err := openTape(cfg, doc, opts.out)
-	if err != nil {
-		return err
-	}
-	state, err := stateFor(cfg.StateDir, opts.file, opts.out)
-	if err != nil {
-		return err
-	}
-	stateDir, historyFrom := state.dir, state.dir
-	if err := doc.CheckSideFile(stateDir, opts.out); err != nil {
-		return usagef("--state-dir %v", err)
-	}
-	scope := orchestrate.Scope{Slide: opts.slide, Metadata: opts.metadata, Kinds: opts.kindNames(),
-		Refine: (opts.slide != "" || opts.metadata) && opts.instruction != ""}
-	steps, err := orchestrate.Plan(doc, opts.reg, scope)
-	if err != nil {
-		return &usageError{err}
-	}
-	toStdout := opts.out == "-"
-	if toStdout && !lessonOnly(doc, steps) {
-		return usagef("-o - writes one file, but this run may change children kept in their own files; use -o PATH")
-	}
-	dryRun := opts.dryRun
-	if approval == bridge.ApproveDeny {
-		// The old dry run spent a model run and showed nothing; --dry-run
-		// shows the diff.
-		fmt.Fprintln(opts.io.ErrOut, "lessongen: note: --approve deny is deprecated; it now means --dry-run (calls the model, prints the diff, writes nothing)")
-		dryRun, approval = true, bridge.ApproveAuto
-	}
-	if dryRun && toStdout {
-		return usagef("--dry-run prints a diff and writes nothing; drop -o -")
-	}
-	if err := checkRewrite(opts, approval, dryRun); err != nil {
-		return err
-	}
-	if len(steps) == 0 && opts.out == "" {
-		// A finished lesson written back in place: nothing to run and
-		// nothing to write, so no lock file and no save (the cost of a
-		// validate).
-		fmt.Fprintf(opts.info(), "%s: nothing to do; nothing is pending.\n", opts.file)
-		sweepOnly(doc, opts.io.ErrOut)
-		return finishIdle(opts, srcs, opts.file, nil, start)
-	}
-	if !toStdout && !dryRun {
-		if err := checkOwnNames(doc, opts.out); err != nil {
-			return err
-		}
-	}
-	// Writability first: it names an unwritable target plainly, where the
-	// lock would only fail to create its file beside it.
-	if len(steps) > 0 && !toStdout && !dryRun {
-		if err := prepareSave(doc, opts, steps); err != nil {
-			return err
-		}
-	}
-	release, err := lockRun(doc, opts.out, dryRun, opts.io.ErrOut)
-	if err != nil {
-		return err
-	}
-	defer release()
-	if !toStdout && !dryRun {
-		sweep(doc, opts.out, opts.io.ErrOut)
-		// Under the lock: migrating or copying state moves files another
-		// run on this lesson could be reading.
-		if historyFrom, err = state.prepare(opts.io.ErrOut, cfg.Replay != ""); err != nil {
-			return err
-		}
-	}
-	saver := compose.NewSaver(doc)
-	if len(steps) == 0 {
-		fmt.Fprintf(opts.info(), "%s: nothing to do; nothing is pending.\n", opts.file)
-		if dryRun {
-			return finishIdle(opts, srcs, "", nil, start)
-		}
-		paths, err := finalSave(doc, saver, opts, nil)
-		printWrote(opts, paths)
-		if err != nil {
-			return err
-		}
-		if toStdout {
-			return finishIdle(opts, srcs, "", paths, start)
-		}
-		return finishIdle(opts, srcs, opts.out, paths, start)
-	}
-
-	br, err := bridge.New(opts.reg)
-	if err != nil {
-		return err
-	}
-	if err := tp.create(cfg, red); err != nil {
-		return err
-	}
-	defer tp.close()
-	model, err := newModel(cfg, tp.wrap())
-	if err != nil {
-		return err
-	}
-	if approval == bridge.ApproveAsk && !opts.io.InTTY {
-		return usagef("--approve ask needs a terminal on stdin to ask; use auto or --dry-run in scripts and CI")
-	}
-	progress := newProgress(opts.io)
-	progress.SetTotal(len(steps))
-	// Whatever else prints to stderr while the live frame is up goes above
-	// it; the asker keeps the raw stream, as it pauses the frame first.
-	runIO := *opts.io
-	runIO.ErrOut = progress.Writer()
-	defer log.SetOutput(log.Writer())
-	log.SetOutput(runIO.ErrOut)
-	sink, closeEvents, err := openEvents(cfg.Events, &runIO, red)
-	if err != nil {
-		progress.Close()
-		return err
-	}
-	defer closeEvents()
-	if opts.quiet {
-		progress.Quiet()
-	}
-	// "q" at a question stops the run as Ctrl-C does: at a safe point, saved.
-	ctx, quit := context.WithCancelCause(ctx)
-	defer quit(nil)
-	tp.setStop(quit)
-	var asker bridge.Asker
-	var author tool.Author
-	var fileDiff bridge.FileDiff
-	if approval == bridge.ApproveAsk || opts.interactive || opts.rewrite {
-		// One asker reads the terminal for both kinds of question.
-		a := newTerminalAsker(opts.io)
-		a.display, a.quit = progress, func() { quit(ErrInterrupted) }
-		if approval == bridge.ApproveAsk || opts.rewrite {
-			asker, fileDiff = a, changeDiff(doc)
-		}
-		if opts.interactive {
-			author = a
-		}
-	}
-	sink = event.Redacted(event.Tee(sink, progress.Sink), red.String)
-
-	var checkpoint func(lesson bool) ([]string, error)
-	// A replay saves only at the end, so a miss (exit 2) writes nothing.
-	if !toStdout && !dryRun && cfg.Replay == "" {
-		checkpoint = func(lesson bool) ([]string, error) { return save(saver, opts.out, lesson, &runIO) }
-	}
-	sink(event.Event{Kind: event.RunStart, Text: fmt.Sprintf("%s: %s", opts.file, countSubagents(steps))})
-	var shoot func(context.Context, string) ([]byte, error)
-	if cfg.Browser != "" {
-		shooter := render.NewShooter(cfg.Browser)
-		defer shooter.Close()
-		shoot = shooter.Shot
-	}
-	report, runErr := orchestrate.Run(ctx, doc, scope, orchestrate.Options{
-		Budget: orchestrate.Budget{MaxRequests: cfg.MaxRequests, MaxTokens: cfg.MaxTokensTotal},
-		Bridge: br, Model: model, Templates: tmpl, Form: form, Approval: approval, Asker: asker,
-		MaxSteps: cfg.MaxSteps, Concurrency: cfg.Concurrency, Instruction: opts.instruction,
-		Events: sink, Checkpoint: checkpoint, CheckpointInterval: cfg.CheckpointInterval,
-		Secrets: red, Sources: srcs, Author: author, Diff: fileDiff,
-		// A dry run or a run to stdout reads the state (conversations, what
-		// runs generated) as a real run would, and writes none.
-		StateDir: historyFrom, Redact: red.String, Rewrite: opts.rewrite,
-		HistoryReadOnly: cfg.Replay != "" || toStdout || dryRun, Review: cfg.Review,
-		Shoot: shoot,
-	})
-	if le := (*statedir.LinkError)(nil); errors.As(runErr, &le) {
-		// A link or pipe planted in the state a dry run (or a run to
-		// stdout) reads without preparing the folder: the user's to fix.
-		progress.Close()
-		return &usageError{runErr}
-	}
-	if err := tp.missed(historyFrom, report.Continued); err != nil {
-		sink(event.Event{Kind: event.RunEnd, Status: "stopped: replay miss"})
-		progress.Close()
-		return err
-	}
-	if err := tp.close(); err != nil {
-		fmt.Fprintf(opts.io.ErrOut, "lessongen: warning: the recording is incomplete: %v\n", err)
-	}
-	var saveErr error
-	var written []string
-	if !dryRun {
-		written, saveErr = finalSave(doc, saver, opts, sink)
-	}
-	if err := saveNotes(historyDir(stateDir, toStdout || dryRun), report.Notes, red.String); err != nil && saveErr == nil {
-		saveErr = err
-	}
-	sink(event.Event{Kind: event.RunEnd, Status: runStatus(report, runErr)})
-	// After the live frame is closed, so the lines are not drawn over.
-	progress.Close()
-	printWrote(opts, written)
-	printReplayed(opts.info(), cfg, cmp.Or(opts.out, opts.file), written)
-	if dryRun {
-		saveErr = printDryRun(doc, opts)
-	}
-	sum := summarizeRun(report, runErr, time.Since(start), written)
-	if !dryRun && !toStdout && saveErr == nil {
-		sum.addStrict(strictCheck(cmp.Or(opts.out, opts.file), opts.reg, srcs))
-	}
-	if !opts.quiet || sum.Status != event.StatusDone {
-		// Quiet: a run that did everything has nothing to report.
-		printSummary(opts.io.ErrOut, sum)
-	}
-	if opts.json {
-		if err := writeSummaryJSON(opts.io.Out, sum); err != nil && saveErr == nil {
-			saveErr = err
-		}
-	}
-	for _, p := range saver.Merged() {
-		fmt.Fprintf(opts.info(), "lessongen: note: %s was edited during the run; it holds your edits and this run's changes\n", p)
-	}
-	conflicts := saver.Conflicts()
-	printConflicts(opts.io.ErrOut, conflicts)
-
-	switch {
-	case saveErr != nil:
-		return saveErr
-	case errors.As(runErr, new(*orchestrate.BudgetSpentError)):
-		fmt.Fprintf(opts.io.ErrOut, "lessongen: stopped: %v; what was done is saved\nfix: raise the budget, or run again to continue\n", runErr)
-		return &silentError{code: ExitPartial, err: ErrPartial}
-	case isInterrupt(runErr):
-		return &silentError{code: ExitInterrupted, err: ErrInterrupted}
-	case runErr != nil:
-		return explainProvider(runErr, cfg)
-	case len(report.Incomplete()) > 0 || len(sum.Strict) > 0:
-		return &silentError{code: ExitPartial, err: ErrPartial}
-	case len(conflicts) > 0:
-		return &silentError{code: ExitPartial, err: ErrConflict}
-	}
-	return nil
+// bind reads what the command line holds beyond the options' own
+// fields: the settings (through f, as every command reads them) and
+// whether --approve was given.
+func (o *generateOptions) bind(f *factory, cmd *cobra.Command) {
+	o.settings = func() (*settings, error) { return f.settings(cmd) }
+	o.approveGiven = cmd.Flags().Changed("approve")
 }
 
 // info is where what is neither a result nor an error goes: stderr, or
@@ -502,18 +259,9 @@ func finishIdle(opts *generateOptions, srcs *sources.Sandbox, file string, writt
 		}
 	}
 	if len(sum.Strict) > 0 {
-		return &silentError{code: ExitPartial, err: ErrPartial}
+		return printed(ErrPartial)
 	}
 	return nil
-}
-
-// historyDir is where the run saves conversations: nowhere for a dry run
-// or a run to stdout, which leave no files behind.
-func historyDir(dir string, noFiles bool) string {
-	if noFiles {
-		return ""
-	}
-	return dir
 }
 
 // printWrote names the files written, on stdout. With --json, stdout is
@@ -525,22 +273,6 @@ func printWrote(opts *generateOptions, paths []string) {
 	for _, p := range paths {
 		fmt.Fprintf(opts.io.Out, "wrote %s\n", p)
 	}
-}
-
-// isInterrupt tells a run stopped by the person (Ctrl-C, SIGTERM, or "q"
-// at a question) from one that failed.
-func isInterrupt(err error) bool {
-	return errors.Is(err, ErrInterrupted) || errors.Is(err, context.Canceled)
-}
-
-func runStatus(r orchestrate.Report, err error) string {
-	switch {
-	case err != nil:
-		return "stopped: " + err.Error()
-	case len(r.Incomplete()) > 0:
-		return "partial"
-	}
-	return "done"
 }
 
 // loadLesson loads a lesson; a file that cannot be read is the user's to
@@ -557,7 +289,7 @@ func loadLesson(path string, reg *modality.Registry) (*compose.Document, error) 
 // save writes every changed file atomically (with lesson false, only the
 // children kept in their own files), keeping edits the author saved during
 // the run (see compose.Saver), and returns the paths it wrote.
-func save(saver *compose.Saver, out string, lesson bool, streams *IOStreams) ([]string, error) {
+func save(saver *compose.Saver, out string, lesson bool, errOut io.Writer) ([]string, error) {
 	write := saver.Save
 	if !lesson {
 		write = saver.SaveChildren
@@ -566,7 +298,7 @@ func save(saver *compose.Saver, out string, lesson bool, streams *IOStreams) ([]
 	var paths []string
 	for _, f := range files {
 		if f.Reformatted {
-			fmt.Fprintf(streams.ErrOut, "lessongen: warning: %s could not be changed in place; it was written fresh, with all its data but without its comments and layout\n", f.Path)
+			fmt.Fprintf(errOut, "lessongen: warning: %s could not be changed in place; it was written fresh, with all its data but without its comments and layout\n", f.Path)
 		}
 		paths = append(paths, f.Path)
 	}
@@ -607,27 +339,6 @@ func lessonOnly(doc *compose.Document, steps []orchestrate.Step) bool {
 		}
 	}
 	return true
-}
-
-// finalSave writes the result: to the output file(s), or the lesson to
-// stdout for -o -.
-func finalSave(doc *compose.Document, saver *compose.Saver, opts *generateOptions, sink event.Sink) ([]string, error) {
-	if opts.out == "-" {
-		data, err := doc.LessonBytes()
-		if err != nil {
-			return nil, err
-		}
-		_, err = opts.io.Out.Write(data)
-		return nil, err
-	}
-	paths, err := save(saver, opts.out, true, opts.io)
-	if err != nil {
-		return paths, fmt.Errorf("save: %w", err)
-	}
-	if sink != nil && len(paths) > 0 {
-		sink(event.Event{Kind: event.Checkpoint, Files: paths})
-	}
-	return paths, nil
 }
 
 func newModel(cfg *settings, wrap func(http.RoundTripper) http.RoundTripper) (llm.Model, error) {

@@ -22,11 +22,16 @@ import (
 const initSchemaDir = ".lessongen/schema"
 
 type initOptions struct {
+	io                    *IOStreams
+	reg                   *modality.Registry
+	dir                   string
 	subject, grade, title string
 }
 
-func newInitCmd(streams *IOStreams, reg *modality.Registry) *cobra.Command {
-	opts := &initOptions{}
+// newCmdInit builds init; runF, when set, runs in place of runInit with
+// the options the flags filled (tests).
+func newCmdInit(f *factory, runF func(*initOptions) error) *cobra.Command {
+	opts := &initOptions{io: f.io, reg: f.registry}
 	cmd := &cobra.Command{
 		Use:   "init [DIR]",
 		Short: "Start a lesson: a small commented lesson.yaml with pending spots, a config template and editor schemas",
@@ -45,26 +50,35 @@ exits 2. Next: lessongen validate, plan, generate, render.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			dir := "."
+			opts.dir = "."
 			if len(args) == 1 {
-				dir = args[0]
+				opts.dir = args[0]
 			}
-			files, err := initFiles(reg, opts)
-			if err != nil {
-				return err
+			if runF != nil {
+				return runF(opts)
 			}
-			if err := writeNew(dir, files); err != nil {
-				return err
-			}
-			_, err = fmt.Fprintf(streams.Out, "wrote %s\nnext: lessongen validate %s, then plan and generate\n",
-				filepath.Join(dir, "lesson.yaml"), filepath.Join(dir, "lesson.yaml"))
-			return err
+			return runInit(opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.subject, "subject", "", "the lesson's subject (default: pending)")
 	cmd.Flags().StringVar(&opts.grade, "grade", "", "the lesson's grade or audience, as text (default: pending)")
 	cmd.Flags().StringVar(&opts.title, "title", "", "the lesson's title (default: pending)")
 	return cmd
+}
+
+// runInit writes the new lesson's files into opts.dir, none of which may
+// exist yet.
+func runInit(opts *initOptions) error {
+	files, err := initFiles(opts.reg, opts)
+	if err != nil {
+		return err
+	}
+	if err := writeNew(opts.dir, files); err != nil {
+		return err
+	}
+	lesson := filepath.Join(opts.dir, "lesson.yaml")
+	_, err = fmt.Fprintf(opts.io.Out, "wrote %s\nnext: lessongen validate %s, then plan and generate\n", lesson, lesson)
+	return err
 }
 
 type initFile struct {

@@ -8,39 +8,12 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 
 	"github.com/lessongen/lessongen/internal/statedir"
 	"github.com/lessongen/lessongen/internal/termsafe"
 	"github.com/lessongen/lessongen/render"
 	"github.com/lessongen/lessongen/tool"
 )
-
-// saveNotes appends a run's notes to the notes file.
-func saveNotes(stateDir string, notes []tool.Note, redact func(string) string) error {
-	if len(notes) == 0 || stateDir == "" {
-		return nil
-	}
-	// Through statedir: never through a link, never outside the folder.
-	f, err := statedir.OpenFile(stateDir, statedir.NotesFile, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
-	if err != nil {
-		return fmt.Errorf("notes: %w", err)
-	}
-	w := bufio.NewWriter(f)
-	for _, n := range notes {
-		data, err := json.Marshal(n)
-		if err != nil {
-			f.Close()
-			return err
-		}
-		fmt.Fprintf(w, "%s\n", redact(string(data)))
-	}
-	if err := w.Flush(); err != nil {
-		f.Close()
-		return fmt.Errorf("notes: %w", err)
-	}
-	return f.Close()
-}
 
 // loadNotes reads the notes file; none when there is no file. A line that
 // does not parse is skipped: notes are a courtesy, not the lesson. A note

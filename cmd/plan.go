@@ -20,8 +20,10 @@ type planOptions struct {
 	json  bool
 }
 
-func newPlanCmd(streams *IOStreams, reg *modality.Registry) *cobra.Command {
-	opts := &planOptions{io: streams, reg: reg}
+// newCmdPlan builds plan; runF, when set, runs in place of runPlan with
+// the options the flags filled (tests).
+func newCmdPlan(f *factory, runF func(*planOptions) error) *cobra.Command {
+	opts := &planOptions{io: f.io, reg: f.registry}
 	cmd := &cobra.Command{
 		Use:   "plan FILE",
 		Short: "Show what generation would do, without calling a model",
@@ -35,12 +37,15 @@ A complete lesson reports nothing to do.`,
 		Args:    exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.file = args[0]
+			if runF != nil {
+				return runF(opts)
+			}
 			return runPlan(opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.slide, "slide", "", "plan only this slide (id or 1-based position), as 'fill --slide' would")
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print the plan as JSON")
-	completeSlide(cmd, reg)
+	completeSlide(cmd, f.registry)
 	return cmd
 }
 
@@ -74,36 +79,42 @@ func runPlan(opts *planOptions) error {
 	}
 	fmt.Fprintf(&out, "%s: %s\n", opts.file, countSubagents(steps))
 	for i, st := range steps {
-		fmt.Fprintf(&out, "\n%d. %s\n", i+1, partLabel(st.Node, string(st.Level)))
-		if st.Note != "" {
-			fmt.Fprintf(&out, "   note: %s\n", st.Note)
-		}
-		for name, v := range st.Bindings {
-			fmt.Fprintf(&out, "   bound: %s = %q\n", name, v)
-		}
-		for j, p := range st.Pending {
-			label := "   pending:"
-			if j > 0 {
-				label = "           "
-			}
-			line := p.Name()
-			if p.ID != "" {
-				line += " [" + p.ID + "]"
-			}
-			if p.Hint != "" {
-				line += fmt.Sprintf(" - %q", p.Hint)
-			}
-			fmt.Fprintf(&out, "%s %s\n", label, line)
-		}
-		for j, c := range st.Context {
-			label := "   context:"
-			if j > 0 {
-				label = "           "
-			}
-			fmt.Fprintf(&out, "%s %s\n", label, indentRest(c, "            "))
-		}
+		writeStep(&out, i, st)
 	}
 	return nil
+}
+
+// writeStep writes one step of the plan: its node and level, note,
+// bindings, what is pending and the context it would receive.
+func writeStep(out *strings.Builder, i int, st orchestrate.Step) {
+	fmt.Fprintf(out, "\n%d. %s\n", i+1, partLabel(st.Node, string(st.Level)))
+	if st.Note != "" {
+		fmt.Fprintf(out, "   note: %s\n", st.Note)
+	}
+	for name, v := range st.Bindings {
+		fmt.Fprintf(out, "   bound: %s = %q\n", name, v)
+	}
+	for j, p := range st.Pending {
+		label := "   pending:"
+		if j > 0 {
+			label = "           "
+		}
+		line := p.Name()
+		if p.ID != "" {
+			line += " [" + p.ID + "]"
+		}
+		if p.Hint != "" {
+			line += fmt.Sprintf(" - %q", p.Hint)
+		}
+		fmt.Fprintf(out, "%s %s\n", label, line)
+	}
+	for j, c := range st.Context {
+		label := "   context:"
+		if j > 0 {
+			label = "           "
+		}
+		fmt.Fprintf(out, "%s %s\n", label, indentRest(c, "            "))
+	}
 }
 
 // countSubagents says how many subagents the steps run; the children of

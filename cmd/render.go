@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -25,19 +26,24 @@ type renderOptions struct {
 	file   string
 	out    string
 	format string
-	// handout leaves out what is for the teacher alone (pptx).
+	// handout leaves out what is for the teacher alone: the pupil copy.
 	handout bool
 	// present opens the HTML page as a slideshow.
 	present bool
+	// chromium is the browser --format pdf prints with; "" finds one.
+	chromium string
+	ctx      context.Context
 	// stateDir is generate's --state-dir, "" for the default.
 	stateDir string
 }
 
-func newRenderCmd(streams *IOStreams, reg *modality.Registry) *cobra.Command {
-	opts := &renderOptions{io: streams, reg: reg}
+// newCmdRender builds render; runF, when set, runs in place of runRender
+// with the options the flags filled (tests).
+func newCmdRender(f *factory, runF func(*renderOptions) error) *cobra.Command {
+	opts := &renderOptions{io: f.io, reg: f.registry}
 	cmd := &cobra.Command{
 		Use:   "render FILE",
-		Short: "Draw a lesson as one self-contained HTML page (or Marp Markdown, or PowerPoint)",
+		Short: "Draw a lesson as one self-contained HTML page (or Marp Markdown, PowerPoint or PDF)",
 		Long: `Draw a lesson as one HTML file that needs no network to view: an overview
 page, then one page per slide with its whiteboard, quiz and speaker notes.
 Pending spots are drawn as dashed placeholders with their hints, so a lesson
@@ -48,7 +54,11 @@ and P presents: one slide at a time scaled to the window at 16:9, without
 notes or answers (F fullscreen, A reveals a quiz's answers one question at a
 time, Escape leaves); S opens the presenter view, a second window with the
 notes, the next slide and a timer, kept in step. --present opens the page
-presenting. Printing gives one slide per page.
+presenting. Printing gives the teacher copy, one slide
+per sheet with its notes and answer key below it; the page's print switch
+prints the pupil copy instead. --handout writes the pupil copy itself: no
+notes, notes for the author or answer key anywhere in the file, and room
+to answer each question when printed.
 
 --format md writes Marp Markdown instead (one slide per ---, notes as
 presenter comments; whiteboards are inline SVG, so convert it with
@@ -62,84 +72,55 @@ questions with lettered options, speaker notes on the notes pages, and a
 final answer-key slide. --handout leaves out the notes pages and the
 answer-key slide: a copy for students.
 
-The output defaults to FILE with .html (or .md, .pptx); -o -
-writes to stdout. Without --format, an -o ending in .md or .pptx picks
-that format. An output that is one of the lesson's files is refused.`,
-		Example: "  lessongen render examples/photosynthesis/lesson.yaml -o lesson.html\n  lessongen render lesson.yaml --format md -o lesson.md\n  lessongen render lesson.yaml --format pptx --handout -o handout.pptx",
+--format pdf prints the HTML page (with --handout, the pupil copy) through
+headless Chromium: A4, one slide per sheet, fonts embedded, page numbers.
+It needs Chromium installed (--chromium names one); HTML, Markdown and
+PowerPoint do not.
+
+The output defaults to FILE with .html (or .md, .pptx, .pdf); -o -
+writes to stdout (a deck or PDF only to a pipe). Without --format, an -o
+ending in .md, .pptx or .pdf picks that format. An output that is one of
+the lesson's files is refused.`,
+		Example: "  lessongen render examples/photosynthesis/lesson.yaml -o lesson.html\n  lessongen render lesson.yaml --handout -o handout.html\n  lessongen render lesson.yaml --format pdf --handout -o handout.pdf\n  lessongen render lesson.yaml --format pptx --handout -o handout.pptx",
 		Args:    exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.file = args[0]
+			opts.file, opts.ctx = args[0], cmd.Context()
 			if !cmd.Flags().Changed("format") {
 				// -o deck.pptx means a deck, not HTML under that name.
 				switch strings.ToLower(filepath.Ext(opts.out)) {
 				case ".md":
 					opts.format = "md"
-				case ".pptx":
-					opts.format = "pptx"
+				case ".pptx", ".pdf":
+					opts.format = strings.ToLower(filepath.Ext(opts.out))[1:]
 				}
+			}
+			if runF != nil {
+				return runF(opts)
 			}
 			return runRender(opts)
 		},
 	}
-	cmd.Flags().StringVarP(&opts.out, "output", "o", "", "output file (default: FILE with .html, .md or .pptx; - for stdout)")
-	cmd.Flags().StringVar(&opts.format, "format", "html", "html, md (Marp Markdown) or pptx (PowerPoint)")
+	cmd.Flags().StringVarP(&opts.out, "output", "o", "", "output file (default: FILE with .html, .md, .pptx or .pdf; - for stdout)")
+	cmd.Flags().StringVar(&opts.format, "format", "html", "html, md (Marp Markdown), pptx (PowerPoint) or pdf (printed through headless Chromium)")
 	cmd.Flags().BoolVar(&opts.present, "present", false, "with --format html: the page opens as a slideshow (as if P were pressed)")
-	cmd.Flags().BoolVar(&opts.handout, "handout", false, "with --format pptx: a students' copy, without notes pages or the answer-key slide")
+	cmd.Flags().BoolVar(&opts.handout, "handout", false, "the pupil copy: no speaker notes, notes for the author or answer key (pptx: no notes pages or answer-key slide)")
+	cmd.Flags().StringVar(&opts.chromium, "chromium", os.Getenv("LESSONGEN_CHROMIUM"), "the browser --format pdf prints with (a path or a name on the PATH); default: the first of chromium, chromium-browser, google-chrome, google-chrome-stable on the PATH (env LESSONGEN_CHROMIUM)")
 	cmd.Flags().StringVar(&opts.stateDir, "state-dir", os.Getenv("LESSONGEN_STATE_DIR"), "where generate kept its state, for the notes subagents left for the author (default: .lessongen/FILE beside the lesson; env LESSONGEN_STATE_DIR)")
 	return cmd
 }
 
 func runRender(opts *renderOptions) error {
-	write := render.HTMLWithNotes
-	switch opts.format {
-	case "html":
-		write = render.HTMLWriterWith(render.HTMLOptions{Present: opts.present})
-	case "md":
-		write = render.MarkdownWithNotes
-	case "pptx":
-		write = render.PPTXWriter(opts.handout)
-	default:
-		return usagef("--format must be html, md or pptx, got %q", opts.format)
-	}
-	if opts.handout && opts.format != "pptx" {
-		return usagef("--handout is for --format pptx")
-	}
-	if opts.present && opts.format != "html" {
-		return usagef("--present is for --format html")
-	}
-	if opts.format == "pptx" && opts.out == "-" && opts.io.OutTTY {
-		// A deck is a zip: on a terminal its bytes are noise (and the
-		// terminal's sanitiser would break them anyway).
-		return usagef("-o - would write the PowerPoint file's bytes to the terminal; name a file (-o lesson.pptx) or pipe the output")
-	}
-	doc, err := compose.Load(opts.file, opts.reg)
-	if err == nil {
-		err = doc.LoadAll()
-	}
-	var problems yamlsrc.Problems
-	if errors.As(err, &problems) {
-		printProblems(opts.io, problems)
-		return &silentError{code: ExitUsage, err: fmt.Errorf("%s is invalid; nothing rendered", opts.file)}
-	}
+	write, err := renderWriter(opts)
 	if err != nil {
-		// The lesson or a child file cannot be read: the input's problem.
-		return &usageError{err}
+		return err
 	}
-	// Layout warnings do not stop a render: seeing the defect is the point.
-	printProblems(opts.io, doc.Warnings)
-	out := opts.out
-	if out == "" {
-		out = strings.TrimSuffix(opts.file, filepath.Ext(opts.file)) + "." + opts.format
+	doc, err := loadForRender(opts)
+	if err != nil {
+		return err
 	}
-	if out != "-" {
-		out = filepath.Clean(out)
-		// "-": nothing is saved, so only the lesson's own files are refused.
-		if err := doc.CheckSideFile(out, "-"); err != nil {
-			return usagef("-o %v", err)
-		}
-		if fi, err := os.Stat(out); err == nil && fi.IsDir() {
-			return usagef("-o %s is a folder; name the output file, e.g. %s", out, filepath.Join(out, "lesson."+opts.format))
-		}
+	out, err := renderTarget(opts, doc)
+	if err != nil {
+		return err
 	}
 	// Notes runs left for the author, from the state dir generate used.
 	notes, err := loadNotes(readStateDir(opts.stateDir, opts.file))
@@ -153,14 +134,61 @@ func runRender(opts *renderOptions) error {
 	if err := write(&buf, doc, opts.reg, notes); err != nil {
 		return err
 	}
+	return writeRendered(opts, out, buf.Bytes())
+}
+
+// loadForRender loads the lesson and all its children; a lesson that is
+// invalid (its problems printed) or cannot be read is the input's problem
+// (exit 2). Layout warnings do not stop a render: seeing the defect is
+// the point.
+func loadForRender(opts *renderOptions) (*compose.Document, error) {
+	doc, err := compose.Load(opts.file, opts.reg)
+	if err == nil {
+		err = doc.LoadAll()
+	}
+	var problems yamlsrc.Problems
+	if errors.As(err, &problems) {
+		printProblems(opts.io, problems)
+		return nil, printed(usagef("%s is invalid; nothing rendered", opts.file))
+	}
+	if err != nil {
+		// The lesson or a child file cannot be read: the input's problem.
+		return nil, &usageError{err}
+	}
+	printProblems(opts.io, doc.Warnings)
+	return doc, nil
+}
+
+// renderTarget is the file render writes: -o, else FILE with the
+// format's extension; - is stdout. One of the lesson's files, or a
+// folder, is refused.
+func renderTarget(opts *renderOptions, doc *compose.Document) (string, error) {
+	out := opts.out
+	if out == "" {
+		out = strings.TrimSuffix(opts.file, filepath.Ext(opts.file)) + "." + opts.format
+	}
+	if out != "-" {
+		out = filepath.Clean(out)
+		// "-": nothing is saved, so only the lesson's own files are refused.
+		if err := doc.CheckSideFile(out, "-"); err != nil {
+			return "", usagef("-o %v", err)
+		}
+		if fi, err := os.Stat(out); err == nil && fi.IsDir() {
+			return "", usagef("-o %s is a folder; name the output file, e.g. %s", out, filepath.Join(out, "lesson."+opts.format))
+		}
+	}
+	return out, nil
+}
+
+// writeRendered writes the rendered lesson to out, or stdout for -.
+func writeRendered(opts *renderOptions, out string, data []byte) error {
 	// Controls and bidi overrides in lesson text are written as character
 	// references: the page shows the same, a terminal (-o -, cat) no
 	// escape sequence.
 	// A deck is a zip, whose bytes are not text: it is written as made
 	// (the pptx writer drops controls from the text it holds).
-	data := buf.Bytes()
-	if opts.format != "pptx" {
-		data = []byte(termsafe.Markup(buf.String()))
+	if !binaryFormat[opts.format] {
+		data = []byte(termsafe.Markup(string(data)))
 	}
 	if out == "-" {
 		_, err := opts.io.Out.Write(data)
@@ -171,4 +199,44 @@ func runRender(opts *renderOptions) error {
 	}
 	fmt.Fprintf(opts.io.ErrOut, "lessongen: wrote %s\n", out)
 	return nil
+}
+
+// binaryFormat names the formats whose files are not text: a deck is a
+// zip, a PDF a binary stream.
+var binaryFormat = map[string]bool{"pptx": true, "pdf": true}
+
+// renderWriter is the writer for opts.format, or a usage error: an
+// unknown format, a binary file to the terminal, or a PDF with no
+// browser to print it, all before any work.
+func renderWriter(opts *renderOptions) (render.Writer, error) {
+	var write render.Writer
+	switch opts.format {
+	case "html":
+		write = render.HTMLWriterWith(render.HTMLOptions{Handout: opts.handout, Present: opts.present})
+	case "md":
+		write = render.MarkdownWriter(opts.handout)
+	case "pptx":
+		write = render.PPTXWriter(opts.handout)
+	case "pdf":
+		browser, err := render.FindBrowser(opts.chromium)
+		if err != nil {
+			return nil, usagef("--format pdf prints through headless Chromium: %v; %s", err, render.InstallBrowser)
+		}
+		ctx := opts.ctx
+		if ctx == nil {
+			ctx = context.Background()
+		}
+		write = render.PDFWriter(ctx, browser, opts.handout)
+	default:
+		return nil, usagef("--format must be html, md, pptx or pdf, got %q", opts.format)
+	}
+	if opts.present && opts.format != "html" {
+		return nil, usagef("--present is for --format html")
+	}
+	if binaryFormat[opts.format] && opts.out == "-" && opts.io.OutTTY {
+		// On a terminal a zip's or PDF's bytes are noise (and the
+		// terminal's sanitiser would break them anyway).
+		return nil, usagef("-o - would write the %s file's bytes to the terminal; name a file (-o lesson.%s) or pipe the output", strings.ToUpper(opts.format), opts.format)
+	}
+	return write, nil
 }

@@ -67,19 +67,20 @@ func NewRootCmd(streams *IOStreams, reg *modality.Registry) *cobra.Command {
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return &usageError{err}
 	})
+	f := newFactory(streams, reg)
 	root.PersistentFlags().String("config", "", "config file (default: $XDG_CONFIG_HOME/lessongen/config.yaml or ./lessongen.yaml) [$LESSONGEN_CONFIG]")
 
 	root.AddCommand(
-		newValidateCmd(streams, reg),
-		newPlanCmd(streams, reg),
-		newToolsCmd(streams, reg),
-		newGenerateCmd(streams, reg),
-		newFillCmd(streams, reg),
-		newRenderCmd(streams, reg),
-		newDoctorCmd(streams, reg),
-		newVersionCmd(streams),
-		newSchemaCmd(streams, reg),
-		newInitCmd(streams, reg),
+		newCmdValidate(f, nil),
+		newCmdPlan(f, nil),
+		newCmdTools(f, nil),
+		newCmdGenerate(f, nil),
+		newCmdFill(f, nil),
+		newCmdRender(f, nil),
+		newCmdDoctor(f, nil),
+		newCmdVersion(f),
+		newCmdSchema(f, nil),
+		newCmdInit(f, nil),
 	)
 	return root
 }
@@ -129,13 +130,14 @@ func unknownCommand(cmd *cobra.Command, args []string) error {
 	return usagef("%s\nusage: %s COMMAND\nrun 'lessongen --help' for the commands", msg, cmd.Name())
 }
 
-func newVersionCmd(streams *IOStreams) *cobra.Command {
+// newCmdVersion builds version, which has no options.
+func newCmdVersion(f *factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "version",
 		Short: "Print the version: the module version, or the VCS revision and date of the build",
 		Args:  exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			_, err := fmt.Fprintf(streams.Out, "lessongen %s\n", version())
+			_, err := fmt.Fprintf(f.io.Out, "lessongen %s\n", version())
 			return err
 		},
 	}

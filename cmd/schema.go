@@ -10,17 +10,30 @@ import (
 	"github.com/lessongen/lessongen/modality"
 )
 
-func newSchemaCmd(streams *IOStreams, reg *modality.Registry) *cobra.Command {
-	kinds := compose.Kinds(reg)
+type schemaOptions struct {
+	io  *IOStreams
+	reg *modality.Registry
+	// kind is the file whose schema is printed: the root (lesson), a
+	// child kind, or the config file (configKind).
+	kind string
+}
+
+// newCmdSchema builds schema; runF, when set, runs in place of runSchema
+// with the options the arguments filled (tests).
+func newCmdSchema(f *factory, runF func(*schemaOptions) error) *cobra.Command {
+	reg := f.registry
+	opts := &schemaOptions{io: f.io, reg: reg}
+	kinds := append(compose.Kinds(reg), configKind)
 	return &cobra.Command{
 		Use:   "schema [" + strings.Join(kinds, "|") + "]",
-		Short: "Print the JSON Schema (draft 2020-12) of a lesson, whiteboard or quiz file, for editors",
+		Short: "Print the JSON Schema (draft 2020-12) of a lesson, whiteboard or quiz file, or of lessongen.yaml, for editors",
 		Long: `Print the JSON Schema (draft 2020-12) of a lesson file (the default) or of a
 child file given by path (whiteboard, quiz). It is derived from the same
 declarations validate reads, so every file validate accepts passes it; a
 !pending value is read by editors as its hint string (or null), and is
 allowed wherever validate allows pending. Rules a schema cannot state
-(unique ids, arrow ends, layout) are validate's.
+(unique ids, arrow ends, layout) are validate's. "schema config" prints
+the config file's (lessongen.yaml), from the same table as the flags.
 
 Point an editor at it with a first line such as
   # yaml-language-server: $schema=.lessongen/schema/lesson.json`,
@@ -32,20 +45,31 @@ Point an editor at it with a first line such as
 		},
 		ValidArgs: kinds,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			kind := reg.Root().Name
+			opts.kind = reg.Root().Name
 			if len(args) == 1 {
-				kind = args[0]
+				opts.kind = args[0]
 			}
-			s, err := compose.Schema(reg, kind)
-			if err != nil {
-				return usagef("%v", err)
+			if runF != nil {
+				return runF(opts)
 			}
-			out, err := json.MarshalIndent(s, "", "  ")
-			if err != nil {
-				return err
-			}
-			_, err = streams.Out.Write(append(out, '\n'))
-			return err
+			return runSchema(opts)
 		},
 	}
+}
+
+// runSchema prints the JSON Schema of opts.kind's files.
+func runSchema(opts *schemaOptions) error {
+	var s any = configSchema()
+	if opts.kind != configKind {
+		var err error
+		if s, err = compose.Schema(opts.reg, opts.kind); err != nil {
+			return usagef("%v, or %s (lessongen.yaml)", err, configKind)
+		}
+	}
+	out, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = opts.io.Out.Write(append(out, '\n'))
+	return err
 }

@@ -112,7 +112,7 @@ func summarizeRun(r orchestrate.Report, runErr error, elapsed time.Duration, fil
 		// A spent budget stops the run on purpose, with everything committed
 		// saved (exit 3): partial, whether or not a step was in flight.
 		s.Status = "partial"
-	case s.Interrupted > 0 || isInterrupt(runErr):
+	case s.Interrupted > 0 || orchestrate.IsInterrupt(runErr):
 		s.Status = event.StatusInterrupted
 	case runErr != nil || s.Failed > 0:
 		s.Status = event.StatusFailed

@@ -21,9 +21,11 @@ type toolsOptions struct {
 	sources    bool
 }
 
-func newToolsCmd(streams *IOStreams, reg *modality.Registry) *cobra.Command {
-	opts := &toolsOptions{io: streams, reg: reg}
-	levels := strings.Join(reg.LevelNames(), ", ")
+// newCmdTools builds tools; runF, when set, runs in place of runTools
+// with the options the flags filled (tests).
+func newCmdTools(f *factory, runF func(*toolsOptions) error) *cobra.Command {
+	opts := &toolsOptions{io: f.io, reg: f.registry}
+	levels := strings.Join(f.registry.LevelNames(), ", ")
 	cmd := &cobra.Command{
 		Use:   "tools",
 		Short: "Print the tools models are offered, exactly as they receive them",
@@ -40,6 +42,9 @@ strict function calling; set tool_schema: compatible for such servers).`,
 		Example: "  lessongen tools\n  lessongen tools --level whiteboard.node --json\n  lessongen tools --json --compatible",
 		Args:    exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if runF != nil {
+				return runF(opts)
+			}
 			return runTools(opts)
 		},
 	}
@@ -47,7 +52,7 @@ strict function calling; set tool_schema: compatible for such servers).`,
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print raw tool definitions as JSON")
 	cmd.Flags().BoolVar(&opts.compatible, "compatible", false, "print the non-strict (plain JSON Schema) form")
 	cmd.Flags().BoolVar(&opts.sources, "sources", false, "include the tools a run with --sources adds (list_sources, read_source, search_sources)")
-	_ = cmd.RegisterFlagCompletionFunc("level", completeFixed(reg.LevelNames()...))
+	_ = cmd.RegisterFlagCompletionFunc("level", completeFixed(f.registry.LevelNames()...))
 	return cmd
 }
 

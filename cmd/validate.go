@@ -29,8 +29,10 @@ type validateOptions struct {
 	sources    *sources.Sandbox
 }
 
-func newValidateCmd(streams *IOStreams, reg *modality.Registry) *cobra.Command {
-	opts := &validateOptions{io: streams, reg: reg}
+// newCmdValidate builds validate; runF, when set, runs in place of
+// runValidate with the options the flags filled (tests).
+func newCmdValidate(f *factory, runF func(*validateOptions) error) *cobra.Command {
+	opts := &validateOptions{io: f.io, reg: f.registry}
 	cmd := &cobra.Command{
 		Use:   "validate FILE...",
 		Short: "Check lesson files without calling a model",
@@ -39,18 +41,28 @@ files, and layout (elements off the canvas or overlapping).
 
 Every problem is printed as file:line:col: message on stderr (with --json,
 as one JSON object on stdout instead). Layout defects
-are warnings and do not fail unless --strict is given. Exit code 0 when every
+are warnings and do not fail unless --strict is given. Citations are checked
+in the sources folders generate reads: --sources, LESSONGEN_SOURCES or
+sources in the config file. Exit code 0 when every
 file is valid, 2 otherwise.`,
 		Example: "  lessongen validate examples/photosynthesis/lesson.yaml\n  lessongen validate --strict lessons/*.yaml",
 		Args:    minArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.files = args
+			dirs, err := sourcesSetting(cmd)
+			if err != nil {
+				return err
+			}
+			opts.sourceDirs = dirs
+			if runF != nil {
+				return runF(opts)
+			}
 			return runValidate(opts)
 		},
 	}
 	cmd.Flags().BoolVar(&opts.strict, "strict", false, "treat warnings as errors")
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print one JSON object on stdout: every file's result and every problem with file, line, column, severity, message and hint")
-	cmd.Flags().StringArrayVar(&opts.sourceDirs, "sources", nil, "check that every citation (sources: path:line) names a file and lines in these folders (repeatable)")
+	cmd.Flags().StringArrayVar(&opts.sourceDirs, "sources", nil, "check that every citation (sources: path:line) names a file and lines in these folders (repeatable; default: the sources generate reads) "+envNote("sources"))
 	return cmd
 }
 
@@ -88,7 +100,7 @@ func runValidate(opts *validateOptions) error {
 		}
 	}
 	if failed > 0 {
-		return &silentError{code: ExitUsage, err: fmt.Errorf("%d of %d files invalid", failed, len(opts.files))}
+		return printed(usagef("%d of %d files invalid", failed, len(opts.files)))
 	}
 	return nil
 }

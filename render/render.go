@@ -161,21 +161,69 @@ func HTMLWithNotes(w io.Writer, doc *compose.Document, reg *modality.Registry, n
 	return writeHTML(w, doc, reg, notes, HTMLOptions{})
 }
 
+// Writer is how `render` writes a lesson in one format.
+type Writer func(w io.Writer, doc *compose.Document, reg *modality.Registry, notes []AuthorNote) error
+
+// HTMLWriter writes the teacher's copy (HTMLWithNotes) or, with handout,
+// the pupil's: see buildCopy.
+func HTMLWriter(handout bool) Writer { return HTMLWriterWith(HTMLOptions{Handout: handout}) }
+
 // HTMLOptions are the choices of an HTML render.
 type HTMLOptions struct {
+	// Handout writes the pupil's copy: see buildCopy.
+	Handout bool
 	// Present opens the page as a slideshow, as if P had been pressed.
 	Present bool
 }
 
-// HTMLWriterWith is HTMLWithNotes with opts.
-func HTMLWriterWith(opts HTMLOptions) func(io.Writer, *compose.Document, *modality.Registry, []AuthorNote) error {
+// HTMLWriterWith is HTMLWriter with every choice.
+func HTMLWriterWith(opts HTMLOptions) Writer {
 	return func(w io.Writer, doc *compose.Document, reg *modality.Registry, notes []AuthorNote) error {
 		return writeHTML(w, doc, reg, notes, opts)
 	}
 }
 
+// MarkdownWriter is HTMLWriter for Marp Markdown: the pupil's copy has no
+// presenter notes.
+func MarkdownWriter(handout bool) Writer {
+	return func(w io.Writer, doc *compose.Document, reg *modality.Registry, notes []AuthorNote) error {
+		return writeMarkdown(w, doc, reg, notes, handout)
+	}
+}
+
+// buildCopy is buildWithNotes for the teacher's copy. The pupil's copy
+// (handout) leaves out all that is for the teacher alone — speaker
+// notes, notes for the author, the answer key and sources, which are all
+// notes — so a pupil who views the page's source finds none of it.
+func buildCopy(doc *compose.Document, reg *modality.Registry, notes []AuthorNote, handout bool) (*deck, error) {
+	if !handout {
+		return buildWithNotes(doc, reg, notes)
+	}
+	d, err := build(doc, reg)
+	if err != nil {
+		return nil, err
+	}
+	for i := range d.slides {
+		d.slides[i].notes = ""
+		for j := range d.slides[i].children {
+			d.slides[i].children[j].Notes = ""
+		}
+	}
+	return d, nil
+}
+
+// printSwitch chooses, in the teacher's page, which copy the browser
+// prints: page.css's print rules read the checked radio (no script), so
+// the pupil copy prints without notes or answers, and with room to answer.
+// It sits on the overview, the page the teacher opens on.
+const printSwitch = `<fieldset class="print-switch"><legend>Print</legend>` +
+	`<label title="each slide on its own sheet with its notes and answer key"><input type="radio" name="print-copy" id="print-teacher" checked> teacher copy</label>` +
+	`<label title="no notes, no answers, room to answer each question"><input type="radio" name="print-copy" id="print-pupil"> pupil copy</label></fieldset>` + "\n"
+
+// writeHTML writes doc as one self-contained HTML page, the teacher's
+// copy or (handout) the pupil's.
 func writeHTML(w io.Writer, doc *compose.Document, reg *modality.Registry, notes []AuthorNote, opts HTMLOptions) error {
-	d, err := buildWithNotes(doc, reg, notes)
+	d, err := buildCopy(doc, reg, notes, opts.Handout)
 	if err != nil {
 		return err
 	}
@@ -190,35 +238,47 @@ func writeHTML(w io.Writer, doc *compose.Document, reg *modality.Registry, notes
 	fmt.Fprintf(&b, ":root{--font:'%s',sans-serif}\n", textfit.FontFamily)
 	b.WriteString(pageCSS)
 	b.WriteString("</style>\n</head>\n")
-	if opts.Present {
-		b.WriteString("<body class=\"present\">\n")
-	} else {
-		b.WriteString("<body>\n")
+	var classes []string
+	overview := printSwitch + d.overview
+	if opts.Handout {
+		classes, overview = append(classes, "handout"), d.overview
 	}
-	b.WriteString("<main id=\"deck\">\n")
-	fmt.Fprintf(&b, "<section class=\"page overview\" id=\"overview\" data-page=\"0\">\n%s</section>\n", d.overview)
+	if opts.Present {
+		classes = append(classes, "present")
+	}
+	body := "<body>\n"
+	if len(classes) > 0 {
+		body = "<body class=\"" + strings.Join(classes, " ") + "\">\n"
+	}
+	b.WriteString(body + "<main id=\"deck\">\n")
+	fmt.Fprintf(&b, "<section class=\"page overview\" id=\"overview\" data-page=\"0\">\n%s</section>\n", overview)
 	for i, s := range d.slides {
-		id := fmt.Sprintf("placeholder-%d", i+1)
-		if s.id != "" {
-			id = "slide-" + s.id
-		}
-		fmt.Fprintf(&b, "<section class=\"page slide\" id=\"%s\" data-page=\"%d\">\n<header>%s</header>\n<div class=\"children\">\n", html.EscapeString(id), i+1, s.head)
-		notes := s.notes
-		for _, c := range s.children {
-			b.WriteString(c.Body)
-			notes += c.Notes
-		}
-		b.WriteString("</div>\n")
-		if notes != "" {
-			fmt.Fprintf(&b, "<aside class=\"notes\"><h3>Notes</h3>\n%s</aside>\n", notes)
-		}
-		fmt.Fprintf(&b, "<footer>%d / %d</footer>\n</section>\n", i+1, len(d.slides))
+		writeSlide(&b, s, i, len(d.slides))
 	}
 	b.WriteString("</main>\n<script>\n")
 	b.WriteString(pageJS)
 	b.WriteString("</script>\n</body>\n</html>\n")
 	_, err = io.WriteString(w, b.String())
 	return err
+}
+
+// writeSlide writes slide i of n as one page.
+func writeSlide(b *strings.Builder, s slide, i, n int) {
+	id := fmt.Sprintf("placeholder-%d", i+1)
+	if s.id != "" {
+		id = "slide-" + s.id
+	}
+	fmt.Fprintf(b, "<section class=\"page slide\" id=\"%s\" data-page=\"%d\">\n<header>%s</header>\n<div class=\"children\">\n", html.EscapeString(id), i+1, s.head)
+	notes := s.notes
+	for _, c := range s.children {
+		b.WriteString(c.Body)
+		notes += c.Notes
+	}
+	b.WriteString("</div>\n")
+	if notes != "" {
+		fmt.Fprintf(b, "<aside class=\"notes\"><h3>Notes</h3>\n%s</aside>\n", notes)
+	}
+	fmt.Fprintf(b, "<footer>%d / %d</footer>\n</section>\n", i+1, n)
 }
 
 // Markdown writes doc as Marp Markdown: front matter with marp: true, one
@@ -231,7 +291,13 @@ func Markdown(w io.Writer, doc *compose.Document, reg *modality.Registry) error 
 // MarkdownWithNotes is Markdown with the notes subagents left for the
 // author, placed as HTMLWithNotes places them.
 func MarkdownWithNotes(w io.Writer, doc *compose.Document, reg *modality.Registry, notes []AuthorNote) error {
-	d, err := buildWithNotes(doc, reg, notes)
+	return writeMarkdown(w, doc, reg, notes, false)
+}
+
+// writeMarkdown writes doc as Marp Markdown, the teacher's copy or
+// (handout) the pupil's.
+func writeMarkdown(w io.Writer, doc *compose.Document, reg *modality.Registry, notes []AuthorNote, handout bool) error {
+	d, err := buildCopy(doc, reg, notes, handout)
 	if err != nil {
 		return err
 	}

@@ -71,15 +71,20 @@ func (s *Shooter) start() error {
 			return
 		}
 		s.dir = dir
-		opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(s.path), chromedp.NoSandbox, chromedp.DisableGPU)
-		if len(os.TempDir()) > maxSocketDir {
-			// Chromium puts its singleton socket under TMPDIR and will not
-			// start when that path passes the socket path limit (108 bytes).
-			opts = append(opts, chromedp.Env("TMPDIR=/tmp"))
-		}
-		s.alloc, s.cancel = chromedp.NewExecAllocator(context.Background(), opts...)
+		s.alloc, s.cancel = chromedp.NewExecAllocator(context.Background(), browserOptions(s.path)...)
 	})
 	return s.startEr
+}
+
+// browserOptions start the headless browser at path (screenshots, PDF).
+func browserOptions(path string) []chromedp.ExecAllocatorOption {
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(path), chromedp.NoSandbox, chromedp.DisableGPU)
+	if len(os.TempDir()) > maxSocketDir {
+		// Chromium puts its singleton socket under TMPDIR and will not
+		// start when that path passes the socket path limit (108 bytes).
+		opts = append(opts, chromedp.Env("TMPDIR=/tmp"))
+	}
+	return opts
 }
 
 // maxSocketDir is the longest TMPDIR under which Chromium's

@@ -1,0 +1,240 @@
+package cmd
+
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/lessongen/lessongen/llm"
+)
+
+// setting is one row of settingTable: everything about a setting that
+// flags, environment, config file, `lessongen schema config`, the README
+// and doctor need.
+type setting struct {
+	key  string      // the config file's name; the flag is it with dashes
+	typ  settingType // what the value must be, wherever it is set
+	def  any         // the default, of typ's Go type (settingType.parse)
+	help string      // the flag's help; its [$VAR] note is added
+	doc  string      // the README's default column: the default and its effect
+	arg  string      // the flag's argument in the README (DIR, FILE)
+	// env are variables read after LESSONGEN_KEY, in order.
+	env    []string
+	noFlag bool // set only by environment or config file (the key)
+	secret bool // never quoted in a message
+	// setOnly: being set at all is read, so the default is never applied
+	// (temperature unset is the server's).
+	setOnly bool
+	probe   bool // changes what doctor's probes send or how they read the answer
+	set     func(*settings, any)
+}
+
+// settingTable declares every setting once, in the README's order.
+var settingTable = []setting{
+	{key: "model", typ: textType, def: defaultModel, probe: true,
+		help: "model name",
+		doc:  "`gpt-4.1-mini`",
+		set:  func(s *settings, v any) { s.Model = v.(string) }},
+	{key: "base_url", typ: textType, def: defaultBaseURL, probe: true, env: []string{"OPENAI_BASE_URL"},
+		help: "OpenAI-compatible API base URL, with /v1 (e.g. http://localhost:11434/v1 for Ollama)",
+		doc:  "`https://api.openai.com/v1`; an empty or non-http(s) value is an error (exit 2), never a fallback",
+		set:  func(s *settings, v any) { s.BaseURL = v.(string) }},
+	{key: "api_key", typ: textType, def: "", noFlag: true, secret: true, env: []string{"OPENAI_API_KEY"},
+		help: "the API key; keep it out of files",
+		doc:  "none; not needed for local servers",
+		set:  func(s *settings, v any) { s.APIKey = v.(string) }},
+	{key: "concurrency", typ: intType, def: int64(defaultParallel),
+		help: "subagents in flight at once across the run",
+		doc:  "4 subagents in flight; a slide's subagents run back to back on one slot, and the slides with the most levels pending start first",
+		set:  func(s *settings, v any) { s.Concurrency = int(v.(int64)) }},
+	{key: "max_steps", typ: intType, def: int64(defaultSteps),
+		help: "model turns per subagent (its budget)",
+		doc:  "12 model turns per subagent",
+		set:  func(s *settings, v any) { s.MaxSteps = int(v.(int64)) }},
+	{key: "timeout", typ: durationType, def: defaultTimeout, probe: true,
+		help: "deadline for one model turn, retries included",
+		doc:  "`2m` per model turn, retries included; a turn that runs out fails its node, not the run",
+		set:  func(s *settings, v any) { s.Timeout = v.(time.Duration) }},
+	{key: "attempt_timeout", typ: durationType, def: time.Duration(0), setOnly: true, probe: true,
+		help: "deadline for one HTTP attempt within a turn; a stalled attempt is cut and retried (default: half of --timeout; 0: none)",
+		doc:  "half of `timeout` (`1m`) per HTTP attempt; a request that stalls (no answer, or an answer that stops halfway) is cut and retried; `0` = none; longer than `timeout` is a usage error (exit 2)",
+		set:  func(s *settings, v any) { s.AttemptTimeout = v.(time.Duration) }},
+	{key: "retries", typ: intType, def: int64(4), probe: true,
+		help: "retries of a model turn after 429, 5xx or connection errors, with backoff",
+		doc:  "4 (429, 5xx, connection errors, attempt timeouts; backoff with jitter, `Retry-After` honoured)",
+		set:  func(s *settings, v any) { s.Retries = int(v.(int64)) }},
+	{key: "rps", typ: floatType, def: 0.0,
+		help: "requests per second to the model server (default: unlimited; 429s slow everyone down)",
+		doc:  "unlimited; one limiter per provider, slowed down by 429s",
+		set:  func(s *settings, v any) { s.RPS = v.(float64) }},
+	{key: "approve", typ: textType, def: "auto",
+		help: "approve changes: auto, deny (dry run: commit nothing), ask (preview each on the terminal)",
+		doc:  "`auto`; `ask` shows each change on the terminal as the diff it makes to its file, and asks; `deny` is a deprecated alias of `--dry-run`",
+		set:  func(s *settings, v any) { s.Approve = v.(string) }},
+	{key: "tool_schema", typ: textType, def: "strict", probe: true,
+		help: "tool schemas: strict, or compatible for servers without strict function calling",
+		doc:  "`strict`; `compatible` for servers without strict function calling",
+		set:  func(s *settings, v any) { s.ToolSchema = v.(string) }},
+	{key: "temperature", typ: floatType, def: 0.0, setOnly: true, probe: true,
+		help: "sampling temperature (default: the server's)",
+		doc:  "the server's; between 0 and 2",
+		set:  func(s *settings, v any) { t := v.(float64); s.Temperature = &t }},
+	{key: "seed", typ: intType, def: int64(0), setOnly: true, probe: true,
+		help: "sampling seed, for servers that support it (default: none)",
+		doc:  "the server's",
+		set:  func(s *settings, v any) { n := v.(int64); s.Seed = &n }},
+	{key: "max_tokens", typ: intType, def: int64(0), probe: true,
+		help: "cap on tokens per model answer (default: the server's)",
+		doc:  "the server's",
+		set:  func(s *settings, v any) { s.MaxTokens = v.(int64) }},
+	{key: "token_field", typ: textType, def: "auto", probe: true,
+		help: "field for --max-tokens: auto (max_completion_tokens for OpenAI and Azure hosts, max_tokens elsewhere), max_tokens or max_completion_tokens",
+		doc:  "`auto`: `max_tokens` goes in `max_completion_tokens` for OpenAI and Azure hosts (`*.openai.com`, `*.openai.azure.com`), in `max_tokens` elsewhere; or name the field: `max_tokens`, `max_completion_tokens`",
+		set:  func(s *settings, v any) { s.TokenField = v.(string) }},
+	{key: "parallel_tool_calls", typ: boolType, def: true, probe: true,
+		help: "send parallel_tool_calls: true with tools (false for a server that rejects the field)",
+		doc:  "`true`: requests with tools ask for several calls per turn; `false` leaves the field out (for a server that rejects it)",
+		set:  func(s *settings, v any) { s.ParallelToolCalls = v.(bool) }},
+	{key: "templates", typ: textType, def: "", arg: "DIR",
+		help: "directory of prompt templates overriding the built-in ones (LEVEL.tmpl)",
+		doc:  "built in; `DIR/LEVEL.tmpl` overrides one level",
+		set:  func(s *settings, v any) { s.Templates = v.(string) }},
+	{key: "events", typ: textType, def: "", arg: "FILE",
+		help: "write a JSON Lines event log to this file (- for stderr)",
+		doc:  "none; JSON Lines (`run_start`, `node_start`/`node_end`, `model_text`, `text_chunk`, `tool_call`/`tool_result`, `usage`, `checkpoint`, `note`, `author_question`/`author_answer`, `run_end`), each through the redactor; `-` for stderr",
+		set:  func(s *settings, v any) { s.Events = v.(string) }},
+	{key: "max_requests", typ: intType, def: int64(0),
+		help: "cap on model requests for the whole run, retries included; when spent, running steps stop at a safe point, the work is saved, exit 3 (default: none)",
+		doc:  "none; a cap on the whole run's HTTP requests (retries included). What is left of a cap shows in every tool result as `budget_left` beside `steps_left` once a quarter or less of it remains (a figure that moves with other subagents' requests, shown all along, would make the same answers give another lesson at another concurrency); a request in flight holds its share of `--max-requests`, so no more are sent than the cap (retries aside). Once spent no step starts; running steps stop at their next request (requests in flight finish and their tool calls commit), what was committed is saved, and the run exits 3 naming the budget",
+		set:  func(s *settings, v any) { s.MaxRequests = int(v.(int64)) }},
+	{key: "max_tokens_total", typ: intType, def: int64(0),
+		help: "cap on prompt+completion tokens for the whole run, as the server reports them; when spent, as --max-requests (default: none)",
+		doc:  "none; a cap on the whole run's prompt+completion tokens, as the server reports them; shown and spent as `max_requests`",
+		set:  func(s *settings, v any) { s.MaxTokensTotal = v.(int64) }},
+	{key: "max_answer_bytes", typ: intType, def: int64(llm.DefaultMaxAnswerBytes), probe: true,
+		help: "cap on bytes read of one answer from the server; a longer answer is a failed attempt (an endless or huge body cannot exhaust memory)",
+		doc:  "`8388608` (8 MiB); cap on what is read of one answer body, streamed or not. An answer that passes it (an endless or huge body from a broken server or proxy) stops being read there and is a failed attempt, retried like a cut stream; the error names the cap and this setting. A streamed answer sends each token in a chunk of its own, about 200 bytes each, so 8 MiB holds some 40 000 streamed tokens; at least `4096`",
+		set:  func(s *settings, v any) { s.MaxAnswerBytes = v.(int64) }},
+	{key: "stream", typ: boolType, def: false, probe: true,
+		help: "stream answers: show the model's text as it arrives on a terminal, and log it in pieces to --events",
+		doc:  "`false`; `true` asks for streamed answers (with `stream_options.include_usage`): the model's text is printed above the live progress view as it arrives, and `--events` gets `text_chunk` events (each ends at whitespace, so no word is split). Documents are the same as without it; a stream cut before its end is retried like a dropped connection, and the text it had shown is declared void (a `text_chunk` event with `\"restart\": true`; on the terminal, \"the answer was cut off; it starts again\")",
+		set:  func(s *settings, v any) { s.Stream = v.(bool) }},
+	{key: "review", typ: boolType, def: false,
+		help: "give each whiteboard's drawing subagent one more turn once it is done, with the board as it stands and the results of its last calls, to fix what it sees (at most one request more per board)",
+		doc:  "`false`; `true` gives each whiteboard's drawing subagent one review turn once its work is done: the board as `describe_whiteboard` shows it (every element, style as drawn, measured text fit, defects) after the results of its last calls, which a subagent that ends on its last write never reads. The model fixes what it sees or replies with no tool calls; at most one request more per board (`BenchmarkRequestEconomyReview`: 1.47 requests per subagent against 1.00)",
+		set:  func(s *settings, v any) { s.Review = v.(bool) }},
+	{key: "review_images", typ: boolType, def: false,
+		help: "with the review turn (implies --review), also show the model the board as drawn: a PNG screenshotted in headless Chromium, which must be installed; a server that refuses images gets the review as text, with a warning",
+		doc:  "`false`; `true` implies `review` and adds to each review turn the board as drawn: a PNG of the whiteboard as `render` draws it (the canvas's size, its longer side at most 1280 px), screenshotted in headless Chromium and sent as an image part (a `data:image/png;base64,` URL) of the review message, for a model that takes images. A server that refuses the image (llama-server without `--mmproj`: \"image input is not supported\"; a text-only model) gets that review again as text with a warning, and the run sends no more images. Saved conversations hold `[image: board as drawn, N bytes]`, not the image; `--record` holds it, so `--replay` of such a recording needs `--review-images` and a browser that draws the same PNG (the same Chromium version), or it misses",
+		set:  func(s *settings, v any) { s.ReviewImages = v.(bool) }},
+	{key: "chromium", typ: textType, def: "", arg: "PATH",
+		help: "the browser --review-images draws the board with (a path or a name on the PATH); default: the first of chromium, chromium-browser, google-chrome, google-chrome-stable on the PATH",
+		doc:  "the first of `chromium`, `chromium-browser`, `google-chrome`, `google-chrome-stable` on the PATH; the browser `review_images` draws with (a path or a name); none found is exit 2 before any request",
+		set:  func(s *settings, v any) { s.Chromium = v.(string) }},
+	{key: "state_dir", typ: textType, def: "", arg: "DIR",
+		help: "where subagents' conversations and notes are saved and continued from (default: .lessongen/FILE beside the file the lesson is saved to; docs/history.md)",
+		doc:  "`.lessongen/FILE/` beside the file the lesson is saved to (with `-o`, the output's; it starts as a copy of the input's), one folder per lesson file; each subagent's conversation, saved as it runs, the notes for the author and the record of what runs generated ([docs/history.md](docs/history.md)); read but not written by dry runs and `-o -`",
+		set:  func(s *settings, v any) { s.StateDir = v.(string) }},
+	{key: "sources", typ: foldersType, def: []string(nil), arg: "DIR",
+		help: "a folder of the author's text sources subagents may read and cite, read-only (repeatable; in the environment, separated by " + string(filepath.ListSeparator) + ")",
+		doc:  "none; folders of text subagents may read and cite, read-only (see [Writing from your sources](#writing-from-your-sources)); `validate` checks citations in them. The flag is repeatable, the environment variable a path list, the config file one folder or a list",
+		set:  func(s *settings, v any) { s.Sources = v.([]string) }},
+	{key: "record", typ: textType, def: "", arg: "FILE",
+		help: "save every model request and answer of the run to this file (JSON Lines), for --replay",
+		doc:  "none; save every model request and answer (see [Record and replay](#record-and-replay))",
+		set:  func(s *settings, v any) { s.Record = v.(string) }},
+	{key: "replay", typ: textType, def: "", arg: "FILE",
+		help: "answer every model request from this recording, with no network; a request it does not hold stops the run (exit 2)",
+		doc:  "none; answer from a recording, offline; a request it lacks is exit 2",
+		set:  func(s *settings, v any) { s.Replay = v.(string) }},
+	{key: "checkpoint_interval", typ: durationType, def: defaultCheckpointInterval,
+		help: "rewrite the lesson file at most this often while subagents run (files of their own are saved as each node finishes; everything at the end); 0: after every node",
+		doc:  "`1s`: while subagents run, the lesson file is rewritten at most this often (whiteboard and quiz files of their own are saved as each node finishes; everything is saved at the end, on Ctrl-C and on failures); `0` saves everything after every node",
+		set:  func(s *settings, v any) { s.CheckpointInterval = v.(time.Duration) }},
+}
+
+// settingKeys are the config file's names, in the table's order.
+var settingKeys = func() []string {
+	keys := make([]string, len(settingTable))
+	for i, s := range settingTable {
+		keys[i] = s.key
+	}
+	return keys
+}()
+
+func lookupSetting(key string) (setting, bool) {
+	i := slices.IndexFunc(settingTable, func(s setting) bool { return s.key == key })
+	if i < 0 {
+		return setting{}, false
+	}
+	return settingTable[i], true
+}
+
+// flag is the setting's flag name, "" for none.
+func (s setting) flag() string {
+	if s.noFlag {
+		return ""
+	}
+	return strings.ReplaceAll(s.key, "_", "-")
+}
+
+// envs are the variables the setting is read from, in order:
+// LESSONGEN_BASE_URL, then OPENAI_BASE_URL.
+func (s setting) envs() []string {
+	return append([]string{"LESSONGEN_" + strings.ToUpper(s.key)}, s.env...)
+}
+
+// addFlag declares the setting's flag on fs, its help naming its
+// environment variables.
+func (s setting) addFlag(fs *pflag.FlagSet) {
+	name, usage := s.flag(), s.help+" "+s.envNote()
+	switch s.typ {
+	case intType:
+		fs.Int64(name, s.def.(int64), usage)
+	case floatType:
+		fs.Float64(name, s.def.(float64), usage)
+	case durationType:
+		fs.Duration(name, s.def.(time.Duration), usage)
+	case boolType:
+		fs.Bool(name, s.def.(bool), usage)
+	case foldersType:
+		fs.StringArray(name, s.def.([]string), usage)
+	default:
+		fs.String(name, s.def.(string), usage)
+	}
+}
+
+// addModelFlags declares the flags of commands that call a model: every
+// setting that has a flag.
+func addModelFlags(dst *pflag.FlagSet) {
+	for _, s := range settingTable {
+		if !s.noFlag {
+			s.addFlag(dst)
+		}
+	}
+}
+
+// envNote names the environment variables a flag's setting is read from,
+// as resolveSettings binds them: "[$LESSONGEN_MAX_STEPS]".
+func envNote(flag string) string {
+	s, _ := lookupSetting(strings.ReplaceAll(flag, "-", "_"))
+	return s.envNote()
+}
+
+func (s setting) envNote() string {
+	return "[$" + strings.Join(s.envs(), ", $") + "]"
+}
+
+// setBy names where a setting can be set, for messages: "--timeout,
+// LESSONGEN_TIMEOUT or timeout in the config file".
+func (s setting) setBy() string {
+	var where []string
+	if f := s.flag(); f != "" {
+		where = append(where, "--"+f)
+	}
+	where = append(where, s.envs()...)
+	return strings.Join(where, ", ") + " or " + s.key + " in the config file"
+}

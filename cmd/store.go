@@ -1,0 +1,52 @@
+package cmd
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/lessongen/lessongen/compose"
+)
+
+// fileStore is a run's orchestrate.Store when it writes files: the lesson
+// and its children's files through the saver, to out ("" for in place).
+type fileStore struct {
+	saver *compose.Saver
+	out   string
+	// during and final are where a save's warnings go while the run is
+	// on (above the live frame) and at its end.
+	during, final io.Writer
+}
+
+func (s *fileStore) Checkpoint(lesson bool) ([]string, error) {
+	return save(s.saver, s.out, lesson, s.during)
+}
+
+func (s *fileStore) Save() ([]string, error) {
+	paths, err := save(s.saver, s.out, true, s.final)
+	if err != nil {
+		return paths, fmt.Errorf("save: %w", err)
+	}
+	return paths, nil
+}
+
+func (s *fileStore) Conflicted() bool { return len(s.saver.Conflicts()) > 0 }
+
+// stdoutStore is the Store of a run with -o -: the lesson written to out
+// at the end, nothing during the run.
+type stdoutStore struct {
+	doc *compose.Document
+	out io.Writer
+}
+
+func (stdoutStore) Checkpoint(bool) ([]string, error) { return nil, nil }
+
+func (s stdoutStore) Save() ([]string, error) {
+	data, err := s.doc.LessonBytes()
+	if err != nil {
+		return nil, err
+	}
+	_, err = s.out.Write(data)
+	return nil, err
+}
+
+func (stdoutStore) Conflicted() bool { return false }

@@ -1,0 +1,233 @@
+package render_test
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
+
+	"github.com/lessongen/lessongen/render"
+)
+
+// teacherOnly is what only the teacher's copy of allkinds holds: speaker
+// notes, a note for the author, the answer key with its feedback, and the
+// notes' headings.
+var teacherOnly = []string{
+	"Point at each box in turn", // speaker notes
+	"check the Hebrew options",  // a note for the author
+	"Answer key", "0 °C at sea level", "Quiz sources", "Notes for the author",
+	`class="notes"`,
+}
+
+var handoutNotes = []render.AuthorNote{{Node: "slides/states/quiz", About: "quiz", Text: "check the Hebrew options"}}
+
+// write renders path with w, with handoutNotes as the author's notes.
+func write(t *testing.T, path string, w render.Writer) []byte {
+	t.Helper()
+	reg := registry(t)
+	var b bytes.Buffer
+	if err := w(&b, load(t, path, reg), reg, handoutNotes); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// The pupil copy holds nothing that is for the teacher alone — not hidden,
+// absent, so viewing the source shows none of it — while the slides and
+// questions are all there; the teacher's copy holds it all.
+func TestHandoutLeavesOutNotesAndAnswers(t *testing.T) {
+	for _, f := range []struct {
+		name string
+		w    func(bool) render.Writer
+	}{{"html", render.HTMLWriter}, {"md", render.MarkdownWriter}} {
+		teacher, pupil := write(t, allKinds, f.w(false)), write(t, allKinds, f.w(true))
+		for _, s := range teacherOnly {
+			if f.name == "md" && strings.Contains(s, "class=") {
+				continue // Marp's notes are comments, not asides
+			}
+			if !bytes.Contains(teacher, []byte(s)) {
+				t.Errorf("%s: the teacher copy lacks %q", f.name, s)
+			}
+			if bytes.Contains(pupil, []byte(s)) {
+				t.Errorf("%s: the handout holds %q", f.name, s)
+			}
+		}
+		for _, s := range []string{"At what temperature does water freeze?", "Three states", "Ice 冰"} {
+			if !bytes.Contains(pupil, []byte(s)) {
+				t.Errorf("%s: the handout lacks %q", f.name, s)
+			}
+		}
+		if f.name == "md" && bytes.Contains(pupil, []byte("<!--")) {
+			t.Error("md: the handout has a presenter note")
+		}
+	}
+	pupil := write(t, allKinds, render.HTMLWriter(true))
+	if bytes.Contains(pupil, []byte(`<fieldset class="print-switch"`)) || !bytes.Contains(pupil, []byte(`<body class="handout">`)) {
+		t.Error("the handout page should be marked as one and have no teacher/pupil print switch")
+	}
+}
+
+// printed reads, with print media emulated, whether each quiz page's notes
+// show and what the first question leaves as room to answer.
+func printed(t *testing.T, ctx context.Context) (notes string, room string) {
+	t.Helper()
+	if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Media: "print"}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[
+		document.querySelector(".notes") ? getComputedStyle(document.querySelector(".notes")).display : "absent",
+		getComputedStyle(document.querySelector(".quiz li.question"), "::after").content]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got[0], got[1]
+}
+
+// In the browser, the teacher's page prints the teacher copy (notes
+// shown, even after N hid them on screen) until its print switch is set
+// to the pupil copy (no notes, room to answer); the handout prints the
+// pupil copy; no slide footer prints over the notes.
+func TestPrintSwitchInTheBrowser(t *testing.T) {
+	ctx := newBrowser(t)
+	dir := t.TempDir()
+	for _, handout := range []bool{false, true} {
+		file := filepath.Join(dir, "lesson-"+strconv.FormatBool(handout)+".html")
+		if err := os.WriteFile(file, write(t, allKinds, render.HTMLWriter(handout)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := chromedp.Do(ctx, chromedp.Navigate("file://"+file), chromedp.EmulateViewport(1200, 900)); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Media: "screen"}); err != nil {
+			t.Fatal(err)
+		}
+		if handout {
+			if notes, room := printed(t, ctx); notes != "absent" || room != `"Answer:"` {
+				t.Errorf("the handout prints notes %s and room to answer %s, want absent and \"Answer:\"", notes, room)
+			}
+			continue
+		}
+		if err := chromedp.Do(ctx, chromedp.KeyEvent("n")); err != nil { // hide the notes on screen
+			t.Fatal(err)
+		}
+		if notes, room := printed(t, ctx); notes != "block" || room != "none" {
+			t.Errorf("the teacher copy prints notes %s and room to answer %s, want block and none", notes, room)
+		}
+		footer, err := chromedp.Run(ctx, chromedp.Evaluate[string](`getComputedStyle(document.querySelector(".slide footer")).display`))
+		if err != nil || footer != "none" {
+			t.Errorf("slide footers print as %q (%v), want none: page numbers come from the printer", footer, err)
+		}
+		// The switch is on screen, not on paper: click it there.
+		if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Media: "screen"}); err != nil {
+			t.Fatal(err)
+		}
+		if err := chromedp.Do(ctx, chromedp.Click(chromedp.ID("print-pupil"))); err != nil {
+			t.Fatal(err)
+		}
+		if notes, room := printed(t, ctx); notes != "none" || room != `"Answer:"` {
+			t.Errorf("with the switch on pupil copy the page prints notes %s and room to answer %s, want none and \"Answer:\"", notes, room)
+		}
+	}
+}
+
+// poppler finds pdfinfo, pdftotext, pdffonts and pdftoppm, or skips.
+func poppler(t *testing.T) {
+	t.Helper()
+	for _, tool := range []string{"pdfinfo", "pdftotext", "pdffonts", "pdftoppm"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("no %s on PATH (apt-get install poppler-utils): skipping the PDF checks", tool)
+		}
+	}
+}
+
+func tool(t *testing.T, name string, args ...string) string {
+	t.Helper()
+	out, err := exec.Command(name, args...).Output()
+	if err != nil {
+		t.Fatalf("%s %q: %v", name, args, err)
+	}
+	return string(out)
+}
+
+var pdfPages = regexp.MustCompile(`(?m)^Pages:\s+(\d+)$`)
+
+// The PDF, through the real browser, as poppler reads it: one sheet per
+// page of the lesson (overview and slides), every slide's title as text,
+// page numbers, every font embedded; the handout without notes or answers.
+// With -update the second sheet of each goes to docs/img as a picture.
+func TestPDF(t *testing.T) {
+	browser, err := render.FindBrowser("")
+	if err != nil {
+		t.Skipf("%v: skipping the PDF test", err)
+	}
+	poppler(t)
+	dir := shotDir(t) // $RENDER_SHOTS keeps the PDFs for a look
+	for i, c := range []struct {
+		lesson  string
+		handout bool
+		img     string // the picture of its second sheet, for the README
+		has     string // what only the teacher copy holds
+	}{
+		{example, false, "print-teacher.png", "Hold up a leaf"},
+		{allKinds, false, "", "0 °C at sea level"}, // taller than a sheet: shrunk to fit
+		{allKinds, true, "print-handout.png", ""},
+	} {
+		pdf := filepath.Join(dir, "print-"+strconv.Itoa(i)+".pdf")
+		if err := os.WriteFile(pdf, write(t, c.lesson, render.PDFWriter(t.Context(), browser, c.handout)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		page := write(t, c.lesson, render.HTMLWriter(c.handout))
+		want := bytes.Count(page, []byte(`<section class="page`))
+		m := pdfPages.FindStringSubmatch(tool(t, "pdfinfo", pdf))
+		if m == nil || m[1] != strconv.Itoa(want) {
+			t.Errorf("%s (handout %v): pdfinfo says %v pages, want %d (one per page of the lesson)", c.lesson, c.handout, m, want)
+		}
+		text := tool(t, "pdftotext", pdf, "-")
+		for _, title := range regexp.MustCompile(`<h2>([^<]+)</h2>`).FindAllStringSubmatch(string(page), -1) {
+			if !strings.Contains(text, title[1]) {
+				t.Errorf("%s: the PDF's text lacks the slide title %q", c.lesson, title[1])
+			}
+		}
+		if n := strconv.Itoa(want); !strings.Contains(text, "page 2 / "+n) || !strings.Contains(text, "page "+n+" / "+n) {
+			t.Errorf("%s: no page numbers (page 2 / %s) in the PDF's text", c.lesson, n)
+		}
+		checkFonts(t, c.lesson, tool(t, "pdffonts", pdf))
+		if c.handout {
+			for _, s := range teacherOnly[:5] {
+				if strings.Contains(text, s) {
+					t.Errorf("%s: the handout PDF holds %q", c.lesson, s)
+				}
+			}
+		} else if !strings.Contains(text, c.has) {
+			t.Errorf("%s: the teacher copy lacks %q", c.lesson, c.has)
+		}
+		if *update && c.img != "" {
+			tool(t, "pdftoppm", "-r", "60", "-f", "2", "-l", "2", "-singlefile", "-png", pdf, filepath.Join("..", "docs", "img", strings.TrimSuffix(c.img, ".png")))
+		}
+	}
+}
+
+// checkFonts fails unless pdffonts lists fonts, each embedded.
+func checkFonts(t *testing.T, name, list string) {
+	t.Helper()
+	lines := strings.Split(strings.TrimSpace(list), "\n")
+	if len(lines) < 3 {
+		t.Errorf("%s: pdffonts lists no fonts:\n%s", name, list)
+		return
+	}
+	for _, l := range lines[2:] {
+		// name type encoding emb sub uni object ID: emb is 5th from the end.
+		f := strings.Fields(l)
+		if len(f) < 6 || f[len(f)-5] != "yes" {
+			t.Errorf("%s: a font is not embedded: %s", name, l)
+		}
+	}
+}
