@@ -28,6 +28,8 @@ type renderOptions struct {
 	format string
 	// handout leaves out what is for the teacher alone: the pupil copy.
 	handout bool
+	// present opens the HTML page as a slideshow.
+	present bool
 	// chromium is the browser --format pdf prints with; "" finds one.
 	chromium string
 	ctx      context.Context
@@ -48,7 +50,11 @@ Pending spots are drawn as dashed placeholders with their hints, so a lesson
 can be looked at before generation.
 
 In the page, the arrow keys move between pages, N shows or hides the notes
-and P shows one page at a time. Printing gives the teacher copy, one slide
+and P presents: one slide at a time scaled to the window at 16:9, without
+notes or answers (F fullscreen, A reveals a quiz's answers one question at a
+time, Escape leaves); S opens the presenter view, a second window with the
+notes, the next slide and a timer, kept in step. --present opens the page
+presenting. Printing gives the teacher copy, one slide
 per sheet with its notes and answer key below it; the page's print switch
 prints the pupil copy instead. --handout writes the pupil copy itself: no
 notes, notes for the author or answer key anywhere in the file, and room
@@ -96,6 +102,7 @@ the lesson's files is refused.`,
 	}
 	cmd.Flags().StringVarP(&opts.out, "output", "o", "", "output file (default: FILE with .html, .md, .pptx or .pdf; - for stdout)")
 	cmd.Flags().StringVar(&opts.format, "format", "html", "html, md (Marp Markdown), pptx (PowerPoint) or pdf (printed through headless Chromium)")
+	cmd.Flags().BoolVar(&opts.present, "present", false, "with --format html: the page opens as a slideshow (as if P were pressed)")
 	cmd.Flags().BoolVar(&opts.handout, "handout", false, "the pupil copy: no speaker notes, notes for the author or answer key (pptx: no notes pages or answer-key slide)")
 	cmd.Flags().StringVar(&opts.chromium, "chromium", os.Getenv("LESSONGEN_CHROMIUM"), "the browser --format pdf prints with (a path or a name on the PATH); default: the first of chromium, chromium-browser, google-chrome, google-chrome-stable on the PATH (env LESSONGEN_CHROMIUM)")
 	cmd.Flags().StringVar(&opts.stateDir, "state-dir", os.Getenv("LESSONGEN_STATE_DIR"), "where generate kept its state, for the notes subagents left for the author (default: .lessongen/FILE beside the lesson; env LESSONGEN_STATE_DIR)")
@@ -205,7 +212,7 @@ func renderWriter(opts *renderOptions) (render.Writer, error) {
 	var write render.Writer
 	switch opts.format {
 	case "html":
-		write = render.HTMLWriter(opts.handout)
+		write = render.HTMLWriterWith(render.HTMLOptions{Handout: opts.handout, Present: opts.present})
 	case "md":
 		write = render.MarkdownWriter(opts.handout)
 	case "pptx":
@@ -222,6 +229,9 @@ func renderWriter(opts *renderOptions) (render.Writer, error) {
 		write = render.PDFWriter(ctx, browser, opts.handout)
 	default:
 		return nil, usagef("--format must be html, md, pptx or pdf, got %q", opts.format)
+	}
+	if opts.present && opts.format != "html" {
+		return nil, usagef("--present is for --format html")
 	}
 	if binaryFormat[opts.format] && opts.out == "-" && opts.io.OutTTY {
 		// On a terminal a zip's or PDF's bytes are noise (and the

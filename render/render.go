@@ -158,7 +158,7 @@ func notesHTML(notes []AuthorNote) string {
 // note on a slide's child goes to that slide's notes, any other to the
 // overview's.
 func HTMLWithNotes(w io.Writer, doc *compose.Document, reg *modality.Registry, notes []AuthorNote) error {
-	return writeHTML(w, doc, reg, notes, false)
+	return writeHTML(w, doc, reg, notes, HTMLOptions{})
 }
 
 // Writer is how `render` writes a lesson in one format.
@@ -166,9 +166,20 @@ type Writer func(w io.Writer, doc *compose.Document, reg *modality.Registry, not
 
 // HTMLWriter writes the teacher's copy (HTMLWithNotes) or, with handout,
 // the pupil's: see buildCopy.
-func HTMLWriter(handout bool) Writer {
+func HTMLWriter(handout bool) Writer { return HTMLWriterWith(HTMLOptions{Handout: handout}) }
+
+// HTMLOptions are the choices of an HTML render.
+type HTMLOptions struct {
+	// Handout writes the pupil's copy: see buildCopy.
+	Handout bool
+	// Present opens the page as a slideshow, as if P had been pressed.
+	Present bool
+}
+
+// HTMLWriterWith is HTMLWriter with every choice.
+func HTMLWriterWith(opts HTMLOptions) Writer {
 	return func(w io.Writer, doc *compose.Document, reg *modality.Registry, notes []AuthorNote) error {
-		return writeHTML(w, doc, reg, notes, handout)
+		return writeHTML(w, doc, reg, notes, opts)
 	}
 }
 
@@ -211,8 +222,8 @@ const printSwitch = `<fieldset class="print-switch"><legend>Print</legend>` +
 
 // writeHTML writes doc as one self-contained HTML page, the teacher's
 // copy or (handout) the pupil's.
-func writeHTML(w io.Writer, doc *compose.Document, reg *modality.Registry, notes []AuthorNote, handout bool) error {
-	d, err := buildCopy(doc, reg, notes, handout)
+func writeHTML(w io.Writer, doc *compose.Document, reg *modality.Registry, notes []AuthorNote, opts HTMLOptions) error {
+	d, err := buildCopy(doc, reg, notes, opts.Handout)
 	if err != nil {
 		return err
 	}
@@ -227,9 +238,17 @@ func writeHTML(w io.Writer, doc *compose.Document, reg *modality.Registry, notes
 	fmt.Fprintf(&b, ":root{--font:'%s',sans-serif}\n", textfit.FontFamily)
 	b.WriteString(pageCSS)
 	b.WriteString("</style>\n</head>\n")
-	body, overview := "<body>\n", printSwitch+d.overview
-	if handout {
-		body, overview = "<body class=\"handout\">\n", d.overview
+	var classes []string
+	overview := printSwitch + d.overview
+	if opts.Handout {
+		classes, overview = append(classes, "handout"), d.overview
+	}
+	if opts.Present {
+		classes = append(classes, "present")
+	}
+	body := "<body>\n"
+	if len(classes) > 0 {
+		body = "<body class=\"" + strings.Join(classes, " ") + "\">\n"
 	}
 	b.WriteString(body + "<main id=\"deck\">\n")
 	fmt.Fprintf(&b, "<section class=\"page overview\" id=\"overview\" data-page=\"0\">\n%s</section>\n", overview)

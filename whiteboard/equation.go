@@ -261,12 +261,13 @@ func equationSVG(src string, box textfit.Box, style textfit.Style, color string)
 		w := segWidth(s, size, style.Bold)
 		if s.arrow != 0 {
 			fmt.Fprintf(&b, "<tspan x=\"%s\" y=\"%s\" font-size=\"%s\" text-anchor=\"middle\">%s</tspan>", n(cx+w/2), n(y-size*0.55), n(size*0.5), html.EscapeString(s.text))
-			x1, x2, marker := cx+size*0.25, cx+w-size*0.25, "marker-end"
+			x1, x2, ay, sw := cx+size*0.25, cx+w-size*0.25, y-size*0.32, max(size/16, 1.5)
+			fmt.Fprintf(&arrows, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"%s\" stroke-width=\"%s\"/>",
+				n(x1), n(ay), n(x2), n(ay), html.EscapeString(color), n(sw))
 			if s.arrow < 0 {
-				marker = "marker-start"
+				x1, x2 = x2, x1
 			}
-			fmt.Fprintf(&arrows, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"%s\" stroke-width=\"%s\" %s=\"url(#wb-head)\"/>",
-				n(x1), n(y-size*0.32), n(x2), n(y-size*0.32), html.EscapeString(color), n(max(size/16, 1.5)), marker)
+			arrows.WriteString(arrowHead(x1, ay, x2, ay, sw, color))
 			cx += w
 			continue
 		}
