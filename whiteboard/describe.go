@@ -12,9 +12,23 @@ import (
 )
 
 // Describe says in plain sentences what the whiteboard holds, for a model's
-// context and for people reading `lessongen plan`. Every value in it is
-// clipped (clip.Text): a huge text is shown by its start, never whole.
+// context and for people reading `lessongen plan`: its Content, then the
+// author's brief while the board is pending. Every value in it is clipped
+// (clip.Text): a huge text is shown by its start, never whole.
 func (b *Board) Describe() string {
+	hint := b.hint
+	if hint == "" && b.Elements.Pending {
+		hint = b.Elements.Hint // a whole-pending board saved part way keeps its hint here
+	}
+	if hint == "" {
+		return b.Content()
+	}
+	return b.Content() + fmt.Sprintf("\nBrief for this whiteboard: %s.", strings.TrimSuffix(clip.Text(hint), "."))
+}
+
+// Content is Describe without the brief, which a filled board keeps in
+// memory but its saved file does not: what resume compares.
+func (b *Board) Content() string {
 	c := b.CanvasSize()
 	var s strings.Builder
 	fmt.Fprintf(&s, "A %dx%d whiteboard", c.Width, c.Height)
@@ -46,13 +60,6 @@ func (b *Board) Describe() string {
 	}
 	for _, e := range els {
 		s.WriteString("\n- " + e.describe())
-	}
-	hint := b.hint
-	if hint == "" && b.Elements.Pending {
-		hint = b.Elements.Hint // a whole-pending board saved part way keeps its hint here
-	}
-	if hint != "" {
-		fmt.Fprintf(&s, "\nBrief for this whiteboard: %s.", strings.TrimSuffix(clip.Text(hint), "."))
 	}
 	return s.String()
 }
