@@ -42,7 +42,7 @@ func render(t *testing.T, reg *modality.Registry, draws *drawn, path string) {
 		for _, k := range reg.Children() {
 			for _, want := range drawnText(draws, format, k.Name) {
 				if !strings.Contains(text, want) {
-					t.Errorf("render --format %s left out the %s's %q", format, k.Name, want)
+					t.Errorf("render --format %s left out the %s's %q", format, k.Name, short(want))
 				}
 			}
 		}
@@ -96,6 +96,14 @@ func drawnText(d *drawn, format, kind string) []string {
 		out = append(out, fmt.Sprintf("(nothing: the %s was never drawn for %s)", kind, format))
 	}
 	return out
+}
+
+// short is s cut for a message.
+func short(s string) string {
+	if r := []rune(s); len(r) > 100 {
+		return string(r[:100]) + "…"
+	}
+	return s
 }
 
 var textRun = regexp.MustCompile(`<a:t>([^<]*)</a:t>`)
