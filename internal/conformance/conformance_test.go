@@ -90,18 +90,48 @@ func run(t *testing.T, ctx context.Context, reg *modality.Registry, args ...stri
 	return out.String(), errOut.String(), code
 }
 
-func slideID(kind string) string { return "s-" + kind }
-func hint(kind string) string    { return "conformance brief for the " + kind }
+func hint(kind string) string { return "conformance brief for the " + kind }
 
-// lessonFor is a lesson with nothing pending but one slide per child
-// kind, each placing that kind pending as a whole.
-func lessonFor(reg *modality.Registry) string {
+// placements are the two ways a slide places a child: inline in the
+// lesson, and in a file of its own. Each kind is placed both ways.
+var placements = []struct {
+	prefix string
+	field  func(kind string) string
+}{
+	{"s-", func(kind string) string { return fmt.Sprintf("%s: !pending %q", kind, hint(kind)) }},
+	{"f-", func(kind string) string { return fmt.Sprintf("%s: {file: %[1]s.yaml}", kind) }},
+}
+
+// nodes are kind's nodes, one per placement ("slides/s-quiz/quiz").
+func nodes(kind string) []string {
+	var out []string
+	for _, p := range placements {
+		out = append(out, "slides/"+p.prefix+kind+"/"+kind)
+	}
+	return out
+}
+
+// writeLesson writes a lesson with nothing pending but two slides per
+// child kind, each placing that kind pending as a whole: inline, and in
+// the kind's own file.
+func writeLesson(t *testing.T, reg *modality.Registry, dir string) string {
+	t.Helper()
 	var b strings.Builder
 	b.WriteString("version: 1\nmetadata:\n  title: Plants\n  subject: science\n  grade: \"4\"\n  objectives:\n    - Name the parts of a plant\nslides:\n")
 	for _, k := range reg.Children() {
-		fmt.Fprintf(&b, "  - id: %s\n    title: The %s\n    notes: Say what the %s is for.\n    %s: !pending %q\n", slideID(k.Name), k.Name, k.Name, k.Name, hint(k.Name))
+		for _, p := range placements {
+			fmt.Fprintf(&b, "  - id: %s%s\n    title: The %[2]s\n    notes: Say what the %[2]s is for.\n    %s\n", p.prefix, k.Name, p.field(k.Name))
+		}
+		file := fmt.Sprintf("!pending %q\n", hint(k.Name))
+		if err := os.WriteFile(filepath.Join(dir, k.Name+".yaml"), []byte(file), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
-	return b.String()
+	path := filepath.Join(dir, "lesson.yaml")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
 
 // TestEveryModalityGoesThroughEveryStep drives each registered child kind
@@ -109,10 +139,7 @@ func lessonFor(reg *modality.Registry) string {
 // test for the kind it leaves out.
 func TestEveryModalityGoesThroughEveryStep(t *testing.T) {
 	reg, draws := watched(t, registry(t))
-	path := filepath.Join(t.TempDir(), "lesson.yaml")
-	if err := os.WriteFile(path, []byte(lessonFor(reg)), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	path := writeLesson(t, reg, t.TempDir())
 	t.Setenv("LESSONGEN_API_KEY", fakellm.DummyAPIKey)
 	t.Setenv("LESSONGEN_STATE_DIR", "")
 	if !t.Run("load and plan", func(t *testing.T) { loadAndPlan(t, reg, path) }) {
@@ -143,8 +170,10 @@ func loadAndPlan(t *testing.T, reg *modality.Registry, path string) {
 	tools, _, _ := run(t, ctx, reg, "tools")
 	for _, k := range reg.Children() {
 		for _, part := range modality.Parts() {
-			if want := fmt.Sprintf("slide %q · %s · %s", slideID(k.Name), k.Name, part); !strings.Contains(plan, want) {
-				t.Errorf("plan does not list %q:\n%s", want, plan)
+			for _, p := range placements {
+				if want := fmt.Sprintf("slide %q · %s · %s", p.prefix+k.Name, k.Name, part); !strings.Contains(plan, want) {
+					t.Errorf("plan does not list %q:\n%s", want, plan)
+				}
 			}
 			if level := k.Name + "." + string(part); !strings.Contains(tools, level) {
 				t.Errorf("tools does not list %s:\n%s", level, tools)
@@ -214,20 +243,34 @@ func generateInterrupted(t *testing.T, reg *modality.Registry, path string) {
 	}()
 	wait, stop := context.WithTimeout(context.Background(), time.Minute)
 	defer stop()
-	// Two requests per kind: the first call's, then the one that hangs.
-	err := srv.WaitForRequests(wait, 2*len(reg.Children()))
+	// Two requests per node: the first call's, then the one that hangs.
+	err := srv.WaitForRequests(wait, 2*len(placements)*len(reg.Children()))
 	cancel(cmd.ErrInterrupted)
 	code := <-done
 	if err != nil || code != cmd.ExitInterrupted {
 		t.Fatalf("generate (exit %d, wait %v):\n%s%s", code, err, out, errOut)
 	}
 	for _, k := range reg.Children() {
-		if got := sentTools(t, srv, k.Name+".metadata", 0); !strings.Contains(got, `"`+firstCall(t, k).Name+`"`) {
-			t.Errorf("%s.metadata was not offered %s: %s", k.Name, firstCall(t, k).Name, got)
+		for _, node := range nodes(k.Name) {
+			if got := sentTools(t, srv, node, k.Name+".metadata"); !strings.Contains(got, `"`+firstCall(t, k).Name+`"`) {
+				t.Errorf("%s (%s.metadata) was not offered %s: %s", node, k.Name, firstCall(t, k).Name, got)
+			}
 		}
 	}
-	if data, _ := os.ReadFile(path); !strings.Contains(string(data), "title: Parts of a plant") {
-		t.Errorf("the interrupted run did not save the worksheet's title:\n%s", data)
+	wantSaved(t, path, "title: Parts of a plant")
+}
+
+// wantSaved checks that the lesson and the worksheet's own file hold each
+// of want.
+func wantSaved(t *testing.T, path string, want ...string) {
+	t.Helper()
+	for _, file := range []string{path, filepath.Join(filepath.Dir(path), "worksheet.yaml")} {
+		data, _ := os.ReadFile(file)
+		for _, w := range want {
+			if !strings.Contains(string(data), w) {
+				t.Errorf("%s lacks %q:\n%s", filepath.Base(file), w, data)
+			}
+		}
 	}
 }
 
@@ -245,8 +288,8 @@ type chatRequest struct {
 	Tools json.RawMessage `json:"tools"`
 }
 
-// requestsFor are the requests made for level, in order.
-func requestsFor(t *testing.T, srv *fakellm.Server, level string) []chatRequest {
+// requestsFor are the requests made for node at level, in order.
+func requestsFor(t *testing.T, srv *fakellm.Server, node, level string) []chatRequest {
 	t.Helper()
 	var out []chatRequest
 	for _, r := range srv.Requests() {
@@ -254,22 +297,23 @@ func requestsFor(t *testing.T, srv *fakellm.Server, level string) []chatRequest 
 		if err := json.Unmarshal(r.Body, &req); err != nil {
 			t.Fatal(err)
 		}
-		if len(req.Messages) > 0 && strings.Contains(fmt.Sprint(req.Messages[0].Content), "("+level+")") {
+		if len(req.Messages) > 0 && strings.Contains(fmt.Sprint(req.Messages[0].Content), "Node: "+node+" ("+level+")") {
 			out = append(out, req)
 		}
 	}
 	return out
 }
 
-// sentTools is the tools offered with the i-th request for level.
-func sentTools(t *testing.T, srv *fakellm.Server, level string, i int) string {
+// sentTools is the tools offered with the first request for node at
+// level.
+func sentTools(t *testing.T, srv *fakellm.Server, node, level string) string {
 	t.Helper()
-	reqs := requestsFor(t, srv, level)
-	if i >= len(reqs) {
-		t.Errorf("no request %d for %s (%d made)", i, level, len(reqs))
+	reqs := requestsFor(t, srv, node, level)
+	if len(reqs) == 0 {
+		t.Errorf("no request for %s at %s", node, level)
 		return ""
 	}
-	return string(reqs[i].Tools)
+	return string(reqs[0].Tools)
 }
 
 // resume: a second run continues each kind's interrupted conversation (the
@@ -291,21 +335,16 @@ func resume(t *testing.T, reg *modality.Registry, path string) {
 		t.Errorf("generate (exit %d):\n%s%s", code, out, errOut)
 	}
 	for _, k := range reg.Children() {
-		reqs := requestsFor(t, srv, k.Name+".metadata")
-		if len(reqs) == 0 {
-			t.Errorf("the resumed run made no request for %s.metadata", k.Name)
-			continue
-		}
-		if !madeCall(reqs[0], firstCall(t, k).Name) {
-			t.Errorf("%s.metadata started afresh: its saved conversation was not continued", k.Name)
-		}
-	}
-	data, _ := os.ReadFile(path)
-	for _, want := range []string{"instructions: Label the drawing.", "- Label the leaf.", "- Label the root."} {
-		if !strings.Contains(string(data), want) {
-			t.Errorf("the saved lesson lacks %q:\n%s", want, data)
+		for _, node := range nodes(k.Name) {
+			reqs := requestsFor(t, srv, node, k.Name+".metadata")
+			if len(reqs) == 0 {
+				t.Errorf("the resumed run made no request for %s at %s.metadata", node, k.Name)
+			} else if !madeCall(reqs[0], firstCall(t, k).Name) {
+				t.Errorf("%s (%s.metadata) started afresh: its saved conversation was not continued", node, k.Name)
+			}
 		}
 	}
+	wantSaved(t, path, "instructions: Label the drawing.", "- Label the leaf.", "- Label the root.")
 }
 
 func madeCall(req chatRequest, name string) bool {
