@@ -1,10 +1,12 @@
 // Package modality makes a kind of document node a value: one Descriptor
 // per modality (its name, intents, the capabilities of its levels, how its
 // placeholders close, which properties a parent may bind into it, and for
-// children how they are read and written), gathered in a Registry that cmd
-// builds once and hands down. Bridge, templates, the orchestrator, plan,
-// tools and help text derive from the registry; nothing else names a
-// modality.
+// children how they are read and written; how it draws itself and what
+// resume compares), gathered in a Registry that cmd builds once and hands
+// down. Bridge, templates, the orchestrator (plan, generate, resume),
+// validate, render, schema, tools and help text derive from the registry;
+// nothing else names a modality. internal/conformance drives every
+// registered kind through each of them.
 package modality
 
 import (
