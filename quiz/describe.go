@@ -28,25 +28,13 @@ const maxPrompt = 120
 // Describe says in plain sentences what the quiz holds, for a model's
 // context and for people reading `lessongen plan`: its Content, then the
 // author's briefs for what is pending.
-func (q *Quiz) Describe() string {
-	var more []string
-	if q.Questions.Pending && q.Questions.Hint != "" {
-		more = append(more, q.Questions.Hint)
-	}
-	for _, qu := range q.questions() {
-		if qu.IsPlaceholder && qu.filled == 0 && qu.Hint != "" {
-			more = append(more, qu.Hint)
-		}
-	}
-	if len(more) == 0 {
-		return q.Content()
-	}
-	return q.Content() + fmt.Sprintf("\nBrief for this quiz: %s.", strings.TrimSuffix(strings.Join(more, "; "), "."))
-}
+func (q *Quiz) Describe() string { return q.describe(true) }
 
 // Content is Describe without the briefs, which a filled quiz may keep in
 // memory but its saved file does not: what resume compares.
-func (q *Quiz) Content() string {
+func (q *Quiz) Content() string { return q.describe(false) }
+
+func (q *Quiz) describe(briefs bool) string {
 	var s strings.Builder
 	if q.Kind.Set || q.Kind.Pending {
 		s.WriteString(kindPhrase(q.Kind.Value))
@@ -71,6 +59,18 @@ func (q *Quiz) Content() string {
 	}
 	for _, qu := range qs {
 		s.WriteString("\n- " + qu.describe())
+	}
+	var more []string
+	if q.Questions.Pending && q.Questions.Hint != "" {
+		more = append(more, q.Questions.Hint)
+	}
+	for _, qu := range q.questions() {
+		if qu.IsPlaceholder && qu.filled == 0 && qu.Hint != "" {
+			more = append(more, qu.Hint)
+		}
+	}
+	if len(more) > 0 && briefs {
+		fmt.Fprintf(&s, "\nBrief for this quiz: %s.", strings.TrimSuffix(strings.Join(more, "; "), "."))
 	}
 	return s.String()
 }
