@@ -1,3 +1,9 @@
+// Package conformance_test is the modality contract's test: every
+// registered modality, and a toy one defined in the test, is driven through
+// each step a lesson goes through (load, plan, generate against the fake
+// model, save, resume after an interruption, validate, render, schema), and
+// the test fails when a step leaves a modality out. The folder holds tests
+// only.
 package conformance_test
 
 import (
