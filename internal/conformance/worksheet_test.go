@@ -45,6 +45,7 @@ type (
 		Text string `json:"text" jsonschema:"one task, a sentence"`
 	}
 	DescribeWorksheet struct{}
+	ListPending       struct{}
 	CloseWorksheet    struct{}
 )
 
@@ -59,6 +60,9 @@ func (AddTask) Spec() session.Spec {
 }
 func (DescribeWorksheet) Spec() session.Spec {
 	return session.Spec{Capability: wsRead, ReadOnly: true, Doc: "Describe the worksheet."}
+}
+func (ListPending) Spec() session.Spec {
+	return session.Spec{Capability: wsRead, ReadOnly: true, Doc: "List what is still to be written on the worksheet."}
 }
 func (CloseWorksheet) Spec() session.Spec {
 	return session.Spec{Capability: wsNode, Hidden: true, Doc: "Close the worksheet's placeholders."}
@@ -78,6 +82,9 @@ func (w *worksheet) Reduce(rc *session.Context, in session.Intent) (func(), erro
 		w.Tasks = yamlsrc.Val(append(append([]string(nil), w.Tasks.Value...), in.Text))
 	case DescribeWorksheet:
 		rc.Report(w.Describe())
+		return nil, nil
+	case ListPending:
+		rc.Report(w.Pending())
 		return nil, nil
 	case CloseWorksheet:
 		return func() {}, nil // nothing placeholder-like to close
@@ -194,7 +201,7 @@ const worksheetPrompt = "Worksheet %s.\nNode: {{ .Node }} ({{ .Level }})\n{{ tem
 func worksheetModality() modality.Descriptor {
 	return modality.Descriptor{
 		Name: "worksheet", Doc: "a title, instructions and tasks for students",
-		Intents: []session.Intent{SetTitle{}, SetInstructions{}, AddTask{}, DescribeWorksheet{}, CloseWorksheet{}},
+		Intents: []session.Intent{SetTitle{}, SetInstructions{}, AddTask{}, DescribeWorksheet{}, ListPending{}, CloseWorksheet{}},
 		Read:    wsRead, Metadata: wsMeta, Node: wsNode,
 		MaxNew: 10, NewItems: "tasks",
 		Close: CloseWorksheet{},
