@@ -14,9 +14,9 @@ func newSchemaCmd(streams *IOStreams, reg *modality.Registry) *cobra.Command {
 	kinds := compose.Kinds(reg)
 	return &cobra.Command{
 		Use:   "schema [" + strings.Join(kinds, "|") + "]",
-		Short: "Print the JSON Schema (draft 2020-12) of a " + orList(kinds) + " file, for editors",
+		Short: "Print the JSON Schema (draft 2020-12) of a lesson, whiteboard or quiz file, for editors",
 		Long: `Print the JSON Schema (draft 2020-12) of a lesson file (the default) or of a
-child file given by path (` + strings.Join(kinds[1:], ", ") + `). It is derived from the same
+child file given by path (whiteboard, quiz). It is derived from the same
 declarations validate reads, so every file validate accepts passes it; a
 !pending value is read by editors as its hint string (or null), and is
 allowed wherever validate allows pending. Rules a schema cannot state
@@ -48,12 +48,4 @@ Point an editor at it with a first line such as
 			return err
 		},
 	}
-}
-
-// orList joins names as a sentence does: "a, b or c".
-func orList(names []string) string {
-	if len(names) < 2 {
-		return strings.Join(names, "")
-	}
-	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
