@@ -15,20 +15,13 @@ import (
 // context and for people reading `lessongen plan`: its Content, then the
 // author's brief while the board is pending. Every value in it is clipped
 // (clip.Text): a huge text is shown by its start, never whole.
-func (b *Board) Describe() string {
-	hint := b.hint
-	if hint == "" && b.Elements.Pending {
-		hint = b.Elements.Hint // a whole-pending board saved part way keeps its hint here
-	}
-	if hint == "" {
-		return b.Content()
-	}
-	return b.Content() + fmt.Sprintf("\nBrief for this whiteboard: %s.", strings.TrimSuffix(clip.Text(hint), "."))
-}
+func (b *Board) Describe() string { return b.describe(true) }
 
 // Content is Describe without the brief, which a filled board keeps in
 // memory but its saved file does not: what resume compares.
-func (b *Board) Content() string {
+func (b *Board) Content() string { return b.describe(false) }
+
+func (b *Board) describe(brief bool) string {
 	c := b.CanvasSize()
 	var s strings.Builder
 	fmt.Fprintf(&s, "A %dx%d whiteboard", c.Width, c.Height)
@@ -60,6 +53,13 @@ func (b *Board) Content() string {
 	}
 	for _, e := range els {
 		s.WriteString("\n- " + e.describe())
+	}
+	hint := b.hint
+	if hint == "" && b.Elements.Pending {
+		hint = b.Elements.Hint // a whole-pending board saved part way keeps its hint here
+	}
+	if hint != "" && brief {
+		fmt.Fprintf(&s, "\nBrief for this whiteboard: %s.", strings.TrimSuffix(clip.Text(hint), "."))
 	}
 	return s.String()
 }
