@@ -63,7 +63,7 @@ func build(doc *compose.Document, reg *modality.Registry) (*deck, error) {
 	for _, pg := range pages {
 		s := slide{id: pg.ID, head: pg.Head, notes: pg.Notes}
 		for _, kind := range reg.Children() {
-			if pg.ID == "" || kind.Render == nil {
+			if pg.ID == "" {
 				continue
 			}
 			child, err := doc.Child(pg.ID, kind.Name)

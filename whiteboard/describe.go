@@ -13,9 +13,16 @@ import (
 )
 
 // Describe says in plain sentences what the whiteboard holds, for a model's
-// context and for people reading `lessongen plan`. Every value in it is
-// clipped (clip.Text): a huge text is shown by its start, never whole.
-func (b *Board) Describe() string {
+// context and for people reading `lessongen plan`: its Content, then the
+// author's brief while the board is pending. Every value in it is clipped
+// (clip.Text): a huge text is shown by its start, never whole.
+func (b *Board) Describe() string { return b.describe(true) }
+
+// Content is Describe without the brief, which a filled board keeps in
+// memory but its saved file does not: what resume compares.
+func (b *Board) Content() string { return b.describe(false) }
+
+func (b *Board) describe(brief bool) string {
 	c := b.CanvasSize()
 	var s strings.Builder
 	fmt.Fprintf(&s, "A %dx%d whiteboard", c.Width, c.Height)
@@ -52,7 +59,7 @@ func (b *Board) Describe() string {
 	if hint == "" && b.Elements.Pending {
 		hint = b.Elements.Hint // a whole-pending board saved part way keeps its hint here
 	}
-	if hint != "" {
+	if hint != "" && brief {
 		fmt.Fprintf(&s, "\nBrief for this whiteboard: %s.", strings.TrimSuffix(clip.Text(hint), "."))
 	}
 	return s.String()
