@@ -37,14 +37,8 @@ type renderOptions struct {
 	stateDir string
 }
 
-// newCmdRender builds render; runF, when set, runs in place of runRender
-// with the options the flags filled (tests).
-func newCmdRender(f *factory, runF func(*renderOptions) error) *cobra.Command {
-	opts := &renderOptions{io: f.io, reg: f.registry}
-	cmd := &cobra.Command{
-		Use:   "render FILE",
-		Short: "Draw a lesson as one self-contained HTML page (or Marp Markdown, PowerPoint or PDF)",
-		Long: `Draw a lesson as one HTML file that needs no network to view: an overview
+// renderLong is render's help text.
+const renderLong = `Draw a lesson as one HTML file that needs no network to view: an overview
 page, then one page per slide with its whiteboard, quiz and speaker notes.
 Pending spots are drawn as dashed placeholders with their hints, so a lesson
 can be looked at before generation.
@@ -80,7 +74,16 @@ PowerPoint do not.
 The output defaults to FILE with .html (or .md, .pptx, .pdf); -o -
 writes to stdout (a deck or PDF only to a pipe). Without --format, an -o
 ending in .md, .pptx or .pdf picks that format. An output that is one of
-the lesson's files is refused.`,
+the lesson's files is refused.`
+
+// newCmdRender builds render; runF, when set, runs in place of runRender
+// with the options the flags filled (tests).
+func newCmdRender(f *factory, runF func(*renderOptions) error) *cobra.Command {
+	opts := &renderOptions{io: f.io, reg: f.registry}
+	cmd := &cobra.Command{
+		Use:     "render FILE",
+		Short:   "Draw a lesson as one self-contained HTML page (or Marp Markdown, PowerPoint or PDF)",
+		Long:    renderLong,
 		Example: "  lessongen render examples/photosynthesis/lesson.yaml -o lesson.html\n  lessongen render lesson.yaml --handout -o handout.html\n  lessongen render lesson.yaml --format pdf --handout -o handout.pdf\n  lessongen render lesson.yaml --format pptx --handout -o handout.pptx",
 		Args:    exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -94,6 +97,9 @@ the lesson's files is refused.`,
 					opts.format = strings.ToLower(filepath.Ext(opts.out))[1:]
 				}
 			}
+			if err := resolveRenderSettings(cmd, opts); err != nil {
+				return err
+			}
 			if runF != nil {
 				return runF(opts)
 			}
@@ -104,9 +110,31 @@ the lesson's files is refused.`,
 	cmd.Flags().StringVar(&opts.format, "format", "html", "html, md (Marp Markdown), pptx (PowerPoint) or pdf (printed through headless Chromium)")
 	cmd.Flags().BoolVar(&opts.present, "present", false, "with --format html: the page opens as a slideshow (as if P were pressed)")
 	cmd.Flags().BoolVar(&opts.handout, "handout", false, "the pupil copy: no speaker notes, notes for the author or answer key (pptx: no notes pages or answer-key slide)")
-	cmd.Flags().StringVar(&opts.chromium, "chromium", os.Getenv("LESSONGEN_CHROMIUM"), "the browser --format pdf prints with (a path or a name on the PATH); default: the first of chromium, chromium-browser, google-chrome, google-chrome-stable on the PATH (env LESSONGEN_CHROMIUM)")
-	cmd.Flags().StringVar(&opts.stateDir, "state-dir", os.Getenv("LESSONGEN_STATE_DIR"), "where generate kept its state, for the notes subagents left for the author (default: .lessongen/FILE beside the lesson; env LESSONGEN_STATE_DIR)")
+	for _, key := range renderSettings {
+		s, _ := lookupSetting(key)
+		s.addFlag(cmd.Flags())
+	}
 	return cmd
+}
+
+// renderSettings are the settings render reads, from the one table: the
+// browser a PDF is printed with, and where generate kept its state (for
+// the notes subagents left for the author).
+var renderSettings = []string{"chromium", "state_dir"}
+
+// resolveRenderSettings fills the options from those settings: flag,
+// environment, config file, as generate reads them.
+func resolveRenderSettings(cmd *cobra.Command, opts *renderOptions) error {
+	chromium, err := settingValue(cmd, "chromium")
+	if err != nil {
+		return err
+	}
+	stateDir, err := settingValue(cmd, "state_dir")
+	if err != nil {
+		return err
+	}
+	opts.chromium, opts.stateDir = chromium.(string), stateDir.(string)
+	return nil
 }
 
 func runRender(opts *renderOptions) error {
