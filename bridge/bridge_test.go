@@ -769,73 +769,98 @@ func TestToolSchemasBoundedByCanvas(t *testing.T) {
 	}
 }
 
-// Every subagent of a level is offered the same tools in the same order,
-// whatever is pending at its node, so one cached prompt prefix serves them
-// all; a setter for nothing that was pending is refused with the tools for
-// what is left, and each pending item names only the setters that fill it.
+// Every subagent of a level with a node per slide is offered the same
+// tools in the same order, whatever is pending at its node, so one cached
+// prompt prefix serves them all; a setter for nothing that was pending is
+// refused with the tools for what is left, and each pending item names
+// only the setters that fill it.
 func TestToolsSameForLevel(t *testing.T) {
-	src := "version: 1\nmetadata:\n  title: Light\n  objectives: !pending \"two\"\n  vocabulary:\n    - term: chlorophyll\n      definition: !pending\nslides: []\n"
 	br := testBridge(t)
-	level := levelFor(t, "lesson", session.LevelMetadata)
-	open := func(src string) *Toolset {
+	level := levelFor(t, "whiteboard", session.LevelMetadata)
+	open := func(board string) *Toolset {
+		src := "version: 1\nmetadata:\n  title: T\nslides:\n  - id: a\n    title: A\n    whiteboard: " + board + "\n"
 		doc, err := compose.Load(writeLessonFile(t, src), testRegistry())
 		if err != nil {
 			t.Fatal(err)
 		}
-		ts, err := br.NewToolset(level, "lesson", doc.Session(), Strict, ApproveAuto, nil)
+		sess, err := doc.Child("a", "whiteboard")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ts, err := br.NewToolset(level, "slides/a/whiteboard", sess, Strict, ApproveAuto, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return ts
 	}
-	ts := open(src)
+	ts := open(`{heading: Light, layout: !pending "left to right", elements: !pending "a leaf"}`)
 	var names []string
 	for _, d := range ts.Tools() {
 		names = append(names, d.Name)
 	}
 	// The read-only tools first, then every setter of the level.
-	if got := strings.Join(names, " "); !strings.HasPrefix(got, "describe_lesson list_pending note_for_author ask_author set_title ") ||
-		!slices.Contains(names, "set_objectives") || !slices.Contains(names, "define_term") {
+	if got := strings.Join(names, " "); got != "describe_whiteboard list_pending note_for_author ask_author set_heading set_layout set_canvas set_background" {
 		t.Errorf("tools %s: want the read-only ones, then every setter", got)
 	}
-	env, err := ts.Call(context.Background(), "set_title", `{"title":"Other"}`)
+	env, err := ts.Call(context.Background(), "set_heading", `{"heading":"Other"}`)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if env.Error == nil || env.Error.Kind != session.KindPermission || env.Error.Hint != "tools for what is left: set_objectives, define_term" {
-		t.Errorf("set_title: %+v", env.Error)
+	if env.Error == nil || env.Error.Kind != session.KindPermission || env.Error.Hint != "tools for what is left: set_layout" {
+		t.Errorf("set_heading: %+v", env.Error)
 	}
 	// Every result says, for each item left, which tools fill it.
 	var left []string
 	for _, p := range env.Pending {
 		left = append(left, p.Path+"="+strings.Join(p.Tools, ","))
 	}
-	if got := strings.Join(left, " "); got != "metadata.objectives=set_objectives metadata.vocabulary[chlorophyll].definition=define_term" {
+	if got := strings.Join(left, " "); got != "layout=set_layout" {
 		t.Errorf("pending with their tools: %s", got)
 	}
-	// Once objectives are set, only define_term is left for what remains;
-	// set_objectives may still correct them.
-	if env, _ := ts.Call(context.Background(), "set_objectives", `{"objectives":["Explain light"]}`); !env.OK {
-		t.Fatalf("set_objectives: %+v", env.Error)
+	// Once the layout is set, nothing is left; set_layout may still
+	// correct it, the other setters stay refused.
+	if env, _ := ts.Call(context.Background(), "set_layout", `{"layout":"leaf left, labels right"}`); !env.OK {
+		t.Fatalf("set_layout: %+v", env.Error)
 	}
-	env, _ = ts.Call(context.Background(), "set_subject", `{"subject":"x"}`)
-	if env.Error == nil || env.Error.Hint != "tools for what is left: define_term" {
-		t.Errorf("set_subject after objectives: %+v", env.Error)
+	env, _ = ts.Call(context.Background(), "set_background", `{"background":"#ffffff"}`)
+	if env.Error == nil || env.Error.Hint != "nothing of that kind is pending" {
+		t.Errorf("set_background after the layout: %+v", env.Error)
 	}
-	if env, _ := ts.Call(context.Background(), "set_objectives", `{"objectives":["Explain light","Name its colours"]}`); !env.OK {
-		t.Errorf("set_objectives again: %+v", env.Error)
+	if env, _ := ts.Call(context.Background(), "set_layout", `{"layout":"leaf in the middle"}`); !env.OK {
+		t.Errorf("set_layout again: %+v", env.Error)
 	}
 	// The list the model saw does not change mid-conversation, and a
 	// subagent with other items pending gets the very same list.
 	if len(ts.Tools()) != len(names) {
 		t.Errorf("tools changed mid-conversation: %d", len(ts.Tools()))
 	}
-	other := open("version: 1\nmetadata:\n  title: !pending\nslides: []\n")
-	if a, b := ts.Tools(), other.Tools(); !reflect.DeepEqual(a, b) {
+	if a, b := ts.Tools(), open(`!pending "a leaf"`).Tools(); !reflect.DeepEqual(a, b) {
 		t.Error("two subagents of one level with different items pending got different tools")
 	}
-	if env, _ := other.Call(context.Background(), "set_objectives", `{"objectives":["X"]}`); env.Error == nil || env.Error.Hint != "tools for what is left: set_title" {
-		t.Errorf("set_objectives with only the title pending: %+v", env.Error)
+}
+
+// The lesson's levels, which run once per lesson, are offered only the
+// setters of what is pending: nothing would share a longer list's prefix.
+func TestRootToolsTrimmedToPending(t *testing.T) {
+	src := "version: 1\nmetadata:\n  title: Light\n  objectives: !pending \"two\"\n  vocabulary:\n    - term: chlorophyll\n      definition: !pending\nslides: []\n"
+	doc, err := compose.Load(writeLessonFile(t, src), testRegistry())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts, err := testBridge(t).NewToolset(levelFor(t, "lesson", session.LevelMetadata), "lesson", doc.Session(), Strict, ApproveAuto, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, d := range ts.Tools() {
+		names = append(names, d.Name)
+	}
+	if want := "describe_lesson list_pending note_for_author ask_author set_objectives define_term"; strings.Join(names, " ") != want {
+		t.Errorf("tools %v, want %s", names, want)
+	}
+	env, _ := ts.Call(context.Background(), "set_title", `{"title":"Other"}`)
+	if env.Error == nil || env.Error.Kind != session.KindPermission || env.Error.Hint != "tools for what is left: set_objectives, define_term" {
+		t.Errorf("set_title: %+v", env.Error)
 	}
 }
 

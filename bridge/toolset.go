@@ -121,11 +121,15 @@ type Toolset struct {
 	// before holds the defects the node had when the subagent started:
 	// only those it introduces are its to fix.
 	before map[session.Warning]bool
-	// offered is the tools offered, the same for every subagent of the
-	// level; setters names those of them this subagent may call, fixed
-	// with it when first asked for (what was pending then decides).
-	offered     []tool.Def
-	setters     []string
+	// offered is the tools offered (see Tools); setters names those of
+	// them this subagent may call, fixed with it when first asked for
+	// (what was pending then decides).
+	offered []tool.Def
+	setters []string
+	// shared offers every setter of the level, whatever is pending: set
+	// for the levels of a modality with a node per slide, whose many
+	// subagents share one prompt prefix.
+	shared      bool
 	offeredOnce sync.Once
 }
 
@@ -170,22 +174,27 @@ func (b *Bridge) NewToolset(level modality.Level, node string, sess *session.Ses
 	for _, d := range defectsOf(sess) {
 		before[d] = true
 	}
-	return &Toolset{Level: level, Node: node, Form: form, Approval: approval, Asker: asker, catalog: c, local: b.local, sess: sess, before: before}, nil
+	// The root's levels run once per lesson: nothing shares their prefix.
+	shared := level.Modality != b.reg.Root().Name
+	return &Toolset{Level: level, Node: node, Form: form, Approval: approval, Asker: asker, catalog: c, local: b.local, sess: sess, before: before, shared: shared}, nil
 }
 
-// Tools returns the tool definitions offered to the model: every tool of
-// the level, with the node's own bounds (see bounded) in their schemas,
-// the tools every such subagent gets first, then the local tools its grant
-// holds (all read-only, so offered to a focused subagent too), then the
-// setters. The list does not depend on what is pending: every subagent of
-// a level sends the same tools in the same order, so a server's prompt
-// cache serves them all with one prefix (tools come first in a prompt). A
-// setter for nothing pending is offered but refused when called (see
-// mayFill).
+// Tools returns the tool definitions offered to the model, with the
+// node's own bounds (see bounded) in their schemas: the tools every such
+// subagent gets first, then the local tools its grant holds (all
+// read-only, so offered to a focused subagent too), then the setters. At
+// a level with a node per slide (shared) every setter is offered, so every
+// subagent of the level sends the same tools in the same order and a
+// server's prompt cache serves them all with one prefix (tools come first
+// in a prompt); a setter for nothing pending is offered but refused when
+// called (see mayFill). The root's levels, which run once, are offered
+// only the setters of what is pending (a lesson with only objectives
+// pending gets no set_title): a shorter prompt, and no prefix to share.
 func (t *Toolset) Tools() []tool.Def {
 	// Read-only calls run concurrently and may be the first to ask.
 	t.offeredOnce.Do(func() {
-		o := t.catalog.offered(t.Level, t.Form, t.Focus != "", true, nil)
+		pending := t.Pending()
+		o := t.catalog.offered(t.Level, t.Form, t.Focus != "", t.shared || t.Refine, pending)
 		var bounds map[string][2]float64
 		t.sess.View(func(st session.State) {
 			if b, ok := st.(bounded); ok {
@@ -205,7 +214,6 @@ func (t *Toolset) Tools() []tool.Def {
 		// pending when it started: a setter stays usable after it filled
 		// its item (to correct it), and never fills an item that was not
 		// pending, unless Refine lets it set everything again.
-		pending := t.Pending()
 		for _, d := range o.setters {
 			if e := t.catalog.byName[d.Name]; e != nil && (t.Refine || e.fillsAny(pending)) {
 				t.setters = append(t.setters, d.Name)
