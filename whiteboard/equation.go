@@ -121,6 +121,9 @@ func latexText(src string) string {
 	return b.String()
 }
 
+// latexUnknownHint is what to do about a command the board cannot draw.
+const latexUnknownHint = "write it with the commands the board draws (\\frac, \\sqrt, \\bar, \\underline, \\cancel, \\text, matrices, aligned) or as \\text{…}"
+
 // latexUnknown lists the commands in src the board cannot draw.
 func latexUnknown(src string) []string {
 	if latexLimit(src) != "" {
