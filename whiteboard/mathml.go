@@ -4,6 +4,7 @@ import (
 	"html"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/lessongen/lessongen/internal/textfit"
 )
@@ -90,7 +91,12 @@ func mathLeaf(b *strings.Builder, n *mathNode) {
 	t := html.EscapeString(n.text)
 	switch n.kind {
 	case mIdent:
-		// Italic in the board's typeface, not the math font's italic letters.
+		// Italic in the board's typeface, not the math font's italic
+		// letters; capital Greek stays upright, as TeX sets it.
+		if r := []rune(n.text); len(r) == 1 && unicode.IsUpper(r[0]) && unicode.In(r[0], unicode.Greek) {
+			b.WriteString(`<mi mathvariant="normal">` + t + "</mi>")
+			return
+		}
 		b.WriteString(`<mi mathvariant="normal" style="font-style:italic">` + t + "</mi>")
 	case mNum:
 		b.WriteString("<mn>" + t + "</mn>")

@@ -123,3 +123,14 @@ func TestEquationFitsItsBox(t *testing.T) {
 		t.Errorf("a tall fraction is drawn at the size of one line (%s)", a)
 	}
 }
+
+// TestMathMLGreek: lower-case Greek is italic like Latin letters, capital
+// Greek upright, as TeX sets them.
+func TestMathMLGreek(t *testing.T) {
+	got := mathMLOf(`\Delta T = \theta`)
+	for _, want := range []string{`<mi mathvariant="normal">Δ</mi>`, `<mi mathvariant="normal" style="font-style:italic">T</mi>`, `<mi mathvariant="normal" style="font-style:italic">θ</mi>`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("%s has no %s", got, want)
+		}
+	}
+}
