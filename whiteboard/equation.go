@@ -104,7 +104,7 @@ func equationSVG(src string, box textfit.Box, style textfit.Style, color string)
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "<foreignObject class=\"equation\" x=\"%s\" y=\"%s\" width=\"%s\" height=\"%s\">", n(box.X), n(box.Y), n(box.W), n(box.H))
-	fmt.Fprintf(&b, "<div xmlns=\"http://www.w3.org/1999/xhtml\" style=\"display:flex;align-items:center;justify-content:center;width:100%%;height:100%%;overflow:hidden;color:%s;font-size:%spx%s\">",
+	fmt.Fprintf(&b, "<div xmlns=\"http://www.w3.org/1999/xhtml\" style=\"display:flex;align-items:center;justify-content:safe center;width:100%%;height:100%%;overflow:hidden;color:%s;font-size:%spx%s\">",
 		html.EscapeString(color), n(size), weight)
 	b.WriteString("<math xmlns=\"http://www.w3.org/1998/Math/MathML\" display=\"block\" style=\"margin:0;" + mathFont + "\"><semantics>")
 	mathML(&b, tree)

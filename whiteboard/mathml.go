@@ -202,7 +202,7 @@ func mathWrapSize(n *mathNode) (w, h float64) {
 	case mSubSup:
 		return ws[0] + max(ws[1], ws[2])*0.71, hs[0] + (hs[1]+hs[2])*0.4
 	case mOverArrow:
-		return max(ws[0]*0.7+0.5, 1.5), hs[0]*0.7 + 0.8
+		return max(ws[0]*0.7+1.2, 2), hs[0]*0.7 + 0.8
 	}
 	return ws[0], hs[0] + 0.2
 }
