@@ -1,6 +1,10 @@
 package whiteboard
 
-import "github.com/lessongen/lessongen/internal/pptx"
+import (
+	"strings"
+
+	"github.com/lessongen/lessongen/internal/pptx"
+)
 
 // latexMath is an equation as Office Math for a PowerPoint deck, from the
 // same tree the board draws as MathML (mathtree.go): \frac a stacked
@@ -31,7 +35,8 @@ func omml(n *mathNode) []pptx.MathNode {
 	case mText, mSource:
 		return []pptx.MathNode{pptx.MRun{Text: n.text, Plain: true}}
 	case mSpace:
-		return []pptx.MathNode{pptx.MRun{Text: " ", Plain: true}}
+		// Em spaces as wide as the space (\qquad a blank to write on).
+		return []pptx.MathNode{pptx.MRun{Text: strings.Repeat("\u2003", max(int(emWidthOf(n.text)+0.5), 1)), Plain: true}}
 	case mFrac:
 		return []pptx.MathNode{pptx.MFrac{Num: kid(0), Den: kid(1)}}
 	case mSqrt:
@@ -67,10 +72,16 @@ func omml(n *mathNode) []pptx.MathNode {
 // ommlTable is a matrix or aligned lines as a grid, in its delimiters.
 func ommlTable(n *mathNode) []pptx.MathNode {
 	var m pptx.MMatrix
+	aligned := strings.HasPrefix(n.text, "align")
 	for _, row := range n.rows {
 		var cells [][]pptx.MathNode
 		for _, c := range row {
 			cells = append(cells, merge(omml(c)))
+		}
+		if aligned {
+			// One cell a line: a cell that starts "= 8" is not a whole
+			// expression to Office Math.
+			cells = [][]pptx.MathNode{merge(concat(cells))}
 		}
 		m.Rows = append(m.Rows, cells)
 	}
@@ -93,6 +104,14 @@ func merge(ns []pptx.MathNode) []pptx.MathNode {
 			}
 		}
 		out = append(out, n)
+	}
+	return out
+}
+
+func concat(cells [][]pptx.MathNode) []pptx.MathNode {
+	var out []pptx.MathNode
+	for _, c := range cells {
+		out = append(out, c...)
 	}
 	return out
 }

@@ -60,3 +60,16 @@ func TestLatexMathTeacherNotation(t *testing.T) {
 		}
 	}
 }
+
+// TestLatexMathAligned: aligned lines are one cell a line in Office Math,
+// and \qquad a blank of em spaces.
+func TestLatexMathAligned(t *testing.T) {
+	ns := latexMath(`\begin{aligned} 2x &= 8 \\ x &= 4 \end{aligned}`)
+	m, ok := ns[0].(pptx.MMatrix)
+	if len(ns) != 1 || !ok || len(m.Rows) != 2 || len(m.Rows[0]) != 1 || pptx.MathText(m.Rows[0][0]) != "2x=8" {
+		t.Errorf("aligned lines = %#v", ns)
+	}
+	if got := pptx.MathText(latexMath(`\underline{\qquad}`)); got != "\u2003\u2003" {
+		t.Errorf(`\underline{\qquad} = %q, want two em spaces`, got)
+	}
+}
