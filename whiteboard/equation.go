@@ -9,24 +9,27 @@ import (
 	"github.com/lessongen/lessongen/internal/textfit"
 )
 
-// Equations are drawn from their LaTeX source by a small translator to
-// SVG text: symbols and Greek letters become their Unicode characters,
-// _ and ^ become lowered and raised smaller text, \frac{a}{b} becomes
-// a/b, and arrows with text (\xrightarrow{light}) carry it over them
-// inline. It covers the school notation lessons use, needs no network or
-// bundled renderer at view time, and keeps the source in a <title> so
-// nothing is lost; anything it does not know is shown as written.
+// Equations are parsed once from their LaTeX (mathtree.go) and drawn as
+// MathML Core on the board (mathml.go) and as Office Math in the deck
+// (omml.go). Stacked fractions, scripts, roots with an index, \bar,
+// \overline, \underline, \cancel, accents, \text, \xrightarrow,
+// matrices and aligned lines are drawn; a command it does not know is
+// drawn as its source and validate warns; the source is kept in an
+// annotation, so nothing is lost.
 //
-// Why not a library (checked for #9): treeblood (pure-Go LaTeX to MathML)
-// is not served by the module proxy this project builds from. KaTeX run
-// in-process through goja does work (0.16.22: 143 ms to load, 1–3.5 ms an
-// equation, deterministic MathML), but MathML is drawn with the browser's
-// math font, which the layout model cannot measure, so an equation could
-// overflow its box unseen; it would also add 277 kB of vendored JS and a JS
-// engine. Switching needs a math font embedded in the binary and the page
-// and measured like the text font. go-latex/latex (the mathtext engine of
-// gonum/plot, on the proxy) was checked too: archived on GitHub, and it
-// has no \xrightarrow, \text or \mathrm, which chemistry and units need.
+// Compared for #25: MathML Core is drawn natively by Chromium, Firefox
+// and Safari (no renderer or font shipped to the page; bars and strikes as
+// CSS, which Core allows), maps onto Office Math node for node, and is
+// sized here from the board font's own advances, so the old reason not to
+// use it (a math font the layout model cannot measure) is gone: the text
+// is in the board's typeface and only the radical sign and a cases brace
+// come from the system math font. go-latex/latex (gonum/plot's mtex, on
+// the proxy) was checked again: its parser panics on an unknown macro,
+// has no \begin (so no matrices or aligned lines), no \bar, \underline,
+// \cancel or \text, draws to a raster or PDF canvas rather than the
+// page, and pulls in gioui and four font modules. So the translator stays
+// hand-written but now builds a tree; KaTeX through goja (checked for #9)
+// would add 277 kB of JS and a JS engine for the same MathML.
 
 // The bounds of an equation's source, declared once: the load check, the
 // dispatch check and the render read them here. The translator recurses
