@@ -115,6 +115,12 @@ func runRender(opts *renderOptions) error {
 	if err != nil {
 		return err
 	}
+	fontDir := ""
+	if opts.format == "md" {
+		if write, fontDir, err = marpFonts(opts, doc, out); err != nil {
+			return err
+		}
+	}
 	// Notes runs left for the author, from the state dir generate used.
 	notes, err := loadNotes(readStateDir(opts.stateDir, opts.file))
 	if le := (*statedir.LinkError)(nil); errors.As(err, &le) {
@@ -126,6 +132,11 @@ func runRender(opts *renderOptions) error {
 	var buf bytes.Buffer
 	if err := write(&buf, doc, opts.reg, notes); err != nil {
 		return err
+	}
+	if fontDir != "" {
+		if err := writeFonts(opts, fontDir); err != nil {
+			return err
+		}
 	}
 	return writeRendered(opts, out, buf.Bytes())
 }
