@@ -97,10 +97,14 @@ func marpStyle(fontDir string) string {
 	// quiz gives its options (quiz.OptionLabel): HTML's own rule again.
 	b.WriteString("ol[type=\"A\"] { list-style-type: upper-alpha; }\n")
 	b.WriteString(".quiz { font-size: 22px; } .quiz p { margin: 0 0 4px; } .quiz li { margin: 0; }\n")
-	b.WriteString(".overview-grid { display: grid; grid-template-columns: 1fr 1fr; gap: 0 32px; font-size: 18px; }\n")
-	b.WriteString(".overview-grid h2 { font-size: 22px; margin: 8px 0 2px; } .overview-grid p, .overview-grid ul { margin: 0; }\n")
-	b.WriteString("h1 { font-size: 36px; margin: 0; } .facts { font-size: 18px; margin: 0; }\n")
-	b.WriteString("table.timeline { font-size: 16px; } table.timeline th, table.timeline td { padding: 1px 8px; }\n")
+	// The overview (the lesson's facts, then its timeline) flows in two
+	// columns of the slide's height: room for a 20-slide timeline.
+	b.WriteString("section > div:has(> .overview-grid) { flex: 1 1 0; min-height: 0; columns: 2; column-gap: 40px; column-fill: auto; font-size: 16px; line-height: 1.35; }\n")
+	b.WriteString("section > div:has(> .overview-grid) > :is(h1, .facts) { column-span: all; }\n")
+	b.WriteString("h1 { font-size: 34px; margin: 0; } .facts { font-size: 18px; margin: 0 0 6px; }\n")
+	b.WriteString(".overview-grid > section { break-inside: avoid; } .overview-grid p, .overview-grid ul, .overview-grid li { margin: 0; }\n")
+	b.WriteString(".overview-grid h2, section > div > h2:not(:first-child) { font-size: 20px; line-height: 26px; margin: 6px 0 2px; break-after: avoid; }\n")
+	b.WriteString("table.timeline { font-size: 14px; line-height: 1.3; } table.timeline th, table.timeline td { padding: 1px 6px; }\n")
 	b.WriteString(".pending { color: #7a4a00; background: #fff8e6; border: 2px dashed #b7791f; }\n")
 	return b.String()
 }

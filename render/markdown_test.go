@@ -135,8 +135,31 @@ type fitResult struct {
 	Labels []string
 }
 
+// longLesson writes a lesson of 20 slides with a full overview, whose
+// timeline alone is taller than a slide, and returns its path.
+func longLesson(t *testing.T) string {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString("version: 1\nmetadata:\n  title: A long lesson on the water cycle and weather systems\n  subject: geography\n  grade: \"8\"\n  duration_minutes: 80\n")
+	b.WriteString("  objectives: [Describe the stages of the water cycle, Explain how clouds form from rising air, Relate air pressure to the weather we see, Read a simple weather map]\n")
+	b.WriteString("  vocabulary:\n")
+	for _, term := range []string{"evaporation", "condensation", "precipitation", "front", "humidity"} {
+		fmt.Fprintf(&b, "    - {term: %s, definition: a plain definition of %s for pupils}\n", term, term)
+	}
+	b.WriteString("  prerequisites: [States of matter, Heat makes particles move faster]\n  standards: [GEO 8.2, GEO 8.3]\nslides:\n")
+	for i := 1; i <= 20; i++ {
+		fmt.Fprintf(&b, "  - {id: s%d, title: Slide %d on part %d of the water cycle, section: Explore, duration_minutes: 4, notes: Part %d.}\n", i, i, i, i)
+	}
+	path := filepath.Join(t.TempDir(), "lesson.yaml")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
 // Laid out as Marp lays it out (its theme, the Markdown's style, a real
-// browser), every slide of the example and of allkinds fits its 1280×720
+// browser), every slide of the example, of allkinds and of a 20-slide
+// lesson fits its 1280×720
 // page with nothing cut off, every board is drawn large, the options are
 // labelled as the HTML page labels them (quiz.OptionLabel: A, B, C), and
 // the font files beside the Markdown load.
@@ -172,7 +195,7 @@ func TestBrowserMarkdownFitsMarp(t *testing.T) {
 		return r
 	}
 	wantLabel := map[string]string{"A": "upper-alpha", "a": "lower-alpha", "1": "decimal"}[quiz.OptionLabel(0)]
-	for i, path := range []string{example, allKinds} {
+	for i, path := range []string{example, allKinds, longLesson(t)} {
 		md := measure(fmt.Sprintf("md%d.html", i), marpPage(t, marpMarkdown(t, path)))
 		html := measure(fmt.Sprintf("page%d.html", i), string(renderHTML(t, path)))
 		if md.Fonts != len(render.FontFiles()) {
