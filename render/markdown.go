@@ -96,7 +96,9 @@ func marpStyle(fontDir string) string {
 	// The theme numbers a list in a list i, ii, iii over the type the
 	// quiz gives its options (quiz.OptionLabel): HTML's own rule again.
 	b.WriteString("ol[type=\"A\"] { list-style-type: upper-alpha; }\n")
+	// Questions flow in two columns: six of four options fit a slide.
 	b.WriteString(".quiz { font-size: 22px; } .quiz p { margin: 0 0 4px; } .quiz li { margin: 0; }\n")
+	b.WriteString(".quiz ol.questions { columns: 2; column-gap: 40px; } .quiz li.question { break-inside: avoid; }\n")
 	// The overview (the lesson's facts, then its timeline) flows in two
 	// columns of the slide's height: room for a 20-slide timeline.
 	b.WriteString("section > div:has(> .overview-grid) { flex: 1 1 0; min-height: 0; columns: 2; column-gap: 40px; column-fill: auto; font-size: 16px; line-height: 1.35; }\n")

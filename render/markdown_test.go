@@ -147,7 +147,12 @@ func longLesson(t *testing.T) string {
 		fmt.Fprintf(&b, "    - {term: %s, definition: a plain definition of %s for pupils}\n", term, term)
 	}
 	b.WriteString("  prerequisites: [States of matter, Heat makes particles move faster]\n  standards: [GEO 8.2, GEO 8.3]\nslides:\n")
-	for i := 1; i <= 20; i++ {
+	// The first slide's quiz has six questions of four options each.
+	b.WriteString("  - id: s0\n    title: Check what you know\n    section: Engage\n    duration_minutes: 4\n    quiz:\n      questions:\n")
+	for q := 1; q <= 6; q++ {
+		fmt.Fprintf(&b, "        - {id: q%d, prompt: \"Which of these is stage %d of the water cycle?\", answers: [evaporation], distractors: [combustion, photosynthesis, erosion]}\n", q, q)
+	}
+	for i := 1; i <= 19; i++ {
 		fmt.Fprintf(&b, "  - {id: s%d, title: Slide %d on part %d of the water cycle, section: Explore, duration_minutes: 4, notes: Part %d.}\n", i, i, i, i)
 	}
 	path := filepath.Join(t.TempDir(), "lesson.yaml")
