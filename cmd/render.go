@@ -56,7 +56,13 @@ to answer each question when printed.
 
 --format md writes Marp Markdown instead (one slide per ---, notes as
 presenter comments; whiteboards are inline SVG, so convert it with
-marp --html).
+marp --html). Each board is scaled to fit Marp's 1280x720 slide under its
+title; a slide with a board and a quiz becomes two. The font is a file,
+not part of the Markdown: -o lesson.md also writes lesson.fonts/ beside
+it, which the style loads by a relative url, so keep the two together
+(marp writes its HTML beside the Markdown; its PDF, PNG and PPTX need
+marp --allow-local-files to read the font). With -o - no font file is
+written and Marp draws the text in the viewer's sans-serif.
 
 --format pptx writes a PowerPoint deck (16:9) of native, editable shapes:
 an overview slide, one slide per lesson slide with its title in the title
@@ -150,6 +156,12 @@ func runRender(opts *renderOptions) error {
 	if err != nil {
 		return err
 	}
+	fontDir := ""
+	if opts.format == "md" {
+		if write, fontDir, err = marpFonts(opts, doc, out); err != nil {
+			return err
+		}
+	}
 	// Notes runs left for the author, from the state dir generate used.
 	notes, err := loadNotes(readStateDir(opts.stateDir, opts.file))
 	if le := (*statedir.LinkError)(nil); errors.As(err, &le) {
@@ -161,6 +173,11 @@ func runRender(opts *renderOptions) error {
 	var buf bytes.Buffer
 	if err := write(&buf, doc, opts.reg, notes); err != nil {
 		return err
+	}
+	if fontDir != "" {
+		if err := writeFonts(opts, fontDir); err != nil {
+			return err
+		}
 	}
 	return writeRendered(opts, out, buf.Bytes())
 }
