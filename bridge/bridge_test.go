@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -25,7 +26,10 @@ import (
 var update = flag.Bool("update", false, "rewrite golden files")
 
 // catalogJSON is every level's tools in both forms, as models see them.
-func catalogJSON(t *testing.T) []byte {
+// catalogJSON is what the models of one modality's levels see, per form:
+// its golden is testdata/catalog/<modality>.golden.json, so a new modality
+// adds its own file and leaves the others untouched.
+func catalogJSON(t *testing.T, modality string) []byte {
 	t.Helper()
 	out := map[string]map[string][]tool.Def{}
 	for _, form := range []struct {
@@ -34,6 +38,9 @@ func catalogJSON(t *testing.T) []byte {
 	}{{"strict", Strict}, {"compatible", Compatible}} {
 		out[form.name] = map[string][]tool.Def{}
 		for _, l := range testBridge(t).Levels() {
+			if l.Modality != modality {
+				continue
+			}
 			c, err := testBridge(t).Catalog(l.Modality)
 			if err != nil {
 				t.Fatal(err)
@@ -48,21 +55,26 @@ func catalogJSON(t *testing.T) []byte {
 	return append(data, '\n')
 }
 
-// TestCatalogGolden makes every change to what models see show up in review.
+// TestCatalogGolden makes every change to what models see show up in
+// review: one golden per registered modality.
 func TestCatalogGolden(t *testing.T) {
-	got := catalogJSON(t)
-	const golden = "testdata/catalog.golden.json"
-	if *update {
-		if err := os.WriteFile(golden, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run go test ./bridge -update to create it)", err)
-	}
-	if string(got) != string(want) {
-		t.Errorf("the tool catalog changed; review the diff and run go test ./bridge -update\n%s", firstDiff(string(want), string(got)))
+	for _, d := range testRegistry().All() {
+		t.Run(d.Name, func(t *testing.T) {
+			got := catalogJSON(t, d.Name)
+			golden := filepath.Join("testdata", "catalog", d.Name+".golden.json")
+			if *update {
+				if err := os.WriteFile(golden, got, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test ./bridge -run TestCatalogGolden -update to create it)", err)
+			}
+			if string(got) != string(want) {
+				t.Errorf("the tool catalog changed; review the diff and run go test ./bridge -run TestCatalogGolden -update\n%s", firstDiff(string(want), string(got)))
+			}
+		})
 	}
 }
 

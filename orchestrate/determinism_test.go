@@ -67,11 +67,7 @@ func TestSameAnswersSameLesson(t *testing.T) {
 		t.Fatal(err)
 	}
 	reg := goldenRegistry(t)
-	var levels []templates.Level
-	for _, name := range reg.LevelNames() {
-		levels = append(levels, templates.Level{Name: name})
-	}
-	tmpl, err := templates.Load("", levels)
+	tmpl, err := templates.Load("", templates.LevelsOf(reg))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -242,11 +238,7 @@ slides:
 	if opts.Bridge, err = bridge.New(reg); err != nil {
 		t.Fatal(err)
 	}
-	var levels []templates.Level
-	for _, name := range reg.LevelNames() {
-		levels = append(levels, templates.Level{Name: name})
-	}
-	if opts.Templates, err = templates.Load("", levels); err != nil {
+	if opts.Templates, err = templates.Load("", templates.LevelsOf(reg)); err != nil {
 		t.Fatal(err)
 	}
 	var described string
@@ -364,11 +356,7 @@ func TestSourceLinesCarried(t *testing.T) {
 	if opts.Bridge, err = bridge.New(reg); err != nil {
 		t.Fatal(err)
 	}
-	var levels []templates.Level
-	for _, name := range reg.LevelNames() {
-		levels = append(levels, templates.Level{Name: name})
-	}
-	if opts.Templates, err = templates.Load("", levels); err != nil {
+	if opts.Templates, err = templates.Load("", templates.LevelsOf(reg)); err != nil {
 		t.Fatal(err)
 	}
 	opts.Sources = srcs

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -18,6 +19,7 @@ import (
 	"github.com/lessongen/lessongen/session"
 	"github.com/lessongen/lessongen/templates"
 	"github.com/lessongen/lessongen/whiteboard"
+	"gopkg.in/yaml.v3"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden prompt files in testdata/prompts")
@@ -96,11 +98,7 @@ func goldenFirstRequests(t testing.TB) map[string]llm.Request {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var levels []templates.Level
-	for _, name := range reg.LevelNames() {
-		levels = append(levels, templates.Level{Name: name})
-	}
-	tmpl, err := templates.Load("", levels)
+	tmpl, err := templates.Load("", templates.LevelsOf(reg))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,8 +119,15 @@ func goldenFirstRequests(t testing.TB) map[string]llm.Request {
 // -update to rewrite them.
 func TestGoldenPrompts(t *testing.T) {
 	first := goldenFirstRequests(t)
-	// Every registered level, and the second whiteboard node (the check slide).
-	for _, level := range append(goldenRegistry(t).LevelNames(), "whiteboard.node.check") {
+	// Every level goldenLesson places, and the second whiteboard node (the
+	// check slide); and no level ran that is not among them.
+	levels := append(goldenLevels(t, goldenRegistry(t)), "whiteboard.node.check")
+	for level := range first {
+		if !slices.Contains(levels, strings.TrimSuffix(level, ".check")) {
+			t.Errorf("%s: a subagent ran, but its kind is not among the levels checked", level)
+		}
+	}
+	for _, level := range levels {
 		req, ok := first[level]
 		if !ok {
 			t.Errorf("%s: no subagent ran", level)
@@ -144,6 +149,34 @@ func TestGoldenPrompts(t *testing.T) {
 			t.Errorf("%s: the prompt changed; review with go test ./orchestrate -run TestGoldenPrompts -update && git diff %s", level, file)
 		}
 	}
+}
+
+// goldenLevels is every level of the kinds goldenLesson places: the
+// root's, and each registered child that some slide names. A kind the
+// lesson does not place (a new one, registered later) has no golden here.
+func goldenLevels(t testing.TB, reg *modality.Registry) []string {
+	t.Helper()
+	var plan struct {
+		Slides []yaml.Node `yaml:"slides"`
+	}
+	if err := yaml.Unmarshal([]byte(goldenLesson), &plan); err != nil {
+		t.Fatal(err)
+	}
+	placed := map[string]bool{reg.Root().Name: true}
+	for _, slide := range plan.Slides { // a pending slide has no keys
+		for i := 0; slide.Kind == yaml.MappingNode && i < len(slide.Content); i += 2 {
+			if _, ok := reg.Child(slide.Content[i].Value); ok {
+				placed[slide.Content[i].Value] = true
+			}
+		}
+	}
+	var out []string
+	for _, l := range reg.Levels() {
+		if placed[l.Modality] {
+			out = append(out, l.Name)
+		}
+	}
+	return out
 }
 
 // goldenText is a request as a person reviews it: the tools offered (name
@@ -234,11 +267,7 @@ func TestGoldenRefinePrompt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var levels []templates.Level
-	for _, name := range reg.LevelNames() {
-		levels = append(levels, templates.Level{Name: name})
-	}
-	tmpl, err := templates.Load("", levels)
+	tmpl, err := templates.Load("", templates.LevelsOf(reg))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -134,11 +134,7 @@ func testRegistry() *modality.Registry { return modalities.Must() }
 func options(t testing.TB, model llm.Model, concurrency int) Options {
 	t.Helper()
 	reg := testRegistry()
-	var levels []templates.Level
-	for _, name := range reg.LevelNames() {
-		levels = append(levels, templates.Level{Name: name})
-	}
-	tmpl, err := templates.Load("", levels)
+	tmpl, err := templates.Load("", templates.LevelsOf(reg))
 	if err != nil {
 		t.Fatal(err)
 	}

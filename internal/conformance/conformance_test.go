@@ -216,7 +216,7 @@ func withoutKind(t *testing.T, reg *modality.Registry, name string) *modality.Re
 // or list what is pending).
 func firstCall(t *testing.T, k *modality.Descriptor) fakellm.FakeCall {
 	t.Helper()
-	if k.Name == "worksheet" {
+	if k.Name == toyName {
 		return fakellm.FakeCall{Name: "set_title", Arguments: `{"title":"Parts of a plant"}`}
 	}
 	for _, in := range k.Intents {
@@ -270,7 +270,7 @@ func generateInterrupted(t *testing.T, reg *modality.Registry, path string) {
 // of want.
 func wantSaved(t *testing.T, path string, want ...string) {
 	t.Helper()
-	for _, file := range []string{path, filepath.Join(filepath.Dir(path), "worksheet.yaml")} {
+	for _, file := range []string{path, filepath.Join(filepath.Dir(path), toyName+".yaml")} {
 		data, _ := os.ReadFile(file)
 		for _, w := range want {
 			if !strings.Contains(string(data), w) {
@@ -332,7 +332,7 @@ func resume(t *testing.T, reg *modality.Registry, path string) {
 	// A continued conversation is at its second turn.
 	rules[len(rules)-1].Turns = append(rules[len(rules)-1].Turns, fakellm.Turn{ToolCalls: []fakellm.FakeCall{
 		{Name: "set_instructions", Arguments: `{"instructions":"Label the drawing."}`}}})
-	rules = append(rules, fakellm.Rule{Match: []string{"worksheet.node"}, Turns: []fakellm.Turn{{ToolCalls: []fakellm.FakeCall{
+	rules = append(rules, fakellm.Rule{Match: []string{toyName + ".node"}, Turns: []fakellm.Turn{{ToolCalls: []fakellm.FakeCall{
 		{Name: "add_task", Arguments: `{"text":"Label the leaf."}`}, {Name: "add_task", Arguments: `{"text":"Label the root."}`}}}}},
 		fakellm.Rule{}) // every other level: "done"
 	srv := fakellm.Start(t, fakellm.Script{Rules: rules})

@@ -156,8 +156,8 @@ func schema(t *testing.T, reg *modality.Registry) {
 			}
 		}
 	}
-	if own, _, _ := run(t, ctx, reg, "schema", "worksheet"); !strings.Contains(own, "the worksheet's title") {
-		t.Errorf("schema worksheet lacks the field's description:\n%s", own)
+	if own, _, _ := run(t, ctx, reg, "schema", toyName); !strings.Contains(own, "the worksheet's title") {
+		t.Errorf("schema %s lacks the field's description:\n%s", toyName, own)
 	}
 }
 

@@ -28,10 +28,14 @@ type worksheet struct {
 	brief string
 }
 
+// toyName is the toy's kind: not "worksheet", so that a real worksheet
+// package can be registered beside it.
+const toyName = "toysheet"
+
 const (
-	wsRead session.Capability = "worksheet.read"
-	wsMeta session.Capability = "worksheet.metadata"
-	wsNode session.Capability = "worksheet.node"
+	wsRead session.Capability = toyName + ".read"
+	wsMeta session.Capability = toyName + ".metadata"
+	wsNode session.Capability = toyName + ".node"
 )
 
 type (
@@ -200,7 +204,7 @@ const worksheetPrompt = "Worksheet %s.\nNode: {{ .Node }} ({{ .Level }})\n{{ tem
 // worksheetModality is the toy's descriptor: its one place.
 func worksheetModality() modality.Descriptor {
 	return modality.Descriptor{
-		Name: "worksheet", Doc: "a title, instructions and tasks for students",
+		Name: toyName, Doc: "a title, instructions and tasks for students",
 		Intents: []session.Intent{SetTitle{}, SetInstructions{}, AddTask{}, DescribeWorksheet{}, ListPending{}, CloseWorksheet{}},
 		Read:    wsRead, Metadata: wsMeta, Node: wsNode,
 		MaxNew: 10, NewItems: "tasks",
