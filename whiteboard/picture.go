@@ -22,6 +22,7 @@ import (
 
 	"github.com/lessongen/lessongen/internal/regfile"
 	"github.com/lessongen/lessongen/internal/textfit"
+	"github.com/lessongen/lessongen/modality"
 )
 
 // MaxPictureBytes is the largest picture file an image element may name:
@@ -220,25 +221,14 @@ func (e *Element) renderPicture(s *strings.Builder, box textfit.Box) bool {
 	return true
 }
 
-// creditNotes lists the board's picture credits for the credits section.
-func (b *Board) creditNotes() string {
-	var out strings.Builder
+// credits lists the board's pictures for the lesson's credits list.
+func (b *Board) credits() []modality.Credit {
+	var out []modality.Credit
 	for _, e := range b.elements() {
-		if e.IsPlaceholder || e.picture == nil {
-			continue
+		if !e.IsPlaceholder && e.picture != nil {
+			_, alt := e.imageText()
+			out = append(out, modality.Credit{Picture: alt.Value, File: e.PictureSrc, Credit: e.Credit, Licence: e.Licence})
 		}
-		if out.Len() == 0 {
-			out.WriteString("<p class=\"credits\">Picture credits:</p>\n<ul class=\"credits\">")
-		}
-		_, alt := e.imageText()
-		credit := e.creditLine()
-		if credit == "" {
-			credit = "no credit given"
-		}
-		fmt.Fprintf(&out, "<li>%s (%s): %s</li>", html.EscapeString(alt.Value), html.EscapeString(e.PictureSrc), html.EscapeString(credit))
 	}
-	if out.Len() == 0 {
-		return ""
-	}
-	return out.String() + "</ul>\n"
+	return out
 }

@@ -7,12 +7,14 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/lessongen/lessongen/internal/pptx"
 	"github.com/lessongen/lessongen/internal/textfit"
 	"github.com/lessongen/lessongen/internal/yamlsrc"
+	"github.com/lessongen/lessongen/modality"
 )
 
 // writePNG writes a w×h PNG, red left half, blue right half.
@@ -80,8 +82,8 @@ func TestPictureEmbeddedInRender(t *testing.T) {
 		if !strings.Contains(out.Body, ">Ann</tspan>") && !strings.Contains(out.Body, ">Ann</text>") {
 			t.Errorf("%s: credit not drawn under the picture", fit)
 		}
-		if !strings.Contains(out.Notes, "<li>a leaf (leaf.png): Ann</li>") {
-			t.Errorf("%s: credits list = %q", fit, out.Notes)
+		if want := []modality.Credit{{Picture: "a leaf", File: "leaf.png", Credit: "Ann"}}; !slices.Equal(out.Credits, want) {
+			t.Errorf("%s: credits = %+v, want %+v", fit, out.Credits, want)
 		}
 	}
 }

@@ -81,7 +81,7 @@ func Render(b *Board, bound map[string]string) modality.Rendered {
 			cited = append(cited, modality.Cited{Item: string(e.Type) + " " + e.ID, Sources: e.Sources})
 		}
 	}
-	return modality.Rendered{Body: s.String(), Notes: modality.CitationNotes("Whiteboard sources", cited) + b.creditNotes()}
+	return modality.Rendered{Body: s.String(), Notes: modality.CitationNotes("Whiteboard sources", cited), Credits: b.credits()}
 }
 
 // svgDefs is the arrowhead every arrow ends in; its colour follows the
