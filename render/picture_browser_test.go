@@ -3,13 +3,14 @@ package render_test
 import (
 	"bytes"
 	"image"
-	"image/color"
 	"image/png"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/lessongen/lessongen/internal/picturetest"
 )
 
 // pictureLesson is one board with a 2:1 picture twice: contained in a 4:3
@@ -51,7 +52,9 @@ slides:
 func TestBrowserPicture(t *testing.T) {
 	ctx := newBrowser(t)
 	dir := t.TempDir()
-	writeTwoColourPNG(t, filepath.Join(dir, "leaf.png"), 400, 200)
+	if err := os.WriteFile(filepath.Join(dir, "leaf.png"), picturetest.TwoColourPNG(400, 200), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	lesson := filepath.Join(dir, "lesson.yaml")
 	if err := os.WriteFile(lesson, []byte(pictureLesson), 0o644); err != nil {
 		t.Fatal(err)
@@ -142,27 +145,4 @@ func colouredBox(img image.Image) (box image.Rectangle, red float64, n int) {
 		return box, 0, 0
 	}
 	return box, float64(reds) / float64(n), n
-}
-
-// writeTwoColourPNG writes a w×h PNG, red on its left half and blue on
-// its right.
-func writeTwoColourPNG(t *testing.T, path string, w, h int) {
-	t.Helper()
-	img := image.NewRGBA(image.Rect(0, 0, w, h))
-	for y := range h {
-		for x := range w {
-			c := color.RGBA{R: 220, A: 255}
-			if x >= w/2 {
-				c = color.RGBA{B: 220, A: 255}
-			}
-			img.Set(x, y, c)
-		}
-	}
-	var buf bytes.Buffer
-	if err := png.Encode(&buf, img); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
 }

@@ -11,33 +11,21 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lessongen/lessongen/internal/picturetest"
 	"github.com/lessongen/lessongen/internal/pptx"
 	"github.com/lessongen/lessongen/internal/textfit"
 	"github.com/lessongen/lessongen/internal/yamlsrc"
 	"github.com/lessongen/lessongen/modality"
 )
 
-// writePNG writes a w×h PNG, red left half, blue right half.
+// writePNG writes a w×h two-colour PNG (see picturetest) to path.
 func writePNG(t *testing.T, path string, w, h int) []byte {
 	t.Helper()
-	img := image.NewRGBA(image.Rect(0, 0, w, h))
-	for y := range h {
-		for x := range w {
-			c := color.RGBA{R: 220, A: 255}
-			if x >= w/2 {
-				c = color.RGBA{B: 220, A: 255}
-			}
-			img.Set(x, y, c)
-		}
-	}
-	var buf bytes.Buffer
-	if err := png.Encode(&buf, img); err != nil {
+	data := picturetest.TwoColourPNG(w, h)
+	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
+	return data
 }
 
 // decodeIn decodes a whiteboard as if read from a file in dir.
