@@ -14,11 +14,5 @@ func Registry() (*modality.Registry, error) { return modalities.Registry() }
 // templateLevels is what the templates package needs to know of the
 // registry: a level name, and the modality's own template if it brings one.
 func templateLevels(reg *modality.Registry) []templates.Level {
-	var out []templates.Level
-	for _, d := range reg.All() {
-		for _, l := range d.Levels() {
-			out = append(out, templates.Level{Name: l.Name, Default: d.Prompts[l.Part]})
-		}
-	}
-	return out
+	return templates.LevelsOf(reg)
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"html"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/lessongen/lessongen/internal/fakellm"
+	"github.com/lessongen/lessongen/internal/pptx"
 	"github.com/lessongen/lessongen/internal/yamlsrc"
 	"github.com/lessongen/lessongen/lesson"
 	"github.com/lessongen/lessongen/modality"
@@ -126,6 +128,13 @@ func pollModality() modality.Descriptor {
 			},
 			func(p *poll) *yaml.Node { return yamlsrc.Encode(*p) },
 			nil),
+		Render: modality.NewRender(func(p *poll, _ map[string]string) modality.Rendered {
+			return modality.Rendered{Body: "<p>" + html.EscapeString(p.Describe()) + "</p>\n"}
+		}),
+		PPTX: modality.NewPPTX(func(p *poll, _ map[string]string, f pptx.Box) modality.PPTXRendered {
+			return modality.PPTXRendered{Shapes: []pptx.Shape{&pptx.Sp{Name: "poll", Box: f, Paras: []pptx.Para{pptx.Text(p.Describe(), 0, false, pptx.Color{})}}}}
+		}),
+		Content: modality.NewContent((*poll).Describe),
 	}
 }
 

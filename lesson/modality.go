@@ -17,5 +17,7 @@ func Modality() modality.Descriptor {
 		Close:    ClosePlaceholders{},
 		Render:   modality.NewRender(Render),
 		PPTX:     modality.NewPPTX(RenderPPTX),
+		// The lesson keeps nothing in memory that its file drops.
+		Content: modality.NewContent((*Plan).Describe),
 	}
 }

@@ -1,10 +1,12 @@
 // Package modality makes a kind of document node a value: one Descriptor
 // per modality (its name, intents, the capabilities of its levels, how its
 // placeholders close, which properties a parent may bind into it, and for
-// children how they are read and written), gathered in a Registry that cmd
-// builds once and hands down. Bridge, templates, the orchestrator, plan,
-// tools and help text derive from the registry; nothing else names a
-// modality.
+// children how they are read and written; how it draws itself and what
+// resume compares), gathered in a Registry that cmd builds once and hands
+// down. Bridge, templates, the orchestrator (plan, generate, resume),
+// validate, render, schema, tools and help text derive from the registry;
+// nothing else names a modality. internal/conformance drives every
+// registered kind through each of them.
 package modality
 
 import (
@@ -49,18 +51,32 @@ type Descriptor struct {
 	Prompts map[session.Level]string
 	// Codec reads and writes a child modality; the root has none.
 	Codec *Codec
-	// Render draws a child for `lessongen render`: an HTML fragment for
-	// the slide and one for the speaker notes (e.g. a quiz's answer key),
-	// with bound the values a slide's props bind into it. Nil: the child
-	// is not drawn.
+	// Render draws the node for `lessongen render`: an HTML fragment for
+	// the page and one for the speaker notes (e.g. a quiz's answer key),
+	// with bound the values a slide's props bind into it. The Markdown
+	// render is made of the same fragments. Required: a kind render
+	// cannot draw would be left out of the lesson without a word.
 	Render func(st session.State, bound map[string]string) Rendered
 	// Review is a read-only intent whose outputs show a node as drawn
 	// (describe_whiteboard): with --review, the node level's subagent
 	// gets one more turn with them. Nil: the kind gets no review turn.
 	Review session.Intent
 	// PPTX draws the node as native PowerPoint shapes for `render --format
-	// pptx` (see PPTXRendered). Nil: the node is not drawn there.
+	// pptx` (see PPTXRendered). Required, as Render is.
 	PPTX PPTXHook
+	// Content is the node's content as resume compares it: a saved
+	// conversation is continued only while the node still reads so. It
+	// must read the same before a save and after the saved file is loaded
+	// again, so it leaves out what only memory keeps (a pending node's
+	// brief, which the saved file drops once the node is filled).
+	// Required; the orchestrator never reads Describe text for this.
+	Content func(st session.State) string
+}
+
+// NewContent builds a Content hook from a modality's own typed function,
+// so the one type assertion lives here.
+func NewContent[T session.State](fn func(T) string) func(session.State) string {
+	return func(st session.State) string { return fn(st.(T)) }
 }
 
 // Rendered is a child drawn as HTML fragments, already escaped.
@@ -200,8 +216,22 @@ func (d *Descriptor) check(child bool) error {
 		return fmt.Errorf("modality %s: a child needs a codec", d.Name)
 	case len(d.Bindable) > 0 && d.Bind == nil:
 		return fmt.Errorf("modality %s: bindable properties but no Bind", d.Name)
+	case d.Render == nil || d.PPTX == nil:
+		return fmt.Errorf("modality %s: Render and PPTX are required: render would leave it out", d.Name)
+	case d.Content == nil:
+		return fmt.Errorf("modality %s: no Content: resume could not tell whether it changed", d.Name)
 	}
 	return nil
+}
+
+// With is the registry with more child kinds after the registered ones:
+// a kind defined elsewhere (a test's) registers in one line.
+func (r *Registry) With(children ...Descriptor) (*Registry, error) {
+	var all []Descriptor
+	for _, d := range r.children {
+		all = append(all, *d)
+	}
+	return New(*r.root, append(all, children...)...)
 }
 
 // Root is the parent modality, the lesson.

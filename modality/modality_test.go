@@ -7,6 +7,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/lessongen/lessongen/internal/pptx"
 	"github.com/lessongen/lessongen/internal/yamlsrc"
 	"github.com/lessongen/lessongen/modality"
 	"github.com/lessongen/lessongen/session"
@@ -24,7 +25,10 @@ func (*state) Describe() string                                        { return 
 func (*state) Pending() []session.Pending                              { return nil }
 
 func desc(name string, child bool) modality.Descriptor {
-	d := modality.Descriptor{Name: name, Intents: []session.Intent{noop{}}, Read: "r", Metadata: "m", Node: "n", Close: noop{}}
+	d := modality.Descriptor{Name: name, Intents: []session.Intent{noop{}}, Read: "r", Metadata: "m", Node: "n", Close: noop{},
+		Render:  modality.NewRender(func(*state, map[string]string) modality.Rendered { return modality.Rendered{} }),
+		PPTX:    modality.NewPPTX(func(*state, map[string]string, pptx.Box) modality.PPTXRendered { return modality.PPTXRendered{} }),
+		Content: modality.NewContent((*state).Describe)}
 	if child {
 		d.Codec = modality.NewCodec(
 			func(*yaml.Node, *yamlsrc.Reporter, string) *state { return &state{} },
@@ -66,6 +70,8 @@ func TestNewRefusesIncompleteDescriptors(t *testing.T) {
 	noClose.Close = nil
 	noBind := desc("quiz", true)
 	noBind.Bindable = []string{"kind"}
+	noRender, noPPTX, noContent := desc("quiz", true), desc("quiz", true), desc("quiz", true)
+	noRender.Render, noPPTX.PPTX, noContent.Content = nil, nil, nil
 	for _, tc := range []struct {
 		name     string
 		children []modality.Descriptor
@@ -75,9 +81,36 @@ func TestNewRefusesIncompleteDescriptors(t *testing.T) {
 		{"child without codec", []modality.Descriptor{desc("quiz", false)}, "needs a codec"},
 		{"no close", []modality.Descriptor{noClose}, "closes its placeholders"},
 		{"bindable without bind", []modality.Descriptor{noBind}, "no Bind"},
+		{"no render", []modality.Descriptor{noRender}, "Render and PPTX are required"},
+		{"no pptx", []modality.Descriptor{noPPTX}, "Render and PPTX are required"},
+		{"no content", []modality.Descriptor{noContent}, "no Content"},
 	} {
 		if _, err := modality.New(desc("lesson", false), tc.children...); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
 		}
+	}
+}
+
+func TestWithAddsAChildKind(t *testing.T) {
+	reg, err := modality.New(desc("lesson", false), desc("whiteboard", true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	more, err := reg.With(desc("poll", true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, d := range more.Children() {
+		names = append(names, d.Name)
+	}
+	if !slices.Equal(names, []string{"whiteboard", "poll"}) || more.Root().Name != "lesson" {
+		t.Errorf("With: root %s, children %v", more.Root().Name, names)
+	}
+	if len(reg.Children()) != 1 {
+		t.Error("With changed the registry it was called on")
+	}
+	if _, err := reg.With(desc("whiteboard", true)); err == nil {
+		t.Error("With registered a kind twice")
 	}
 }

@@ -53,7 +53,8 @@ func TestKilledHistoryContinuesWithoutReapplying(t *testing.T) {
 		t.Fatal(err)
 	}
 	state := t.TempDir()
-	w, err := history.Create(state, history.Header{Node: "slides/a/whiteboard", Level: "whiteboard.node", ContentHash: contentHash(sess)}, nil)
+	wb, _ := testRegistry().Child("whiteboard")
+	w, err := history.Create(state, history.Header{Node: "slides/a/whiteboard", Level: "whiteboard.node", ContentHash: contentHash(wb, sess)}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,8 +3,6 @@ package orchestrate
 import (
 	"cmp"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -204,7 +202,15 @@ func Run(ctx context.Context, tree Tree, scope Scope, opts Options) (Report, err
 	}
 	r := &runner{tree: tree, opts: opts, emit: opts.Events, requests: ctx, cancel: cancel, health: h, prov: prov}
 	if opts.Checkpoint != nil {
-		r.ckpt = newCheckpointer(opts.Checkpoint, opts.CheckpointInterval, opts.Events, func(err error) { cancel(err) })
+		// The record of what was generated goes first: a saved file
+		// never holds generated content its record does not name.
+		save := func(lesson bool) ([]string, error) {
+			if err := prov.flush(); err != nil {
+				return nil, err
+			}
+			return opts.Checkpoint(lesson)
+		}
+		r.ckpt = newCheckpointer(save, opts.CheckpointInterval, opts.Events, func(err error) { cancel(err) })
 		defer r.ckpt.close()
 	}
 	w := &walker{tree: tree, reg: opts.Bridge.Registry(), v: r}
@@ -213,6 +219,10 @@ func Run(ctx context.Context, tree Tree, scope Scope, opts Options) (Report, err
 	}
 	if r.ckpt != nil {
 		r.ckpt.close()
+	}
+	// What the last nodes generated, for the caller's final save.
+	if err := prov.flush(); err != nil {
+		return r.report, err
 	}
 	if cause := context.Cause(starting); cause != nil {
 		return r.report, cause
@@ -392,13 +402,13 @@ func (r *runner) step(ctx context.Context, st Step, bl modality.Level, d *modali
 	}
 	var hist *history.Writer
 	if r.opts.StateDir != "" && r.opts.HistoryReadOnly {
-		if err := r.continueHistory(&task, sess, turn); err != nil {
+		if err := r.continueHistory(&task, d, sess, turn); err != nil {
 			r.fail(node, bl.Name, err)
 			r.cancel(err)
 			return false
 		}
 	} else if r.opts.StateDir != "" {
-		hist, err = r.openHistory(&task, sess, turn)
+		hist, err = r.openHistory(&task, d, sess, turn)
 		if err != nil {
 			r.fail(node, bl.Name, err)
 			r.cancel(err)
@@ -466,15 +476,12 @@ func (r *runner) step(ctx context.Context, st Step, bl modality.Level, d *modali
 			nr.Error = left + fmt.Sprintf("the model stopped after %d steps and the step budget (%d) left no repair turn", res.Steps, r.opts.MaxSteps)
 		}
 	}
-	if perr := r.prov.record(node, sess); perr != nil {
-		nr.Status, nr.Error = event.StatusFailed, perr.Error()
-		r.cancel(perr)
-	}
+	r.prov.record(node, sess)
 	if hist != nil {
 		// The node's content as this conversation left it (closed
 		// placeholders included): a later run continues the conversation
 		// only while the node still reads so.
-		if herr := hist.SetContentHash(contentHash(sess)); herr != nil {
+		if herr := hist.SetContentHash(contentHash(d, sess)); herr != nil {
 			nr.Status, nr.Error = event.StatusFailed, herr.Error()
 			r.cancel(herr)
 		}
@@ -586,104 +593,6 @@ func defectsError(ds []session.Warning, repaired bool) string {
 	}
 	return msg
 }
-
-// openHistory continues the node's saved conversation when there is one
-// and the node still reads as the conversation left it, else starts a new
-// one. A stale history (the author changed the node since) is replaced,
-// not resumed: the model would reason from content that is gone.
-func (r *runner) openHistory(task *agent.Task, sess *session.Session, turn string) (*history.Writer, error) {
-	hash := contentHash(sess)
-	conv, err := r.loadHistory(task, true)
-	switch {
-	case err == nil && conv.Header.ContentHash == hash:
-		w, err := history.Reopen(r.opts.StateDir, task.Node, task.Level, r.opts.Redact)
-		if err != nil {
-			return nil, err
-		}
-		// The synthetic results of interrupted calls join the file, so
-		// the conversation on disk is the one sent.
-		for _, m := range conv.Messages {
-			if m.Role == llm.RoleTool && slices.Contains(conv.Interrupted, m.ToolCallID) {
-				if err := w.Append(m); err != nil {
-					w.Close()
-					return nil, err
-				}
-			}
-		}
-		r.resume(task, conv, turn)
-		return w, nil
-	case err == nil:
-		r.emit(event.Event{Kind: event.ModelText, Node: task.Node, Level: task.Level, Text: "saved conversation not continued: the node changed since it was saved"})
-	case !errors.Is(err, history.ErrNone):
-		return nil, err
-	}
-	return history.Create(r.opts.StateDir, history.Header{Node: task.Node, Level: task.Level, ContentHash: hash}, r.opts.Redact)
-}
-
-// continueHistory is openHistory without writing: the node's saved
-// conversation is continued when it still fits the node, nothing is saved.
-func (r *runner) continueHistory(task *agent.Task, sess *session.Session, turn string) error {
-	conv, err := r.loadHistory(task, false)
-	switch {
-	case err == nil && conv.Header.ContentHash == contentHash(sess):
-		r.resume(task, conv, turn)
-	case err != nil && !errors.Is(err, history.ErrNone):
-		return err
-	}
-	return nil
-}
-
-// loadHistory loads the node's saved conversation. One that cannot be
-// read (a bad line, an empty file a full disk left) costs this node its
-// conversation, not the run: it is set aside when the run may write
-// (setAside), with a warning naming where, and the node starts afresh.
-func (r *runner) loadHistory(task *agent.Task, setAside bool) (history.Conversation, error) {
-	conv, err := history.Load(r.opts.StateDir, task.Node, task.Level)
-	var bad *history.CorruptError
-	if !errors.As(err, &bad) {
-		return conv, err
-	}
-	msg := fmt.Sprintf("saved conversation not continued: %v", bad)
-	if setAside {
-		aside, err := history.SetAside(r.opts.StateDir, task.Node, task.Level, time.Now())
-		if err != nil {
-			return conv, err
-		}
-		msg += "; set aside as " + aside + ", the node starts afresh"
-	}
-	r.emit(event.Event{Kind: event.Warning, Node: task.Node, Level: task.Level, Text: msg})
-	return history.Conversation{}, history.ErrNone
-}
-
-// resume has task continue a saved conversation, with turn (the
-// instruction and what it may change) as the new user turn.
-func (r *runner) resume(task *agent.Task, conv history.Conversation, turn string) {
-	task.Prior, task.Committed, task.Continue = conv.Messages, conv.Committed, turn
-	r.mu.Lock()
-	r.report.Continued++
-	r.mu.Unlock()
-}
-
-// contentHash identifies a node's content by its description, which is
-// what its subagent is shown. The line giving a pending node's brief is
-// left out: a filled node keeps it in memory, but the
-// saved file does not, so it would make every reload look changed.
-func contentHash(sess *session.Session) string {
-	var s string
-	sess.View(func(st session.State) { s = st.Describe() })
-	var kept []string
-	for _, line := range strings.Split(s, "\n") {
-		if !strings.HasPrefix(line, briefLine) {
-			kept = append(kept, line)
-		}
-	}
-	sum := sha256.Sum256([]byte(strings.Join(kept, "\n")))
-	return "sha256:" + hex.EncodeToString(sum[:])
-}
-
-// briefLine starts the describe line of a pending node's brief
-// (whiteboard and quiz describe.go).
-const briefLine = "Brief for this "
 
 // note keeps a note for the author and logs it.
 func (r *runner) note(n tool.Note) {

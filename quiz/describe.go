@@ -27,8 +27,15 @@ func kindPhrase(kind string) string {
 const maxPrompt = 120
 
 // Describe says in plain sentences what the quiz holds, for a model's
-// context and for people reading `lessongen plan`.
-func (q *Quiz) Describe() string {
+// context and for people reading `lessongen plan`: its Content, then the
+// author's briefs for what is pending.
+func (q *Quiz) Describe() string { return q.describe(true) }
+
+// Content is Describe without the briefs, which a filled quiz may keep in
+// memory but its saved file does not: what resume compares.
+func (q *Quiz) Content() string { return q.describe(false) }
+
+func (q *Quiz) describe(briefs bool) string {
 	var s strings.Builder
 	if q.Kind.Set || q.Kind.Pending {
 		s.WriteString(kindPhrase(q.Kind.Value))
@@ -63,7 +70,7 @@ func (q *Quiz) Describe() string {
 			more = append(more, qu.Hint)
 		}
 	}
-	if len(more) > 0 {
+	if len(more) > 0 && briefs {
 		fmt.Fprintf(&s, "\nBrief for this quiz: %s.", strings.TrimSuffix(strings.Join(more, "; "), "."))
 	}
 	return s.String()

@@ -29,7 +29,8 @@ func Modality() modality.Descriptor {
 		Codec: modality.NewCodec(Decode, Todo,
 			func(q *Quiz) *yaml.Node { n, _ := q.EncodeNode(); return n },
 			(*Quiz).PropertySet),
-		Render: modality.NewRender(Render),
-		PPTX:   modality.NewPPTX(RenderPPTX),
+		Render:  modality.NewRender(Render),
+		PPTX:    modality.NewPPTX(RenderPPTX),
+		Content: modality.NewContent((*Quiz).Content),
 	}
 }

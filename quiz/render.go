@@ -54,12 +54,14 @@ func Render(q *Quiz, bound map[string]string) modality.Rendered {
 			fmt.Fprintf(&body, "<p class=\"prompt\">%s</p>", html.EscapeString(qu.Prompt.Value))
 		}
 		opts := Shown(qu, q.Shuffle)
-		body.WriteString("<ol class=\"options\" type=\"A\">")
-		var key []string
+		// The list's type is its first label: a browser numbers on from it.
+		fmt.Fprintf(&body, "<ol class=\"options\" type=\"%s\">", OptionLabel(0))
+		var key, at []string
 		for i, o := range opts {
 			fmt.Fprintf(&body, "<li>%s</li>", html.EscapeString(o.Text))
 			if o.Correct {
-				key = append(key, fmt.Sprintf("%c. %s", 'A'+i, html.EscapeString(o.Text)))
+				key = append(key, OptionLabel(i)+". "+html.EscapeString(o.Text))
+				at = append(at, strconv.Itoa(i+1))
 			}
 		}
 		if qu.Answers.Pending {
@@ -69,7 +71,9 @@ func Render(q *Quiz, bound map[string]string) modality.Rendered {
 			fmt.Fprintf(&body, "<li class=\"pending\">pending distractors%s</li>", hintSuffix(qu.Distractors.Hint))
 		}
 		body.WriteString("</ol></li>\n")
-		fmt.Fprintf(&notes, "<li>%s", strings.Join(key, "; "))
+		// data-correct (the answers' places) lets the page reveal them
+		// on the question in present mode; the key stays in the notes.
+		fmt.Fprintf(&notes, "<li data-correct=\"%s\">%s", strings.Join(at, " "), strings.Join(key, "; "))
 		switch {
 		case qu.Feedback.Set:
 			fmt.Fprintf(&notes, " — %s", html.EscapeString(qu.Feedback.Value))

@@ -51,7 +51,9 @@ func TestRenderKeepsTheKeyInTheNotes(t *testing.T) {
 	}
 	opts := Shown(question("q1"), false)
 	k := slices.IndexFunc(opts, func(o Option) bool { return o.Correct })
-	if want := fmt.Sprintf("<li>%c. right</li>", 'A'+k); !strings.Contains(r.Notes, want) {
+	// data-correct, the answer's place, is what the page's reveal (A in
+	// present mode) marks.
+	if want := fmt.Sprintf("<li data-correct=\"%d\">%c. right</li>", k+1, 'A'+k); !strings.Contains(r.Notes, want) {
 		t.Errorf("notes lack %q:\n%s", want, r.Notes)
 	}
 }

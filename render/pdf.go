@@ -43,7 +43,7 @@ const (
 func PDFWriter(ctx context.Context, browser string, handout bool) Writer {
 	return func(w io.Writer, doc *compose.Document, reg *modality.Registry, notes []AuthorNote) error {
 		var buf bytes.Buffer
-		if err := writeHTML(&buf, doc, reg, notes, handout); err != nil {
+		if err := writeHTML(&buf, doc, reg, notes, HTMLOptions{Handout: handout}); err != nil {
 			return err
 		}
 		title := ""

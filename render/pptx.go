@@ -42,9 +42,7 @@ func PPTX(w io.Writer, doc *compose.Document, reg *modality.Registry, notes []Au
 			kw = append(kw, m.Subject.Value)
 		}
 		deck.Keywords = strings.Join(kw, ", ")
-		if hook := reg.Root().PPTX; hook != nil {
-			overview = hook(p, nil, frame)
-		}
+		overview = reg.Root().PPTX(p, nil, frame)
 		pages = p.SlidePages()
 		for _, pg := range pages {
 			if pg.ID != "" {
@@ -79,9 +77,6 @@ func PPTX(w io.Writer, doc *compose.Document, reg *modality.Registry, notes []Au
 		slides := []*pptx.Slide{main}
 		var key []pptx.Para
 		for _, kind := range reg.Children() {
-			if kind.PPTX == nil {
-				continue
-			}
 			child, err := doc.Child(pg.ID, kind.Name)
 			if errors.Is(err, session.ErrUnknownChild) {
 				continue

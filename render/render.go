@@ -13,7 +13,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"unicode"
 
 	"github.com/lessongen/lessongen/compose"
 	"github.com/lessongen/lessongen/internal/textfit"
@@ -63,7 +62,7 @@ func build(doc *compose.Document, reg *modality.Registry) (*deck, error) {
 	for _, pg := range pages {
 		s := slide{id: pg.ID, head: pg.Head, notes: pg.Notes}
 		for _, kind := range reg.Children() {
-			if pg.ID == "" || kind.Render == nil {
+			if pg.ID == "" {
 				continue
 			}
 			child, err := doc.Child(pg.ID, kind.Name)
@@ -158,7 +157,7 @@ func notesHTML(notes []AuthorNote) string {
 // note on a slide's child goes to that slide's notes, any other to the
 // overview's.
 func HTMLWithNotes(w io.Writer, doc *compose.Document, reg *modality.Registry, notes []AuthorNote) error {
-	return writeHTML(w, doc, reg, notes, false)
+	return writeHTML(w, doc, reg, notes, HTMLOptions{})
 }
 
 // Writer is how `render` writes a lesson in one format.
@@ -166,17 +165,20 @@ type Writer func(w io.Writer, doc *compose.Document, reg *modality.Registry, not
 
 // HTMLWriter writes the teacher's copy (HTMLWithNotes) or, with handout,
 // the pupil's: see buildCopy.
-func HTMLWriter(handout bool) Writer {
-	return func(w io.Writer, doc *compose.Document, reg *modality.Registry, notes []AuthorNote) error {
-		return writeHTML(w, doc, reg, notes, handout)
-	}
+func HTMLWriter(handout bool) Writer { return HTMLWriterWith(HTMLOptions{Handout: handout}) }
+
+// HTMLOptions are the choices of an HTML render.
+type HTMLOptions struct {
+	// Handout writes the pupil's copy: see buildCopy.
+	Handout bool
+	// Present opens the page as a slideshow, as if P had been pressed.
+	Present bool
 }
 
-// MarkdownWriter is HTMLWriter for Marp Markdown: the pupil's copy has no
-// presenter notes.
-func MarkdownWriter(handout bool) Writer {
+// HTMLWriterWith is HTMLWriter with every choice.
+func HTMLWriterWith(opts HTMLOptions) Writer {
 	return func(w io.Writer, doc *compose.Document, reg *modality.Registry, notes []AuthorNote) error {
-		return writeMarkdown(w, doc, reg, notes, handout)
+		return writeHTML(w, doc, reg, notes, opts)
 	}
 }
 
@@ -211,8 +213,8 @@ const printSwitch = `<fieldset class="print-switch"><legend>Print</legend>` +
 
 // writeHTML writes doc as one self-contained HTML page, the teacher's
 // copy or (handout) the pupil's.
-func writeHTML(w io.Writer, doc *compose.Document, reg *modality.Registry, notes []AuthorNote, handout bool) error {
-	d, err := buildCopy(doc, reg, notes, handout)
+func writeHTML(w io.Writer, doc *compose.Document, reg *modality.Registry, notes []AuthorNote, opts HTMLOptions) error {
+	d, err := buildCopy(doc, reg, notes, opts.Handout)
 	if err != nil {
 		return err
 	}
@@ -227,9 +229,17 @@ func writeHTML(w io.Writer, doc *compose.Document, reg *modality.Registry, notes
 	fmt.Fprintf(&b, ":root{--font:'%s',sans-serif}\n", textfit.FontFamily)
 	b.WriteString(pageCSS)
 	b.WriteString("</style>\n</head>\n")
-	body, overview := "<body>\n", printSwitch+d.overview
-	if handout {
-		body, overview = "<body class=\"handout\">\n", d.overview
+	var classes []string
+	overview := printSwitch + d.overview
+	if opts.Handout {
+		classes, overview = append(classes, "handout"), d.overview
+	}
+	if opts.Present {
+		classes = append(classes, "present")
+	}
+	body := "<body>\n"
+	if len(classes) > 0 {
+		body = "<body class=\"" + strings.Join(classes, " ") + "\">\n"
 	}
 	b.WriteString(body + "<main id=\"deck\">\n")
 	overview += creditsHTML(d)
@@ -282,137 +292,4 @@ func writeSlide(b *strings.Builder, s slide, i, n int) {
 		fmt.Fprintf(b, "<aside class=\"notes\"><h3>Notes</h3>\n%s</aside>\n", notes)
 	}
 	fmt.Fprintf(b, "<footer>%d / %d</footer>\n</section>\n", i+1, n)
-}
-
-// Markdown writes doc as Marp Markdown: front matter with marp: true, one
-// slide per ---, each whiteboard as inline SVG, notes as presenter
-// comments.
-func Markdown(w io.Writer, doc *compose.Document, reg *modality.Registry) error {
-	return MarkdownWithNotes(w, doc, reg, nil)
-}
-
-// MarkdownWithNotes is Markdown with the notes subagents left for the
-// author, placed as HTMLWithNotes places them.
-func MarkdownWithNotes(w io.Writer, doc *compose.Document, reg *modality.Registry, notes []AuthorNote) error {
-	return writeMarkdown(w, doc, reg, notes, false)
-}
-
-// writeMarkdown writes doc as Marp Markdown, the teacher's copy or
-// (handout) the pupil's.
-func writeMarkdown(w io.Writer, doc *compose.Document, reg *modality.Registry, notes []AuthorNote, handout bool) error {
-	d, err := buildCopy(doc, reg, notes, handout)
-	if err != nil {
-		return err
-	}
-	var b strings.Builder
-	// Marp draws inline HTML (the SVG) only when asked: marp --html.
-	fmt.Fprintf(&b, "---\n# whiteboards are inline SVG: convert with marp --html\nmarp: true\ntitle: %s\npaginate: true\nstyle: |\n%s  section { font-family: '%s', sans-serif; }\n  svg.whiteboard { width: 100%%; height: auto; max-height: 70vh; }\n  .pending { color: #7a4a00; background: #fff8e6; border: 2px dashed #b7791f; }\n---\n\n",
-		frontMatterString(d.title), indent(textfit.FontFaceCSS(), "  "), textfit.FontFamily)
-	b.WriteString(markdownBlock(d.overview))
-	for _, s := range d.slides {
-		b.WriteString("\n---\n\n")
-		b.WriteString(markdownBlock(s.head))
-		notes := s.notes
-		for _, c := range s.children {
-			b.WriteString(markdownBlock(c.Body))
-			notes += c.Notes
-		}
-		if notes != "" {
-			b.WriteString(presenterComment(stripTags(notes)))
-		}
-	}
-	_, err = io.WriteString(w, b.String())
-	return err
-}
-
-// presenterComment writes text as a Marp presenter note, the one HTML
-// comment a render writes. Two things would turn it into something else:
-//
-//   - Marp reads a comment whose body parses as a YAML mapping with a
-//     directive key (style:, footer:, backgroundImage: …) as a directive
-//     that restyles the deck. The first line, plain text with no colon,
-//     makes the body a YAML scalar or a YAML error, never a mapping,
-//     whatever the notes say (marpit's directives/yaml.js: only an object
-//     is a directive).
-//   - HTML ends a comment at "-->" and "--!>" (and Marp at "--->"), and
-//     warns of "<!--" inside one. None can form without "--", so every
-//     second hyphen of a run gets a zero-width space before it: the note
-//     reads as written.
-func presenterComment(text string) string {
-	var b strings.Builder
-	b.WriteString("<!--\n" + presenterNoteHead + "\n")
-	var prev rune
-	for _, r := range text {
-		if r == '-' && prev == '-' {
-			b.WriteRune('\u200b')
-		}
-		b.WriteRune(r)
-		prev = r
-	}
-	b.WriteString("\n-->\n")
-	return b.String()
-}
-
-// presenterNoteHead opens every presenter note; see presenterComment.
-const presenterNoteHead = "Notes"
-
-// frontMatterString quotes s for the front matter as a YAML double-quoted
-// string. Marp reads it as the title; a previewer that shows front matter
-// as Markdown must find no link, image or HTML in it, so of ASCII only
-// letters, digits, spaces and punctuation that means nothing without
-// [ ] < > (/,.:;-'?!()%) are kept, and the rest, controls and bidi
-// overrides are \u escapes.
-func frontMatterString(s string) string {
-	var b strings.Builder
-	b.WriteByte('"')
-	for _, r := range s {
-		switch {
-		case r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune(" /,.:;-'?!()%", r),
-			r > unicode.MaxASCII && unicode.IsPrint(r):
-			b.WriteRune(r)
-		case r > 0xffff:
-			fmt.Fprintf(&b, "\\U%08x", r)
-		default:
-			fmt.Fprintf(&b, "\\u%04x", r)
-		}
-	}
-	b.WriteByte('"')
-	return b.String()
-}
-
-// markdownBlock keeps an HTML fragment as one Markdown HTML block: blank
-// lines would end it, and what follows would be read as Markdown (an
-// image fetched, a link followed), so none are left inside. CommonMark
-// ends a line at a CR too, so lines are split there as well.
-func markdownBlock(s string) string {
-	var out []string
-	for _, l := range strings.FieldsFunc(s, func(r rune) bool { return r == '\n' || r == '\r' }) {
-		if strings.TrimSpace(l) != "" {
-			out = append(out, l)
-		}
-	}
-	return "<div>\n" + strings.Join(out, "\n") + "\n</div>\n\n"
-}
-
-// stripTags turns an HTML fragment into plain text for a comment.
-func stripTags(s string) string {
-	var b strings.Builder
-	in := false
-	for _, r := range s {
-		switch {
-		case r == '<':
-			in = true
-		case r == '>':
-			in = false
-			b.WriteByte(' ')
-		case !in:
-			b.WriteRune(r)
-		}
-	}
-	return strings.Join(strings.Fields(html.UnescapeString(b.String())), " ")
-}
-
-// indent prefixes every line of s.
-func indent(s, prefix string) string {
-	return prefix + strings.ReplaceAll(strings.TrimSuffix(s, "\n"), "\n", "\n"+prefix) + "\n"
 }

@@ -2,6 +2,9 @@ package whiteboard_test
 
 import (
 	"fmt"
+	"math"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -169,14 +172,28 @@ func TestLinesHeadsAndWidth(t *testing.T) {
 `
 	b, _ := decode(t, src)
 	svg := whiteboard.Render(b, nil).Body
-	for _, want := range []string{
-		`x1="300" y1="100" x2="100" y2="300" stroke="#1b1f24" stroke-width="8"/>`,
-		`marker-start="url(#wb-head)" marker-end="url(#wb-head)"/>`,
-		`stroke-width="3" marker-start="url(#wb-head)"/>`,
-	} {
-		if !strings.Contains(svg, want) {
-			t.Errorf("the board lacks %s:\n%s", want, svg)
+	if want := `x1="300" y1="100" x2="100" y2="300" stroke="#1b1f24" stroke-width="8"/>`; !strings.Contains(svg, want) {
+		t.Errorf("the board lacks %s:\n%s", want, svg)
+	}
+	// Each head is a triangle drawn in place (no shared marker, no id),
+	// its tip just past the end it points out of.
+	for id, want := range map[string]int{"cross": 0, "both": 2, "back": 1} {
+		g := regexp.MustCompile(`<g class="el arrow" data-id="` + id + `">.*?</g>`).FindString(svg)
+		if got := strings.Count(g, `class="head"`); got != want {
+			t.Errorf("arrow %s has %d heads, want %d: %s", id, got, want, g)
 		}
+	}
+	var tx, ty float64
+	tip := regexp.MustCompile(`data-id="back">.*?<path class="head" d="M([-\d.]+),([-\d.]+) `).FindStringSubmatch(svg)
+	if tip != nil {
+		tx, _ = strconv.ParseFloat(tip[1], 64)
+		ty, _ = strconv.ParseFloat(tip[2], 64)
+	}
+	if tip == nil || math.Hypot(tx-600, ty-400) > 3 {
+		t.Errorf("the start head of arrow back has its tip at %v, want beside (600,400)", tip)
+	}
+	if strings.Contains(svg, " id=") {
+		t.Errorf("a board defines an id, which would repeat when boards share a page:\n%s", svg)
 	}
 	if d := b.Describe(); !strings.Contains(d, "line cross from point (300,100) to point (100,300) (no arrowheads)") || !strings.Contains(d, "(arrowheads at both ends)") {
 		t.Errorf("describe: %s", d)

@@ -13,9 +13,16 @@ import (
 )
 
 // Describe says in plain sentences what the whiteboard holds, for a model's
-// context and for people reading `lessongen plan`. Every value in it is
-// clipped (clip.Text): a huge text is shown by its start, never whole.
-func (b *Board) Describe() string {
+// context and for people reading `lessongen plan`: its Content, then the
+// author's brief while the board is pending. Every value in it is clipped
+// (clip.Text): a huge text is shown by its start, never whole.
+func (b *Board) Describe() string { return b.describe(true) }
+
+// Content is Describe without the brief, which a filled board keeps in
+// memory but its saved file does not: what resume compares.
+func (b *Board) Content() string { return b.describe(false) }
+
+func (b *Board) describe(brief bool) string {
 	c := b.CanvasSize()
 	var s strings.Builder
 	fmt.Fprintf(&s, "A %dx%d whiteboard", c.Width, c.Height)
@@ -52,7 +59,7 @@ func (b *Board) Describe() string {
 	if hint == "" && b.Elements.Pending {
 		hint = b.Elements.Hint // a whole-pending board saved part way keeps its hint here
 	}
-	if hint != "" {
+	if hint != "" && brief {
 		fmt.Fprintf(&s, "\nBrief for this whiteboard: %s.", strings.TrimSuffix(clip.Text(hint), "."))
 	}
 	return s.String()
@@ -196,6 +203,10 @@ func (b *Board) recompute() {
 			if msg := latexLimit(e.Latex.Value); msg != "" {
 				b.defects = append(b.defects, defect{session.Warning{Path: "elements[" + e.ID + "]",
 					Message: fmt.Sprintf("%s's LaTeX %s, so it is drawn as written, untranslated; %s", e.ID, msg, latexLimitHint)}, [2]string{e.ID}, false})
+			}
+			if unk := latexUnknown(e.Latex.Value); len(unk) > 0 {
+				b.defects = append(b.defects, defect{session.Warning{Path: "elements[" + e.ID + "]",
+					Message: fmt.Sprintf("%s's LaTeX uses %s, which the board cannot draw, so it is shown as written; %s", e.ID, strings.Join(unk, ", "), latexUnknownHint)}, [2]string{e.ID}, false})
 			}
 		}
 		boxed = append(boxed, e)

@@ -29,6 +29,7 @@ func Modality() modality.Descriptor {
 		Codec:    codec(),
 		Render:   modality.NewRender(Render),
 		PPTX:     modality.NewPPTX(RenderPPTX),
+		Content:  modality.NewContent((*Board).Content),
 	}
 }
 

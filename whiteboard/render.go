@@ -27,7 +27,6 @@ func Render(b *Board, bound map[string]string) modality.Rendered {
 		bg = string(c.Background)
 	}
 	fmt.Fprintf(&s, "<svg class=\"whiteboard\" viewBox=\"0 0 %d %d\" preserveAspectRatio=\"xMidYMid meet\" xmlns=\"http://www.w3.org/2000/svg\" role=\"img\">\n", c.Width, c.Height)
-	s.WriteString(svgDefs)
 	fmt.Fprintf(&s, "<rect class=\"canvas\" x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"%s\"/>\n", c.Width, c.Height, html.EscapeString(bg))
 	// The heading is drawn in its band at the top of the canvas, with the
 	// style the heading check measures.
@@ -83,10 +82,6 @@ func Render(b *Board, bound map[string]string) modality.Rendered {
 	}
 	return modality.Rendered{Body: s.String(), Notes: modality.CitationNotes("Whiteboard sources", cited), Credits: b.credits()}
 }
-
-// svgDefs is the arrowhead every arrow ends in; its colour follows the
-// line's (context-stroke).
-const svgDefs = `<defs><marker id="wb-head" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="8" markerHeight="8" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="context-stroke"/></marker></defs>` + "\n"
 
 // placeholderBox is where a pending element is drawn on the canvas: its
 // own box when it has one, else a band across the foot of the canvas if no
@@ -210,8 +205,8 @@ func (b *Board) renderArrow(s *strings.Builder, e *Element) {
 			html.EscapeString(e.ID), 24, textfit.FontFamily, html.EscapeString(e.ID), html.EscapeString(e.From), html.EscapeString(e.To))
 		return
 	}
-	fmt.Fprintf(s, "<g class=\"el arrow\" data-id=\"%s\"><line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"%s\" stroke-width=\"%s\"%s/>",
-		html.EscapeString(e.ID), n(x1), n(y1), n(x2), n(y2), html.EscapeString(line), n(e.strokeWidth(3)), e.markers())
+	fmt.Fprintf(s, "<g class=\"el arrow\" data-id=\"%s\"><line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"%s\" stroke-width=\"%s\"/>%s",
+		html.EscapeString(e.ID), n(x1), n(y1), n(x2), n(y2), html.EscapeString(line), n(e.strokeWidth(3)), e.heads(x1, y1, x2, y2, line))
 	if e.Label.Set || e.Label.Pending {
 		mx, my := (x1+x2)/2, (y1+y2)/2
 		w := max(math.Hypot(x2-x1, y2-y1), 120)
@@ -235,17 +230,38 @@ func (e *Element) strokeWidth(def float64) float64 {
 	return def
 }
 
-// markers are the arrowhead attributes of an arrow's line, by its heads.
-func (e *Element) markers() string {
+// heads draws the arrowheads of the line (x1,y1)→(x2,y2), by e's heads.
+func (e *Element) heads(x1, y1, x2, y2 float64, color string) string {
+	sw := e.strokeWidth(3)
 	switch e.Heads {
 	case "none":
 		return ""
 	case "start":
-		return ` marker-start="url(#wb-head)"`
+		return arrowHead(x2, y2, x1, y1, sw, color)
 	case "both":
-		return ` marker-start="url(#wb-head)" marker-end="url(#wb-head)"`
+		return arrowHead(x2, y2, x1, y1, sw, color) + arrowHead(x1, y1, x2, y2, sw, color)
 	}
-	return ` marker-end="url(#wb-head)"`
+	return arrowHead(x1, y1, x2, y2, sw, color)
+}
+
+// arrowHead is the head at (x2,y2) of a line from (x1,y1) of stroke width
+// sw, as a filled triangle drawn in place. A shared <marker> would need an
+// id, and ids repeat when boards share a page: url(#id) then resolves to
+// the first board's marker, which draws nothing while that board is
+// hidden (present mode). Its size follows the stroke: 8 widths long and
+// wide, its tip 0.8 widths past the line's end so the line's butt is
+// covered.
+func arrowHead(x1, y1, x2, y2, sw float64, color string) string {
+	d := math.Hypot(x2-x1, y2-y1)
+	if d == 0 {
+		return ""
+	}
+	ux, uy := (x2-x1)/d, (y2-y1)/d
+	tx, ty := x2+ux*0.8*sw, y2+uy*0.8*sw
+	bx, by := x2-ux*7.2*sw, y2-uy*7.2*sw
+	px, py := -uy*4*sw, ux*4*sw
+	return fmt.Sprintf("<path class=\"head\" d=\"M%s,%s L%s,%s L%s,%s z\" fill=\"%s\"/>",
+		n(tx), n(ty), n(bx+px), n(by+py), n(bx-px), n(by-py), html.EscapeString(color))
 }
 
 // edge is where a ray from box's centre in direction (dx, dy) leaves the

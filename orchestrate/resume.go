@@ -1,0 +1,107 @@
+package orchestrate
+
+// Resuming a node's saved conversation: a later run continues it only
+// while the node still reads as the conversation left it.
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/lessongen/lessongen/agent"
+	"github.com/lessongen/lessongen/internal/event"
+	"github.com/lessongen/lessongen/internal/history"
+	"github.com/lessongen/lessongen/llm"
+	"github.com/lessongen/lessongen/modality"
+	"github.com/lessongen/lessongen/session"
+)
+
+// openHistory continues the node's saved conversation when there is one
+// and the node still reads as the conversation left it, else starts a new
+// one. A stale history (the author changed the node since) is replaced,
+// not resumed: the model would reason from content that is gone.
+func (r *runner) openHistory(task *agent.Task, d *modality.Descriptor, sess *session.Session, turn string) (*history.Writer, error) {
+	hash := contentHash(d, sess)
+	conv, err := r.loadHistory(task, true)
+	switch {
+	case err == nil && conv.Header.ContentHash == hash:
+		w, err := history.Reopen(r.opts.StateDir, task.Node, task.Level, r.opts.Redact)
+		if err != nil {
+			return nil, err
+		}
+		// The synthetic results of interrupted calls join the file, so
+		// the conversation on disk is the one sent.
+		for _, m := range conv.Messages {
+			if m.Role == llm.RoleTool && slices.Contains(conv.Interrupted, m.ToolCallID) {
+				if err := w.Append(m); err != nil {
+					w.Close()
+					return nil, err
+				}
+			}
+		}
+		r.resume(task, conv, turn)
+		return w, nil
+	case err == nil:
+		r.emit(event.Event{Kind: event.ModelText, Node: task.Node, Level: task.Level, Text: "saved conversation not continued: the node changed since it was saved"})
+	case !errors.Is(err, history.ErrNone):
+		return nil, err
+	}
+	return history.Create(r.opts.StateDir, history.Header{Node: task.Node, Level: task.Level, ContentHash: hash}, r.opts.Redact)
+}
+
+// continueHistory is openHistory without writing: the node's saved
+// conversation is continued when it still fits the node, nothing is saved.
+func (r *runner) continueHistory(task *agent.Task, d *modality.Descriptor, sess *session.Session, turn string) error {
+	conv, err := r.loadHistory(task, false)
+	switch {
+	case err == nil && conv.Header.ContentHash == contentHash(d, sess):
+		r.resume(task, conv, turn)
+	case err != nil && !errors.Is(err, history.ErrNone):
+		return err
+	}
+	return nil
+}
+
+// loadHistory loads the node's saved conversation. One that cannot be
+// read (a bad line, an empty file a full disk left) costs this node its
+// conversation, not the run: it is set aside when the run may write
+// (setAside), with a warning naming where, and the node starts afresh.
+func (r *runner) loadHistory(task *agent.Task, setAside bool) (history.Conversation, error) {
+	conv, err := history.Load(r.opts.StateDir, task.Node, task.Level)
+	var bad *history.CorruptError
+	if !errors.As(err, &bad) {
+		return conv, err
+	}
+	msg := fmt.Sprintf("saved conversation not continued: %v", bad)
+	if setAside {
+		aside, err := history.SetAside(r.opts.StateDir, task.Node, task.Level, time.Now())
+		if err != nil {
+			return conv, err
+		}
+		msg += "; set aside as " + aside + ", the node starts afresh"
+	}
+	r.emit(event.Event{Kind: event.Warning, Node: task.Node, Level: task.Level, Text: msg})
+	return history.Conversation{}, history.ErrNone
+}
+
+// resume has task continue a saved conversation, with turn (the
+// instruction and what it may change) as the new user turn.
+func (r *runner) resume(task *agent.Task, conv history.Conversation, turn string) {
+	task.Prior, task.Committed, task.Continue = conv.Messages, conv.Committed, turn
+	r.mu.Lock()
+	r.report.Continued++
+	r.mu.Unlock()
+}
+
+// contentHash identifies a node's content as its modality declares it
+// (modality.Descriptor.Content): what the node reads as both before a save
+// and after the saved file is loaded again.
+func contentHash(d *modality.Descriptor, sess *session.Session) string {
+	var s string
+	sess.View(func(st session.State) { s = d.Content(st) })
+	sum := sha256.Sum256([]byte(s))
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
