@@ -62,6 +62,7 @@ func TestScripts(t *testing.T) {
 			"replace":   cmdReplace,
 			"hardlink":  cmdHardlink,
 			"mkfifo":    cmdMkfifo,
+			"mkpng":     cmdMkpng,
 		},
 		Condition: func(cond string) (bool, error) {
 			if cond == "root" { // permission bits do not stop root

@@ -83,6 +83,15 @@ func NewContent[T session.State](fn func(T) string) func(session.State) string {
 type Rendered struct {
 	// Body goes on the slide; Notes with the speaker notes.
 	Body, Notes string
+	// Credits name the pictures on the slide, for the lesson's credits
+	// list: shown to pupils too, unlike Notes.
+	Credits []Credit
+}
+
+// Credit is one picture's entry in the credits list: what it shows, its
+// file, and who made it under what licence (either may be "").
+type Credit struct {
+	Picture, File, Credit, Licence string
 }
 
 // NewRender builds a Render hook from a modality's own typed function, so

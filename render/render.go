@@ -242,6 +242,7 @@ func writeHTML(w io.Writer, doc *compose.Document, reg *modality.Registry, notes
 		body = "<body class=\"" + strings.Join(classes, " ") + "\">\n"
 	}
 	b.WriteString(body + "<main id=\"deck\">\n")
+	overview += creditsHTML(d)
 	fmt.Fprintf(&b, "<section class=\"page overview\" id=\"overview\" data-page=\"0\">\n%s</section>\n", overview)
 	for i, s := range d.slides {
 		writeSlide(&b, s, i, len(d.slides))
@@ -251,6 +252,27 @@ func writeHTML(w io.Writer, doc *compose.Document, reg *modality.Registry, notes
 	b.WriteString("</script>\n</body>\n</html>\n")
 	_, err = io.WriteString(w, b.String())
 	return err
+}
+
+// creditsHTML is the lesson's picture credits, every picture's credit and
+// licence, for the overview page; "" when no slide has a picture.
+func creditsHTML(d *deck) string {
+	var b strings.Builder
+	for _, s := range d.slides {
+		for _, c := range s.children {
+			for _, p := range c.Credits {
+				credit := strings.Join(slices.DeleteFunc([]string{p.Credit, p.Licence}, func(s string) bool { return s == "" }), " · ")
+				if credit == "" {
+					credit = "no credit given"
+				}
+				fmt.Fprintf(&b, "<li>%s (%s): %s</li>\n", html.EscapeString(p.Picture), html.EscapeString(p.File), html.EscapeString(credit))
+			}
+		}
+	}
+	if b.Len() == 0 {
+		return ""
+	}
+	return "<section class=\"credits\"><h2>Picture credits</h2>\n<ul>\n" + b.String() + "</ul></section>\n"
 }
 
 // writeSlide writes slide i of n as one page.

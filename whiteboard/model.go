@@ -5,6 +5,7 @@ package whiteboard
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -121,7 +122,15 @@ type Element struct {
 	Latex       yamlsrc.Field[string] `yaml:"latex"`
 	Description yamlsrc.Field[string] `yaml:"description"`
 	Alt         yamlsrc.Field[string] `yaml:"alt"`
-	Style       *Style                `yaml:"style,omitempty"`
+	// PictureSrc, Fit, Credit and Licence put a real picture in an image
+	// element: a file beside the YAML that holds it (see picture.go).
+	// Only an author sets them; no tool does.
+	PictureSrc string `yaml:"src,omitempty" jsonschema:"an image's picture: a PNG, JPEG, SVG, WebP or GIF file inside the folder of the YAML file that holds it, at most 5 MB"`
+	Fit        string `yaml:"fit,omitempty" json:"fit,omitempty" enum:"contain,cover" jsonschema:"how the picture fills its box: contain (all of it, letterboxed; the default) or cover (the box filled, edges cut)"`
+	Credit     string `yaml:"credit,omitempty" jsonschema:"who made the picture, shown small under it and on the credits list"`
+	Licence    string `yaml:"licence,omitempty" jsonschema:"the picture's licence, shown small under it and on the credits list"`
+	picture    *picture
+	Style      *Style `yaml:"style,omitempty"`
 	// Sources cite the author's sources the element was written from:
 	// "path:line" or "path:start-end" (see sources.ParseCitation).
 	Sources []string `yaml:"sources,omitempty"`
@@ -320,6 +329,9 @@ func (b *Board) validate(r *yamlsrc.Reporter, path string) {
 			r.At(pathNode(e.Src, p.key), "%s: %s", ep, p.msg)
 		}
 		sources.CheckRefs(sources.Refs(e.Src, e.Sources, ep+".sources"), r)
+		if msg := e.loadPicture(filepath.Dir(r.File)); msg != "" {
+			r.At(pathNode(e.Src, "src"), "%s: %s", ep, msg)
+		}
 	}
 }
 
@@ -388,6 +400,12 @@ func (e *Element) problems(c Canvas) []problem {
 	forbid("latex", e.Type != KindEquation && has(e.Latex))
 	forbid("description", e.Type != KindImage && has(e.Description))
 	forbid("alt", e.Type != KindImage && has(e.Alt))
+	for _, f := range [][2]string{{"src", e.PictureSrc}, {"fit", e.Fit}, {"credit", e.Credit}, {"licence", e.Licence}} {
+		forbid(f[0], e.Type != KindImage && f[1] != "")
+	}
+	if e.Fit != "" && !fitRule().Allows(e.Fit) {
+		ps = append(ps, problem{"fit", fmt.Sprintf("fit must be %s, got %q", fitRule().Options(), e.Fit)})
+	}
 	forbid("label", e.Type != KindArrow && e.Type != KindShape && has(e.Label))
 	if e.Type != KindArrow {
 		// Written as "not inside" so NaN, which compares false, is refused.

@@ -216,6 +216,9 @@ func (m mapper) element(e *Element) pptx.Shape {
 		return &pptx.Math{Name: e.ID, Descr: e.Latex.Value, Box: m.box(box), Math: latexMath(e.Latex.Value), Size: size, Color: col, Align: a,
 			Fallback: []pptx.Para{{Runs: []pptx.Run{{Text: latexText(e.Latex.Value), Size: size, Color: col}}, Align: a}}}
 	case KindImage:
+		if sh := e.picturePPTX(m, box); sh != nil {
+			return sh
+		}
 		description, alt := e.imageText()
 		caption := "Image: " + fieldText(description.Value, description.Pending, description.Hint)
 		inner := textfit.Box{X: box.X + 10, Y: box.Y + 10, W: max(box.W-20, 0), H: max(box.H-20, 0)}

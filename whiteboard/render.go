@@ -80,7 +80,7 @@ func Render(b *Board, bound map[string]string) modality.Rendered {
 			cited = append(cited, modality.Cited{Item: string(e.Type) + " " + e.ID, Sources: e.Sources})
 		}
 	}
-	return modality.Rendered{Body: s.String(), Notes: modality.CitationNotes("Whiteboard sources", cited)}
+	return modality.Rendered{Body: s.String(), Notes: modality.CitationNotes("Whiteboard sources", cited), Credits: b.credits()}
 }
 
 // placeholderBox is where a pending element is drawn on the canvas: its
@@ -164,6 +164,9 @@ func (e *Element) render(s *strings.Builder) {
 		}
 		s.WriteString(equationSVG(e.Latex.Value, box, e.renderStyle(), color))
 	case KindImage:
+		if e.renderPicture(s, box) {
+			break
+		}
 		fmt.Fprintf(s, "<rect x=\"%s\" y=\"%s\" width=\"%s\" height=\"%s\" fill=\"%s\" stroke=\"#8a96a3\" stroke-width=\"2\"/>", n(box.X), n(box.Y), n(box.W), n(box.H), imageFill)
 		fmt.Fprintf(s, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"#c5ccd4\"/><line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"#c5ccd4\"/>",
 			n(box.X), n(box.Y), n(box.X+box.W), n(box.Y+box.H), n(box.X+box.W), n(box.Y), n(box.X), n(box.Y+box.H))

@@ -22,6 +22,9 @@ func shapeRule() rule.Rule { return rule.Of[AddShape]("shape") }
 // headsRule lists where an arrow's arrowheads may go.
 func headsRule() rule.Rule { return rule.Of[AddArrow]("heads") }
 
+// fitRule lists how a picture may fill its box.
+func fitRule() rule.Rule { return rule.Of[Element]("fit") }
+
 // shapeSynonyms are the names authors reach for that mean a shape by
 // another name, for "did you mean".
 var shapeSynonyms = map[string]string{

@@ -116,3 +116,18 @@ func kindErr(path string, m fs.FileMode) error {
 	}
 	return &fs.PathError{Op: "open", Path: path, Err: fmt.Errorf("%w: it is %s", ErrNotRegular, kind)}
 }
+
+// OpenIn opens name inside root as Open does: a name that leaves root, by
+// `..` or by a symlink pointing out, is refused by os.Root, and what is
+// opened is never waited on and must be a regular file.
+func OpenIn(root *os.Root, name string) (*os.File, error) {
+	f, err := root.OpenFile(name, os.O_RDONLY|nonBlock, 0)
+	if err != nil {
+		return nil, err
+	}
+	if err := check(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}

@@ -1,0 +1,234 @@
+package whiteboard
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"html"
+	"image"
+	_ "image/gif" // the picture formats an image element may hold
+	_ "image/jpeg"
+	_ "image/png"
+	"io"
+	"io/fs"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+
+	_ "golang.org/x/image/webp"
+
+	"github.com/lessongen/lessongen/internal/regfile"
+	"github.com/lessongen/lessongen/internal/textfit"
+	"github.com/lessongen/lessongen/modality"
+)
+
+// MaxPictureBytes is the largest picture file an image element may name:
+// every picture is embedded in the HTML page, so a few of this size still
+// make a page that opens quickly.
+const MaxPictureBytes = 5 << 20
+
+// pictureTypes are the picture files an image's src may name, by
+// extension, with the type their bytes must have.
+var pictureTypes = map[string]string{
+	".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg",
+	".gif": "image/gif", ".webp": "image/webp", ".svg": "image/svg+xml",
+}
+
+// picture is an image element's file, read and checked once at load.
+type picture struct {
+	mime string
+	data []byte
+}
+
+// loadPicture reads and checks e's src, a file inside dir (the folder of
+// the YAML file holding e): "" when it is good or absent, else what is
+// wrong. os.Root refuses `..` and symlinks that lead out of dir;
+// regfile refuses a pipe or device without waiting on it.
+func (e *Element) loadPicture(dir string) string {
+	src := e.PictureSrc
+	if src == "" || e.Type != KindImage {
+		return ""
+	}
+	if !filepath.IsLocal(filepath.FromSlash(src)) {
+		return fmt.Sprintf("src %q must be a file inside the lesson's folder (no .., not absolute)", src)
+	}
+	want, ok := pictureTypes[strings.ToLower(filepath.Ext(src))]
+	if !ok {
+		return fmt.Sprintf("src %q must be a PNG, JPEG, SVG, WebP or GIF file", src)
+	}
+	data, err := readPicture(dir, filepath.FromSlash(src))
+	if err != nil {
+		return fmt.Sprintf("src %q: %v", src, err)
+	}
+	if err := checkPicture(data, want); err != nil {
+		return fmt.Sprintf("src %q: %v", src, err)
+	}
+	e.picture = &picture{mime: want, data: data}
+	return ""
+}
+
+// readPicture reads name inside dir, at most MaxPictureBytes.
+func readPicture(dir, name string) ([]byte, error) {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	f, err := regfile.OpenIn(root, name)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, errors.New("no such file in the lesson's folder")
+	case errors.Is(err, regfile.ErrNotRegular):
+		if pe, ok := errors.AsType[*fs.PathError](err); ok {
+			return nil, pe.Err // the path is already in the message
+		}
+		return nil, err
+	case err != nil:
+		return nil, fmt.Errorf("cannot be opened inside the lesson's folder (a symlink out of it is refused): %v", err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxPictureBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > MaxPictureBytes {
+		return nil, fmt.Errorf("is larger than %d MB; make the picture smaller", MaxPictureBytes>>20)
+	}
+	return data, nil
+}
+
+// checkPicture says whether data is a picture of type want by its bytes,
+// not its name.
+func checkPicture(data []byte, want string) error {
+	if want == "image/svg+xml" {
+		return checkSVG(data)
+	}
+	if got := http.DetectContentType(data); got != want {
+		return fmt.Errorf("is not a %s picture by its contents (it reads as %s)", strings.TrimPrefix(want, "image/"), got)
+	}
+	if _, _, err := image.DecodeConfig(bytes.NewReader(data)); err != nil {
+		return fmt.Errorf("is not a readable picture: %v", err)
+	}
+	return nil
+}
+
+// checkSVG accepts an SVG document that draws only itself: an <svg> root,
+// no script, no foreign content, no event handlers, no link to anything
+// outside the file. A browser runs none of these in a picture, but other
+// viewers of the page or deck might, so they are refused, not cleaned.
+func checkSVG(data []byte) error {
+	d := xml.NewDecoder(bytes.NewReader(data))
+	root := true
+	for {
+		tok, err := d.Token()
+		if err == io.EOF {
+			if root {
+				return errors.New("is not an SVG picture: no <svg> element")
+			}
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("is not an SVG picture: %v", err)
+		}
+		if dir, ok := tok.(xml.Directive); ok && bytes.Contains(dir, []byte("ENTITY")) {
+			return errors.New("SVG declares entities; save it without a DOCTYPE")
+		}
+		el, ok := tok.(xml.StartElement)
+		if !ok {
+			continue
+		}
+		if root && el.Name.Local != "svg" {
+			return fmt.Errorf("is not an SVG picture: its root is <%s>, not <svg>", el.Name.Local)
+		}
+		root = false
+		if err := svgElementOK(el); err != nil {
+			return err
+		}
+	}
+}
+
+func svgElementOK(el xml.StartElement) error {
+	switch strings.ToLower(el.Name.Local) {
+	case "script", "foreignobject", "iframe", "embed", "object":
+		return fmt.Errorf("SVG has a <%s> element; a picture may not run or embed anything", el.Name.Local)
+	}
+	for _, a := range el.Attr {
+		name := strings.ToLower(a.Name.Local)
+		v := strings.TrimSpace(a.Value)
+		switch {
+		case strings.HasPrefix(name, "on"):
+			return fmt.Errorf("SVG has an event handler (%s); a picture may not run anything", a.Name.Local)
+		case name == "href" && !strings.HasPrefix(v, "#") && !strings.HasPrefix(v, "data:image/"):
+			return fmt.Errorf("SVG links to %q; a picture may not load anything outside itself", v)
+		case strings.Contains(strings.ToLower(v), "url(") && !strings.Contains(strings.ReplaceAll(v, " ", ""), "url(#"):
+			return fmt.Errorf("SVG attribute %s loads %q; a picture may not load anything outside itself", a.Name.Local, v)
+		}
+	}
+	return nil
+}
+
+// dataURI is the picture as a data: URI, to embed in the page.
+func (p *picture) dataURI() string {
+	return "data:" + p.mime + ";base64," + base64.StdEncoding.EncodeToString(p.data)
+}
+
+// creditLine is the credit and licence as shown under a picture.
+func (e *Element) creditLine() string {
+	var parts []string
+	if e.Credit != "" {
+		parts = append(parts, e.Credit)
+	}
+	if e.Licence != "" {
+		parts = append(parts, e.Licence)
+	}
+	return strings.Join(parts, " · ")
+}
+
+// creditBand is the height kept at the foot of a picture's box for its
+// credit line, and creditFontSize its size: small, as credits are shown.
+const (
+	creditBand     = 18.0
+	creditFontSize = 12.0
+)
+
+// renderPicture draws e's picture in box, keeping its aspect (meet for
+// contain, slice for cover: the image element clips to its own box), with
+// its alt text as title and label and the credit small underneath; false
+// when e has no picture.
+func (e *Element) renderPicture(s *strings.Builder, box textfit.Box) bool {
+	if e.picture == nil {
+		return false
+	}
+	_, alt := e.imageText()
+	credit := e.creditLine()
+	pic := box
+	if credit != "" && box.H > 2*creditBand {
+		pic.H -= creditBand
+	}
+	aspect := "xMidYMid meet"
+	if e.Fit == "cover" {
+		aspect = "xMidYMid slice"
+	}
+	fmt.Fprintf(s, "<image x=\"%s\" y=\"%s\" width=\"%s\" height=\"%s\" preserveAspectRatio=\"%s\" role=\"img\" aria-label=\"%s\" href=\"%s\"><title>%s</title></image>",
+		n(pic.X), n(pic.Y), n(pic.W), n(pic.H), aspect, html.EscapeString(alt.Value), e.picture.dataURI(), html.EscapeString(alt.Value))
+	if pic.H < box.H {
+		band := textfit.Box{X: box.X, Y: pic.Y + pic.H + 2, W: box.W, H: creditBand - 2}
+		s.WriteString("<g class=\"credit\">" + textfit.Wrap(credit, textfit.Style{FontSize: creditFontSize}, band.W).SVG(band, "right", "#56606b") + "</g>")
+	}
+	return true
+}
+
+// credits lists the board's pictures for the lesson's credits list.
+func (b *Board) credits() []modality.Credit {
+	var out []modality.Credit
+	for _, e := range b.elements() {
+		if !e.IsPlaceholder && e.picture != nil {
+			_, alt := e.imageText()
+			out = append(out, modality.Credit{Picture: alt.Value, File: e.PictureSrc, Credit: e.Credit, Licence: e.Licence})
+		}
+	}
+	return out
+}
