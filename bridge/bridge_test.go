@@ -769,25 +769,88 @@ func TestToolSchemasBoundedByCanvas(t *testing.T) {
 	}
 }
 
-// A subagent is offered only the setters of what is pending at its node,
-// plus the read-only tools; a setter left out is refused with the tools
-// for what is left. Subagents offered the same tools share one list.
-func TestToolsTrimmedToPending(t *testing.T) {
-	src := "version: 1\nmetadata:\n  title: Light\n  objectives: !pending \"two\"\n  vocabulary:\n    - term: chlorophyll\n      definition: !pending\nslides: []\n"
+// Every subagent of a level with a node per slide is offered the same
+// tools in the same order, whatever is pending at its node, so one cached
+// prompt prefix serves them all; a setter for nothing that was pending is
+// refused with the tools for what is left, and each pending item names
+// only the setters that fill it.
+func TestToolsSameForLevel(t *testing.T) {
 	br := testBridge(t)
-	level := levelFor(t, "lesson", session.LevelMetadata)
-	open := func() *Toolset {
+	level := levelFor(t, "whiteboard", session.LevelMetadata)
+	open := func(board string) *Toolset {
+		src := "version: 1\nmetadata:\n  title: T\nslides:\n  - id: a\n    title: A\n    whiteboard: " + board + "\n"
 		doc, err := compose.Load(writeLessonFile(t, src), testRegistry())
 		if err != nil {
 			t.Fatal(err)
 		}
-		ts, err := br.NewToolset(level, "lesson", doc.Session(), Strict, ApproveAuto, nil)
+		sess, err := doc.Child("a", "whiteboard")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ts, err := br.NewToolset(level, "slides/a/whiteboard", sess, Strict, ApproveAuto, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return ts
 	}
-	ts := open()
+	ts := open(`{heading: Light, layout: !pending "left to right", elements: !pending "a leaf"}`)
+	var names []string
+	for _, d := range ts.Tools() {
+		names = append(names, d.Name)
+	}
+	// The read-only tools first, then every setter of the level.
+	if got := strings.Join(names, " "); got != "describe_whiteboard list_pending note_for_author ask_author set_heading set_layout set_canvas set_background" {
+		t.Errorf("tools %s: want the read-only ones, then every setter", got)
+	}
+	env, err := ts.Call(context.Background(), "set_heading", `{"heading":"Other"}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if env.Error == nil || env.Error.Kind != session.KindPermission || env.Error.Hint != "tools for what is left: set_layout" {
+		t.Errorf("set_heading: %+v", env.Error)
+	}
+	// Every result says, for each item left, which tools fill it.
+	var left []string
+	for _, p := range env.Pending {
+		left = append(left, p.Path+"="+strings.Join(p.Tools, ","))
+	}
+	if got := strings.Join(left, " "); got != "layout=set_layout" {
+		t.Errorf("pending with their tools: %s", got)
+	}
+	// Once the layout is set, nothing is left; set_layout may still
+	// correct it, the other setters stay refused.
+	if env, _ := ts.Call(context.Background(), "set_layout", `{"layout":"leaf left, labels right"}`); !env.OK {
+		t.Fatalf("set_layout: %+v", env.Error)
+	}
+	env, _ = ts.Call(context.Background(), "set_background", `{"background":"#ffffff"}`)
+	if env.Error == nil || env.Error.Hint != "nothing of that kind is pending" {
+		t.Errorf("set_background after the layout: %+v", env.Error)
+	}
+	if env, _ := ts.Call(context.Background(), "set_layout", `{"layout":"leaf in the middle"}`); !env.OK {
+		t.Errorf("set_layout again: %+v", env.Error)
+	}
+	// The list the model saw does not change mid-conversation, and a
+	// subagent with other items pending gets the very same list.
+	if len(ts.Tools()) != len(names) {
+		t.Errorf("tools changed mid-conversation: %d", len(ts.Tools()))
+	}
+	if a, b := ts.Tools(), open(`!pending "a leaf"`).Tools(); !reflect.DeepEqual(a, b) {
+		t.Error("two subagents of one level with different items pending got different tools")
+	}
+}
+
+// The lesson's levels, which run once per lesson, are offered only the
+// setters of what is pending: nothing would share a longer list's prefix.
+func TestRootToolsTrimmedToPending(t *testing.T) {
+	src := "version: 1\nmetadata:\n  title: Light\n  objectives: !pending \"two\"\n  vocabulary:\n    - term: chlorophyll\n      definition: !pending\nslides: []\n"
+	doc, err := compose.Load(writeLessonFile(t, src), testRegistry())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts, err := testBridge(t).NewToolset(levelFor(t, "lesson", session.LevelMetadata), "lesson", doc.Session(), Strict, ApproveAuto, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var names []string
 	for _, d := range ts.Tools() {
 		names = append(names, d.Name)
@@ -795,47 +858,9 @@ func TestToolsTrimmedToPending(t *testing.T) {
 	if want := "describe_lesson list_pending note_for_author ask_author set_objectives define_term"; strings.Join(names, " ") != want {
 		t.Errorf("tools %v, want %s", names, want)
 	}
-	env, err := ts.Call(context.Background(), "set_title", `{"title":"Other"}`)
-	if err != nil {
-		t.Fatal(err)
-	}
+	env, _ := ts.Call(context.Background(), "set_title", `{"title":"Other"}`)
 	if env.Error == nil || env.Error.Kind != session.KindPermission || env.Error.Hint != "tools for what is left: set_objectives, define_term" {
 		t.Errorf("set_title: %+v", env.Error)
-	}
-	// Every result says, for each item left, which tools fill it.
-	var left []string
-	for _, p := range env.Pending {
-		left = append(left, p.Path+"="+strings.Join(p.Tools, ","))
-	}
-	if got := strings.Join(left, " "); got != "metadata.objectives=set_objectives metadata.vocabulary[chlorophyll].definition=define_term" {
-		t.Errorf("pending with their tools: %s", got)
-	}
-	// Once objectives are set, only define_term is left for what remains.
-	if env, _ := ts.Call(context.Background(), "set_objectives", `{"objectives":["Explain light"]}`); !env.OK {
-		t.Fatalf("set_objectives: %+v", env.Error)
-	}
-	env, _ = ts.Call(context.Background(), "set_subject", `{"subject":"x"}`)
-	if env.Error == nil || env.Error.Hint != "tools for what is left: define_term" {
-		t.Errorf("set_subject after objectives: %+v", env.Error)
-	}
-	// The list the model saw does not change mid-conversation, and a second
-	// subagent with the same pending items gets the very same list.
-	if len(ts.Tools()) != 6 {
-		t.Errorf("tools changed mid-conversation: %d", len(ts.Tools()))
-	}
-	if a, b := ts.Tools(), open().Tools(); !reflect.DeepEqual(a, b) {
-		t.Error("two subagents with the same pending items got different tools")
-	}
-	// A subagent with other setters shares the tools before them: the
-	// setters come last.
-	other, err := compose.Load(writeLessonFile(t, "version: 1\nmetadata:\n  title: !pending\nslides: []\n"), testRegistry())
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts2, _ := br.NewToolset(level, "lesson", other.Session(), Strict, ApproveAuto, nil)
-	a, b := ts.Tools(), ts2.Tools()
-	if len(b) != 5 || b[4].Name != "set_title" || a[2].Name != NoteTool || b[2].Name != NoteTool {
-		t.Errorf("tools %v and %v: the shared ones do not come first", a, b)
 	}
 }
 

@@ -121,10 +121,15 @@ type Toolset struct {
 	// before holds the defects the node had when the subagent started:
 	// only those it introduces are its to fix.
 	before map[session.Warning]bool
-	// offered is the tools offered, fixed when first asked for: what was
-	// pending then decides, and the list stays the same for the whole
-	// conversation, so its requests keep one prefix.
-	offered     []tool.Def
+	// offered is the tools offered (see Tools); setters names those of
+	// them this subagent may call, fixed with it when first asked for
+	// (what was pending then decides).
+	offered []tool.Def
+	setters []string
+	// shared offers every setter of the level, whatever is pending: set
+	// for the levels of a modality with a node per slide, whose many
+	// subagents share one prompt prefix.
+	shared      bool
 	offeredOnce sync.Once
 }
 
@@ -169,29 +174,34 @@ func (b *Bridge) NewToolset(level modality.Level, node string, sess *session.Ses
 	for _, d := range defectsOf(sess) {
 		before[d] = true
 	}
-	return &Toolset{Level: level, Node: node, Form: form, Approval: approval, Asker: asker, catalog: c, local: b.local, sess: sess, before: before}, nil
+	// The root's levels run once per lesson: nothing shares their prefix.
+	shared := level.Modality != b.reg.Root().Name
+	return &Toolset{Level: level, Node: node, Form: form, Approval: approval, Asker: asker, catalog: c, local: b.local, sess: sess, before: before, shared: shared}, nil
 }
 
-// Tools returns the tool definitions offered to the model: the level's,
-// less those that fill only what is not pending (a metadata subagent with
-// only objectives pending gets no set_title), with the node's own bounds
-// (see bounded) in their schemas; then the local tools its grant holds
-// (all read-only, so offered to a focused subagent too), placed before the
-// setters so subagents with different setters still share a prefix.
+// Tools returns the tool definitions offered to the model, with the
+// node's own bounds (see bounded) in their schemas: the tools every such
+// subagent gets first, then the local tools its grant holds (all
+// read-only, so offered to a focused subagent too), then the setters. At
+// a level with a node per slide (shared) every setter is offered, so every
+// subagent of the level sends the same tools in the same order and a
+// server's prompt cache serves them all with one prefix (tools come first
+// in a prompt); a setter for nothing pending is offered but refused when
+// called (see mayFill). The root's levels, which run once, are offered
+// only the setters of what is pending (a lesson with only objectives
+// pending gets no set_title): a shorter prompt, and no prefix to share.
 func (t *Toolset) Tools() []tool.Def {
 	// Read-only calls run concurrently and may be the first to ask.
 	t.offeredOnce.Do(func() {
-		o := t.catalog.offered(t.Level, t.Form, t.Focus != "", t.Refine, t.Pending())
+		pending := t.Pending()
+		o := t.catalog.offered(t.Level, t.Form, t.Focus != "", t.shared || t.Refine, pending)
 		var bounds map[string][2]float64
 		t.sess.View(func(st session.State) {
 			if b, ok := st.(bounded); ok {
 				bounds = b.Bounds()
 			}
 		})
-		// The tools every such subagent gets come first and the setters,
-		// which vary with what is pending, last: two subagents offered
-		// different setters still share the longest prefix for a prompt
-		// cache. A new slice: the parts are shared by every subagent.
+		// A new slice: the parts are shared by every subagent.
 		local := t.local.tools(t.localLevel(), t.Form, false)
 		defs := slices.Concat(o.fixed, local, o.setters)
 		for i, d := range defs {
@@ -200,18 +210,24 @@ func (t *Toolset) Tools() []tool.Def {
 			}
 		}
 		t.offered = defs
+		// What the subagent may set is decided once too, by what was
+		// pending when it started: a setter stays usable after it filled
+		// its item (to correct it), and never fills an item that was not
+		// pending, unless Refine lets it set everything again.
+		for _, d := range o.setters {
+			if e := t.catalog.byName[d.Name]; e != nil && (t.Refine || e.fillsAny(pending)) {
+				t.setters = append(t.setters, d.Name)
+			}
+		}
 	})
 	return t.offered
 }
 
-// isOffered reports whether the model was offered the tool.
-func (t *Toolset) isOffered(name string) bool {
-	for _, d := range t.Tools() {
-		if d.Name == name {
-			return true
-		}
-	}
-	return false
+// mayFill reports whether the subagent may call the setter: it fills
+// something that was pending when the subagent started (or Refine).
+func (t *Toolset) mayFill(name string) bool {
+	t.Tools()
+	return slices.Contains(t.setters, name)
 }
 
 // toolsForLeft names the offered tools that can change what is pending
@@ -369,9 +385,9 @@ func (t *Toolset) callIntent(tc tool.Context, name string, a callArgs) (tool.Env
 	if spec.Hidden || !tc.Allows(spec.Capability) {
 		return t.notGranted(name), nil
 	}
-	if len(spec.Fills) > 0 && !t.isOffered(name) {
+	if len(spec.Fills) > 0 && !t.mayFill(name) {
 		return t.fail(callErr(session.KindPermission, "", t.toolsForLeft(),
-			"%s is not offered here: nothing it fills was pending", name)), nil
+			"%s is not for this subagent: nothing it fills was pending", name)), nil
 	}
 	if spec.ReadOnly {
 		res, err := tc.Session.Dispatch(tc.Ctx, in)
@@ -521,17 +537,18 @@ func (t *Toolset) setPending(env *tool.Envelope) {
 	}
 }
 
-// fillers names the offered tools that declare they fill path, in the
-// order offered.
+// fillers names the setters this subagent may call that declare they
+// fill path, in the order offered.
 func (t *Toolset) fillers(path string) []string {
+	t.Tools()
 	var names []string
-	for _, d := range t.Tools() {
-		e := t.catalog.byName[d.Name]
+	for _, name := range t.setters {
+		e := t.catalog.byName[name]
 		if e == nil || e.spec.ReadOnly {
 			continue
 		}
 		if slices.ContainsFunc(e.spec.Fills, func(pattern string) bool { return matchPath(pattern, path) }) {
-			names = append(names, d.Name)
+			names = append(names, name)
 		}
 	}
 	return names

@@ -158,16 +158,26 @@ func readSetting(v *viper.Viper, st setting) (val any, ok bool, err error) {
 // (flag, LESSONGEN_SOURCES, config file), for a command that calls no
 // model (validate).
 func sourcesSetting(cmd *cobra.Command) ([]string, error) {
-	v, err := resolveSettings(cmd)
-	if err != nil {
-		return nil, err
-	}
-	st, _ := lookupSetting("sources")
-	val, _, err := readSetting(v, st)
+	val, err := settingValue(cmd, "sources")
 	if err != nil {
 		return nil, err
 	}
 	return val.([]string), nil
+}
+
+// settingValue resolves one setting as generate does (flag, environment,
+// config file, default), for a command that reads only a few of them.
+func settingValue(cmd *cobra.Command, key string) (any, error) {
+	v, err := resolveSettings(cmd)
+	if err != nil {
+		return nil, err
+	}
+	st, ok := lookupSetting(key)
+	if !ok {
+		panic("cmd: no setting " + key)
+	}
+	val, _, err := readSetting(v, st)
+	return val, err
 }
 
 // invalidSetting names the setting and everywhere it can be set; the value

@@ -37,14 +37,8 @@ type renderOptions struct {
 	stateDir string
 }
 
-// newCmdRender builds render; runF, when set, runs in place of runRender
-// with the options the flags filled (tests).
-func newCmdRender(f *factory, runF func(*renderOptions) error) *cobra.Command {
-	opts := &renderOptions{io: f.io, reg: f.registry}
-	cmd := &cobra.Command{
-		Use:   "render FILE",
-		Short: "Draw a lesson as one self-contained HTML page (or Marp Markdown, PowerPoint or PDF)",
-		Long: `Draw a lesson as one HTML file that needs no network to view: an overview
+// renderLong is render's help text.
+const renderLong = `Draw a lesson as one HTML file that needs no network to view: an overview
 page, then one page per slide with its whiteboard, quiz and speaker notes.
 Pending spots are drawn as dashed placeholders with their hints, so a lesson
 can be looked at before generation.
@@ -62,7 +56,13 @@ to answer each question when printed.
 
 --format md writes Marp Markdown instead (one slide per ---, notes as
 presenter comments; whiteboards are inline SVG, so convert it with
-marp --html).
+marp --html). Each board is scaled to fit Marp's 1280x720 slide under its
+title; a slide with a board and a quiz becomes two. The font is a file,
+not part of the Markdown: -o lesson.md also writes lesson.fonts/ beside
+it, which the style loads by a relative url, so keep the two together
+(marp writes its HTML beside the Markdown; its PDF, PNG and PPTX need
+marp --allow-local-files to read the font). With -o - no font file is
+written and Marp draws the text in the viewer's sans-serif.
 
 --format pptx writes a PowerPoint deck (16:9) of native, editable shapes:
 an overview slide, one slide per lesson slide with its title in the title
@@ -80,7 +80,16 @@ PowerPoint do not.
 The output defaults to FILE with .html (or .md, .pptx, .pdf); -o -
 writes to stdout (a deck or PDF only to a pipe). Without --format, an -o
 ending in .md, .pptx or .pdf picks that format. An output that is one of
-the lesson's files is refused.`,
+the lesson's files is refused.`
+
+// newCmdRender builds render; runF, when set, runs in place of runRender
+// with the options the flags filled (tests).
+func newCmdRender(f *factory, runF func(*renderOptions) error) *cobra.Command {
+	opts := &renderOptions{io: f.io, reg: f.registry}
+	cmd := &cobra.Command{
+		Use:     "render FILE",
+		Short:   "Draw a lesson as one self-contained HTML page (or Marp Markdown, PowerPoint or PDF)",
+		Long:    renderLong,
 		Example: "  lessongen render examples/photosynthesis/lesson.yaml -o lesson.html\n  lessongen render lesson.yaml --handout -o handout.html\n  lessongen render lesson.yaml --format pdf --handout -o handout.pdf\n  lessongen render lesson.yaml --format pptx --handout -o handout.pptx",
 		Args:    exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -94,6 +103,9 @@ the lesson's files is refused.`,
 					opts.format = strings.ToLower(filepath.Ext(opts.out))[1:]
 				}
 			}
+			if err := resolveRenderSettings(cmd, opts); err != nil {
+				return err
+			}
 			if runF != nil {
 				return runF(opts)
 			}
@@ -104,9 +116,31 @@ the lesson's files is refused.`,
 	cmd.Flags().StringVar(&opts.format, "format", "html", "html, md (Marp Markdown), pptx (PowerPoint) or pdf (printed through headless Chromium)")
 	cmd.Flags().BoolVar(&opts.present, "present", false, "with --format html: the page opens as a slideshow (as if P were pressed)")
 	cmd.Flags().BoolVar(&opts.handout, "handout", false, "the pupil copy: no speaker notes, notes for the author or answer key (pptx: no notes pages or answer-key slide)")
-	cmd.Flags().StringVar(&opts.chromium, "chromium", os.Getenv("LESSONGEN_CHROMIUM"), "the browser --format pdf prints with (a path or a name on the PATH); default: the first of chromium, chromium-browser, google-chrome, google-chrome-stable on the PATH (env LESSONGEN_CHROMIUM)")
-	cmd.Flags().StringVar(&opts.stateDir, "state-dir", os.Getenv("LESSONGEN_STATE_DIR"), "where generate kept its state, for the notes subagents left for the author (default: .lessongen/FILE beside the lesson; env LESSONGEN_STATE_DIR)")
+	for _, key := range renderSettings {
+		s, _ := lookupSetting(key)
+		s.addFlag(cmd.Flags())
+	}
 	return cmd
+}
+
+// renderSettings are the settings render reads, from the one table: the
+// browser a PDF is printed with, and where generate kept its state (for
+// the notes subagents left for the author).
+var renderSettings = []string{"chromium", "state_dir"}
+
+// resolveRenderSettings fills the options from those settings: flag,
+// environment, config file, as generate reads them.
+func resolveRenderSettings(cmd *cobra.Command, opts *renderOptions) error {
+	chromium, err := settingValue(cmd, "chromium")
+	if err != nil {
+		return err
+	}
+	stateDir, err := settingValue(cmd, "state_dir")
+	if err != nil {
+		return err
+	}
+	opts.chromium, opts.stateDir = chromium.(string), stateDir.(string)
+	return nil
 }
 
 func runRender(opts *renderOptions) error {
@@ -122,6 +156,12 @@ func runRender(opts *renderOptions) error {
 	if err != nil {
 		return err
 	}
+	fontDir := ""
+	if opts.format == "md" {
+		if write, fontDir, err = marpFonts(opts, doc, out); err != nil {
+			return err
+		}
+	}
 	// Notes runs left for the author, from the state dir generate used.
 	notes, err := loadNotes(readStateDir(opts.stateDir, opts.file))
 	if le := (*statedir.LinkError)(nil); errors.As(err, &le) {
@@ -133,6 +173,11 @@ func runRender(opts *renderOptions) error {
 	var buf bytes.Buffer
 	if err := write(&buf, doc, opts.reg, notes); err != nil {
 		return err
+	}
+	if fontDir != "" {
+		if err := writeFonts(opts, fontDir); err != nil {
+			return err
+		}
 	}
 	return writeRendered(opts, out, buf.Bytes())
 }

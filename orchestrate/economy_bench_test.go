@@ -206,3 +206,49 @@ func BenchmarkToolResultBytes(b *testing.B) {
 	b.ReportMetric(float64(requests)/float64(subagents), "requests/subagent")
 	b.ReportMetric(float64(promptBytes)/float64(subagents), "prompt-bytes/subagent")
 }
+
+// BenchmarkMetadataPrefix generates an 8-slide lesson whose whiteboards
+// have different items pending at the metadata level (every other one has
+// its heading written by the author), and reports how many leading bytes
+// the first requests of two whiteboard metadata subagents share, as a
+// share of the prompt: what one cached prefix serves (issue #28: ≥ 0.9 of
+// what precedes the node's own part, which is all a cache can share).
+//
+//	go test ./orchestrate -run '^$' -bench MetadataPrefix -count 5
+func BenchmarkMetadataPrefix(b *testing.B) {
+	srv := fakellm.Start(b, oneTurnScript())
+	model := benchModel(b, srv)
+	var shared, whole, stable int
+	for b.Loop() {
+		b.StopTimer()
+		var src strings.Builder
+		src.WriteString("version: 1\nmetadata:\n  title: Test\nslides:\n")
+		for i := range 8 {
+			board := fmt.Sprintf("!pending \"board %d\"", i)
+			if i%2 == 1 {
+				board = fmt.Sprintf("{heading: Board %d, layout: !pending, elements: !pending \"board %d\"}", i, i)
+			}
+			fmt.Fprintf(&src, "  - id: s%d\n    title: Slide %d\n    whiteboard: %s\n", i, i, board)
+		}
+		doc := loadSrc(b, src.String())
+		before := srv.RequestCount()
+		b.StartTimer()
+		if _, err := Run(context.Background(), doc, Scope{}, options(b, model, 1)); err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		first := map[string]string{}
+		for _, r := range srv.Requests()[before:] {
+			if p, _, lv, _ := promptOf(r.Body); first[lv] == "" {
+				first[lv] = p
+			}
+		}
+		a, c := first["slides/s1/whiteboard whiteboard.metadata"], first["slides/s2/whiteboard whiteboard.metadata"]
+		shared += commonPrefix(a, c)
+		whole += len(a)
+		stable += strings.Index(a, "Node: slides/s1")
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(shared)/float64(whole), "wb-meta-shared-prefix-share")
+	b.ReportMetric(float64(shared)/float64(stable), "wb-meta-shared-of-stable")
+}

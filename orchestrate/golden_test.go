@@ -221,7 +221,8 @@ func TestGoldenRefinePrompt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := prov.record("slides/why-not/whiteboard", board); err != nil {
+	prov.record("slides/why-not/whiteboard", board)
+	if err := prov.flush(); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := compose.NewSaver(doc).Save(""); err != nil {

@@ -30,7 +30,7 @@ type provenanceDoc struct {
 }
 
 // provenance is one run's view of the record: read once, each node's
-// entry replaced when a step on it ends, written back whole.
+// entry replaced when a step on it ends, written back whole (flush).
 type provenance struct {
 	path  string // "": nothing is read or written
 	write bool
@@ -38,6 +38,7 @@ type provenance struct {
 	mu      sync.Mutex
 	nodes   map[string]map[string]string
 	adopted map[*session.Session]bool
+	dirty   bool // nodes changed since the file was written
 }
 
 // loadProvenance reads the record in dir; a missing file is an empty one.
@@ -92,8 +93,11 @@ func (p *provenance) adopt(node string, sess *session.Session) {
 }
 
 // record replaces node's entry with what its session holds as generated
-// now, and writes the record.
-func (p *provenance) record(node string, sess *session.Session) error {
+// now. It is written by flush: the record matters only beside a saved
+// lesson that holds what it names, so it is written before each
+// checkpoint and at the end of the run, not once per node (a rewrite and
+// an fsync each, much of a run's own CPU).
+func (p *provenance) record(node string, sess *session.Session) {
 	var gen map[string]string
 	sess.View(func(st session.State) {
 		if pv, ok := st.(session.Provenance); ok {
@@ -103,14 +107,22 @@ func (p *provenance) record(node string, sess *session.Session) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if gen == nil || maps.Equal(gen, p.nodes[node]) {
-		return nil
+		return
 	}
 	if len(gen) == 0 {
 		delete(p.nodes, node)
 	} else {
 		p.nodes[node] = gen
 	}
-	if p.path == "" || !p.write {
+	p.dirty = true
+}
+
+// flush writes the record if a node's entry changed since it was last
+// written.
+func (p *provenance) flush() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.dirty || p.path == "" || !p.write {
 		return nil
 	}
 	data, err := json.MarshalIndent(provenanceDoc{Format: provenanceFormat, Nodes: p.nodes}, "", "  ")
@@ -120,6 +132,7 @@ func (p *provenance) record(node string, sess *session.Session) error {
 	if err := statedir.WriteFile(filepath.Dir(p.path), ProvenanceFile, append(data, '\n'), 0o644); err != nil {
 		return fmt.Errorf("provenance: %w", err)
 	}
+	p.dirty = false
 	return nil
 }
 

@@ -1,7 +1,11 @@
 package orchestrate
 
 import (
+	"fmt"
+	"sync"
+
 	"context"
+	"github.com/lessongen/lessongen/internal/event"
 	"os"
 	"path/filepath"
 	"slices"
@@ -69,9 +73,10 @@ func TestProvenanceRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	for node, sess := range map[string]*session.Session{"lesson": doc.Session(), "slides/a/quiz": qz} {
-		if err := prov.record(node, sess); err != nil {
-			t.Fatal(err)
-		}
+		prov.record(node, sess)
+	}
+	if err := prov.flush(); err != nil {
+		t.Fatal(err)
 	}
 	if _, err := compose.NewSaver(doc).Save(""); err != nil {
 		t.Fatal(err)
@@ -126,5 +131,64 @@ func TestProvenanceRoundTrip(t *testing.T) {
 	}
 	if _, err := qz.Dispatch(ctx, quiz.UpdateQuestion{ID: "ours", Prompt: &easier}); err == nil {
 		t.Error("a question the person edited was changed")
+	}
+}
+
+// The record of what was generated is written before each checkpoint,
+// not once per node: every save finds it naming the nodes done so far,
+// and after the run it names them all, with checkpoints or without.
+func TestProvenanceWrittenBeforeCheckpoint(t *testing.T) {
+	t.Run("checkpoints", func(t *testing.T) { provenanceWritten(t, true) })
+	t.Run("none", func(t *testing.T) { provenanceWritten(t, false) })
+}
+
+func provenanceWritten(t *testing.T, checkpoints bool) {
+	doc, err := compose.Load(writeLesson(t, 4, ""), testRegistry())
+	if err != nil {
+		t.Fatal(err)
+	}
+	state := t.TempDir()
+	opts := options(t, newSolver(), 1)
+	opts.StateDir = state
+	var done []string // boards finished, as the events tell
+	var mu sync.Mutex
+	events := opts.Events
+	opts.Events = func(e event.Event) {
+		if e.Kind == event.NodeEnd && e.Level == "whiteboard.node" {
+			mu.Lock()
+			done = append(done, e.Node)
+			mu.Unlock()
+		}
+		if events != nil {
+			events(e)
+		}
+	}
+	saves := 0
+	opts.Checkpoint = func(bool) ([]string, error) {
+		saves++
+		data, _ := os.ReadFile(filepath.Join(state, ProvenanceFile))
+		mu.Lock()
+		defer mu.Unlock()
+		for _, node := range done {
+			if !strings.Contains(string(data), `"`+node+`"`) {
+				t.Errorf("save %d: the record does not name %s, done before it", saves, node)
+			}
+		}
+		return nil, nil
+	}
+	if !checkpoints {
+		opts.Checkpoint, saves = nil, -1
+	}
+	if _, err := Run(context.Background(), doc, Scope{}, opts); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(state, ProvenanceFile))
+	if err != nil || saves == 0 {
+		t.Fatalf("after the run: %d saves, record %v", saves, err)
+	}
+	for i := range 4 {
+		if node := fmt.Sprintf("slides/s%d/whiteboard", i); !strings.Contains(string(data), `"`+node+`"`) {
+			t.Errorf("the record does not name %s:\n%s", node, data)
+		}
 	}
 }

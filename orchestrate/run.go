@@ -202,7 +202,15 @@ func Run(ctx context.Context, tree Tree, scope Scope, opts Options) (Report, err
 	}
 	r := &runner{tree: tree, opts: opts, emit: opts.Events, requests: ctx, cancel: cancel, health: h, prov: prov}
 	if opts.Checkpoint != nil {
-		r.ckpt = newCheckpointer(opts.Checkpoint, opts.CheckpointInterval, opts.Events, func(err error) { cancel(err) })
+		// The record of what was generated goes first: a saved file
+		// never holds generated content its record does not name.
+		save := func(lesson bool) ([]string, error) {
+			if err := prov.flush(); err != nil {
+				return nil, err
+			}
+			return opts.Checkpoint(lesson)
+		}
+		r.ckpt = newCheckpointer(save, opts.CheckpointInterval, opts.Events, func(err error) { cancel(err) })
 		defer r.ckpt.close()
 	}
 	w := &walker{tree: tree, reg: opts.Bridge.Registry(), v: r}
@@ -211,6 +219,10 @@ func Run(ctx context.Context, tree Tree, scope Scope, opts Options) (Report, err
 	}
 	if r.ckpt != nil {
 		r.ckpt.close()
+	}
+	// What the last nodes generated, for the caller's final save.
+	if err := prov.flush(); err != nil {
+		return r.report, err
 	}
 	if cause := context.Cause(starting); cause != nil {
 		return r.report, cause
@@ -464,10 +476,7 @@ func (r *runner) step(ctx context.Context, st Step, bl modality.Level, d *modali
 			nr.Error = left + fmt.Sprintf("the model stopped after %d steps and the step budget (%d) left no repair turn", res.Steps, r.opts.MaxSteps)
 		}
 	}
-	if perr := r.prov.record(node, sess); perr != nil {
-		nr.Status, nr.Error = event.StatusFailed, perr.Error()
-		r.cancel(perr)
-	}
+	r.prov.record(node, sess)
 	if hist != nil {
 		// The node's content as this conversation left it (closed
 		// placeholders included): a later run continues the conversation

@@ -54,9 +54,9 @@ func RenderPPTX(q *Quiz, bound map[string]string, frame pptx.Box) modality.PPTXR
 		ps = append(ps, pptx.Para{Runs: []pptx.Run{{Text: fmt.Sprintf("%d. ", n), Size: 22, Bold: true}, prompt}})
 		var key []string
 		for i, o := range Shown(qu, q.Shuffle) {
-			ps = append(ps, pptx.Para{Runs: []pptx.Run{{Text: fmt.Sprintf("%c. %s", 'A'+i, o.Text), Size: 18}}, Level: 1})
+			ps = append(ps, pptx.Para{Runs: []pptx.Run{{Text: OptionLabel(i) + ". " + o.Text, Size: 18}}, Level: 1})
 			if o.Correct {
-				key = append(key, fmt.Sprintf("%c. %s", 'A'+i, o.Text))
+				key = append(key, OptionLabel(i)+". "+o.Text)
 			}
 		}
 		if qu.Answers.Pending {

@@ -54,12 +54,13 @@ func Render(q *Quiz, bound map[string]string) modality.Rendered {
 			fmt.Fprintf(&body, "<p class=\"prompt\">%s</p>", html.EscapeString(qu.Prompt.Value))
 		}
 		opts := Shown(qu, q.Shuffle)
-		body.WriteString("<ol class=\"options\" type=\"A\">")
+		// The list's type is its first label: a browser numbers on from it.
+		fmt.Fprintf(&body, "<ol class=\"options\" type=\"%s\">", OptionLabel(0))
 		var key, at []string
 		for i, o := range opts {
 			fmt.Fprintf(&body, "<li>%s</li>", html.EscapeString(o.Text))
 			if o.Correct {
-				key = append(key, fmt.Sprintf("%c. %s", 'A'+i, html.EscapeString(o.Text)))
+				key = append(key, OptionLabel(i)+". "+html.EscapeString(o.Text))
 				at = append(at, strconv.Itoa(i+1))
 			}
 		}

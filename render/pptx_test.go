@@ -361,7 +361,7 @@ func TestPPTXHostileText(t *testing.T) {
 func TestPPTXInImpress(t *testing.T) {
 	dir := t.TempDir()
 	hostile, _ := writeLessons(t, dir)
-	impress(t, dir, []deck{{example, false}, {allkinds, false}, {allkinds, true}, {hostile, false}})
+	impress(t, dir, []deck{{example, false}, {allkinds, false}, {allkinds, true}, {hostile, false}, {mathsLesson, false}})
 }
 
 // TestPPTXInImpressBig is TestPPTXInImpress on a 500-slide lesson (1,000

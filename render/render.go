@@ -14,7 +14,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"unicode"
 
 	"github.com/lessongen/lessongen/compose"
 	"github.com/lessongen/lessongen/internal/textfit"
@@ -184,14 +183,6 @@ func HTMLWriterWith(opts HTMLOptions) Writer {
 	}
 }
 
-// MarkdownWriter is HTMLWriter for Marp Markdown: the pupil's copy has no
-// presenter notes.
-func MarkdownWriter(handout bool) Writer {
-	return func(w io.Writer, doc *compose.Document, reg *modality.Registry, notes []AuthorNote) error {
-		return writeMarkdown(w, doc, reg, notes, handout)
-	}
-}
-
 // overviewSources matches the citations the overview shows beside an
 // objective or a term (lesson's citations): the overview has no notes to
 // hold them. Their text is escaped, so holds no "<".
@@ -286,137 +277,4 @@ func writeSlide(b *strings.Builder, s slide, i, n int) {
 		fmt.Fprintf(b, "<aside class=\"notes\"><h3>Notes</h3>\n%s</aside>\n", notes)
 	}
 	fmt.Fprintf(b, "<footer>%d / %d</footer>\n</section>\n", i+1, n)
-}
-
-// Markdown writes doc as Marp Markdown: front matter with marp: true, one
-// slide per ---, each whiteboard as inline SVG, notes as presenter
-// comments.
-func Markdown(w io.Writer, doc *compose.Document, reg *modality.Registry) error {
-	return MarkdownWithNotes(w, doc, reg, nil)
-}
-
-// MarkdownWithNotes is Markdown with the notes subagents left for the
-// author, placed as HTMLWithNotes places them.
-func MarkdownWithNotes(w io.Writer, doc *compose.Document, reg *modality.Registry, notes []AuthorNote) error {
-	return writeMarkdown(w, doc, reg, notes, false)
-}
-
-// writeMarkdown writes doc as Marp Markdown, the teacher's copy or
-// (handout) the pupil's.
-func writeMarkdown(w io.Writer, doc *compose.Document, reg *modality.Registry, notes []AuthorNote, handout bool) error {
-	d, err := buildCopy(doc, reg, notes, handout)
-	if err != nil {
-		return err
-	}
-	var b strings.Builder
-	// Marp draws inline HTML (the SVG) only when asked: marp --html.
-	fmt.Fprintf(&b, "---\n# whiteboards are inline SVG: convert with marp --html\nmarp: true\ntitle: %s\npaginate: true\nstyle: |\n%s  section { font-family: '%s', sans-serif; }\n  svg.whiteboard { width: 100%%; height: auto; max-height: 70vh; }\n  .pending { color: #7a4a00; background: #fff8e6; border: 2px dashed #b7791f; }\n---\n\n",
-		frontMatterString(d.title), indent(textfit.FontFaceCSS(), "  "), textfit.FontFamily)
-	b.WriteString(markdownBlock(d.overview))
-	for _, s := range d.slides {
-		b.WriteString("\n---\n\n")
-		b.WriteString(markdownBlock(s.head))
-		notes := s.notes
-		for _, c := range s.children {
-			b.WriteString(markdownBlock(c.Body))
-			notes += c.Notes
-		}
-		if notes != "" {
-			b.WriteString(presenterComment(stripTags(notes)))
-		}
-	}
-	_, err = io.WriteString(w, b.String())
-	return err
-}
-
-// presenterComment writes text as a Marp presenter note, the one HTML
-// comment a render writes. Two things would turn it into something else:
-//
-//   - Marp reads a comment whose body parses as a YAML mapping with a
-//     directive key (style:, footer:, backgroundImage: …) as a directive
-//     that restyles the deck. The first line, plain text with no colon,
-//     makes the body a YAML scalar or a YAML error, never a mapping,
-//     whatever the notes say (marpit's directives/yaml.js: only an object
-//     is a directive).
-//   - HTML ends a comment at "-->" and "--!>" (and Marp at "--->"), and
-//     warns of "<!--" inside one. None can form without "--", so every
-//     second hyphen of a run gets a zero-width space before it: the note
-//     reads as written.
-func presenterComment(text string) string {
-	var b strings.Builder
-	b.WriteString("<!--\n" + presenterNoteHead + "\n")
-	var prev rune
-	for _, r := range text {
-		if r == '-' && prev == '-' {
-			b.WriteRune('\u200b')
-		}
-		b.WriteRune(r)
-		prev = r
-	}
-	b.WriteString("\n-->\n")
-	return b.String()
-}
-
-// presenterNoteHead opens every presenter note; see presenterComment.
-const presenterNoteHead = "Notes"
-
-// frontMatterString quotes s for the front matter as a YAML double-quoted
-// string. Marp reads it as the title; a previewer that shows front matter
-// as Markdown must find no link, image or HTML in it, so of ASCII only
-// letters, digits, spaces and punctuation that means nothing without
-// [ ] < > (/,.:;-'?!()%) are kept, and the rest, controls and bidi
-// overrides are \u escapes.
-func frontMatterString(s string) string {
-	var b strings.Builder
-	b.WriteByte('"')
-	for _, r := range s {
-		switch {
-		case r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune(" /,.:;-'?!()%", r),
-			r > unicode.MaxASCII && unicode.IsPrint(r):
-			b.WriteRune(r)
-		case r > 0xffff:
-			fmt.Fprintf(&b, "\\U%08x", r)
-		default:
-			fmt.Fprintf(&b, "\\u%04x", r)
-		}
-	}
-	b.WriteByte('"')
-	return b.String()
-}
-
-// markdownBlock keeps an HTML fragment as one Markdown HTML block: blank
-// lines would end it, and what follows would be read as Markdown (an
-// image fetched, a link followed), so none are left inside. CommonMark
-// ends a line at a CR too, so lines are split there as well.
-func markdownBlock(s string) string {
-	var out []string
-	for _, l := range strings.FieldsFunc(s, func(r rune) bool { return r == '\n' || r == '\r' }) {
-		if strings.TrimSpace(l) != "" {
-			out = append(out, l)
-		}
-	}
-	return "<div>\n" + strings.Join(out, "\n") + "\n</div>\n\n"
-}
-
-// stripTags turns an HTML fragment into plain text for a comment.
-func stripTags(s string) string {
-	var b strings.Builder
-	in := false
-	for _, r := range s {
-		switch {
-		case r == '<':
-			in = true
-		case r == '>':
-			in = false
-			b.WriteByte(' ')
-		case !in:
-			b.WriteRune(r)
-		}
-	}
-	return strings.Join(strings.Fields(html.UnescapeString(b.String())), " ")
-}
-
-// indent prefixes every line of s.
-func indent(s, prefix string) string {
-	return prefix + strings.ReplaceAll(strings.TrimSuffix(s, "\n"), "\n", "\n"+prefix) + "\n"
 }

@@ -93,10 +93,12 @@ func TestGoldenExampleHTML(t *testing.T) {
 	golden(t, "photosynthesis.html", renderHTML(t, example))
 }
 
+// The example's Markdown as render -o lesson.md writes it: its style
+// loads the font from lesson.fonts/ (allkinds.md has no font file).
 func TestGoldenExampleMarkdown(t *testing.T) {
 	reg := registry(t)
 	var b bytes.Buffer
-	if err := render.Markdown(&b, load(t, example, reg), reg); err != nil {
+	if err := render.MarkdownWriterFonts(false, "lesson.fonts")(&b, load(t, example, reg), reg, nil); err != nil {
 		t.Fatal(err)
 	}
 	golden(t, "photosynthesis.md", b.Bytes())

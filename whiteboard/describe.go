@@ -204,6 +204,10 @@ func (b *Board) recompute() {
 				b.defects = append(b.defects, defect{session.Warning{Path: "elements[" + e.ID + "]",
 					Message: fmt.Sprintf("%s's LaTeX %s, so it is drawn as written, untranslated; %s", e.ID, msg, latexLimitHint)}, [2]string{e.ID}, false})
 			}
+			if unk := latexUnknown(e.Latex.Value); len(unk) > 0 {
+				b.defects = append(b.defects, defect{session.Warning{Path: "elements[" + e.ID + "]",
+					Message: fmt.Sprintf("%s's LaTeX uses %s, which the board cannot draw, so it is shown as written; %s", e.ID, strings.Join(unk, ", "), latexUnknownHint)}, [2]string{e.ID}, false})
+			}
 		}
 		boxed = append(boxed, e)
 	}

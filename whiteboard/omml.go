@@ -1,149 +1,95 @@
 package whiteboard
 
-import "github.com/lessongen/lessongen/internal/pptx"
+import (
+	"strings"
 
-// latexMath translates the LaTeX school notation equations use into Office
-// Math for a PowerPoint deck: \frac (and \dfrac, \tfrac) as a stacked
-// fraction, ^ and _ as scripts, \sqrt[n]{x} as a root, \text and \mathrm
-// upright, \xrightarrow{over} as an arrow with its condition above, and
-// symbols and Greek letters as the SVG translator maps them (latexSymbols).
-// Anything else is kept as written, so nothing is lost. Nesting deeper than
-// maxMathDepth is kept as text: hostile input cannot exhaust the stack.
+	"github.com/lessongen/lessongen/internal/pptx"
+)
+
+// latexMath is an equation as Office Math for a PowerPoint deck, from the
+// same tree the board draws as MathML (mathtree.go): \frac a stacked
+// fraction, scripts, \sqrt[n]{x} a root, \bar and \underline bars, \cancel
+// a strike, matrices and aligned lines a grid, \text upright, and a
+// command the parser does not know kept as written, so nothing is lost.
 func latexMath(src string) []pptx.MathNode {
-	p := &mathParser{rs: []rune(src)}
-	return p.seq(0, false)
+	tree, _ := parseLatex(src)
+	return merge(omml(tree))
 }
 
+// maxMathDepth bounds how deep the parser recurses: nesting past it is
+// kept as text, so hostile input cannot exhaust the stack.
 const maxMathDepth = 32
 
-type mathParser struct {
-	rs []rune
-	i  int
+// omml converts n to Office Math nodes.
+func omml(n *mathNode) []pptx.MathNode {
+	kid := func(i int) []pptx.MathNode { return merge(omml(n.kids[i])) }
+	switch n.kind {
+	case mRow:
+		var out []pptx.MathNode
+		for _, k := range n.kids {
+			out = append(out, omml(k)...)
+		}
+		return out
+	case mIdent, mNum, mOp:
+		return []pptx.MathNode{pptx.MRun{Text: n.text}}
+	case mText, mSource:
+		return []pptx.MathNode{pptx.MRun{Text: n.text, Plain: true}}
+	case mSpace:
+		// Em spaces as wide as the space (\qquad a blank to write on).
+		return []pptx.MathNode{pptx.MRun{Text: strings.Repeat("\u2003", max(int(emWidthOf(n.text)+0.5), 1)), Plain: true}}
+	case mFrac:
+		return []pptx.MathNode{pptx.MFrac{Num: kid(0), Den: kid(1)}}
+	case mSqrt:
+		return []pptx.MathNode{pptx.MRad{E: kid(0)}}
+	case mRoot:
+		return []pptx.MathNode{pptx.MRad{Deg: kid(1), E: kid(0)}}
+	case mSup:
+		return []pptx.MathNode{pptx.MSup{Base: kid(0), Sup: kid(1)}}
+	case mSub:
+		return []pptx.MathNode{pptx.MSub{Base: kid(0), Sub: kid(1)}}
+	case mSubSup:
+		return []pptx.MathNode{pptx.MSubSup{Base: kid(0), Sub: kid(1), Sup: kid(2)}}
+	case mOverline, mUnderline:
+		return []pptx.MathNode{pptx.MBar{E: kid(0), Under: n.kind == mUnderline}}
+	case mCancel:
+		return []pptx.MathNode{pptx.MStrike{E: kid(0)}}
+	case mAccent:
+		return []pptx.MathNode{pptx.MAcc{Chr: n.text, E: kid(0)}}
+	case mOverArrow:
+		over := merge(omml(n.kids[0]))
+		for i, o := range over {
+			if r, ok := o.(pptx.MRun); ok {
+				over[i] = pptx.MRun{Text: r.Text, Plain: true}
+			}
+		}
+		return []pptx.MathNode{pptx.MOver{Base: []pptx.MathNode{pptx.MRun{Text: n.text}}, Over: merge(over)}}
+	case mTable:
+		return ommlTable(n)
+	}
+	return nil
 }
 
-// seq reads atoms up to a closing } (consumed) or the end; at the top
-// level a stray } is text.
-func (p *mathParser) seq(depth int, plain bool) []pptx.MathNode {
-	var out []pptx.MathNode
-	for p.i < len(p.rs) {
-		r := p.rs[p.i]
-		switch {
-		case r == '}' && depth > 0:
-			p.i++
-			return merge(out)
-		case r == '^' || r == '_':
-			p.i++
-			var base []pptx.MathNode
-			if k := len(out) - 1; k >= 0 {
-				base, out = []pptx.MathNode{out[k]}, out[:k]
-			}
-			script := p.atom(depth+1, plain)
-			var node pptx.MathNode
-			if r == '^' {
-				node = pptx.MSup{Base: base, Sup: script}
-			} else {
-				node = pptx.MSub{Base: base, Sub: script}
-			}
-			// x_i^2: both scripts on one base.
-			if p.i < len(p.rs) && (p.rs[p.i] == '^' || p.rs[p.i] == '_') && p.rs[p.i] != r {
-				p.i++
-				other := p.atom(depth+1, plain)
-				if r == '^' {
-					node = pptx.MSubSup{Base: base, Sub: other, Sup: script}
-				} else {
-					node = pptx.MSubSup{Base: base, Sub: script, Sup: other}
-				}
-			}
-			out = append(out, node)
-		case r == ' ' && !plain:
-			p.i++
-		default:
-			out = append(out, p.atom(depth, plain)...)
+// ommlTable is a matrix or aligned lines as a grid, in its delimiters.
+func ommlTable(n *mathNode) []pptx.MathNode {
+	var m pptx.MMatrix
+	aligned := strings.HasPrefix(n.text, "align")
+	for _, row := range n.rows {
+		var cells [][]pptx.MathNode
+		for _, c := range row {
+			cells = append(cells, merge(omml(c)))
 		}
-	}
-	return merge(out)
-}
-
-// atom reads one group, command or character.
-func (p *mathParser) atom(depth int, plain bool) []pptx.MathNode {
-	if p.i >= len(p.rs) {
-		return nil
-	}
-	if depth > maxMathDepth {
-		rest := string(p.rs[p.i:])
-		p.i = len(p.rs)
-		return []pptx.MathNode{pptx.MRun{Text: rest, Plain: true}}
-	}
-	r := p.rs[p.i]
-	switch r {
-	case '{':
-		p.i++
-		return p.seq(depth+1, plain)
-	case '\\':
-		return p.command(depth, plain)
-	}
-	p.i++
-	return []pptx.MathNode{pptx.MRun{Text: string(r), Plain: plain}}
-}
-
-// arg reads a command's argument: a group or one atom.
-func (p *mathParser) arg(depth int, plain bool) []pptx.MathNode {
-	for p.i < len(p.rs) && p.rs[p.i] == ' ' {
-		p.i++
-	}
-	return p.atom(depth+1, plain)
-}
-
-func (p *mathParser) command(depth int, plain bool) []pptx.MathNode {
-	p.i++ // the backslash
-	j := p.i
-	for j < len(p.rs) && isLetter(p.rs[j]) {
-		j++
-	}
-	if j == p.i && j < len(p.rs) {
-		j++ // \, \{ \% and the like: one non-letter
-	}
-	name := string(p.rs[p.i:j])
-	p.i = j
-	switch name {
-	case "frac", "dfrac", "tfrac":
-		num := p.arg(depth, plain)
-		return []pptx.MathNode{pptx.MFrac{Num: num, Den: p.arg(depth, plain)}}
-	case "sqrt":
-		var deg []pptx.MathNode
-		if p.i < len(p.rs) && p.rs[p.i] == '[' {
-			end := p.i + 1
-			for end < len(p.rs) && p.rs[end] != ']' {
-				end++
-			}
-			deg = []pptx.MathNode{pptx.MRun{Text: string(p.rs[p.i+1 : min(end, len(p.rs))])}}
-			p.i = min(end+1, len(p.rs))
+		if aligned {
+			// One cell a line: a cell that starts "= 8" is not a whole
+			// expression to Office Math.
+			cells = [][]pptx.MathNode{merge(concat(cells))}
 		}
-		return []pptx.MathNode{pptx.MRad{Deg: deg, E: p.arg(depth, plain)}}
-	case "text", "mathrm", "textrm", "operatorname":
-		return p.arg(depth, true)
-	case "mathbf", "mathit", "boldsymbol":
-		return p.arg(depth, plain)
-	case "xrightarrow", "xleftarrow":
-		arrow := "→"
-		if name == "xleftarrow" {
-			arrow = "←"
-		}
-		return []pptx.MathNode{pptx.MOver{Base: []pptx.MathNode{pptx.MRun{Text: arrow}}, Over: p.arg(depth, true)}}
-	case "left", "right":
-		if p.i < len(p.rs) && p.rs[p.i] == '.' {
-			p.i++
-			return nil
-		}
-		return nil // the delimiter that follows is read as itself
+		m.Rows = append(m.Rows, cells)
 	}
-	if sym, ok := latexSymbols[name]; ok {
-		if sym == "" {
-			return nil
-		}
-		return []pptx.MathNode{pptx.MRun{Text: sym, Plain: plain}}
+	fence := map[string][2]string{"pmatrix": {"(", ")"}, "bmatrix": {"[", "]"}, "vmatrix": {"|", "|"}, "Vmatrix": {"‖", "‖"}, "cases": {"{", ""}}[n.text]
+	if fence == [2]string{} {
+		return []pptx.MathNode{m}
 	}
-	return []pptx.MathNode{pptx.MRun{Text: `\` + name, Plain: true}}
+	return []pptx.MathNode{pptx.MDelim{Beg: fence[0], End: fence[1], E: []pptx.MathNode{m}}}
 }
 
 // merge joins neighbouring runs of one style, so a word stays one run.
@@ -158,6 +104,14 @@ func merge(ns []pptx.MathNode) []pptx.MathNode {
 			}
 		}
 		out = append(out, n)
+	}
+	return out
+}
+
+func concat(cells [][]pptx.MathNode) []pptx.MathNode {
+	var out []pptx.MathNode
+	for _, c := range cells {
+		out = append(out, c...)
 	}
 	return out
 }

@@ -9,40 +9,6 @@ import (
 	"github.com/lessongen/lessongen/internal/yamlsrc"
 )
 
-func TestLatexSegments(t *testing.T) {
-	for _, c := range []struct{ src, want string }{
-		{`E = mc^2`, `E = mc|^2`},
-		{`6CO_2`, `6CO|_2`},
-		{`C_6H_{12}O_6`, `C|_6|H|_12|O|_6`},
-		{`\frac{a+b}{2}`, `(a+b)/2`},
-		{`a \times b \to c`, `a × b → c`},
-		{`x \xrightarrow{heat} y`, `x |→heat| y`},
-		{`x \xleftarrow{cool} y`, `x |←cool| y`},
-		{`\alpha^{\beta}`, `α|^β`},
-		{`\unknown x`, `\unknown x`},
-		{`x_`, `x`},
-		{`{`, ``},
-	} {
-		var parts []string
-		for _, s := range latexSegments(c.src) {
-			switch s.level {
-			case -1:
-				parts = append(parts, "_"+s.text)
-			case 1:
-				parts = append(parts, "^"+s.text)
-			default:
-				parts = append(parts, s.text)
-			}
-			if s.arrow != 0 {
-				parts[len(parts)-1] = map[int]string{1: "→", -1: "←"}[s.arrow] + s.text
-			}
-		}
-		if got := strings.Join(parts, "|"); got != c.want {
-			t.Errorf("%q: got %q, want %q", c.src, got, c.want)
-		}
-	}
-}
-
 // An arrow leaves its box where the line between the centres crosses the
 // box's edge.
 func TestEdge(t *testing.T) {

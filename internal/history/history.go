@@ -148,7 +148,10 @@ func Create(dir string, h Header, redact func(string) string) (*Writer, error) {
 	}
 	w := &Writer{f: f, redact: redact}
 	h.Format = FormatVersion
-	if err := w.line(h, true); err != nil {
+	// Durable with the first turn: a conversation with no model turn yet
+	// is the turn in flight, and an fsync of its own cost every subagent
+	// one more.
+	if err := w.line(h, false); err != nil {
 		f.Close()
 		return nil, err
 	}

@@ -6,7 +6,8 @@ import (
 )
 
 // MathNode is a piece of an Office Math equation (OMML, ECMA-376 §22.1):
-// MRun, MFrac, MSup, MSub, MSubSup, MRad or MOver.
+// MRun, MFrac, MSup, MSub, MSubSup, MRad, MOver, MBar, MAcc, MStrike,
+// MDelim or MMatrix.
 type MathNode interface {
 	omml(b *strings.Builder, rpr string)
 }
@@ -182,6 +183,102 @@ func mathText(b *strings.Builder, ns []MathNode) {
 			b.WriteString("[")
 			mathText(b, n.Over)
 			b.WriteString("]")
+		case MBar:
+			mathText(b, n.E)
+		case MAcc:
+			mathText(b, n.E)
+		case MStrike:
+			mathText(b, n.E)
+		case MDelim:
+			b.WriteString(n.Beg)
+			mathText(b, n.E)
+			b.WriteString(n.End)
+		case MMatrix:
+			for i, row := range n.Rows {
+				if i > 0 {
+					b.WriteString("; ")
+				}
+				for j, cell := range row {
+					if j > 0 {
+						b.WriteString(" ")
+					}
+					mathText(b, cell)
+				}
+			}
 		}
 	}
+}
+
+// MBar draws a bar over E (\bar, \overline), or under it when Under is set.
+type MBar struct {
+	E     []MathNode
+	Under bool
+}
+
+// MAcc sets the accent Chr over E (\hat, \vec).
+type MAcc struct {
+	Chr string
+	E   []MathNode
+}
+
+// MStrike strikes E through from bottom left to top right (\cancel).
+type MStrike struct{ E []MathNode }
+
+// MDelim wraps E in the delimiters Beg and End ("" for none), grown to its height.
+type MDelim struct {
+	Beg, End string
+	E        []MathNode
+}
+
+// MMatrix is a grid of cells: a matrix, or aligned lines.
+type MMatrix struct{ Rows [][][]MathNode }
+
+func (m MBar) omml(b *strings.Builder, rpr string) {
+	pos := "top"
+	if m.Under {
+		pos = "bot"
+	}
+	b.WriteString(`<m:bar><m:barPr><m:pos m:val="` + pos + `"/></m:barPr>`)
+	arg(b, "m:e", m.E, rpr)
+	b.WriteString(`</m:bar>`)
+}
+
+func (m MAcc) omml(b *strings.Builder, rpr string) {
+	b.WriteString(`<m:acc><m:accPr><m:chr m:val="` + esc(m.Chr) + `"/></m:accPr>`)
+	arg(b, "m:e", m.E, rpr)
+	b.WriteString(`</m:acc>`)
+}
+
+func (m MStrike) omml(b *strings.Builder, rpr string) {
+	b.WriteString(`<m:borderBox><m:borderBoxPr><m:hideTop m:val="1"/><m:hideBot m:val="1"/><m:hideLeft m:val="1"/><m:hideRight m:val="1"/><m:strikeBLTR m:val="1"/></m:borderBoxPr>`)
+	arg(b, "m:e", m.E, rpr)
+	b.WriteString(`</m:borderBox>`)
+}
+
+func (m MDelim) omml(b *strings.Builder, rpr string) {
+	b.WriteString(`<m:d><m:dPr><m:begChr m:val="` + esc(m.Beg) + `"/><m:endChr m:val="` + esc(m.End) + `"/></m:dPr>`)
+	arg(b, "m:e", m.E, rpr)
+	b.WriteString(`</m:d>`)
+}
+
+func (m MMatrix) omml(b *strings.Builder, rpr string) {
+	b.WriteString(`<m:m>`)
+	for _, row := range m.Rows {
+		b.WriteString(`<m:mr>`)
+		for _, cell := range row {
+			arg(b, "m:e", cell, rpr)
+		}
+		b.WriteString(`</m:mr>`)
+	}
+	b.WriteString(`</m:m>`)
+}
+
+// MathOMML is ns as Office Math XML without run formatting, to check a
+// translation by its elements.
+func MathOMML(ns []MathNode) string {
+	var b strings.Builder
+	for _, n := range ns {
+		n.omml(&b, "")
+	}
+	return b.String()
 }
