@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/viper"
 
+	"github.com/lessongen/lessongen/internal/redact"
 	"github.com/lessongen/lessongen/internal/regfile"
 	"github.com/lessongen/lessongen/llm"
 	"github.com/lessongen/lessongen/render"
@@ -264,9 +265,28 @@ func mergeConfigFile(cmd *cobra.Command, v *viper.Viper) error {
 		return usagef("config file %s: %v", path, err)
 	}
 	if err := checkConfigFile(path, data, fv); err != nil {
-		return err
+		return configRedactor(fv).Error(err)
 	}
 	return v.MergeConfigMap(fv.AllSettings())
+}
+
+// configRedactor masks the secrets the file or the environment sets: a
+// check quotes a bad value, and a key pasted under the wrong setting
+// (timeout: sk-…) is that value. The run's redactor is not built yet.
+func configRedactor(fv *viper.Viper) *redact.Redactor {
+	var keys []string
+	for _, st := range settingTable {
+		if !st.secret {
+			continue
+		}
+		if s, ok := fv.Get(st.key).(string); ok {
+			keys = append(keys, s)
+		}
+		for _, env := range st.envs() {
+			keys = append(keys, os.Getenv(env))
+		}
+	}
+	return redact.New("", "", keys...)
 }
 
 // configPath is --config, else LESSONGEN_CONFIG, else the first default

@@ -231,3 +231,20 @@ func checkFonts(t *testing.T, name, list string) {
 		}
 	}
 }
+
+// The overview's citations (an objective's, a term's, a response's) are
+// the teacher's, as a slide's are: the handout leaves them out.
+func TestHandoutLeavesOutOverviewSources(t *testing.T) {
+	for name, w := range map[string]func(bool) render.Writer{"html": render.HTMLWriter, "md": render.MarkdownWriter} {
+		teacher, pupil := write(t, allKinds, w(false)), write(t, allKinds, w(true))
+		if !bytes.Contains(teacher, []byte("states.md:1-4")) {
+			t.Errorf("%s: the teacher copy lacks the objective's citation", name)
+		}
+		if bytes.Contains(pupil, []byte("states.md:1-4")) || bytes.Contains(pupil, []byte(`class="sources"`)) {
+			t.Errorf("%s: the handout holds the overview's citations", name)
+		}
+		if !bytes.Contains(pupil, []byte("Name the states of water")) {
+			t.Errorf("%s: the handout lacks the objective", name)
+		}
+	}
+}

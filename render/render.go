@@ -11,6 +11,7 @@ import (
 	"html"
 	"io"
 	"maps"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -182,6 +183,11 @@ func HTMLWriterWith(opts HTMLOptions) Writer {
 	}
 }
 
+// overviewSources matches the citations the overview shows beside an
+// objective or a term (lesson's citations): the overview has no notes to
+// hold them. Their text is escaped, so holds no "<".
+var overviewSources = regexp.MustCompile(` <span class="sources">[^<]*</span>`)
+
 // buildCopy is buildWithNotes for the teacher's copy. The pupil's copy
 // (handout) leaves out all that is for the teacher alone — speaker
 // notes, notes for the author, the answer key and sources, which are all
@@ -194,6 +200,7 @@ func buildCopy(doc *compose.Document, reg *modality.Registry, notes []AuthorNote
 	if err != nil {
 		return nil, err
 	}
+	d.overview = overviewSources.ReplaceAllString(d.overview, "")
 	for i := range d.slides {
 		d.slides[i].notes = ""
 		for j := range d.slides[i].children {
