@@ -25,15 +25,7 @@ const MaxReadBytes = 256 << 20
 // opened without its writer) and the file opened is checked, not the path
 // again, so nothing swapped in between can block a read.
 func Open(path string) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|nonBlock, 0)
-	if err != nil {
-		return nil, err
-	}
-	if err := check(f); err != nil {
-		f.Close()
-		return nil, err
-	}
-	return f, nil
+	return checked(os.OpenFile(path, os.O_RDONLY|nonBlock, 0))
 }
 
 // ReadFile reads a regular file of at most MaxReadBytes.
@@ -121,7 +113,12 @@ func kindErr(path string, m fs.FileMode) error {
 // `..` or by a symlink pointing out, is refused by os.Root, and what is
 // opened is never waited on and must be a regular file.
 func OpenIn(root *os.Root, name string) (*os.File, error) {
-	f, err := root.OpenFile(name, os.O_RDONLY|nonBlock, 0)
+	return checked(root.OpenFile(name, os.O_RDONLY|nonBlock, 0))
+}
+
+// checked is the file an open returned if it is a regular file; anything
+// else is closed and refused.
+func checked(f *os.File, err error) (*os.File, error) {
 	if err != nil {
 		return nil, err
 	}
