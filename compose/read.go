@@ -3,8 +3,9 @@ package compose
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
+
+	"github.com/lessongen/lessongen/internal/regfile"
 )
 
 // MaxFileBytes bounds a lesson or child file. The largest lessons measured
@@ -34,11 +35,11 @@ func readFile(path string) ([]byte, error) {
 	if fi.Size() > MaxFileBytes {
 		return nil, fmt.Errorf("is %d MB; a lesson file may be at most %d MB", fi.Size()>>20, MaxFileBytes>>20)
 	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
+	data, over, err := regfile.ReadAtMost(f, MaxFileBytes)
 	if err != nil {
 		return nil, err
 	}
-	if len(data) > MaxFileBytes {
+	if over {
 		return nil, fmt.Errorf("grew past %d MB while being read", MaxFileBytes>>20)
 	}
 	return data, nil

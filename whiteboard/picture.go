@@ -90,11 +90,11 @@ func readPicture(dir, name string) ([]byte, error) {
 		return nil, fmt.Errorf("cannot be opened inside the lesson's folder (a symlink out of it is refused): %v", err)
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxPictureBytes+1))
+	data, over, err := regfile.ReadAtMost(f, MaxPictureBytes)
 	if err != nil {
 		return nil, err
 	}
-	if len(data) > MaxPictureBytes {
+	if over {
 		return nil, fmt.Errorf("is larger than %d MB; make the picture smaller", MaxPictureBytes>>20)
 	}
 	return data, nil

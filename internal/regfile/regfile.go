@@ -35,11 +35,19 @@ func ReadFile(path string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxReadBytes+1))
-	if err == nil && len(data) > MaxReadBytes {
+	data, over, err := ReadAtMost(f, MaxReadBytes)
+	if err == nil && over {
 		err = fmt.Errorf("%s: more than %d MB", path, MaxReadBytes>>20)
 	}
 	return data, err
+}
+
+// ReadAtMost reads r to its end unless it holds more than max bytes: then
+// over is true and data is cut. One byte past max is read, so a file
+// that grows while it is read is caught too.
+func ReadAtMost(r io.Reader, max int64) (data []byte, over bool, err error) {
+	data, err = io.ReadAll(io.LimitReader(r, max+1))
+	return data, int64(len(data)) > max, err
 }
 
 // Create creates or truncates path for writing (append, with appendOnly).

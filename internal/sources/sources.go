@@ -21,6 +21,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/lessongen/lessongen/internal/regfile"
 	"github.com/lessongen/lessongen/session"
 )
 
@@ -147,11 +148,11 @@ func (s *Sandbox) read(p string) ([]byte, *Error) {
 		return nil, e
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
+	data, over, err := regfile.ReadAtMost(f, MaxFileBytes)
 	if err != nil {
 		return nil, refuse(session.KindInvalidArgs, "", "%q could not be read: %v", p, err)
 	}
-	if len(data) > MaxFileBytes {
+	if over {
 		return nil, refuse(session.KindPermission, "ask the author to split it", "%q grew past %d bytes while it was read", p, MaxFileBytes)
 	}
 	if i := bytes.IndexByte(data, 0); i >= 0 {
