@@ -5,8 +5,17 @@ package quiz
 func (q *Quiz) AnswerKey() []string {
 	var out []string
 	for _, qu := range q.questions() {
-		if !qu.IsPlaceholder {
-			out = append(out, qu.Answers.Value...)
+		if qu.IsPlaceholder {
+			continue
+		}
+		// A true/false answer ("true") or an order's items would be
+		// found on any board; these give the task away word for word.
+		out = append(out, texts(qu.Answers.Value)...)
+		if qu.kind() == TypeNumeric && qu.Answer.Set {
+			out = append(out, qu.Answer.Value.Raw)
+		}
+		if qu.ModelAnswer.Set {
+			out = append(out, qu.ModelAnswer.Value)
 		}
 	}
 	return out

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/lessongen/lessongen/internal/nodemeta"
+	"github.com/lessongen/lessongen/internal/yamlsrc"
 	"github.com/lessongen/lessongen/session"
 )
 
@@ -71,4 +73,157 @@ func (in ClosePlaceholders) applyTo(q *Quiz, rc *session.Context) error {
 	closed, _ := q.list().Close()
 	rc.Report(Closed{Placeholders: closed})
 	return nil
+}
+
+func (in AddTrueFalseQuestion) applyTo(q *Quiz, rc *session.Context) error {
+	why, err := nodemeta.NonEmpty("why", in.Why)
+	if err != nil {
+		return err
+	}
+	qu := &Question{Type: TypeTrueFalse, Answer: yamlsrc.Val(BoolScalar(in.Answer)), Why: yamlsrc.Val(why)}
+	return q.place(rc, qu, in.Prompt, in.Asked)
+}
+
+func (in AddShortAnswerQuestion) applyTo(q *Quiz, rc *session.Context) error {
+	model, err := nodemeta.NonEmpty("model_answer", in.ModelAnswer)
+	if err != nil {
+		return err
+	}
+	if msg := checkMarks(in.Marks); msg != "" {
+		return session.Reject(session.KindInvalidArgs, "marks", "", "%s", msg)
+	}
+	qu := &Question{Type: TypeShort, ModelAnswer: yamlsrc.Val(model), Marks: yamlsrc.Val(in.Marks)}
+	return q.place(rc, qu, in.Prompt, in.Asked)
+}
+
+func (in AddNumericQuestion) applyTo(q *Quiz, rc *session.Context) error {
+	if msg := checkTolerance(in.Tolerance); msg != "" {
+		return session.Reject(session.KindInvalidArgs, "tolerance", "", "%s", msg)
+	}
+	qu := &Question{Type: TypeNumeric, Answer: yamlsrc.Val(NumberScalar(in.Answer)), Tolerance: yamlsrc.Val(NumberScalar(in.Tolerance))}
+	if u := strings.TrimSpace(in.Unit); u != "" {
+		qu.Unit = yamlsrc.Val(u)
+	}
+	return q.place(rc, qu, in.Prompt, in.Asked)
+}
+
+func (in AddOrderingQuestion) applyTo(q *Quiz, rc *session.Context) error {
+	items, err := orderItems(in.Items)
+	if err != nil {
+		return err
+	}
+	return q.place(rc, &Question{Type: TypeOrder, Items: yamlsrc.Val(items)}, in.Prompt, in.Asked)
+}
+
+func (in AddMatchingQuestion) applyTo(q *Quiz, rc *session.Context) error {
+	pairs, err := matchPairs(in.Pairs)
+	if err != nil {
+		return err
+	}
+	return q.place(rc, &Question{Type: TypeMatch, Pairs: yamlsrc.Val(pairs)}, in.Prompt, in.Asked)
+}
+
+func (in SetTrueFalseAnswer) applyTo(q *Quiz, rc *session.Context) error {
+	qu, err := q.ofType(in.ID, TypeTrueFalse)
+	if err != nil {
+		return err
+	}
+	var fields []string
+	if in.Answer != nil {
+		if err := fillValue(q, qu, "answer", &qu.Answer, BoolScalar(*in.Answer)); err != nil {
+			return err
+		}
+		fields = append(fields, "answer")
+	}
+	if in.Why != nil {
+		if err := q.fill(qu, "why", &qu.Why, *in.Why); err != nil {
+			return err
+		}
+		fields = append(fields, "why")
+	}
+	return changed(rc, qu, fields, "answer, why")
+}
+
+func (in SetModelAnswer) applyTo(q *Quiz, rc *session.Context) error {
+	qu, err := q.ofType(in.ID, TypeShort)
+	if err != nil {
+		return err
+	}
+	var fields []string
+	if in.ModelAnswer != nil {
+		if err := q.fill(qu, "model_answer", &qu.ModelAnswer, *in.ModelAnswer); err != nil {
+			return err
+		}
+		fields = append(fields, "model_answer")
+	}
+	if in.Marks != nil {
+		if msg := checkMarks(*in.Marks); msg != "" {
+			return session.Reject(session.KindInvalidArgs, "marks", "", "%s", msg)
+		}
+		if err := fillValue(q, qu, "marks", &qu.Marks, *in.Marks); err != nil {
+			return err
+		}
+		fields = append(fields, "marks")
+	}
+	return changed(rc, qu, fields, "model_answer, marks")
+}
+
+func (in SetNumericAnswer) applyTo(q *Quiz, rc *session.Context) error {
+	qu, err := q.ofType(in.ID, TypeNumeric)
+	if err != nil {
+		return err
+	}
+	var fields []string
+	if in.Answer != nil {
+		if err := fillValue(q, qu, "answer", &qu.Answer, NumberScalar(*in.Answer)); err != nil {
+			return err
+		}
+		fields = append(fields, "answer")
+	}
+	if in.Tolerance != nil {
+		if msg := checkTolerance(*in.Tolerance); msg != "" {
+			return session.Reject(session.KindInvalidArgs, "tolerance", "", "%s", msg)
+		}
+		if err := fillValue(q, qu, "tolerance", &qu.Tolerance, NumberScalar(*in.Tolerance)); err != nil {
+			return err
+		}
+		fields = append(fields, "tolerance")
+	}
+	if in.Unit != nil {
+		if err := q.fill(qu, "unit", &qu.Unit, *in.Unit); err != nil {
+			return err
+		}
+		fields = append(fields, "unit")
+	}
+	return changed(rc, qu, fields, "answer, tolerance, unit")
+}
+
+func (in SetCorrectOrder) applyTo(q *Quiz, rc *session.Context) error {
+	qu, err := q.ofType(in.ID, TypeOrder)
+	if err != nil {
+		return err
+	}
+	items, err := orderItems(in.Items)
+	if err != nil {
+		return err
+	}
+	if err := fillValue(q, qu, "items", &qu.Items, items); err != nil {
+		return err
+	}
+	return changed(rc, qu, []string{"items"}, "items")
+}
+
+func (in SetMatchPairs) applyTo(q *Quiz, rc *session.Context) error {
+	qu, err := q.ofType(in.ID, TypeMatch)
+	if err != nil {
+		return err
+	}
+	pairs, err := matchPairs(in.Pairs)
+	if err != nil {
+		return err
+	}
+	if err := fillValue(q, qu, "pairs", &qu.Pairs, pairs); err != nil {
+		return err
+	}
+	return changed(rc, qu, []string{"pairs"}, "pairs")
 }

@@ -79,29 +79,71 @@ func (q *Quiz) describe(briefs bool) string {
 func (qu *Question) describe() string {
 	var s strings.Builder
 	s.WriteString(qu.ID + ": ")
+	if qu.kind() != TypeChoice {
+		s.WriteString(typeNames[qu.kind()] + " ")
+	}
 	if p, ok := qu.Prompt.Get(); ok {
 		fmt.Fprintf(&s, "%q", brief(p))
 	} else {
 		s.WriteString("prompt (pending)")
 	}
-	switch a, ok := qu.Answers.Get(); {
-	case !ok:
-		s.WriteString("; answers (pending)")
-	case len(a) == 1:
-		fmt.Fprintf(&s, "; answer %q", a[0])
-	default:
-		fmt.Fprintf(&s, "; answers %s", quoteAll(a))
+	for _, part := range qu.describeAnswer() {
+		s.WriteString("; " + part)
 	}
-	switch d, ok := qu.Distractors.Get(); {
-	case qu.Distractors.Pending:
-		s.WriteString("; distractors (pending)")
-	case ok && len(d) > 0:
-		fmt.Fprintf(&s, "; %s", plural(len(d), "distractor"))
+	if qu.PupilHint.Set {
+		s.WriteString("; with a hint")
 	}
-	if qu.Feedback.Pending {
-		s.WriteString("; feedback (pending)")
+	for _, f := range questionFields(qu) {
+		if f.Pending && f.Name != "prompt" {
+			s.WriteString("; " + f.Name + " (pending)")
+		}
 	}
 	return s.String()
+}
+
+// typeNames name the types in descriptions.
+var typeNames = map[string]string{
+	TypeChoice: "multiple choice", TypeTrueFalse: "true/false", TypeShort: "short answer",
+	TypeNumeric: "numeric", TypeOrder: "ordering", TypeMatch: "matching",
+}
+
+// describeAnswer says what the question's written answer is, for the
+// model and the plan: both are the teacher's side.
+func (qu *Question) describeAnswer() []string {
+	var out []string
+	switch qu.kind() {
+	case TypeChoice:
+		switch a := texts(qu.Answers.Value); {
+		case !qu.Answers.Set:
+		case len(a) == 1:
+			out = append(out, fmt.Sprintf("answer %q", a[0]))
+		default:
+			out = append(out, "answers "+quoteAll(a))
+		}
+		if d := qu.Distractors.Value; len(d) > 0 {
+			out = append(out, plural(len(d), "distractor"))
+		}
+	case TypeTrueFalse, TypeNumeric:
+		if qu.Answer.Set {
+			out = append(out, "answer "+qu.Answer.Value.Raw+" "+qu.Unit.Value)
+		}
+	case TypeShort:
+		if qu.Marks.Set {
+			out = append(out, plural(qu.Marks.Value, "mark"))
+		}
+	case TypeOrder:
+		if qu.Items.Set {
+			out = append(out, "in order "+quoteAll(qu.Items.Value))
+		}
+	case TypeMatch:
+		if qu.Pairs.Set {
+			out = append(out, plural(len(qu.Pairs.Value), "pair"))
+		}
+	}
+	for i, o := range out {
+		out[i] = strings.TrimSpace(o)
+	}
+	return out
 }
 
 // brief shortens text to maxPrompt characters on a word boundary.
@@ -131,12 +173,41 @@ func (q *Quiz) Pending() []session.Pending {
 	return append(ps, q.list().Pending("questions", nil, questionFields)...)
 }
 
-// questionFields are the fields of qu that may be pending.
+// questionFields are the fields of qu that may be pending: those every
+// question has, then its type's, then the whys of its options.
 func questionFields(qu *Question) []itemlist.Field {
-	return []itemlist.Field{
-		{Name: "prompt", Pending: qu.Prompt.Pending, Hint: qu.Prompt.Hint},
-		{Name: "answers", Pending: qu.Answers.Pending, Hint: qu.Answers.Hint},
-		{Name: "distractors", Pending: qu.Distractors.Pending, Hint: qu.Distractors.Hint},
-		{Name: "feedback", Pending: qu.Feedback.Pending, Hint: qu.Feedback.Hint},
+	fs := []itemlist.Field{{Name: "prompt", Pending: qu.Prompt.Pending, Hint: qu.Prompt.Hint}}
+	add := func(name string, pending bool, hint string) {
+		fs = append(fs, itemlist.Field{Name: name, Pending: pending, Hint: hint})
 	}
+	switch qu.kind() {
+	case TypeChoice:
+		add("answers", qu.Answers.Pending, qu.Answers.Hint)
+		add("distractors", qu.Distractors.Pending, qu.Distractors.Hint)
+	case TypeTrueFalse:
+		add("answer", qu.Answer.Pending, qu.Answer.Hint)
+		add("why", qu.Why.Pending, qu.Why.Hint)
+	case TypeShort:
+		add("model_answer", qu.ModelAnswer.Pending, qu.ModelAnswer.Hint)
+		add("marks", qu.Marks.Pending, qu.Marks.Hint)
+	case TypeNumeric:
+		add("answer", qu.Answer.Pending, qu.Answer.Hint)
+		add("tolerance", qu.Tolerance.Pending, qu.Tolerance.Hint)
+		add("unit", qu.Unit.Pending, qu.Unit.Hint)
+	case TypeOrder:
+		add("items", qu.Items.Pending, qu.Items.Hint)
+	case TypeMatch:
+		add("pairs", qu.Pairs.Pending, qu.Pairs.Hint)
+	}
+	add("hint", qu.PupilHint.Pending, qu.PupilHint.Hint)
+	add("feedback", qu.Feedback.Pending, qu.Feedback.Hint)
+	for _, l := range []struct {
+		name string
+		cs   []Choice
+	}{{"answers", qu.Answers.Value}, {"distractors", qu.Distractors.Value}} {
+		for i, c := range l.cs {
+			add(fmt.Sprintf("%s[%d].why", l.name, i), c.Why.Pending, c.Why.Hint)
+		}
+	}
+	return fs
 }

@@ -164,3 +164,12 @@ func choices(answers []string, distractors ...string) quiz.Choices {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// textsOf lists the texts of choices.
+func textsOf(cs []quiz.Choice) []string {
+	out := []string{}
+	for _, c := range cs {
+		out = append(out, c.Text)
+	}
+	return out
+}

@@ -24,18 +24,38 @@ const (
 	CapNode     session.Capability = "quiz.node"
 )
 
-// Question is one multiple-choice question.
+// Question is one question of any type (Types): multiple choice by
+// default; true/false, short written answer, numeric, order or match. Each
+// type has its own keys (typeKeys); the others stay empty.
 type Question struct {
 	itemlist.Entry
 	Src *yaml.Node `yaml:"-"`
 
 	// ID is as written, or derived (see QuestionIDs) when the author wrote
 	// none.
-	ID          string                  `yaml:"id,omitempty"`
-	Prompt      yamlsrc.Field[string]   `yaml:"prompt,required"`
-	Answers     yamlsrc.Field[[]string] `yaml:"answers,required"`
-	Distractors yamlsrc.Field[[]string] `yaml:"distractors"`
-	Feedback    yamlsrc.Field[string]   `yaml:"feedback"`
+	ID     string                `yaml:"id,omitempty"`
+	Type   string                `yaml:"type,omitempty" json:"type" enum:"choice,true_false,short,numeric,order,match" jsonschema:"what students do: choice (pick from options, the default), true_false, short (a written answer), numeric, order (put items in order) or match (pair two columns)"`
+	Prompt yamlsrc.Field[string] `yaml:"prompt,required"`
+	// choice
+	Answers     yamlsrc.Field[[]Choice] `yaml:"answers,required"`
+	Distractors yamlsrc.Field[[]Choice] `yaml:"distractors"`
+	// true_false (a boolean) and numeric (a number)
+	Answer yamlsrc.Field[Scalar] `yaml:"answer,required"`
+	Why    yamlsrc.Field[string] `yaml:"why"`
+	// short
+	ModelAnswer yamlsrc.Field[string] `yaml:"model_answer,required"`
+	Marks       yamlsrc.Field[int]    `yaml:"marks" minimum:"1"`
+	// numeric
+	Tolerance yamlsrc.Field[Scalar] `yaml:"tolerance"`
+	Unit      yamlsrc.Field[string] `yaml:"unit"`
+	// order: the items in their correct order
+	Items yamlsrc.Field[[]string] `yaml:"items,required"`
+	// match
+	Pairs yamlsrc.Field[[]Pair] `yaml:"pairs,required"`
+	// PupilHint helps students who are stuck; it gives nothing away.
+	// (Hint is the placeholder's, from Entry.)
+	PupilHint yamlsrc.Field[string] `yaml:"hint"`
+	Feedback  yamlsrc.Field[string] `yaml:"feedback"`
 	// AnswerAt places the answers among the options as students see them:
 	// their 1-based positions, in the order of answers, the distractors
 	// filling the rest in their order. A model's options keep the order
@@ -102,10 +122,10 @@ func (q *Quiz) name(qu *Question) string {
 func (q *Question) options() []Option {
 	var opts []Option
 	for _, a := range q.Answers.Value {
-		opts = append(opts, Option{Text: a, Correct: true})
+		opts = append(opts, Option{Text: a.Text, Correct: true, Why: a.Why.Value})
 	}
 	for _, d := range q.Distractors.Value {
-		opts = append(opts, Option{Text: d})
+		opts = append(opts, Option{Text: d.Text, Why: d.Why.Value})
 	}
 	return opts
 }
@@ -188,26 +208,33 @@ func (q *Quiz) validate(r *yamlsrc.Reporter, path string) {
 			seen[qu.ID] = idNode
 		}
 		sources.CheckRefs(sources.Refs(qu.Src, qu.Sources, qp+".sources"), r)
-		if !qu.Answers.Set && !qu.Answers.Pending {
-			continue // the codec has reported the missing key
+		if qu.validateType(r, qp) {
+			qu.validateKind(r, qp)
 		}
-		nAnswers := len(qu.Answers.Value)
-		if len(qu.AnswerAt) > 0 && qu.Answers.Set && qu.distractorsKnown() {
-			if msg := checkAnswerAt(qu.AnswerAt, nAnswers, len(qu.options())); msg != "" {
-				r.At(yamlsrc.ValueAt(qu.Src, "answer_at"), "%s.answer_at: %s", qp, msg)
-			}
+	}
+}
+
+// validateChoice checks a choice question's options and answer places.
+func (qu *Question) validateChoice(r *yamlsrc.Reporter, qp string) {
+	if !qu.Answers.Set && !qu.Answers.Pending {
+		return // the codec has reported the missing key
+	}
+	nAnswers := len(qu.Answers.Value)
+	if len(qu.AnswerAt) > 0 && qu.Answers.Set && qu.distractorsKnown() {
+		if msg := checkAnswerAt(qu.AnswerAt, nAnswers, len(qu.options())); msg != "" {
+			r.At(yamlsrc.ValueAt(qu.Src, "answer_at"), "%s.answer_at: %s", qp, msg)
 		}
-		for _, p := range checkOptions(qu.options(), qu.Answers.Set, qu.distractorsKnown()) {
-			at := qu.Src
-			switch {
-			case p.index < 0:
-			case p.index < nAnswers:
-				at = item(qu.Src, "answers", p.index)
-			default:
-				at = item(qu.Src, "distractors", p.index-nAnswers)
-			}
-			r.At(at, "%s: %s; %s", qp, p.msg, p.hint)
+	}
+	for _, p := range checkOptions(qu.options(), qu.Answers.Set, qu.distractorsKnown()) {
+		at := qu.Src
+		switch {
+		case p.index < 0:
+		case p.index < nAnswers:
+			at = item(qu.Src, "answers", p.index)
+		default:
+			at = item(qu.Src, "distractors", p.index-nAnswers)
 		}
+		r.At(at, "%s: %s; %s", qp, p.msg, p.hint)
 	}
 }
 

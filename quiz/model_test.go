@@ -97,7 +97,7 @@ func TestDecodeEveryShape(t *testing.T) {
 	if q.Kind.Value != "starter" || q.Instructions.Value != "Choose one answer, then check with a partner." {
 		t.Errorf("metadata = %+v %+v", q.Kind, q.Instructions)
 	}
-	if qu := question(t, q, "q1"); qu.Prompt.Value != "Which gas do plants take in?\n" || !reflect.DeepEqual(qu.Distractors.Value, []string{"oxygen", "nitrogen"}) {
+	if qu := question(t, q, "q1"); qu.Prompt.Value != "Which gas do plants take in?\n" || !reflect.DeepEqual(textsOf(qu.Distractors.Value), []string{"oxygen", "nitrogen"}) {
 		t.Errorf("q1 = %+v", qu)
 	}
 	if qu := question(t, q, "q3"); len(qu.Answers.Value) != 2 || qu.Distractors.Set || qu.Distractors.Pending {

@@ -99,15 +99,7 @@ func (q *Quiz) PropertySet(property string) bool {
 
 // checkChoices applies the question rules to options a model gave.
 func checkChoices(opts []Option) error {
-	if ps := checkOptions(opts, true, true); len(ps) > 0 {
-		p := ps[0]
-		path := "options"
-		if p.index >= 0 {
-			path = fmt.Sprintf("options[%d]", p.index)
-		}
-		return session.Reject(session.KindInvalidArgs, path, p.hint, "%s", p.msg)
-	}
-	return nil
+	return firstProblem("options", checkOptions(opts, true, true))
 }
 
 // answerAt is where the answers stand among opts, 1-based; nil when they
@@ -129,24 +121,39 @@ func answerAt(opts []Option) []int {
 
 // split turns options into the answer and distractor lists the file holds,
 // trimmed.
-func split(opts []Option) (answers, distractors []string) {
-	distractors = []string{}
+func split(opts []Option) (answers, distractors []Choice) {
+	distractors = []Choice{}
 	for _, o := range opts {
+		c := Choice{Text: strings.TrimSpace(o.Text)}
+		if why := strings.TrimSpace(o.Why); why != "" {
+			c.Why = yamlsrc.Val(why)
+		}
 		if o.Correct {
-			answers = append(answers, strings.TrimSpace(o.Text))
+			answers = append(answers, c)
 		} else {
-			distractors = append(distractors, strings.TrimSpace(o.Text))
+			distractors = append(distractors, c)
 		}
 	}
 	return answers, distractors
 }
 
 func (q *Quiz) add(rc *session.Context, in AddQuestion) error {
-	prompt, err := nodemeta.NonEmpty("prompt", in.Prompt)
-	if err != nil {
+	if err := checkChoices(in.Options); err != nil {
 		return err
 	}
-	if err := checkChoices(in.Options); err != nil {
+	answers, distractors := split(in.Options)
+	qu := &Question{Answers: yamlsrc.Val(answers), Distractors: yamlsrc.Val(distractors), AnswerAt: answerAt(in.Options)}
+	if f := strings.TrimSpace(in.Feedback); f != "" {
+		qu.Feedback = yamlsrc.Val(f)
+	}
+	return q.place(rc, qu, in.Prompt, Asked{Hint: in.Hint, Sources: in.Sources, Placing: in.Placing})
+}
+
+// place checks what every new question has (its prompt, hint, sources and
+// chosen id), sets it on qu and adds qu to the list where in places it.
+func (q *Quiz) place(rc *session.Context, qu *Question, prompt string, in Asked) error {
+	prompt, err := nodemeta.NonEmpty("prompt", prompt)
+	if err != nil {
 		return err
 	}
 	if err := sources.CheckList(in.Sources); err != nil {
@@ -157,12 +164,10 @@ func (q *Quiz) add(rc *session.Context, in AddQuestion) error {
 			return err
 		}
 	}
-	answers, distractors := split(in.Options)
-	qu := &Question{ID: in.ID, Prompt: yamlsrc.Val(prompt), Answers: yamlsrc.Val(answers), Distractors: yamlsrc.Val(distractors), AnswerAt: answerAt(in.Options)}
-	if f := strings.TrimSpace(in.Feedback); f != "" {
-		qu.Feedback = yamlsrc.Val(f)
+	qu.ID, qu.Prompt, qu.Sources = in.ID, yamlsrc.Val(prompt), slices.Clone(in.Sources)
+	if h := strings.TrimSpace(in.Hint); h != "" {
+		qu.PupilHint = yamlsrc.Val(h)
 	}
-	qu.Sources = slices.Clone(in.Sources)
 	if qu.ID == "" {
 		qu.ID = q.list().Numbered("q", &q.nextID)
 	}
@@ -184,67 +189,26 @@ func (q *Quiz) update(rc *session.Context, in UpdateQuestion) error {
 	if !ok {
 		return q.list().NotFound("id", in.ID)
 	}
-	protected := func(name string, set bool) error {
-		if qu.Authored && q.Protect && set {
-			return session.Reject(session.KindPrecondition, name, "only the author's pending fields can be filled", "%s of question %q was written by the author", name, qu.ID)
-		}
-		return nil
-	}
 	var fields []string
 	for _, c := range []struct {
 		name  string
 		value *string
 		field *yamlsrc.Field[string]
-	}{{"prompt", in.Prompt, &qu.Prompt}, {"feedback", in.Feedback, &qu.Feedback}} {
+	}{{"prompt", in.Prompt, &qu.Prompt}, {"feedback", in.Feedback, &qu.Feedback}, {"hint", in.Hint, &qu.PupilHint}} {
 		if c.value == nil {
 			continue
 		}
-		if err := protected(c.name, c.field.Set); err != nil {
+		if err := q.fill(qu, c.name, c.field, *c.value); err != nil {
 			return err
 		}
-		v, err := nodemeta.NonEmpty(c.name, *c.value)
-		if err != nil {
-			return err
-		}
-		*c.field = yamlsrc.Val(v)
 		fields = append(fields, c.name)
 	}
 	if in.Options != nil {
-		if err := checkChoices(in.Options); err != nil {
+		changed, err := q.updateOptions(qu, in.Options)
+		if err != nil {
 			return err
 		}
-		answers, distractors := split(in.Options)
-		// An author's list stays as written: the options must repeat it, so
-		// only the pending list changes.
-		if qu.Authored && q.Protect {
-			for _, l := range []struct {
-				name, as string
-				field    *yamlsrc.Field[[]string]
-				given    []string
-			}{{"answers", "correct", &qu.Answers, answers}, {"distractors", "not correct", &qu.Distractors, distractors}} {
-				if !l.field.Pending && !slices.Equal(l.field.Value, l.given) && len(l.field.Value)+len(l.given) > 0 {
-					return session.Reject(session.KindPrecondition, "options",
-						fmt.Sprintf("repeat the author's %s unchanged (%s) as options marked %s, and write only what is pending", l.name, quoteAll(l.field.Value), l.as),
-						"%s of question %q were written by the author", l.name, qu.ID)
-				}
-			}
-		}
-		if !qu.Answers.Set || !slices.Equal(qu.Answers.Value, answers) {
-			qu.Answers = yamlsrc.Val(answers)
-			fields = append(fields, "answers")
-		}
-		// The order given is the order shown, unless the author placed
-		// the answers.
-		if at := answerAt(in.Options); !(qu.Authored && q.Protect && qu.authorAt) && !slices.Equal(qu.AnswerAt, at) {
-			qu.AnswerAt = at
-			fields = append(fields, "answer_at")
-		}
-		if !qu.Distractors.Set || !slices.Equal(qu.Distractors.Value, distractors) {
-			if len(distractors) > 0 || qu.Distractors.Set || qu.Distractors.Pending {
-				qu.Distractors = yamlsrc.Val(distractors)
-				fields = append(fields, "distractors")
-			}
-		}
+		fields = append(fields, changed...)
 	}
 	if cited, err := q.list().Cite(qu, in.Sources, q.Protect); err != nil {
 		return err
@@ -252,10 +216,96 @@ func (q *Quiz) update(rc *session.Context, in UpdateQuestion) error {
 		fields = append(fields, "sources")
 	}
 	if len(fields) == 0 {
-		return session.Reject(session.KindInvalidArgs, "", "set at least one of prompt, options, feedback, sources, with something new", "nothing to change")
+		return session.Reject(session.KindInvalidArgs, "", "set at least one of prompt, options, feedback, hint, sources, with something new", "nothing to change")
 	}
 	rc.Report(Changed{ID: qu.ID, Fields: fields})
 	return nil
+}
+
+// protected refuses a change to a field of the author's that is written.
+func (q *Quiz) protected(qu *Question, name string, set bool) error {
+	if qu.Authored && q.Protect && set {
+		return session.Reject(session.KindPrecondition, name, "only the author's pending fields can be filled", "%s of question %q was written by the author", name, qu.ID)
+	}
+	return nil
+}
+
+// fill sets a text field of qu, unless the author wrote it.
+func (q *Quiz) fill(qu *Question, name string, field *yamlsrc.Field[string], value string) error {
+	if err := q.protected(qu, name, field.Set); err != nil {
+		return err
+	}
+	v, err := nodemeta.NonEmpty(name, value)
+	if err != nil {
+		return err
+	}
+	*field = yamlsrc.Val(v)
+	return nil
+}
+
+// updateOptions replaces a choice question's options, or on the author's
+// question fills only what is pending, and says which fields changed.
+func (q *Quiz) updateOptions(qu *Question, opts []Option) ([]string, error) {
+	if qu.kind() != TypeChoice {
+		return nil, session.Reject(session.KindInvalidArgs, "options", "options are for choice questions; use the set_ tool of its type", "question %q is a %s question", qu.ID, qu.kind())
+	}
+	if err := checkChoices(opts); err != nil {
+		return nil, err
+	}
+	answers, distractors := split(opts)
+	var fields []string
+	// An author's list stays as written: the options must repeat it, so
+	// only the pending list (and pending whys) change.
+	if qu.Authored && q.Protect {
+		for _, l := range []struct {
+			name, as string
+			field    *yamlsrc.Field[[]Choice]
+			given    *[]Choice
+		}{{"answers", "correct", &qu.Answers, &answers}, {"distractors", "not correct", &qu.Distractors, &distractors}} {
+			was := texts(l.field.Value)
+			if !l.field.Pending && !slices.Equal(was, texts(*l.given)) && len(was)+len(*l.given) > 0 {
+				return nil, session.Reject(session.KindPrecondition, "options",
+					fmt.Sprintf("repeat the author's %s unchanged (%s) as options marked %s, and write only what is pending", l.name, quoteAll(was), l.as),
+					"%s of question %q were written by the author", l.name, qu.ID)
+			}
+			if !l.field.Pending {
+				*l.given = fillWhys(l.field.Value, *l.given)
+			}
+		}
+	}
+	if !qu.Answers.Set || !slices.EqualFunc(qu.Answers.Value, answers, sameChoice) {
+		qu.Answers = yamlsrc.Val(answers)
+		fields = append(fields, "answers")
+	}
+	// The order given is the order shown, unless the author placed
+	// the answers.
+	if at := answerAt(opts); !(qu.Authored && q.Protect && qu.authorAt) && !slices.Equal(qu.AnswerAt, at) {
+		qu.AnswerAt = at
+		fields = append(fields, "answer_at")
+	}
+	if !qu.Distractors.Set || !slices.EqualFunc(qu.Distractors.Value, distractors, sameChoice) {
+		if len(distractors) > 0 || qu.Distractors.Set || qu.Distractors.Pending {
+			qu.Distractors = yamlsrc.Val(distractors)
+			fields = append(fields, "distractors")
+		}
+	}
+	return fields, nil
+}
+
+// fillWhys is the author's choices with each pending why filled from the
+// same option given, if it has one: the rest stays as written.
+func fillWhys(authored, given []Choice) []Choice {
+	out := slices.Clone(authored)
+	for i := range out {
+		if out[i].Why.Pending && given[i].Why.Set {
+			out[i].Why = given[i].Why
+		}
+	}
+	return out
+}
+
+func sameChoice(a, b Choice) bool {
+	return a.Text == b.Text && a.Why == b.Why && a.mapped == b.mapped
 }
 
 func quoteAll(items []string) string {

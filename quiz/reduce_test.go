@@ -65,8 +65,8 @@ func TestIntentsReduce(t *testing.T) {
 				wantOutputs(t, res, quiz.Added{ID: "q2", Position: 3, PendingID: "p1"})
 				wantIDs(t, q, "q1", "walls", "q2", "?p1")
 				qu := question(t, q, "q2")
-				if qu.Prompt.Value != "Why did the army leave?" || !reflect.DeepEqual(qu.Answers.Value, []string{"to defend Rome"}) ||
-					!reflect.DeepEqual(qu.Distractors.Value, []string{"they were beaten", "the weather"}) || qu.Feedback.Value != "Rome itself was under attack." {
+				if qu.Prompt.Value != "Why did the army leave?" || !reflect.DeepEqual(textsOf(qu.Answers.Value), []string{"to defend Rome"}) ||
+					!reflect.DeepEqual(textsOf(qu.Distractors.Value), []string{"they were beaten", "the weather"}) || qu.Feedback.Value != "Rome itself was under attack." {
 					t.Errorf("added %+v", qu)
 				}
 			},
@@ -101,7 +101,7 @@ func TestIntentsReduce(t *testing.T) {
 			check: func(t *testing.T, q *quiz.Quiz, res session.Result) {
 				wantOutputs(t, res, quiz.Changed{ID: "walls", Fields: []string{"feedback", "distractors"}})
 				qu := question(t, q, "walls")
-				if !reflect.DeepEqual(qu.Distractors.Value, []string{"the Great Wall", "Offa's Dyke"}) || qu.Feedback.Value != "Hadrian ordered it." {
+				if !reflect.DeepEqual(textsOf(qu.Distractors.Value), []string{"the Great Wall", "Offa's Dyke"}) || qu.Feedback.Value != "Hadrian ordered it." {
 					t.Errorf("walls = %+v", qu)
 				}
 				for _, p := range q.Pending() {

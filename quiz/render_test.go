@@ -11,8 +11,8 @@ import (
 
 func question(id string) *Question {
 	return &Question{ID: id, Prompt: yamlsrc.Val("Which?"),
-		Answers:     yamlsrc.Val([]string{"right"}),
-		Distractors: yamlsrc.Val([]string{"w1", "w2", "w3"})}
+		Answers:     yamlsrc.Val([]Choice{{Text: "right"}}),
+		Distractors: yamlsrc.Val([]Choice{{Text: "w1"}, {Text: "w2"}, {Text: "w3"}})}
 }
 
 // With shuffle: true, the order is a permutation of the options, the same on every call for

@@ -114,3 +114,77 @@ func checkAnswerAt(at []int, nAnswers, n int) string {
 	}
 	return ""
 }
+
+// itemLimits are the fewest and most items (or pairs) of T's list field.
+func itemLimits[T any](field string) (least, most int) {
+	r := rule.Of[T](field)
+	return *r.MinItems, *r.MaxItems
+}
+
+// checkCount is the problem, if any, with a list of n of noun, whose
+// limits are T's field's.
+func checkCount[T any](field, noun string, n int) []optionProblem {
+	least, most := itemLimits[T](field)
+	if n < least || n > most {
+		return []optionProblem{{-1, "the question has " + plural(n, noun), fmt.Sprintf("give %d to %d %ss", least, most, noun)}}
+	}
+	return nil
+}
+
+// checkOrderItems applies an ordering question's rules to its items: enough
+// of them, none empty, none twice (students could not tell two apart).
+func checkOrderItems(items []string) []optionProblem {
+	ps := checkCount[Order]("items", "item", len(items))
+	first := map[string]bool{}
+	for i, it := range items {
+		key := strings.ToLower(strings.TrimSpace(it))
+		switch {
+		case key == "":
+			ps = append(ps, optionProblem{i, "an item is empty", "write the item or remove it"})
+		case first[key]:
+			ps = append(ps, optionProblem{i, fmt.Sprintf("%q is listed twice", strings.TrimSpace(it)), "every item of an order is different; keep one"})
+		}
+		first[key] = true
+	}
+	return ps
+}
+
+// checkPairs applies a match question's rules to its pairs: enough of them,
+// no side empty, and no left or right item twice, so each has one match.
+func checkPairs(pairs []Pair) []optionProblem {
+	ps := checkCount[Matches]("pairs", "pair", len(pairs))
+	lefts, rights := map[string]bool{}, map[string]bool{}
+	for i, p := range pairs {
+		for _, side := range []struct {
+			name, text string
+			seen       map[string]bool
+		}{{"left", p.Left, lefts}, {"right", p.Right, rights}} {
+			key := strings.ToLower(strings.TrimSpace(side.text))
+			switch {
+			case key == "":
+				ps = append(ps, optionProblem{i, "a pair's " + side.name + " item is empty", "write both sides of every pair"})
+			case side.seen[key]:
+				ps = append(ps, optionProblem{i, fmt.Sprintf("%q is on the %s twice", strings.TrimSpace(side.text), side.name), "each item matches exactly one other; make every " + side.name + " item different"})
+			}
+			side.seen[key] = true
+		}
+	}
+	return ps
+}
+
+// checkTolerance is what is wrong with a numeric question's tolerance, or "".
+func checkTolerance(t float64) string {
+	if least := *rule.Of[AddNumericQuestion]("tolerance").Min; t < least {
+		return fmt.Sprintf("tolerance %v is below %v; give how far from the answer still counts as right, 0 for exactly", t, least)
+	}
+	return ""
+}
+
+// checkMarks is what is wrong with a short question's marks, or "".
+func checkMarks(n int) string {
+	r := rule.Of[AddShortAnswerQuestion]("marks")
+	if float64(n) < *r.Min || float64(n) > *r.Max {
+		return fmt.Sprintf("marks %d is outside %v to %v; give one mark per point the model answer makes", n, *r.Min, *r.Max)
+	}
+	return ""
+}

@@ -1,0 +1,72 @@
+package quiz
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/lessongen/lessongen/internal/yamlsrc"
+	"github.com/lessongen/lessongen/session"
+)
+
+// ofType returns question id if it is of type typ: each set_ tool fills
+// the answer of one type.
+func (q *Quiz) ofType(id, typ string) (*Question, error) {
+	qu, ok := q.list().Get(id)
+	if !ok {
+		return nil, q.list().NotFound("id", id)
+	}
+	if qu.kind() != typ {
+		return nil, session.Reject(session.KindInvalidArgs, "id", "use the set_ tool of its type, or update_question for a choice question's options", "question %q is a %s question, not %s", id, qu.kind(), typ)
+	}
+	return qu, nil
+}
+
+// fillValue sets a field of qu, unless the author wrote it.
+func fillValue[T any](q *Quiz, qu *Question, name string, field *yamlsrc.Field[T], v T) error {
+	if err := q.protected(qu, name, field.Set); err != nil {
+		return err
+	}
+	*field = yamlsrc.Val(v)
+	return nil
+}
+
+// changed reports the fields a set_ tool changed, or refuses a call that
+// gave none of them.
+func changed(rc *session.Context, qu *Question, fields []string, allowed string) error {
+	if len(fields) == 0 {
+		return session.Reject(session.KindInvalidArgs, "", "set at least one of "+allowed, "nothing to change")
+	}
+	rc.Report(Changed{ID: qu.ID, Fields: fields})
+	return nil
+}
+
+// orderItems checks an ordering question's items as a model gave them,
+// trimmed.
+func orderItems(items []string) ([]string, error) {
+	out := make([]string, len(items))
+	for i, it := range items {
+		out[i] = strings.TrimSpace(it)
+	}
+	return out, firstProblem("items", checkOrderItems(out))
+}
+
+// matchPairs checks a match question's pairs as a model gave them, trimmed.
+func matchPairs(pairs []Pair) ([]Pair, error) {
+	out := make([]Pair, len(pairs))
+	for i, p := range pairs {
+		out[i] = Pair{Left: strings.TrimSpace(p.Left), Right: strings.TrimSpace(p.Right)}
+	}
+	return out, firstProblem("pairs", checkPairs(out))
+}
+
+// firstProblem is the refusal for the first of ps, nil when there is none.
+func firstProblem(list string, ps []optionProblem) error {
+	if len(ps) == 0 {
+		return nil
+	}
+	p, path := ps[0], list
+	if p.index >= 0 {
+		path = fmt.Sprintf("%s[%d]", list, p.index)
+	}
+	return session.Reject(session.KindInvalidArgs, path, p.hint, "%s", p.msg)
+}
