@@ -52,20 +52,12 @@ func RenderPPTX(q *Quiz, bound map[string]string, frame pptx.Box) modality.PPTXR
 		// Numbered by hand, not by the viewer: a pending question between
 		// two must not shift the numbers the answer key uses.
 		ps = append(ps, pptx.Para{Runs: []pptx.Run{{Text: fmt.Sprintf("%d. ", n), Size: 22, Bold: true}, prompt}})
-		var key []string
-		for i, o := range Shown(qu, q.Shuffle) {
-			ps = append(ps, pptx.Para{Runs: []pptx.Run{{Text: OptionLabel(i) + ". " + o.Text, Size: 18}}, Level: 1})
-			if o.Correct {
-				key = append(key, OptionLabel(i)+". "+o.Text)
-			}
+		f := faceOf(qu, q.Shuffle)
+		ps = append(ps, faceParas(f, amber)...)
+		if qu.PupilHint.Set {
+			ps = append(ps, pptx.Para{Runs: []pptx.Run{{Text: "Hint: " + qu.PupilHint.Value, Size: 16, Italic: true, Color: grey}}, Level: 1})
 		}
-		if qu.Answers.Pending {
-			ps = append(ps, pptx.Para{Runs: []pptx.Run{{Text: "pending answers" + hint(qu.Answers.Hint), Size: 18, Color: amber}}, Level: 1})
-		}
-		if qu.Distractors.Pending {
-			ps = append(ps, pptx.Para{Runs: []pptx.Run{{Text: "pending distractors" + hint(qu.Distractors.Hint), Size: 18, Color: amber}}, Level: 1})
-		}
-		k := fmt.Sprintf("%d. %s", n, strings.Join(key, "; "))
+		k := fmt.Sprintf("%d. %s", n, strings.Join(f.key, "; "))
 		switch {
 		case qu.Feedback.Set:
 			k += " — " + qu.Feedback.Value
@@ -86,4 +78,36 @@ func hint(h string) string {
 		return ""
 	}
 	return ": " + h
+}
+
+// faceParas draws a question's face (faceOf) as the lines under its
+// prompt: lettered options, a match's pairs of columns side by side, a
+// line to write on; pending parts in amber.
+func faceParas(f face, amber pptx.Color) []pptx.Para {
+	var ps []pptx.Para
+	line := func(s string, c pptx.Color) {
+		ps = append(ps, pptx.Para{Runs: []pptx.Run{{Text: s, Size: 18, Color: c}}, Level: 1})
+	}
+	for i, o := range f.options {
+		line(OptionLabel(i)+". "+o, pptx.Color{})
+	}
+	// A text box has no columns: each row sets a left item beside a
+	// right one, which is as much a two-column layout as one box allows.
+	for i := range f.left {
+		line(fmt.Sprintf("%d. %s\u2003\u2003\u2003%s. %s", i+1, f.left[i], OptionLabel(i), f.right[i]), pptx.Color{})
+	}
+	if f.write {
+		space := "Answer: ____________________"
+		if f.unit != "" {
+			space += " " + f.unit
+		}
+		if f.marks > 0 {
+			space += fmt.Sprintf(" (%s)", plural(f.marks, "mark"))
+		}
+		line(space, pptx.Color{})
+	}
+	for _, p := range f.pending {
+		line("pending "+p.name+hint(p.hint), amber)
+	}
+	return ps
 }

@@ -3,9 +3,7 @@ package quiz
 import (
 	"cmp"
 	"fmt"
-	"hash/fnv"
 	"html"
-	"math/rand/v2"
 	"slices"
 	"strconv"
 	"strings"
@@ -53,27 +51,12 @@ func Render(q *Quiz, bound map[string]string) modality.Rendered {
 		} else {
 			fmt.Fprintf(&body, "<p class=\"prompt\">%s</p>", html.EscapeString(qu.Prompt.Value))
 		}
-		opts := Shown(qu, q.Shuffle)
-		// The list's type is its first label: a browser numbers on from it.
-		fmt.Fprintf(&body, "<ol class=\"options\" type=\"%s\">", OptionLabel(0))
-		var key, at []string
-		for i, o := range opts {
-			fmt.Fprintf(&body, "<li>%s</li>", html.EscapeString(o.Text))
-			if o.Correct {
-				key = append(key, OptionLabel(i)+". "+html.EscapeString(o.Text))
-				at = append(at, strconv.Itoa(i+1))
-			}
-		}
-		if qu.Answers.Pending {
-			fmt.Fprintf(&body, "<li class=\"pending\">pending answers%s</li>", hintSuffix(qu.Answers.Hint))
-		}
-		if qu.Distractors.Pending {
-			fmt.Fprintf(&body, "<li class=\"pending\">pending distractors%s</li>", hintSuffix(qu.Distractors.Hint))
-		}
-		body.WriteString("</ol></li>\n")
+		keyLines, at := drawQuestion(&body, qu, q.Shuffle)
+		drawHint(&body, qu)
+		body.WriteString("</li>\n")
 		// data-correct (the answers' places) lets the page reveal them
 		// on the question in present mode; the key stays in the notes.
-		fmt.Fprintf(&notes, "<li data-correct=\"%s\">%s", strings.Join(at, " "), strings.Join(key, "; "))
+		fmt.Fprintf(&notes, "<li data-correct=\"%s\">%s", strings.Join(at, " "), strings.Join(keyLines, "; "))
 		switch {
 		case qu.Feedback.Set:
 			fmt.Fprintf(&notes, " — %s", html.EscapeString(qu.Feedback.Value))
@@ -116,11 +99,7 @@ func Shown(qu *Question, shuffle bool) []Option {
 		}
 		return out
 	}
-	h := fnv.New64a()
-	h.Write([]byte(qu.ID))
-	seed := h.Sum64()
-	r := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
-	r.Shuffle(len(opts), func(i, j int) { opts[i], opts[j] = opts[j], opts[i] })
+	seeded(qu.ID).Shuffle(len(opts), func(i, j int) { opts[i], opts[j] = opts[j], opts[i] })
 	return opts
 }
 
