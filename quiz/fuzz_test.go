@@ -14,6 +14,8 @@ func FuzzDecode(f *testing.F) {
 	for _, seed := range []string{
 		romansSrc,
 		everyShape,
+		everyType,
+		pendingTypes,
 		"kind: exit\nquestions: !pending \"five\"\n",
 		"questions:\n  - {id: a, prompt: P, answers: [x, y], distractors: !pending }\n  - !pending\n",
 		"instructions: |\n  Work alone.\nquestions: []\n",

@@ -265,8 +265,11 @@ func (q *Quiz) untouched() bool {
 
 // listWords is "a, b or c".
 func listWords(ws []string) string {
-	if len(ws) < 2 {
-		return fmt.Sprint(ws)
+	switch len(ws) {
+	case 0:
+		return "none"
+	case 1:
+		return ws[0]
 	}
 	out := ""
 	for i, w := range ws[:len(ws)-1] {
