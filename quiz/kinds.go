@@ -200,3 +200,38 @@ func texts(cs []Choice) []string {
 	}
 	return out
 }
+
+// RefineSchema states per type what the derived schema cannot, as a
+// KeyOmitter's required keys vary: every question has a prompt; each type
+// requires its answer key and has no key of another type.
+func (Question) RefineSchema(s map[string]any) {
+	s["required"] = []any{"prompt"}
+	var rules []any
+	for _, t := range Types() {
+		is := map[string]any{"properties": map[string]any{"type": map[string]any{"const": t}}, "required": []any{"type"}}
+		if t == TypeChoice {
+			is = map[string]any{"anyOf": []any{is, map[string]any{"not": map[string]any{"required": []any{"type"}}}}}
+		}
+		none := map[string]any{}
+		for _, k := range allTypeKeys() {
+			if !slices.Contains(typeKeys[t], k) {
+				none[k] = false
+			}
+		}
+		rules = append(rules, map[string]any{"if": is, "then": map[string]any{"required": []any{typeKeys[t][0]}, "properties": none}})
+	}
+	s["allOf"] = rules
+}
+
+// allTypeKeys lists every type's keys once, in type order.
+func allTypeKeys() []string {
+	var out []string
+	for _, t := range Types() {
+		for _, k := range typeKeys[t] {
+			if !slices.Contains(out, k) {
+				out = append(out, k)
+			}
+		}
+	}
+	return out
+}

@@ -6,7 +6,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/jsonschema-go/jsonschema"
+	"gopkg.in/yaml.v3"
+
 	"github.com/lessongen/lessongen/bridge"
+	"github.com/lessongen/lessongen/compose"
+	"github.com/lessongen/lessongen/modalities"
 	"github.com/lessongen/lessongen/quiz"
 	"github.com/lessongen/lessongen/tool"
 )
@@ -62,5 +67,51 @@ func TestToolSchemaShowsTheRulesLimits(t *testing.T) {
 	}
 	if a, ok := in.(quiz.AddQuestion); !ok || len(a.Options) != 2 || !a.Options[0].Correct || a.PendingID != "p1" {
 		t.Errorf("parsed %#v", in)
+	}
+}
+
+// `lessongen schema quiz` accepts every type as written and refuses a
+// question without its type's answer or with another type's key.
+func TestFileSchemaKnowsEveryType(t *testing.T) {
+	reg, err := modalities.Registry()
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := compose.Schema(reg, "quiz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := json.Marshal(doc)
+	var s jsonschema.Schema
+	if err := json.Unmarshal(raw, &s); err != nil {
+		t.Fatal(err)
+	}
+	rs, err := s.Resolve(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(src string) error {
+		var v any
+		if err := yaml.Unmarshal([]byte(strings.ReplaceAll(src, "!pending", "")), &v); err != nil {
+			t.Fatal(err)
+		}
+		return rs.Validate(v)
+	}
+	for _, src := range []string{everyType, pendingTypes, romansSrc} {
+		if err := check(src); err != nil {
+			t.Errorf("the schema refuses a valid quiz: %v\n%s", err, src)
+		}
+	}
+	for _, src := range []string{
+		"questions:\n  - {id: a, type: short, prompt: P}\n",
+		"questions:\n  - {id: a, prompt: P, distractors: [x]}\n",
+		"questions:\n  - {id: a, prompt: P, answers: [x], model_answer: M}\n",
+		"questions:\n  - {id: a, type: essay, prompt: P}\n",
+		"questions:\n  - {id: a, type: numeric, answer: 3}\n",
+		"questions:\n  - {id: a, prompt: P, answers: [{text: x, because: y}]}\n",
+	} {
+		if check(src) == nil {
+			t.Errorf("the schema accepts %q", src)
+		}
 	}
 }

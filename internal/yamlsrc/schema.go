@@ -135,7 +135,17 @@ func (g *SchemaBuilder) structSchema(t reflect.Type) map[string]any {
 	if len(required) > 0 {
 		out["required"] = required
 	}
+	if r, ok := reflect.Zero(t).Interface().(SchemaRefiner); ok {
+		r.RefineSchema(out)
+	}
 	return out
+}
+
+// SchemaRefiner is a struct type that adds to the schema derived from its
+// fields what the fields cannot say, such as the keys each variant of a
+// KeyOmitter requires.
+type SchemaRefiner interface {
+	RefineSchema(s map[string]any)
 }
 
 // addTags copies the constraint tags shared with the tool schemas onto s
