@@ -171,3 +171,21 @@ func plainHint(h string) string {
 	}
 	return ": " + h
 }
+
+// Seen lists the text students see of a question below its prompt, in
+// every output: its options or items as shown, a match's columns, its
+// unit and its hint; never a part of the answer key.
+func Seen(qu *Question, shuffle bool) []string {
+	f := faceOf(qu, shuffle)
+	out := append(append(append([]string{}, f.options...), f.left...), f.right...)
+	if f.unit != "" {
+		out = append(out, f.unit)
+	}
+	if qu.PupilHint.Set {
+		out = append(out, qu.PupilHint.Value)
+	}
+	return out
+}
+
+// Key lists the question's answer key parts as the notes give them.
+func Key(qu *Question, shuffle bool) []string { return faceOf(qu, shuffle).key }

@@ -92,9 +92,7 @@ func expect(t testing.TB, path string, handout bool) []expected {
 					}
 					answers = true
 					texts = append(texts, qu.Prompt.Value)
-					for _, o := range quiz.Shown(qu, q.Shuffle) {
-						texts = append(texts, o.Text)
-					}
+					texts = append(texts, quiz.Seen(qu, q.Shuffle)...)
 				}
 			})
 			if main.board != nil {

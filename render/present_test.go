@@ -406,3 +406,46 @@ func mustShot(t *testing.T, ctx context.Context) []byte {
 	}
 	return shot
 }
+
+// TestBrowserPresentHidesEveryAnswerKind presents the all-kinds slide of
+// every question type: the class sees the questions, the shuffled order
+// items, both match columns and the spaces to write in, and none of the
+// answer key (whys, model answer, numeric answer, solutions), even after
+// every answer is revealed, as a reveal marks options only.
+func TestBrowserPresentHidesEveryAnswerKind(t *testing.T) {
+	ctx := newBrowser(t)
+	b := tab{t, ctx}
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1366, 768), chromedp.Navigate(presentPage(t, allKinds, "kinds")+"#slide-kinds")); err != nil {
+		t.Fatal(err)
+	}
+	for press := range 7 {
+		var seen string
+		b.eval(`document.querySelector(".page.current").innerText`, &seen)
+		for _, s := range []string{"Put the cycle in order.", "precipitation", "liquid to gas", "freeze", "True", "(2 marks)", "Think of a kettle."} {
+			if !strings.Contains(seen, s) {
+				t.Errorf("after %d × A the class does not see %q", press, s)
+			}
+		}
+		for _, s := range []string{"WHY-HIDDEN", "MODEL-HIDDEN", "7.2", "0.05", "In order", "→"} {
+			if strings.Contains(seen, s) {
+				t.Errorf("after %d × A the class sees %q", press, s)
+			}
+		}
+		var spaces int
+		b.eval(`[...document.querySelectorAll(".page.current .answer-space")].filter(e => e.getBoundingClientRect().width > 40).length`, &spaces)
+		if spaces != 2 {
+			t.Errorf("%d spaces to write in are drawn, want 2 (short and numeric)", spaces)
+		}
+		if press == 6 {
+			break
+		}
+		b.keys("a")
+	}
+	// Six presses reveal all six questions: the options marked are the
+	// choice's and the true/false's answers; the other types mark none.
+	var marked []string
+	b.eval(`[...document.querySelectorAll(".page.current li.correct")].map(li => li.textContent)`, &marked)
+	if strings.Join(marked, "|") != "100 °C|True" {
+		t.Errorf("marked after every reveal: %q, want 100 °C and True", marked)
+	}
+}

@@ -25,6 +25,11 @@ var teacherOnly = []string{
 	"check the Hebrew options",  // a note for the author
 	"Answer key", "0 °C at sea level", "Quiz sources", "Notes for the author",
 	`class="notes"`,
+	// the answer key of every question type: a why of an option and of a
+	// true/false answer, a model answer, a numeric answer with its
+	// tolerance, an order's and a match's solution
+	"WHY-HIDDEN-steam-is-not-boiling", "WHY-HIDDEN-ice-floats", "MODEL-HIDDEN-the-water-evaporates",
+	"7.2 ± 0.05 cm", "In order: ", "(melt → solid to liquid)",
 }
 
 var handoutNotes = []render.AuthorNote{{Node: "slides/states/quiz", About: "quiz", Text: "check the Hebrew options"}}
@@ -60,7 +65,8 @@ func TestHandoutLeavesOutNotesAndAnswers(t *testing.T) {
 				t.Errorf("%s: the handout holds %q", f.name, s)
 			}
 		}
-		for _, s := range []string{"At what temperature does water freeze?", "Three states", "Ice 冰"} {
+		for _, s := range []string{"At what temperature does water freeze?", "Three states", "Ice 冰",
+			"Put the cycle in order.", "precipitation", "solid to liquid", "answer-space", "Think of a kettle."} {
 			if !bytes.Contains(pupil, []byte(s)) {
 				t.Errorf("%s: the handout lacks %q", f.name, s)
 			}
