@@ -16,7 +16,7 @@ const MaxNewQuestions = 20
 func Modality() modality.Descriptor {
 	return modality.Descriptor{
 		Name:     "quiz",
-		Doc:      "questions with answers, distractors and feedback",
+		Doc:      "questions (choice, true/false, short, numeric, order, match) with their answer key",
 		Intents:  Intents(),
 		Read:     CapRead,
 		Metadata: CapMetadata,

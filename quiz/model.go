@@ -1,5 +1,6 @@
-// Package quiz is the Quiz modality: multiple-choice questions with answers,
-// distractors and feedback that belong to one slide. It knows nothing of
+// Package quiz is the Quiz modality: the questions of one slide, multiple
+// choice or true/false, short, numeric, order or match, with their answer
+// key (answers, whys, model answers) kept apart from what students see. It knows nothing of
 // models or tools; every change is an intent reduced by Quiz.
 package quiz
 
