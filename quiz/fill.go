@@ -70,3 +70,32 @@ func firstProblem(list string, ps []optionProblem) error {
 	}
 	return session.Reject(session.KindInvalidArgs, path, p.hint, "%s", p.msg)
 }
+
+// giveaway is the answer a hint gives away word for word, or "": a hint
+// is shown with the question, so it must not hold what the answer key
+// holds. Short answers ("4", "no") would be found in any text.
+func giveaway(qu *Question, hint string) string {
+	hint = strings.ToLower(hint)
+	var answers []string
+	for _, c := range qu.Answers.Value {
+		answers = append(answers, c.Text)
+	}
+	if qu.kind() == TypeNumeric {
+		answers = append(answers, qu.Answer.Value.Raw)
+	}
+	answers = append(answers, qu.ModelAnswer.Value)
+	for _, a := range answers {
+		if a = strings.TrimSpace(a); len([]rune(a)) >= 3 && strings.Contains(hint, strings.ToLower(a)) {
+			return a
+		}
+	}
+	return ""
+}
+
+// checkHint refuses a hint that gives the question's answer away.
+func checkHint(qu *Question) error {
+	if a := giveaway(qu, qu.PupilHint.Value); qu.PupilHint.Set && a != "" {
+		return session.Reject(session.KindInvalidArgs, "hint", "nudge towards the answer without writing it; the answer belongs in the answer key", "the hint gives the answer %q away: students see the hint with the question", a)
+	}
+	return nil
+}

@@ -234,6 +234,10 @@ func TestAddEveryTypeThroughItsTool(t *testing.T) {
 	sessiontest.Rejected(t, s, quiz.AddTrueFalseQuestion{Prompt: "P", Answer: true, Why: " "}, session.KindInvalidArgs, "why", "", o)
 	sessiontest.Rejected(t, s, quiz.AddMatchingQuestion{Prompt: "P", Matches: quiz.Matches{Pairs: []quiz.Pair{{Left: "a", Right: "b"}, {Left: "c", Right: " "}}}}, session.KindInvalidArgs, "pairs[1]", "write both sides", o)
 	sessiontest.Rejected(t, s, quiz.UpdateQuestion{ID: "q2", NewChoices: quiz.NewChoices(choices([]string{"a"}, "b"))}, session.KindInvalidArgs, "options", "set_ tool", o)
+	// A hint is on the slide: one that writes the answer is refused.
+	sessiontest.Rejected(t, s, quiz.AddNumericQuestion{Prompt: "How long?", Answer: 367, Unit: "years", Asked: quiz.Asked{Hint: "Nearly 367 years."}}, session.KindInvalidArgs, "hint", "without writing it", o)
+	sessiontest.Rejected(t, s, quiz.UpdateQuestion{ID: "q2", Hint: ptr("It is because rome itself was under attack.")}, session.KindInvalidArgs, "hint", "without writing it", o)
+	sessiontest.Rejected(t, s, quiz.AddQuestion{Prompt: "Which wall?", Choices: choices([]string{"Hadrian's Wall"}, "Offa's Dyke"), Hint: "Hadrian's wall, of course"}, session.KindInvalidArgs, "hint", "without writing it", o)
 }
 
 // The slide (Body) shows each question's face; the answer key (Notes)

@@ -168,6 +168,9 @@ func (q *Quiz) place(rc *session.Context, qu *Question, prompt string, in Asked)
 	if h := strings.TrimSpace(in.Hint); h != "" {
 		qu.PupilHint = yamlsrc.Val(h)
 	}
+	if err := checkHint(qu); err != nil {
+		return err
+	}
 	if qu.ID == "" {
 		qu.ID = q.list().Numbered("q", &q.nextID)
 	}
@@ -217,6 +220,9 @@ func (q *Quiz) update(rc *session.Context, in UpdateQuestion) error {
 	}
 	if len(fields) == 0 {
 		return session.Reject(session.KindInvalidArgs, "", "set at least one of prompt, options, feedback, hint, sources, with something new", "nothing to change")
+	}
+	if err := checkHint(qu); err != nil {
+		return err
 	}
 	rc.Report(Changed{ID: qu.ID, Fields: fields})
 	return nil
