@@ -19,8 +19,10 @@ const (
 	// not read on a board.
 	MaxTableColumns = 12
 	MaxTableRows    = 40
-	// cellPad is the space inside a cell around its text.
-	cellPad = 6.0
+	// cellPad and cellPadY are the space inside a cell left and right,
+	// and above and below, its text.
+	cellPad  = 6.0
+	cellPadY = 3.0
 	// tableHeaderFill shades the header row when the style sets no fill.
 	tableHeaderFill Color = "#eef2f6"
 	// tableFill is a table's cells when its style sets no fill: white, to
@@ -69,7 +71,7 @@ func (e *Element) grid() tableGrid {
 	g.rowH, g.colW = g.box.H/float64(g.rows), g.box.W/float64(g.cols)
 	g.style = e.renderStyle()
 	if g.style.FontSize == 0 {
-		g.style.FontSize = math.Floor(min(bodyFontSize, (g.rowH-2*cellPad)/textfit.LineHeight))
+		g.style.FontSize = max(math.Floor(min(bodyFontSize, (g.rowH-2*cellPadY)/textfit.LineHeight)), 1)
 	}
 	return g
 }
@@ -77,6 +79,12 @@ func (e *Element) grid() tableGrid {
 // cell is the box of the cell at row r (0 is the header), column c.
 func (g tableGrid) cell(r, c int) textfit.Box {
 	return textfit.Box{X: g.box.X + float64(c)*g.colW, Y: g.box.Y + float64(r)*g.rowH, W: g.colW, H: g.rowH}
+}
+
+// inner is the room for text in the cell at row r, column c.
+func (g tableGrid) inner(r, c int) textfit.Box {
+	b := g.cell(r, c)
+	return textfit.Box{X: b.X + cellPad, Y: b.Y + cellPadY, W: max(b.W-2*cellPad, 0), H: max(b.H-2*cellPadY, 0)}
 }
 
 // tableDefects is the fit check of a table: text too small for its rows,
@@ -98,7 +106,7 @@ func (g Geometry) tableDefects(e *Element) []string {
 		for c, text := range row {
 			st := tg.style
 			st.Bold, st.MinFontSize = r == 0, g.MinFontSize
-			if v := textfit.Fit(text, st, inset(tg.cell(r, c), cellPad)); !v.Fits {
+			if v := textfit.Fit(text, st, tg.inner(r, c)); !v.Fits {
 				if bad == 0 {
 					first = fmt.Sprintf("%s's %s does not fit its %gx%g cell: %s", e.ID, cellName(r, c), math.Round(tg.colW*10)/10, math.Round(tg.rowH*10)/10, v.Hint)
 				}
@@ -162,15 +170,15 @@ func (e *Element) renderTable(s *strings.Builder) {
 	fmt.Fprintf(s, "<rect class=\"table-header\" x=\"%s\" y=\"%s\" width=\"%s\" height=\"%s\" fill=\"%s\"/>", n(b.X), n(b.Y), n(b.W), n(tg.rowH), html.EscapeString(header))
 	for r, row := range e.tableRows() {
 		for c, text := range row {
-			cb := tg.cell(r, c)
+			cb, in := tg.cell(r, c), tg.inner(r, c)
 			if strings.TrimSpace(text) == "" && r > 0 {
 				fmt.Fprintf(s, "<rect class=\"blank-cell\" x=\"%s\" y=\"%s\" width=\"%s\" height=\"%s\" fill=\"none\"/>", n(cb.X), n(cb.Y), n(cb.W), n(cb.H))
 				continue
 			}
 			st := tg.style
 			st.Bold = r == 0
-			l := textfit.Wrap(text, st, max(cb.W-2*cellPad, 0))
-			at := textfit.Box{X: cb.X + cellPad, Y: cb.Y + (cb.H-l.Height)/2, W: max(cb.W-2*cellPad, 0), H: l.Height}
+			l := textfit.Wrap(text, st, in.W)
+			at := textfit.Box{X: in.X, Y: cb.Y + (cb.H-l.Height)/2, W: in.W, H: l.Height}
 			s.WriteString(l.SVG(at, "center", color))
 		}
 	}
