@@ -182,25 +182,31 @@ func (w *wrapper) hardLine(h string) {
 // preformatted keeps a line of code as written, tabs expanded and trailing
 // spaces dropped, on a line of its own however wide.
 func (w *wrapper) preformatted(h string) {
-	if strings.ContainsRune(h, '\t') {
-		var b strings.Builder
-		col := 0
-		for _, r := range h {
-			if r == '\t' {
-				n := TabWidth - col%TabWidth
-				b.WriteString(strings.Repeat(" ", n))
-				col += n
-				continue
-			}
-			b.WriteRune(r)
-			col++
-		}
-		h = b.String()
-	}
-	h = strings.TrimRightFunc(h, isSpace)
+	h = strings.TrimRightFunc(ExpandTabs(h), isSpace)
 	units, _, _ := w.fc.measure(h)
 	w.lines = append(w.lines, h)
 	w.units = append(w.units, units)
+}
+
+// ExpandTabs turns each tab of a line of code into the spaces that reach
+// the next multiple of TabWidth columns, as code is drawn.
+func ExpandTabs(line string) string {
+	if !strings.ContainsRune(line, '\t') {
+		return line
+	}
+	var b strings.Builder
+	col := 0
+	for _, r := range line {
+		if r == '\t' {
+			n := TabWidth - col%TabWidth
+			b.WriteString(strings.Repeat(" ", n))
+			col += n
+			continue
+		}
+		b.WriteRune(r)
+		col++
+	}
+	return b.String()
 }
 
 // breakWord puts as many characters on each line as fit (at least one), and
