@@ -513,7 +513,35 @@ func keyNode(m *yaml.Node, key string) *yaml.Node {
 func (b *Board) EncodeNode() (*yaml.Node, bool) {
 	c := *b
 	c.meta.Unbind(c.bindable)
-	return c.meta.Encode(c, c.untouched())
+	n, ok := c.meta.Encode(c, c.untouched())
+	if ok {
+		b.flowTables(n)
+	}
+	return n, ok
+}
+
+// flowTables writes a generated table's header and each of its rows on
+// one line, as an author writes a grid; the author's tables keep their
+// own style.
+func (b *Board) flowTables(n *yaml.Node) {
+	list := yamlsrc.Value(n, "elements")
+	if list == nil || list.Kind != yaml.SequenceNode {
+		return
+	}
+	for _, item := range list.Content {
+		e, ok := b.byID[yamlsrc.Scalar(item, "id")]
+		if !ok || e.Authored || e.Type != KindTable {
+			continue
+		}
+		if h := yamlsrc.Value(item, "header"); h != nil && h.Kind == yaml.SequenceNode {
+			h.Style = yaml.FlowStyle
+		}
+		if rows := yamlsrc.Value(item, "rows"); rows != nil && rows.Kind == yaml.SequenceNode {
+			for _, r := range rows.Content {
+				r.Style = yaml.FlowStyle
+			}
+		}
+	}
 }
 
 func (b *Board) untouched() bool {
