@@ -254,7 +254,7 @@ func TestSchemaRefusesWrongShapes(t *testing.T) {
 	for _, c := range []struct{ kind, src string }{
 		{"lesson", "version: 1\nmetadata:\n  title: T\n  subject: !pending\n  grade: !pending \"KS2\"\nslides:\n  - !pending \"two slides\"\n  - id: a\n    title: A\n    whiteboard: {file: a.yaml}\n    quiz: !pending\n"},
 		{"whiteboard", "!pending \"a diagram\"\n"},
-		{"whiteboard", "elements:\n  - {id: t, type: table, header: [x, n], rows: [[1, \"\"]], x: 0, y: 0, w: 1, h: 1}\n  - {id: c, type: code, language: bash, code: ls, output: !pending, x: 0, y: 0, w: 1, h: 1}\n  - {id: b, type: blank, label: \"x̄ =\", x: 0, y: 0, w: 1, h: 1}\n"},
+		{"whiteboard", "elements:\n  - {id: t, type: table, header: [x, n], rows: [[1, \"\"]], x: 0, y: 0, w: 1, h: 1}\n  - {id: c, type: code, language: bash, code: ls, output: !pending \"what it prints\", x: 0, y: 0, w: 1, h: 1}\n  - {id: b, type: blank, label: \"x̄ =\", x: 0, y: 0, w: 1, h: 1}\n"},
 		{"quiz", "kind: !pending\nquestions:\n  - !pending \"one more\"\n"},
 	} {
 		var n yaml.Node
