@@ -108,6 +108,16 @@ func (e *Element) describe() string {
 	case KindImage:
 		description, alt := e.imageText()
 		return fmt.Sprintf("image %s %s:%s,%s", e.ID, box, text("showing", description), text("alt", alt))
+	case KindCode, KindTable, KindBlank:
+		return e.describeWorksheet(box, text)
+	}
+	return e.ID
+}
+
+// describeWorksheet describes code, a table or an answer space; text
+// quotes a field, or says it is pending.
+func (e *Element) describeWorksheet(box string, text func(string, interface{ Get() (string, bool) }) string) string {
+	switch e.Type {
 	case KindCode:
 		d := "code " + e.ID
 		if e.Language != "" {
@@ -120,14 +130,12 @@ func (e *Element) describe() string {
 		return d
 	case KindTable:
 		return fmt.Sprintf("table %s %s: %s", e.ID, box, e.describeTable())
-	case KindBlank:
-		d := fmt.Sprintf("answer space %s %s", e.ID, box)
-		if e.Label.Set || e.Label.Pending {
-			d += "," + text("labelled", e.Label)
-		}
-		return d
 	}
-	return e.ID
+	d := fmt.Sprintf("answer space %s %s", e.ID, box)
+	if e.Label.Set || e.Label.Pending {
+		d += "," + text("labelled", e.Label)
+	}
+	return d
 }
 
 // describeTable says a table's headings and rows, a blank cell as _.

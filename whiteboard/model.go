@@ -431,11 +431,9 @@ func (e *Element) problems(c Canvas) []problem {
 		ps = append(ps, problem{"fit", fmt.Sprintf("fit must be %s, got %q", fitRule().Options(), e.Fit)})
 	}
 	forbid("label", e.Type != KindArrow && e.Type != KindShape && e.Type != KindBlank && has(e.Label))
-	forbid("language", e.Type != KindCode && e.Language != "")
-	forbid("code", e.Type != KindCode && has(e.Code))
-	forbid("output", e.Type != KindCode && has(e.Output))
-	forbid("header", e.Type != KindTable && (e.Header.Set || e.Header.Pending))
-	forbid("rows", e.Type != KindTable && (e.Rows.Set || e.Rows.Pending))
+	for _, f := range e.worksheetFields() {
+		forbid(f.key, f.present)
+	}
 	if e.Type != KindArrow {
 		// Written as "not inside" so NaN, which compares false, is refused.
 		if !sizeRule("w").In(e.W) || !sizeRule("h").In(e.H) {
@@ -462,6 +460,25 @@ func (e *Element) problems(c Canvas) []problem {
 		ps = append(ps, problem{"style", err.Message})
 	}
 	return ps
+}
+
+// worksheetFields says, for each field only code or a table has, whether
+// e, of another type, has it.
+func (e *Element) worksheetFields() []struct {
+	key     string
+	present bool
+} {
+	code, table := e.Type == KindCode, e.Type == KindTable
+	return []struct {
+		key     string
+		present bool
+	}{
+		{"language", !code && e.Language != ""},
+		{"code", !code && (e.Code.Set || e.Code.Pending)},
+		{"output", !code && (e.Output.Set || e.Output.Pending)},
+		{"header", !table && (e.Header.Set || e.Header.Pending)},
+		{"rows", !table && (e.Rows.Set || e.Rows.Pending)},
+	}
 }
 
 // pathNode finds the node of a dotted key path ("style.color", "rows.2")

@@ -289,14 +289,9 @@ func (b *Board) update(rc *session.Context, in UpdateElement) error {
 		fields = append(fields, c.name)
 	}
 	if in.Style != nil {
-		if e.Authored && b.Protect {
-			return session.Reject(session.KindPrecondition, "style", "the author's elements keep their style", "style of %q was written by the author", e.ID)
-		}
-		if err := checkStyle(in.Style); err != nil {
+		if err := b.restyle(e, in.Style); err != nil {
 			return err
 		}
-		s := *in.Style
-		e.Style = &s
 		fields = append(fields, "style")
 	}
 	if cited, err := b.list().Cite(e, in.Sources, b.Protect); err != nil {
@@ -308,6 +303,19 @@ func (b *Board) update(rc *session.Context, in UpdateElement) error {
 		return session.Reject(session.KindInvalidArgs, "", "set at least one of text, label, latex, description, alt, code, output, header, rows, style, sources", "nothing to change")
 	}
 	rc.Report(Changed{ID: e.ID, Fields: fields})
+	return nil
+}
+
+// restyle gives e a copy of style, unless the author styled e.
+func (b *Board) restyle(e *Element, style *Style) error {
+	if e.Authored && b.Protect {
+		return session.Reject(session.KindPrecondition, "style", "the author's elements keep their style", "style of %q was written by the author", e.ID)
+	}
+	if err := checkStyle(style); err != nil {
+		return err
+	}
+	s := *style
+	e.Style = &s
 	return nil
 }
 
