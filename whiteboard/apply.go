@@ -179,6 +179,14 @@ func (in AddImage) applyTo(b *Board, rc *session.Context) error {
 	return b.add(rc, &Element{Type: KindImage, Description: yamlsrc.Val(desc), Alt: yamlsrc.Val(alt)}, in.Box, in.Placing)
 }
 
+// checkPlaced is the dispatch check of a new element's box and style.
+func (b *Board) checkPlaced(box Box, style *Style) error {
+	if err := b.checkBox(box); err != nil {
+		return err
+	}
+	return checkStyle(style)
+}
+
 func (in AddCode) applyTo(b *Board, rc *session.Context) error {
 	code, err := codeValue("code", in.Code)
 	if err != nil {
@@ -189,10 +197,7 @@ func (in AddCode) applyTo(b *Board, rc *session.Context) error {
 		out, _ := codeValue("output", in.Output)
 		e.Output = yamlsrc.Val(out)
 	}
-	if err := b.checkBox(in.Box); err != nil {
-		return err
-	}
-	if err := checkStyle(in.Style); err != nil {
+	if err := b.checkPlaced(in.Box, in.Style); err != nil {
 		return err
 	}
 	return b.add(rc, e, in.Box, in.Placing)
@@ -203,20 +208,14 @@ func (in AddTable) applyTo(b *Board, rc *session.Context) error {
 	if err := checkTable(e); err != nil {
 		return err
 	}
-	if err := b.checkBox(in.Box); err != nil {
-		return err
-	}
-	if err := checkStyle(in.Style); err != nil {
+	if err := b.checkPlaced(in.Box, in.Style); err != nil {
 		return err
 	}
 	return b.add(rc, e, in.Box, in.Placing)
 }
 
 func (in AddAnswerSpace) applyTo(b *Board, rc *session.Context) error {
-	if err := b.checkBox(in.Box); err != nil {
-		return err
-	}
-	if err := checkStyle(in.Style); err != nil {
+	if err := b.checkPlaced(in.Box, in.Style); err != nil {
 		return err
 	}
 	e := &Element{Type: KindBlank, Style: in.Style}
