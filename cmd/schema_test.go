@@ -240,6 +240,8 @@ func TestSchemaRefusesWrongShapes(t *testing.T) {
 		{"whiteboard", "elements:\n  - {id: a, type: circle, x: 0, y: 0, w: 1, h: 1}\n"},
 		{"whiteboard", "elements:\n  - {id: a, type: text, x: 0, y: 0, w: 1, h: 1, text: hi, style: {font_size: 2}}\n"},
 		{"quiz", "questions:\n  - {id: q, prompt: P, answers: 3}\n"},
+		{"whiteboard", "elements:\n  - {id: t, type: table, header: [x], rows: [1, 2], x: 0, y: 0, w: 1, h: 1}\n"},
+		{"whiteboard", "elements:\n  - {id: c, type: code, code: [ls], x: 0, y: 0, w: 1, h: 1}\n"},
 	} {
 		var n yaml.Node
 		if err := yaml.Unmarshal([]byte(c.src), &n); err != nil {
@@ -252,6 +254,7 @@ func TestSchemaRefusesWrongShapes(t *testing.T) {
 	for _, c := range []struct{ kind, src string }{
 		{"lesson", "version: 1\nmetadata:\n  title: T\n  subject: !pending\n  grade: !pending \"KS2\"\nslides:\n  - !pending \"two slides\"\n  - id: a\n    title: A\n    whiteboard: {file: a.yaml}\n    quiz: !pending\n"},
 		{"whiteboard", "!pending \"a diagram\"\n"},
+		{"whiteboard", "elements:\n  - {id: t, type: table, header: [x, n], rows: [[1, \"\"]], x: 0, y: 0, w: 1, h: 1}\n  - {id: c, type: code, language: bash, code: ls, output: !pending \"what it prints\", x: 0, y: 0, w: 1, h: 1}\n  - {id: b, type: blank, label: \"x̄ =\", x: 0, y: 0, w: 1, h: 1}\n"},
 		{"quiz", "kind: !pending\nquestions:\n  - !pending \"one more\"\n"},
 	} {
 		var n yaml.Node

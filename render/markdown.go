@@ -53,13 +53,17 @@ func MarkdownWithNotes(w io.Writer, doc *compose.Document, reg *modality.Registr
 }
 
 // FontFiles are the font files MarkdownWriterFonts's style loads, by
-// file name: Go Regular and Go Bold, the typeface boards are measured in.
+// file name: Go Regular and Go Bold, the typeface boards are measured in,
+// and Go Mono, their code's.
 func FontFiles() map[string][]byte {
-	return map[string][]byte{fontFile[0]: textfit.TTF(false), fontFile[1]: textfit.TTF(true)}
+	return map[string][]byte{fontFile[0]: textfit.TTF(false), fontFile[1]: textfit.TTF(true), monoFontFile: textfit.TTFMono()}
 }
 
-// fontFile names the regular and the bold font file.
+// fontFile names the regular and the bold font file; monoFontFile Go
+// Mono, which code on a board is drawn in.
 var fontFile = [2]string{"LessongenGo-Regular.ttf", "LessongenGo-Bold.ttf"}
+
+const monoFontFile = "LessongenGoMono-Regular.ttf"
 
 // The room on Marp's slide (the default theme's 1280×720) that marpStyle
 // lays out: a narrower padding than the theme's 78.5 px, one line of
@@ -84,6 +88,8 @@ func marpStyle(fontDir string) string {
 			fmt.Fprintf(&b, "@font-face { font-family: '%s'; font-weight: %d; src: url('%s') format('truetype'); }\n",
 				textfit.FontFamily, weight, fontURL(fontDir, fontFile[i]))
 		}
+		fmt.Fprintf(&b, "@font-face { font-family: '%s'; font-weight: 400; src: url('%s') format('truetype'); }\n",
+			textfit.MonoFamily, fontURL(fontDir, monoFontFile))
 	}
 	fmt.Fprintf(&b, "section { font-family: '%s', sans-serif; font-size: 24px; padding: %dpx %dpx; display: flex; flex-direction: column; justify-content: flex-start; }\n",
 		textfit.FontFamily, marpPadY, marpPadX)

@@ -76,7 +76,11 @@ func expect(t testing.TB, path string, handout bool) []expected {
 				main.texts = append(main.texts, b.Heading.Value, main.bound["heading"])
 				for _, e := range b.Elements.Value {
 					if !e.IsPlaceholder {
-						main.texts = append(main.texts, e.Text.Value, e.Label.Value, e.Description.Value)
+						main.texts = append(main.texts, e.Text.Value, e.Label.Value, e.Description.Value, e.Code.Value, e.Output.Value)
+						main.texts = append(main.texts, e.Header.Value...)
+						for _, row := range e.Rows.Value {
+							main.texts = append(main.texts, row...)
+						}
 					}
 				}
 			})
@@ -134,7 +138,7 @@ func shapes(t testing.TB, part []byte) []shape {
 				tree = depth
 			case tree > 0 && depth == tree+1:
 				switch tok.Name.Local {
-				case "sp", "cxnSp", "pic", "grpSp", "AlternateContent":
+				case "sp", "cxnSp", "pic", "grpSp", "AlternateContent", "graphicFrame":
 					out = append(out, shape{kind: tok.Name.Local})
 					cur = &out[len(out)-1]
 				}
@@ -189,7 +193,8 @@ func TestPPTXShapesPerElement(t *testing.T) {
 			if b.Elements.Pending {
 				n++
 			}
-			kinds := map[whiteboard.Kind]string{whiteboard.KindText: "sp", whiteboard.KindShape: "sp", whiteboard.KindArrow: "cxnSp", whiteboard.KindEquation: "AlternateContent", whiteboard.KindImage: "grpSp"}
+			kinds := map[whiteboard.Kind]string{whiteboard.KindText: "sp", whiteboard.KindShape: "sp", whiteboard.KindArrow: "cxnSp", whiteboard.KindEquation: "AlternateContent", whiteboard.KindImage: "grpSp",
+				whiteboard.KindCode: "grpSp", whiteboard.KindTable: "graphicFrame", whiteboard.KindBlank: "grpSp"}
 			for _, e := range b.Elements.Value {
 				n++
 				if e.IsPlaceholder {
@@ -199,8 +204,11 @@ func TestPPTXShapesPerElement(t *testing.T) {
 					n++
 				}
 				k := kinds[e.Type]
-				if e.Text.Pending || e.Latex.Pending {
+				switch {
+				case e.Text.Pending || e.Latex.Pending || e.Code.Pending || e.Header.Pending:
 					k = "sp" // a dashed placeholder
+				case e.Rows.Pending:
+					k = "grpSp" // the header over a placeholder
 				}
 				if byName[e.ID] != k {
 					t.Errorf("%s slide %d: element %s (%s) is drawn as %q, want %q", path, i+1, e.ID, e.Type, byName[e.ID], k)
@@ -416,11 +424,42 @@ func impress(t *testing.T, dir string, list []deck) {
 			}
 		}
 		for i, w := range want {
+			monoFace(t, pdf.Path, i+1, w.board)
+		}
+		for i, w := range want {
 			if d.lesson == example && w.title == "The overall equation" && *update {
 				screenshot(t, pdf.Path, i+1)
 			}
 		}
 	}
+}
+
+// monoFace checks that Impress set a page's code in a monospace face:
+// code drawn proportional would not fit its box as the checks measured it.
+func monoFace(t *testing.T, pdf string, page int, b *whiteboard.Board) {
+	t.Helper()
+	code := false
+	for _, e := range elementsOf(b) {
+		code = code || e.Type == whiteboard.KindCode && e.Code.Set
+	}
+	if !code {
+		return
+	}
+	n := strconv.Itoa(page)
+	out, err := exec.Command("pdffonts", "-f", n, "-l", n, pdf).Output()
+	if err != nil {
+		t.Skipf("pdffonts: %v", err)
+	}
+	if !regexp.MustCompile(`(?i)mono|courier`).Match(out) {
+		t.Errorf("page %d draws code in no monospace face:\n%s", page, out)
+	}
+}
+
+func elementsOf(b *whiteboard.Board) []*whiteboard.Element {
+	if b == nil {
+		return nil
+	}
+	return b.Elements.Value
 }
 
 var bidiOverride = regexp.MustCompile("\u202E[^\u202C]*(\u202C|$)")

@@ -124,6 +124,7 @@ func TestGoldenAllKindsHTML(t *testing.T) {
 	for _, want := range []string{
 		"水在零度结冰", "מים (water)", "الماء يتجمد", // every script reaches the page
 		`class="el equation"`, `class="el image"`, `class="el arrow"`, `class="el shape"`, `class="el text"`,
+		`class="el code"`, `class="el table"`, `class="el blank"`, `class="blank-cell"`, "pending code: the command for 2 litres",
 		"pending element: a small diagram of the water cycle", "pending text: one line on why steam is invisible",
 	} {
 		if !bytes.Contains(got, []byte(want)) {

@@ -130,6 +130,9 @@ func (s *Shooter) Shot(ctx context.Context, body string) ([]byte, error) {
 	var b strings.Builder
 	b.WriteString("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><style>\n")
 	b.WriteString(textfit.FontFaceCSS())
+	if textfit.UsesMono(body) {
+		b.WriteString(textfit.MonoFontFaceCSS())
+	}
 	fmt.Fprintf(&b, ":root{--font:'%s',sans-serif}\n", textfit.FontFamily)
 	b.WriteString(pageCSS)
 	// The board fills the viewport, without the page's frame.

@@ -179,6 +179,52 @@ func (in AddImage) applyTo(b *Board, rc *session.Context) error {
 	return b.add(rc, &Element{Type: KindImage, Description: yamlsrc.Val(desc), Alt: yamlsrc.Val(alt)}, in.Box, in.Placing)
 }
 
+// checkPlaced is the dispatch check of a new element's box and style.
+func (b *Board) checkPlaced(box Box, style *Style) error {
+	if err := b.checkBox(box); err != nil {
+		return err
+	}
+	return checkStyle(style)
+}
+
+func (in AddCode) applyTo(b *Board, rc *session.Context) error {
+	code, err := codeValue("code", in.Code)
+	if err != nil {
+		return err
+	}
+	e := &Element{Type: KindCode, Language: strings.TrimSpace(in.Language), Code: yamlsrc.Val(code), Style: in.Style}
+	if strings.TrimSpace(in.Output) != "" {
+		out, _ := codeValue("output", in.Output)
+		e.Output = yamlsrc.Val(out)
+	}
+	if err := b.checkPlaced(in.Box, in.Style); err != nil {
+		return err
+	}
+	return b.add(rc, e, in.Box, in.Placing)
+}
+
+func (in AddTable) applyTo(b *Board, rc *session.Context) error {
+	e := &Element{Type: KindTable, Header: yamlsrc.Val(slices.Clone(in.Header)), Rows: yamlsrc.Val(cloneRows(in.Rows)), Style: in.Style}
+	if err := checkTable(e); err != nil {
+		return err
+	}
+	if err := b.checkPlaced(in.Box, in.Style); err != nil {
+		return err
+	}
+	return b.add(rc, e, in.Box, in.Placing)
+}
+
+func (in AddAnswerSpace) applyTo(b *Board, rc *session.Context) error {
+	if err := b.checkPlaced(in.Box, in.Style); err != nil {
+		return err
+	}
+	e := &Element{Type: KindBlank, Style: in.Style}
+	if l := strings.TrimSpace(in.Label); l != "" {
+		e.Label = yamlsrc.Val(l)
+	}
+	return b.add(rc, e, in.Box, in.Placing)
+}
+
 func (in UpdateElement) applyTo(b *Board, rc *session.Context) error {
 	return b.update(rc, in)
 }

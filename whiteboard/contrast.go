@@ -202,10 +202,17 @@ func (o *Element) fillDrawn() Color {
 	if o.Type == KindImage {
 		return imageFill
 	}
-	if o.Type == KindEquation || o.Type == KindShape && o.Shape == "line" {
+	if o.Type == KindEquation || o.Type == KindBlank || o.Type == KindShape && o.Shape == "line" {
 		return "" // drawn without a fill
 	}
 	_, _, fill := o.inks()
+	switch {
+	case fill != "":
+	case o.Type == KindCode:
+		return codeFill
+	case o.Type == KindTable:
+		return tableFill
+	}
 	return fill
 }
 
@@ -228,6 +235,12 @@ func (b *Board) contrastDefect(e *Element) string {
 		what = "equation"
 	case e.Type == KindArrow && e.Label.Set:
 		what = "label"
+	case e.Type == KindBlank && e.Label.Set:
+		what = "label"
+	case e.Type == KindCode && e.Code.Set:
+		what = "code"
+	case e.Type == KindTable && e.Header.Set:
+		what = "table text"
 	default:
 		return ""
 	}
@@ -242,6 +255,10 @@ func (b *Board) contrastDefect(e *Element) string {
 	switch {
 	case e.Type == KindArrow:
 		size = arrowLabelFontSize // drawn at a fixed size, on its own panel
+	case e.Type == KindCode:
+		size = e.codeStyle().Size() // never bold
+	case e.Type == KindTable:
+		size = e.grid().style.Size() // its cells' text, the header aside
 	case e.Style != nil:
 		if e.Style.FontSize > 0 {
 			size = e.Style.FontSize

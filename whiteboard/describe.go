@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"iter"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/lessongen/lessongen/internal/clip"
@@ -107,9 +108,76 @@ func (e *Element) describe() string {
 	case KindImage:
 		description, alt := e.imageText()
 		return fmt.Sprintf("image %s %s:%s,%s", e.ID, box, text("showing", description), text("alt", alt))
+	case KindCode, KindTable, KindBlank:
+		return e.describeWorksheet(box, text)
 	}
 	return e.ID
 }
+
+// describeWorksheet describes code, a table or an answer space; text
+// quotes a field, or says it is pending.
+func (e *Element) describeWorksheet(box string, text func(string, interface{ Get() (string, bool) }) string) string {
+	switch e.Type {
+	case KindCode:
+		d := "code " + e.ID
+		if e.Language != "" {
+			d = fmt.Sprintf("%s code %s", clip.Text(e.Language), e.ID)
+		}
+		d = fmt.Sprintf("%s %s:%s", d, box, text("reading", e.Code))
+		if e.hasOutput() {
+			d += "," + text("with output", e.Output)
+		}
+		return d
+	case KindTable:
+		return fmt.Sprintf("table %s %s: %s", e.ID, box, e.describeTable())
+	}
+	d := fmt.Sprintf("answer space %s %s", e.ID, box)
+	if e.Label.Set || e.Label.Pending {
+		d += "," + text("labelled", e.Label)
+	}
+	return d
+}
+
+// describeTable says a table's headings and rows, a blank cell as _.
+func (e *Element) describeTable() string {
+	if !e.Header.Set {
+		return "headings (pending)"
+	}
+	row := func(cells []string) string {
+		out := make([]string, len(cells))
+		for i, c := range cells {
+			out[i] = strconv.Quote(clip.Text(c))
+			if strings.TrimSpace(c) == "" {
+				out[i] = "_"
+			}
+		}
+		return "[" + strings.Join(out, ", ") + "]"
+	}
+	d := "headings " + row(e.Header.Value)
+	switch rows := e.Rows.Value; {
+	case e.Rows.Pending:
+		return d + ", rows (pending)"
+	case len(rows) == 0:
+		return d + ", no rows"
+	default:
+		d += fmt.Sprintf(", %d rows", len(rows))
+		if n := e.blankCells(); n > 0 {
+			d += fmt.Sprintf(" (%d blank cells, _, for pupils to fill in)", n)
+		}
+		parts := make([]string, 0, min(len(rows), describedRows))
+		for _, r := range rows[:min(len(rows), describedRows)] {
+			parts = append(parts, row(r))
+		}
+		d += ": " + strings.Join(parts, " ")
+		if len(rows) > describedRows {
+			d += fmt.Sprintf(" … and %d more", len(rows)-describedRows)
+		}
+		return d
+	}
+}
+
+// describedRows is how many of a table's rows a description shows.
+const describedRows = 12
 
 // Pending lists what is still to be generated, metadata first.
 func (b *Board) Pending() []session.Pending {
@@ -131,7 +199,8 @@ func elementFields(e *Element) []itemlist.Field {
 	for name, f := range e.textFields() {
 		fs = append(fs, itemlist.Field{Name: name, Pending: f.Pending, Hint: f.Hint})
 	}
-	return fs
+	return append(fs, itemlist.Field{Name: "header", Pending: e.Header.Pending, Hint: e.Header.Hint},
+		itemlist.Field{Name: "rows", Pending: e.Rows.Pending, Hint: e.Rows.Hint})
 }
 
 // textFields yields an element's optional text fields in a fixed order.
@@ -140,7 +209,7 @@ func (e *Element) textFields() iter.Seq2[string, *yamlsrc.Field[string]] {
 		for _, f := range []struct {
 			name string
 			f    *yamlsrc.Field[string]
-		}{{"text", &e.Text}, {"label", &e.Label}, {"latex", &e.Latex}, {"description", &e.Description}, {"alt", &e.Alt}} {
+		}{{"text", &e.Text}, {"label", &e.Label}, {"latex", &e.Latex}, {"description", &e.Description}, {"alt", &e.Alt}, {"code", &e.Code}, {"output", &e.Output}} {
 			if !yield(f.name, f.f) {
 				return
 			}

@@ -63,16 +63,47 @@ type AddImage struct {
 	Placing
 }
 
+// AddCode draws code as written, in a monospace face; see code.go.
+type AddCode struct {
+	Box
+	Language string `json:"language,omitempty" jsonschema:"the code's language, e.g. bash or python"`
+	Code     string `json:"code" jsonschema:"the code, one line per line, indentation as it should show; drawn in a monospace face and never wrapped, so size the box for its longest line (about 0.6 × font size per character; font size 20 unless style.font_size says, 12 px inside the edge)"`
+	Output   string `json:"output,omitempty" jsonschema:"optional: what running the code prints, drawn under it on a dark panel of its own; size the box for code and output together"`
+	Style    *Style `json:"style,omitempty" jsonschema:"optional presentation: font_size, color and fill of the code panel"`
+	Placing
+}
+
+// AddTable draws a grid; see table.go.
+type AddTable struct {
+	Box
+	Header []string   `json:"header" jsonschema:"the column headings, 1 to 12"`
+	Rows   [][]string `json:"rows" jsonschema:"the rows, at most 40, each with exactly one cell per heading; give \"\" for a blank cell pupils fill in (never write the answer in it)"`
+	Style  *Style     `json:"style,omitempty" jsonschema:"optional presentation: font_size (default: as large as a row's height allows, at most 24), color, stroke and fill"`
+	Placing
+}
+
+// AddAnswerSpace draws a blank element; see blank.go.
+type AddAnswerSpace struct {
+	Box
+	Label string `json:"label,omitempty" jsonschema:"optional words before the space, e.g. 'x̄ =' or 'Name:'; the answer itself is never written"`
+	Style *Style `json:"style,omitempty" jsonschema:"optional presentation: font_size and color of the label, stroke of the lines"`
+	Placing
+}
+
 // UpdateElement changes the content of one element; unset fields stay.
 type UpdateElement struct {
-	ID          string   `json:"id" jsonschema:"id of the element to change"`
-	Text        *string  `json:"text,omitempty" jsonschema:"new text (text elements)"`
-	Label       *string  `json:"label,omitempty" jsonschema:"new label (shapes and arrows)"`
-	Latex       *string  `json:"latex,omitempty" jsonschema:"new LaTeX (equations)"`
-	Description *string  `json:"description,omitempty" jsonschema:"new description (images)"`
-	Alt         *string  `json:"alt,omitempty" jsonschema:"new alt text (images)"`
-	Style       *Style   `json:"style,omitempty" jsonschema:"new presentation, replacing the old"`
-	Sources     []string `json:"sources,omitempty" jsonschema:"new citations of the author's sources (path:line or path:start-end); replaces the element's list"`
+	ID          string     `json:"id" jsonschema:"id of the element to change"`
+	Text        *string    `json:"text,omitempty" jsonschema:"new text (text elements)"`
+	Label       *string    `json:"label,omitempty" jsonschema:"new label (shapes, arrows and answer spaces)"`
+	Latex       *string    `json:"latex,omitempty" jsonschema:"new LaTeX (equations)"`
+	Description *string    `json:"description,omitempty" jsonschema:"new description (images)"`
+	Alt         *string    `json:"alt,omitempty" jsonschema:"new alt text (images)"`
+	Code        *string    `json:"code,omitempty" jsonschema:"new code (code elements)"`
+	Output      *string    `json:"output,omitempty" jsonschema:"new output (code elements)"`
+	Header      []string   `json:"header,omitempty" jsonschema:"new column headings (tables)"`
+	Rows        [][]string `json:"rows,omitempty" jsonschema:"new rows (tables), each one cell per heading, \"\" for a blank cell to fill in"`
+	Style       *Style     `json:"style,omitempty" jsonschema:"new presentation, replacing the old"`
+	Sources     []string   `json:"sources,omitempty" jsonschema:"new citations of the author's sources (path:line or path:start-end); replaces the element's list"`
 }
 
 type MoveElement struct {
@@ -148,6 +179,15 @@ func (AddEquation) Spec() session.Spec {
 func (AddImage) Spec() session.Spec {
 	return session.Spec{Capability: CapNode, Adds: true, Doc: "Add an image placeholder: a description for an illustrator plus alt text."}
 }
+func (AddCode) Spec() session.Spec {
+	return session.Spec{Capability: CapNode, Adds: true, Doc: "Add code (a command, a program) drawn as written in a monospace face, optionally with its output under it."}
+}
+func (AddTable) Spec() session.Spec {
+	return session.Spec{Capability: CapNode, Adds: true, Doc: "Add a table: column headings and rows of cells; an empty cell is a blank box for pupils to fill in."}
+}
+func (AddAnswerSpace) Spec() session.Spec {
+	return session.Spec{Capability: CapNode, Adds: true, Doc: "Add an answer space: an optional label such as 'x̄ =' and ruled lines for pupils to write on."}
+}
 func (UpdateElement) Spec() session.Spec {
 	return session.Spec{Capability: CapNode, Doc: "Change the content or style of an element you added, or fill an element's pending field."}
 }
@@ -193,6 +233,7 @@ func Intents() []session.Intent {
 	return []session.Intent{
 		SetHeading{}, SetLayout{}, SetCanvas{}, SetBackground{},
 		AddText{}, AddShape{}, AddArrow{}, AddEquation{}, AddImage{},
+		AddCode{}, AddTable{}, AddAnswerSpace{},
 		UpdateElement{}, MoveElement{}, ResizeElement{}, DeleteElement{},
 		DescribeWhiteboard{}, ListPending{},
 		SelectElements{}, ApplyBinding{}, ClosePlaceholders{},

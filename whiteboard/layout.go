@@ -103,6 +103,12 @@ func (g Geometry) textStyle(s *Style) textfit.Style {
 func (g Geometry) textDefects(e *Element) []string {
 	var text string
 	switch {
+	case e.Type == KindCode:
+		return g.codeDefects(e)
+	case e.Type == KindTable:
+		return g.tableDefects(e)
+	case e.Type == KindBlank:
+		return g.blankDefects(e)
 	case e.Type == KindText && e.Text.Set:
 		text = e.Text.Value
 	case e.Type == KindShape && e.Label.Set:

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -47,6 +48,12 @@ const (
 	KindArrow    Kind = "arrow"
 	KindEquation Kind = "equation"
 	KindImage    Kind = "image"
+	// KindCode is code drawn in a monospace face, its output (if any)
+	// under it; KindTable a grid whose "" cells are left blank to fill in;
+	// KindBlank an answer space: an optional label and a line to write on.
+	KindCode  Kind = "code"
+	KindTable Kind = "table"
+	KindBlank Kind = "blank"
 )
 
 // withArticle is "a text", "an image": messages read as English.
@@ -67,7 +74,9 @@ func (Kind) JSONSchema() map[string]any {
 }
 
 // Kinds lists every element type, in the order documentation shows them.
-func Kinds() []Kind { return []Kind{KindText, KindShape, KindArrow, KindEquation, KindImage} }
+func Kinds() []Kind {
+	return []Kind{KindText, KindShape, KindArrow, KindEquation, KindImage, KindCode, KindTable, KindBlank}
+}
 
 // Canvas is the whiteboard's drawing area.
 type Canvas struct {
@@ -122,6 +131,13 @@ type Element struct {
 	Latex       yamlsrc.Field[string] `yaml:"latex"`
 	Description yamlsrc.Field[string] `yaml:"description"`
 	Alt         yamlsrc.Field[string] `yaml:"alt"`
+	// Language, Code and Output are a code element's (code.go); Header and
+	// Rows a table's (table.go). A blank's words are its Label.
+	Language string                    `yaml:"language,omitempty" jsonschema:"a code element's language (bash, python, …), said to readers and the model; code is drawn as written either way"`
+	Code     yamlsrc.Field[string]     `yaml:"code" jsonschema:"a code element's code, drawn in a monospace face line by line as written, never wrapped"`
+	Output   yamlsrc.Field[string]     `yaml:"output" jsonschema:"what a code element's code prints, drawn under it on a panel of its own"`
+	Header   yamlsrc.Field[[]string]   `yaml:"header" jsonschema:"a table's column headings"`
+	Rows     yamlsrc.Field[[][]string] `yaml:"rows" jsonschema:"a table's rows, each with one cell per heading; \"\" is a blank cell to fill in"`
 	// PictureSrc, Fit, Credit and Licence put a real picture in an image
 	// element: a file beside the YAML that holds it (see picture.go).
 	// Only an author sets them; no tool does.
@@ -338,6 +354,8 @@ func (b *Board) validate(r *yamlsrc.Reporter, path string) {
 // Citations lists every element's citations, for validate --sources.
 func (b *Board) Citations() []sources.Ref { return b.list().Citations() }
 
+// problem is what is wrong with an element, at its key path (see pathNode:
+// "rows.2" is a table's third row).
 type problem struct{ key, msg string }
 
 // problems lists what is wrong with e on its own (not its neighbours).
@@ -384,6 +402,12 @@ func (e *Element) problems(c Canvas) []problem {
 		// Either says what the image shows; the other is taken from it
 		// (imageText), so an author writes one and loses nothing.
 		need("description or alt", has(e.Description) || has(e.Alt))
+	case KindCode:
+		need("code", has(e.Code))
+	case KindTable:
+		need("header", e.Header.Set || e.Header.Pending)
+		ps = append(ps, e.tableProblems()...)
+	case KindBlank:
 	default:
 		return []problem{{"type", fmt.Sprintf("type must be one of %s, got %q", kindList(), e.Type)}}
 	}
@@ -406,7 +430,10 @@ func (e *Element) problems(c Canvas) []problem {
 	if e.Fit != "" && !fitRule().Allows(e.Fit) {
 		ps = append(ps, problem{"fit", fmt.Sprintf("fit must be %s, got %q", fitRule().Options(), e.Fit)})
 	}
-	forbid("label", e.Type != KindArrow && e.Type != KindShape && has(e.Label))
+	forbid("label", e.Type != KindArrow && e.Type != KindShape && e.Type != KindBlank && has(e.Label))
+	for _, f := range e.worksheetFields() {
+		forbid(f.key, f.present)
+	}
 	if e.Type != KindArrow {
 		// Written as "not inside" so NaN, which compares false, is refused.
 		if !sizeRule("w").In(e.W) || !sizeRule("h").In(e.H) {
@@ -435,14 +462,40 @@ func (e *Element) problems(c Canvas) []problem {
 	return ps
 }
 
-// pathNode finds the node of a dotted key path ("style.color") in mapping
-// m: the last key's node, or the deepest one found on the way, so a problem
-// always has a position.
+// worksheetFields says, for each field only code or a table has, whether
+// e, of another type, has it.
+func (e *Element) worksheetFields() []struct {
+	key     string
+	present bool
+} {
+	code, table := e.Type == KindCode, e.Type == KindTable
+	return []struct {
+		key     string
+		present bool
+	}{
+		{"language", !code && e.Language != ""},
+		{"code", !code && (e.Code.Set || e.Code.Pending)},
+		{"output", !code && (e.Output.Set || e.Output.Pending)},
+		{"header", !table && (e.Header.Set || e.Header.Pending)},
+		{"rows", !table && (e.Rows.Set || e.Rows.Pending)},
+	}
+}
+
+// pathNode finds the node of a dotted key path ("style.color", "rows.2")
+// in mapping m: the last key's node (a list item's own node), or the
+// deepest one found on the way, so a problem always has a position.
 func pathNode(m *yaml.Node, path string) *yaml.Node {
 	at := m
 	for {
 		key, rest, more := strings.Cut(path, ".")
-		k := keyNode(m, key)
+		var k, v *yaml.Node
+		if i, err := strconv.Atoi(key); err == nil && m.Kind == yaml.SequenceNode {
+			if i >= 0 && i < len(m.Content) {
+				k, v = m.Content[i], m.Content[i]
+			}
+		} else if k = keyNode(m, key); k != m {
+			v = yamlsrc.Value(m, key)
+		}
 		if k == m || k == nil {
 			return at
 		}
@@ -450,8 +503,8 @@ func pathNode(m *yaml.Node, path string) *yaml.Node {
 		if !more {
 			return at
 		}
-		m, path = yamlsrc.Value(m, key), rest
-		if m == nil || m.Kind != yaml.MappingNode {
+		m, path = v, rest
+		if m == nil || m.Kind != yaml.MappingNode && m.Kind != yaml.SequenceNode {
 			return at
 		}
 	}
@@ -477,7 +530,35 @@ func keyNode(m *yaml.Node, key string) *yaml.Node {
 func (b *Board) EncodeNode() (*yaml.Node, bool) {
 	c := *b
 	c.meta.Unbind(c.bindable)
-	return c.meta.Encode(c, c.untouched())
+	n, ok := c.meta.Encode(c, c.untouched())
+	if ok {
+		b.flowTables(n)
+	}
+	return n, ok
+}
+
+// flowTables writes a generated table's header and each of its rows on
+// one line, as an author writes a grid; the author's tables keep their
+// own style.
+func (b *Board) flowTables(n *yaml.Node) {
+	list := yamlsrc.Value(n, "elements")
+	if list == nil || list.Kind != yaml.SequenceNode {
+		return
+	}
+	for _, item := range list.Content {
+		e, ok := b.byID[yamlsrc.Scalar(item, "id")]
+		if !ok || e.Authored || e.Type != KindTable {
+			continue
+		}
+		if h := yamlsrc.Value(item, "header"); h != nil && h.Kind == yaml.SequenceNode {
+			h.Style = yaml.FlowStyle
+		}
+		if rows := yamlsrc.Value(item, "rows"); rows != nil && rows.Kind == yaml.SequenceNode {
+			for _, r := range rows.Content {
+				r.Style = yaml.FlowStyle
+			}
+		}
+	}
 }
 
 func (b *Board) untouched() bool {

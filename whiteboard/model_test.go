@@ -134,7 +134,7 @@ elements:
 		{3, `whiteboard: element "1st" (1).id "1st" must start with a letter`},
 		{5, `duplicate element id "ok" (first at line 4)`},
 		{6, `a text element needs "text"`},
-		{7, `type must be one of text, shape, arrow, equation, image, got "blob"`},
+		{7, `type must be one of text, shape, arrow, equation, image, code, table, blank, got "blob"`},
 		{8, `shape must be rect, ellipse or line, got "star"`},
 		{9, `an equation element has no "text"`},
 		{10, "w and h must be between 1 and 10000, got 0x10"},

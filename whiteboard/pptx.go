@@ -215,6 +215,12 @@ func (m mapper) element(e *Element) pptx.Shape {
 		}
 		return &pptx.Math{Name: e.ID, Descr: e.Latex.Value, Box: m.box(box), Math: latexMath(e.Latex.Value), Size: size, Color: col, Align: a,
 			Fallback: []pptx.Para{{Runs: []pptx.Run{{Text: latexText(e.Latex.Value), Size: size, Color: col}}, Align: a}}}
+	case KindCode:
+		return m.codePPTX(e)
+	case KindTable:
+		return m.tablePPTX(e)
+	case KindBlank:
+		return m.blankPPTX(e)
 	case KindImage:
 		if sh := e.picturePPTX(m, box); sh != nil {
 			return sh

@@ -21,8 +21,12 @@ func elementContent(e *Element) any {
 		Text, Label, Latex, Description, Alt string
 		Style                                *Style
 		Sources                              []string
+		Language, Code, Output               string
+		Header                               []string
+		Rows                                 [][]string
 	}{e.Type, e.Shape, e.From, e.To, e.FromPoint, e.ToPoint, e.X, e.Y, e.W, e.H,
-		e.Text.Value, e.Label.Value, e.Latex.Value, e.Description.Value, e.Alt.Value, e.Style, e.Sources}
+		e.Text.Value, e.Label.Value, e.Latex.Value, e.Description.Value, e.Alt.Value, e.Style, e.Sources,
+		e.Language, e.Code.Value, e.Output.Value, e.Header.Value, e.Rows.Value}
 }
 
 // metaContent is the value of one of metaNames, and whether it is set.

@@ -3,6 +3,8 @@ package whiteboard
 import (
 	"fmt"
 	"slices"
+	"strings"
+	"unicode"
 
 	"github.com/lessongen/lessongen/internal/itemlist"
 	"github.com/lessongen/lessongen/internal/nodemeta"
@@ -254,23 +256,29 @@ func (b *Board) update(rc *session.Context, in UpdateElement) error {
 	}
 	changes := []change{
 		{"text", in.Text, &e.Text, []Kind{KindText}},
-		{"label", in.Label, &e.Label, []Kind{KindShape, KindArrow}},
+		{"label", in.Label, &e.Label, []Kind{KindShape, KindArrow, KindBlank}},
 		{"latex", in.Latex, &e.Latex, []Kind{KindEquation}},
 		{"description", in.Description, &e.Description, []Kind{KindImage}},
 		{"alt", in.Alt, &e.Alt, []Kind{KindImage}},
+		{"code", in.Code, &e.Code, []Kind{KindCode}},
+		{"output", in.Output, &e.Output, []Kind{KindCode}},
 	}
-	var fields []string
+	fields, err := b.updateTable(e, in)
+	if err != nil {
+		return err
+	}
 	for _, c := range changes {
 		if c.value == nil {
 			continue
 		}
-		if !slices.Contains(c.kinds, e.Type) {
-			return session.Reject(session.KindInvalidArgs, c.name, fmt.Sprintf("%q is %s element", e.ID, e.Type.withArticle()), "%s element has no %s", e.Type.withArticle(), c.name)
+		if err := b.updatable(e, c.name, c.field.Pending, c.kinds); err != nil {
+			return err
 		}
-		if e.Authored && b.Protect && !c.field.Pending {
-			return session.Reject(session.KindPrecondition, c.name, "only the author's pending fields can be filled", "%s of %q was written by the author", c.name, e.ID)
+		clean := nodemeta.NonEmpty
+		if c.name == "code" || c.name == "output" {
+			clean = codeValue // indentation is part of code
 		}
-		v, err := nodemeta.NonEmpty(c.name, *c.value)
+		v, err := clean(c.name, *c.value)
 		if err != nil {
 			return err
 		}
@@ -281,14 +289,9 @@ func (b *Board) update(rc *session.Context, in UpdateElement) error {
 		fields = append(fields, c.name)
 	}
 	if in.Style != nil {
-		if e.Authored && b.Protect {
-			return session.Reject(session.KindPrecondition, "style", "the author's elements keep their style", "style of %q was written by the author", e.ID)
-		}
-		if err := checkStyle(in.Style); err != nil {
+		if err := b.restyle(e, in.Style); err != nil {
 			return err
 		}
-		s := *in.Style
-		e.Style = &s
 		fields = append(fields, "style")
 	}
 	if cited, err := b.list().Cite(e, in.Sources, b.Protect); err != nil {
@@ -297,8 +300,93 @@ func (b *Board) update(rc *session.Context, in UpdateElement) error {
 		fields = append(fields, "sources")
 	}
 	if len(fields) == 0 {
-		return session.Reject(session.KindInvalidArgs, "", "set at least one of text, label, latex, description, alt, style, sources", "nothing to change")
+		return session.Reject(session.KindInvalidArgs, "", "set at least one of text, label, latex, description, alt, code, output, header, rows, style, sources", "nothing to change")
 	}
 	rc.Report(Changed{ID: e.ID, Fields: fields})
 	return nil
+}
+
+// restyle gives e a copy of style, unless the author styled e.
+func (b *Board) restyle(e *Element, style *Style) error {
+	if e.Authored && b.Protect {
+		return session.Reject(session.KindPrecondition, "style", "the author's elements keep their style", "style of %q was written by the author", e.ID)
+	}
+	if err := checkStyle(style); err != nil {
+		return err
+	}
+	s := *style
+	e.Style = &s
+	return nil
+}
+
+// updatable refuses a change of field name on e: a field its type lacks,
+// or one the author wrote (only a pending one may be filled).
+func (b *Board) updatable(e *Element, name string, pending bool, kinds []Kind) error {
+	if !slices.Contains(kinds, e.Type) {
+		return session.Reject(session.KindInvalidArgs, name, fmt.Sprintf("%q is %s element", e.ID, e.Type.withArticle()), "%s element has no %s", e.Type.withArticle(), name)
+	}
+	if e.Authored && b.Protect && !pending {
+		return session.Reject(session.KindPrecondition, name, "only the author's pending fields can be filled", "%s of %q was written by the author", name, e.ID)
+	}
+	return nil
+}
+
+// updateTable applies an update's header and rows to table e, checked as
+// a whole: every row one cell per heading, old or new.
+func (b *Board) updateTable(e *Element, in UpdateElement) ([]string, error) {
+	if in.Header == nil && in.Rows == nil {
+		return nil, nil
+	}
+	t := &Element{Type: KindTable, Header: e.Header, Rows: e.Rows}
+	var fields []string
+	if in.Header != nil {
+		if err := b.updatable(e, "header", e.Header.Pending, []Kind{KindTable}); err != nil {
+			return nil, err
+		}
+		t.Header, fields = yamlsrc.Val(slices.Clone(in.Header)), append(fields, "header")
+	}
+	if in.Rows != nil {
+		if err := b.updatable(e, "rows", e.Rows.Pending, []Kind{KindTable}); err != nil {
+			return nil, err
+		}
+		t.Rows, fields = yamlsrc.Val(cloneRows(in.Rows)), append(fields, "rows")
+	}
+	if err := checkTable(t); err != nil {
+		return nil, err
+	}
+	e.Header, e.Rows = t.Header, t.Rows
+	return fields, nil
+}
+
+// checkTable is the dispatch check of a table: tableProblems as a refusal.
+func checkTable(t *Element) error {
+	if ps := t.tableProblems(); len(ps) > 0 {
+		return session.Reject(session.KindInvalidArgs, strings.SplitN(ps[0].key, ".", 2)[0], "every row needs one cell per heading; \"\" is a blank cell", "%s", ps[0].msg)
+	}
+	return nil
+}
+
+func cloneRows(rows [][]string) [][]string {
+	out := make([][]string, len(rows))
+	for i, r := range rows {
+		out[i] = slices.Clone(r)
+	}
+	return out
+}
+
+// codeValue is code or output as given, but for blank lines before and
+// whitespace after it: its indentation is part of it.
+func codeValue(path, v string) (string, error) {
+	v = strings.TrimRightFunc(v, unicode.IsSpace)
+	for {
+		line, rest, ok := strings.Cut(v, "\n")
+		if !ok || strings.TrimSpace(line) != "" {
+			break
+		}
+		v = rest
+	}
+	if strings.TrimSpace(v) == "" {
+		return "", session.Reject(session.KindInvalidArgs, path, "give a non-empty value", "%s is empty", path)
+	}
+	return v, nil
 }

@@ -163,6 +163,12 @@ func (e *Element) render(s *strings.Builder) {
 			return
 		}
 		s.WriteString(equationSVG(e.Latex.Value, box, e.renderStyle(), color))
+	case KindCode:
+		e.renderCode(s)
+	case KindTable:
+		e.renderTable(s)
+	case KindBlank:
+		e.renderBlank(s)
 	case KindImage:
 		if e.renderPicture(s, box) {
 			break

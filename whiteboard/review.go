@@ -56,11 +56,18 @@ func (e *Element) drawnStyle() string {
 	default:
 		parts = append(parts, "color "+string(text), "stroke "+string(stroke))
 	}
+	if d := e.fillDrawn(); d != "" && fill == "none" {
+		fill = d // a code panel's or a table's own
+	}
 	if e.Type != KindArrow && e.fillDrawn() != "" || e.Type == KindText || e.Type == KindShape && e.Shape != "line" {
 		parts = append(parts, "fill "+string(fill))
 	}
 	st := e.renderStyle()
 	switch {
+	case e.Type == KindCode:
+		parts = append(parts, fmt.Sprintf("monospace font %g, output on a %s panel", e.codeStyle().Size(), outputFill))
+	case e.Type == KindTable:
+		parts = append(parts, fmt.Sprintf("font %g (header bold)", e.grid().style.Size()))
 	case e.Type == KindArrow:
 		parts = append(parts, fmt.Sprintf("label font %g", arrowLabelFontSize))
 	case e.Type == KindShape && e.Shape == "line":
@@ -86,6 +93,13 @@ func (g Geometry) fitNote(e *Element) string {
 		text = e.Text.Value
 	case e.Type == KindShape && e.Label.Set:
 		text = e.Label.Value
+	case e.Type == KindCode && e.Code.Set:
+		v := e.codeFit()
+		fit := fmt.Sprintf("code and output %d line(s) needing %gx%g inside its panels' padding", len(v.Lines), math.Ceil(v.Need.W), math.Ceil(v.Need.H))
+		if v.Fits {
+			return fit + ": fits"
+		}
+		return fit + ": does not fit"
 	default:
 		return ""
 	}

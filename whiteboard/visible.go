@@ -1,7 +1,8 @@
 package whiteboard
 
 // VisibleText lists the text the board shows, by where it is: "heading"
-// and each element id (its text, label or LaTeX), for checks that look
+// and each element id (its text, label, LaTeX, code and output, or a
+// table's written cells), for checks that look
 // across a slide (a quiz's answers must not be on its board).
 func (b *Board) VisibleText() map[string]string {
 	out := map[string]string{}
@@ -12,9 +13,18 @@ func (b *Board) VisibleText() map[string]string {
 		if e.IsPlaceholder {
 			continue
 		}
-		for _, f := range []interface{ Get() (string, bool) }{e.Text, e.Label, e.Latex} {
+		for _, f := range []interface{ Get() (string, bool) }{e.Text, e.Label, e.Latex, e.Code, e.Output} {
 			if v, ok := f.Get(); ok && v != "" {
 				out[e.ID] += v + " "
+			}
+		}
+		if e.Header.Set {
+			for _, row := range e.tableRows() {
+				for _, c := range row {
+					if c != "" {
+						out[e.ID] += c + " "
+					}
+				}
 			}
 		}
 	}

@@ -1,7 +1,7 @@
 // Package pptx writes a PowerPoint deck (PresentationML, ECMA-376
 // transitional) from slides of native shapes: text boxes, rectangles,
 // ellipses, lines, connectors with arrowheads, pictures with alt text,
-// groups and Office Math. It knows nothing of lessons or modalities; the
+// groups, tables and Office Math. It knows nothing of lessons or modalities; the
 // render package and each modality's PPTX hook fill a Deck.
 //
 // Why our own writer (compared for #26): github.com/casibase/goppt v1.0.0
@@ -87,6 +87,9 @@ type Run struct {
 	Bold   bool
 	Italic bool
 	Color  Color
+	// Font is the typeface, "" for the theme's: code is set in a
+	// monospace face.
+	Font string
 }
 
 // Para is a paragraph.
@@ -114,7 +117,8 @@ type Line struct {
 	Head, Tail bool
 }
 
-// Shape is anything on a slide: *Sp, *Connector, *Pic, *Group, *Math.
+// Shape is anything on a slide: *Sp, *Connector, *Pic, *Group, *Math,
+// *Table.
 type Shape interface{ shape() }
 
 // Sp is a preset shape, optionally holding text: a text box is a rect with
@@ -565,6 +569,8 @@ func (w *sw) shape(sh Shape) {
 			w.shape(c)
 		}
 		b.WriteString(`</p:grpSp>`)
+	case *Table:
+		w.table(s, w.id())
 	case *Math:
 		id := w.id()
 		// PowerPoint 2010 and later read the Choice; others the Fallback.
@@ -665,6 +671,8 @@ func bounds(shapes []Shape) Box {
 		case *Pic:
 			add(s.Box)
 		case *Math:
+			add(s.Box)
+		case *Table:
 			add(s.Box)
 		case *Connector:
 			add(Box{min(s.X1, s.X2), min(s.Y1, s.Y2), abs(s.X2 - s.X1), abs(s.Y2 - s.Y1)})
@@ -848,12 +856,18 @@ func runProps(b *strings.Builder, r Run) {
 	if r.Italic {
 		b.WriteString(` i="1"`)
 	}
-	if r.Color.Hex == "" {
+	if r.Color.Hex == "" && r.Font == "" {
 		b.WriteString(`/>`)
 		return
 	}
 	b.WriteString(`>`)
-	fill(b, r.Color)
+	if r.Color.Hex != "" {
+		fill(b, r.Color)
+	}
+	if r.Font != "" {
+		f := attr(r.Font)
+		b.WriteString(`<a:latin typeface="` + f + `"/><a:cs typeface="` + f + `"/>`)
+	}
 	b.WriteString(`</a:rPr>`)
 }
 

@@ -63,6 +63,8 @@ func hint(text string, style Style, box Box, v Verdict) string {
 	var fixes []string
 	wide, tall := v.Overflow.W > 0, v.Overflow.H > 0
 	switch {
+	case style.Mono:
+		monoHint(&b, &fixes, style, box, v)
 	case wide && tall:
 		fmt.Fprintf(&b, "text needs %s×%s px, the box is %s×%s", px(v.Need.W), px(v.Need.H), num(box.W), num(box.H))
 		fixes = append(fixes, fmt.Sprintf("make the box %s px wider and %s px taller", px(v.Overflow.W), px(v.Overflow.H)))
@@ -100,6 +102,24 @@ func hint(text string, style Style, box Box, v Verdict) string {
 	}
 	return b.String()
 }
+
+// monoHint states code's shortfall by lines and columns: code is never
+// wrapped, so its longest line sets its width and its line count its height.
+func monoHint(b *strings.Builder, fixes *[]string, style Style, box Box, v Verdict) {
+	fmt.Fprintf(b, "code needs %s×%s px, the box is %s×%s", px(v.Need.W), px(v.Need.H), num(box.W), num(box.H))
+	if v.Overflow.W > 0 {
+		cols := int(box.W / (MonoAdvance * style.Size()))
+		*fixes = append(*fixes, fmt.Sprintf("shorten its lines to at most %d characters", cols), "make the box "+px(v.Overflow.W)+" px wider")
+	}
+	if v.Overflow.H > 0 {
+		lines := int(box.H/(LineHeight*style.Size()) + 1e-6)
+		*fixes = append(*fixes, fmt.Sprintf("cut it to %d lines", lines), "make the box "+px(v.Overflow.H)+" px taller")
+	}
+}
+
+// MonoAdvance is the width of a character of code in em: Go Mono's
+// advance, 1229 of its 2048 units.
+const MonoAdvance = 1229.0 / 2048
 
 // fittingPrefix returns how many characters (grapheme clusters) of text fit
 // the box. More text never takes fewer lines, so a binary search finds it.

@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/image/font"
 	"golang.org/x/image/font/gofont/gobold"
+	"golang.org/x/image/font/gofont/gomono"
 	"golang.org/x/image/font/gofont/goregular"
 	"golang.org/x/image/font/sfnt"
 	"golang.org/x/image/math/fixed"
@@ -26,6 +27,18 @@ import (
 // FontFamily is the CSS font-family name under which FontFaceCSS declares the
 // embedded fonts; rendered text must use it for the measurements to hold.
 const FontFamily = "Lessongen Go"
+
+// MonoFamily is the family of Go Mono, the monospace face code is drawn and
+// measured in (Style.Mono), declared by MonoFontFaceCSS. Every character it
+// has is 0.6 em wide. It is kept apart from FontFaceCSS (another 230 kB of
+// base64) so a page embeds it only when it draws code.
+const MonoFamily = "Lessongen Go Mono"
+
+// MonoStack is the CSS font-family list code is drawn with: Go Mono, else
+// the viewer's monospace face (a Marp deck without the font files), whose
+// common faces (DejaVu Sans Mono, Liberation Mono, Courier New, Menlo) are
+// 0.60–0.61 em wide too, so code is never drawn proportional.
+const MonoStack = "'" + MonoFamily + "',monospace"
 
 // tableSize is how many leading code points get a precomputed lookup table
 // (everything below CJK); the rest are looked up in the font on demand.
@@ -48,11 +61,22 @@ var faces = sync.OnceValue(func() [2]*face {
 	return [2]*face{mustFace(goregular.TTF), mustFace(gobold.TTF)}
 })
 
+var monoFace = sync.OnceValue(func() *face { return mustFace(gomono.TTF) })
+
 func faceFor(bold bool) *face {
 	if bold {
 		return faces()[1]
 	}
 	return faces()[0]
+}
+
+// face is the font s is measured in: Go Mono for code (which has no bold
+// here), else Go Regular or Go Bold.
+func (s Style) face() *face {
+	if s.Mono {
+		return monoFace()
+	}
+	return faceFor(s.Bold)
 }
 
 func mustFace(ttf []byte) *face {
@@ -149,3 +173,19 @@ var fontFaceCSS = sync.OnceValue(func() string {
 // FontFaceCSS returns the @font-face rules (about 400 kB of base64) that
 // embed both fonts under FontFamily, for a <style> element of an HTML page.
 func FontFaceCSS() string { return fontFaceCSS() }
+
+// TTFMono returns a copy of the embedded Go Mono font file.
+func TTFMono() []byte { return append([]byte(nil), monoFace().ttf...) }
+
+var monoFontFaceCSS = sync.OnceValue(func() string {
+	return fmt.Sprintf("@font-face{font-family:%q;font-style:normal;font-weight:400;src:url(data:font/ttf;base64,%s) format(\"truetype\");}\n",
+		MonoFamily, base64.StdEncoding.EncodeToString(monoFace().ttf))
+})
+
+// MonoFontFaceCSS returns the @font-face rule that embeds Go Mono under
+// MonoFamily, for a page that draws code (see UsesMono).
+func MonoFontFaceCSS() string { return monoFontFaceCSS() }
+
+// UsesMono reports whether markup draws text in MonoFamily, so a page
+// knows to embed MonoFontFaceCSS.
+func UsesMono(markup string) bool { return strings.Contains(markup, MonoFamily) }

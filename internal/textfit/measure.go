@@ -53,7 +53,14 @@ type Style struct {
 	// MinFontSize is the smallest font size Fit's hint may suggest, e.g. the
 	// smallest that reads well on the canvas; 0 means MinFontSize.
 	MinFontSize float64
+	// Mono is code: measured and drawn in Go Mono (never bold), each line
+	// as written (tabs to the next multiple of TabWidth, spaces kept),
+	// never wrapped: a line too long for its box overflows it.
+	Mono bool
 }
+
+// TabWidth is how many columns a tab in code advances to the next multiple of.
+const TabWidth = 4
 
 // Size returns the font size in px that s stands for.
 func (s Style) Size() float64 {
@@ -86,7 +93,7 @@ func (l Layout) LineHeightPx() float64 { return LineHeight * l.Style.Size() }
 // line box is LineHeightPx tall and the font's ascent plus descent sits in
 // its middle, as CSS places it.
 func (l Layout) Baseline(i int) float64 {
-	fc := faceFor(l.Style.Bold)
+	fc := l.Style.face()
 	scale := l.Style.Size() / float64(fc.upem)
 	lh := l.LineHeightPx()
 	content := float64(fc.ascent+fc.descent) * scale
@@ -102,7 +109,8 @@ func Measure(text string, style Style) Layout {
 // is wider only when a single character is.
 func Wrap(text string, style Style, width float64) Layout {
 	style.FontSize = style.Size()
-	fc := faceFor(style.Bold)
+	style.Bold = style.Bold && !style.Mono
+	fc := style.face()
 	scale := style.FontSize / float64(fc.upem)
 	w := wrapper{fc: fc, limit: width/scale + 1e-6}
 	w.space, w.spaceAdv = fc.lookup(' ')
@@ -111,6 +119,10 @@ func Wrap(text string, style Style, width float64) Layout {
 		hard = hard[:len(hard)-1]
 	}
 	for _, h := range hard {
+		if style.Mono {
+			w.preformatted(h)
+			continue
+		}
 		w.hardLine(h)
 	}
 	l := Layout{Lines: w.lines, Widths: make([]float64, len(w.units)), Style: style}
@@ -165,6 +177,36 @@ func (w *wrapper) hardLine(h string) {
 		w.curUnits, w.curLast = units, last
 	}
 	w.flush() // also the empty line of a blank hard line
+}
+
+// preformatted keeps a line of code as written, tabs expanded and trailing
+// spaces dropped, on a line of its own however wide.
+func (w *wrapper) preformatted(h string) {
+	h = strings.TrimRightFunc(ExpandTabs(h), isSpace)
+	units, _, _ := w.fc.measure(h)
+	w.lines = append(w.lines, h)
+	w.units = append(w.units, units)
+}
+
+// ExpandTabs turns each tab of a line of code into the spaces that reach
+// the next multiple of TabWidth columns, as code is drawn.
+func ExpandTabs(line string) string {
+	if !strings.ContainsRune(line, '\t') {
+		return line
+	}
+	var b strings.Builder
+	col := 0
+	for _, r := range line {
+		if r == '\t' {
+			n := TabWidth - col%TabWidth
+			b.WriteString(strings.Repeat(" ", n))
+			col += n
+			continue
+		}
+		b.WriteRune(r)
+		col++
+	}
+	return b.String()
 }
 
 // breakWord puts as many characters on each line as fit (at least one), and

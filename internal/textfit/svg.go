@@ -24,7 +24,11 @@ func (l Layout) SVG(box Box, align, fill string) string {
 		x, anchor = box.X+box.W, "end"
 	}
 	var b strings.Builder
-	b.WriteString(`<text font-family="'` + FontFamily + `'" font-size="` + coord(l.Style.Size()) + `"`)
+	family := `'` + FontFamily + `'`
+	if l.Style.Mono {
+		family = MonoStack
+	}
+	b.WriteString(`<text font-family="` + family + `" font-size="` + coord(l.Style.Size()) + `"`)
 	if l.Style.Bold {
 		b.WriteString(` font-weight="bold"`)
 	}
@@ -33,6 +37,10 @@ func (l Layout) SVG(box Box, align, fill string) string {
 	}
 	if fill != "" {
 		b.WriteString(` fill="` + html.EscapeString(fill) + `"`)
+	}
+	if l.Style.Mono {
+		// Code keeps its spaces: indentation is part of it.
+		b.WriteString(` xml:space="preserve" style="white-space:pre"`)
 	}
 	b.WriteString(` text-rendering="geometricPrecision">`)
 	for i, line := range l.Lines {

@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -326,5 +327,41 @@ func TestKerningApplied(t *testing.T) {
 	}
 	if faceFor(false).kerns || faceFor(true).kerns {
 		t.Error("the Go fonts have no kerning tables, yet kerning lookups are on")
+	}
+}
+
+// Code keeps its lines and spaces, is measured in Go Mono's fixed advance,
+// and a line too long overflows the box instead of wrapping.
+func TestMonoPreformatted(t *testing.T) {
+	st := Style{FontSize: 20, Mono: true}
+	l := Wrap("if x:\n\treturn  1   \n", st, 50)
+	if want := []string{"if x:", "    return  1"}; !slices.Equal(l.Lines, want) {
+		t.Fatalf("lines = %q, want %q", l.Lines, want)
+	}
+	adv := MonoAdvance * 20
+	if got, want := l.Widths[1], 13*adv; math.Abs(got-want) > 0.01 {
+		t.Errorf("width of a 13-column line = %g, want %g (13 × %g)", got, want, adv)
+	}
+	if Measure("iiii", st).Width != Measure("MMMM", st).Width {
+		t.Error("code is measured proportionally: iiii and MMMM differ in width")
+	}
+	if Measure("iiii", Style{FontSize: 20}).Width == Measure("MMMM", Style{FontSize: 20}).Width {
+		t.Error("the proportional face measures iiii as wide as MMMM")
+	}
+	v := Fit("echo hello world", st, Box{W: 100, H: 100})
+	if v.Fits || len(v.Lines) != 1 {
+		t.Fatalf("a long line of code should overflow on one line, got fits=%v lines=%q", v.Fits, v.Lines)
+	}
+	if !strings.Contains(v.Hint, "at most 8 characters") {
+		t.Errorf("hint %q does not say how many characters fit", v.Hint)
+	}
+	svg := l.SVG(Box{W: 200, H: 100}, "left", "")
+	for _, want := range []string{MonoFamily, "monospace", "white-space:pre", "    return  1"} {
+		if !strings.Contains(svg, want) {
+			t.Errorf("SVG lacks %q: %s", want, svg)
+		}
+	}
+	if !UsesMono(svg) || UsesMono(Wrap("x", Style{}, 100).SVG(Box{W: 100, H: 40}, "", "")) {
+		t.Error("UsesMono does not tell code from text")
 	}
 }
