@@ -283,3 +283,13 @@ func TestRenderKeepsEveryAnswerInTheNotes(t *testing.T) {
 		t.Error("two renders differ: the shuffles are not seeded")
 	}
 }
+
+// The answer key a board must not show holds each type's written answer:
+// choice answers, a numeric answer as written and a model answer; not a
+// true/false word or an order's items, which any board may hold.
+func TestAnswerKeyHoldsEveryTypesAnswer(t *testing.T) {
+	got := strings.Join(decode(t, everyType).AnswerKey(), "|")
+	if want := "mv|It asks before deleting each file, so we do not lose one by mistake.|7.20"; got != want {
+		t.Errorf("answer key = %q, want %q", got, want)
+	}
+}
