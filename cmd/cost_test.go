@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -92,5 +93,28 @@ func TestMaxCostNeedsAPrice(t *testing.T) {
 	}
 	if _, err := os.Stat("out.yaml"); err == nil {
 		t.Error("a refused run wrote its output")
+	}
+}
+
+// commentedSetting is a commented-out line of a setting or of a list item.
+var commentedSetting = regexp.MustCompile(`^# ([a-z_]+:( |$)|  - )`)
+
+// The config template init writes holds the cost settings, and, every
+// setting uncommented, is a config file plan --cost reads.
+func TestInitConfigTemplateUncommentedIsValid(t *testing.T) {
+	dir := costEnv(t)
+	var lines []string
+	for _, line := range strings.Split(initConfig, "\n") {
+		if commentedSetting.MatchString(line) {
+			line = strings.TrimPrefix(line, "# ")
+		}
+		lines = append(lines, line)
+	}
+	config := filepath.Join(dir, "lessongen.yaml")
+	writeFile(t, config, strings.Join(lines, "\n"))
+	t.Setenv("LESSONGEN_CONFIG", config)
+	v := planCostJSON(t)
+	if !strings.Contains(initConfig, "max_cost:") || v["cost"] == nil {
+		t.Errorf("the template lacks max_cost, or its prices price nothing: %v", v["cost"])
 	}
 }

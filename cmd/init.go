@@ -223,4 +223,7 @@ const initConfig = `# lessongen settings (see "Configuration" in the README). Fl
 # timeout: 2m
 # approve: auto                         # ask: preview each change first
 # tool_schema: strict                   # compatible: for servers without strict schemas
+# max_cost: 1.00                        # USD for a run; "lessongen plan --cost" estimates it
+# prices:                               # USD per 1M tokens, over the built-in table
+#   - {model: gpt-4.1-mini, input: 0.40, cached_input: 0.10, output: 1.60}
 `
