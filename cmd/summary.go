@@ -45,8 +45,9 @@ type runSummary struct {
 	// written, beyond the defects named with their steps: a run that
 	// leaves any exits 3, so exit 0 means validate --strict passes.
 	Strict []jsonProblem `json:"strict_problems"`
-	// Cost is what the tokens cost at the model's price.
-	Cost    *runCost `json:"cost"`
+	// Cost is what the tokens cost at the model's price; none when
+	// nothing ran.
+	Cost    *runCost `json:"cost,omitempty"`
 	elapsed time.Duration
 }
 
