@@ -135,7 +135,12 @@ func writePlanCostJSON(w io.Writer, file, model string, est orchestrate.Estimate
 	}
 	v := map[string]any{"file": file, "model": model, "estimate": est, "bytes_per_token": orchestrate.BytesPerToken, "cost": nil}
 	if priced {
-		v["cost"] = map[string]any{"usd": p.Cost(price.Usage{Prompt: est.Total.Prompt, Completion: est.Total.Completion}),
+		usd := func(s orchestrate.Spend) float64 { return p.Cost(price.Usage{Prompt: s.Prompt, Completion: s.Completion}) }
+		levels := map[string]float64{}
+		for _, l := range est.Levels {
+			levels[l.Level] = usd(l.Spend)
+		}
+		v["cost"] = map[string]any{"usd": usd(est.Total), "levels_usd": levels,
 			"price": p, "priced_as": entry, "prices_checked": price.Checked}
 	} else {
 		v["note"] = noPrice(model)

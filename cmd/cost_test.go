@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -52,6 +53,13 @@ func TestPlanCostPricesFromTheConfigFile(t *testing.T) {
 	tokens := est["prompt_tokens"].(float64) + est["completion_tokens"].(float64)
 	if usd := v["cost"].(map[string]any)["usd"].(float64); usd != tokens*100/1e6 {
 		t.Errorf("cost $%v for %v tokens at $100 per 1M", usd, tokens)
+	}
+	sum := 0.0
+	for _, usd := range v["cost"].(map[string]any)["levels_usd"].(map[string]any) {
+		sum += usd.(float64)
+	}
+	if total := v["cost"].(map[string]any)["usd"].(float64); math.Abs(sum-total) > 1e-9 {
+		t.Errorf("the levels cost $%v, the total $%v", sum, total)
 	}
 	if v := planCostJSON(t, "--model", "llama3.1:8b"); v["cost"].(map[string]any)["usd"].(float64) != 0 {
 		t.Errorf("a free model costs %v", v["cost"])
