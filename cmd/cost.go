@@ -182,8 +182,7 @@ func costOf(cfg *settings, s runSummary) *runCost {
 // line is the summary's cost line.
 func (c *runCost) line() string {
 	if c.USD == nil {
-		first, _, _ := strings.Cut(c.Note, "\n")
-		return "cost: unknown; " + first
+		return fmt.Sprintf("cost: unknown, model %q has no price (add one under prices in the config file; see plan --cost)", c.Model)
 	}
 	return fmt.Sprintf("cost: %s at %s's price (prices checked %s)", price.Money(*c.USD), c.Model, price.Checked)
 }

@@ -126,3 +126,17 @@ func TestInitConfigTemplateUncommentedIsValid(t *testing.T) {
 		t.Errorf("the template lacks max_cost, or its prices price nothing: %v", v["cost"])
 	}
 }
+
+// The summary prices what the run measured, or says the model has none.
+func TestRunCostLine(t *testing.T) {
+	s := runSummary{}
+	s.Tokens.Prompt, s.Tokens.Completion, s.Tokens.Cached = 1_000_000, 100_000, 500_000
+	// gpt-4.1: 500k at $2, 500k cached at $0.50, 100k out at $8.
+	if got := costOf(&settings{Model: "gpt-4.1"}, s); got.USD == nil || math.Abs(*got.USD-2.05) > 1e-9 || !strings.Contains(got.line(), "cost: $2.05 at gpt-4.1's price") {
+		t.Errorf("gpt-4.1: %+v %q", got, got.line())
+	}
+	got := costOf(&settings{Model: "local"}, s)
+	if got.USD != nil || !strings.Contains(got.line(), `model "local" has no price`) || !strings.Contains(got.Note, "prices:") {
+		t.Errorf("unpriced: %+v %q", got, got.line())
+	}
+}
