@@ -196,6 +196,19 @@ func describeMessage(msgs []llm.Message, i int) string {
 // closing reply is asked for: it would cost a request.
 const kickoff = "Fill every pending item using the tools; make all the calls you can in one turn. The task ends as soon as nothing is pending."
 
+// FirstRequest is the request that starts task: the saved conversation
+// (Prior) or the task prompt, then the kickoff (or Continue) as the user
+// turn, with the tools on offer. A cost estimate sizes it without
+// running anything.
+func FirstRequest(tools Tools, task Task) llm.Request {
+	msgs := slices.Clone(task.Prior)
+	if len(msgs) == 0 {
+		msgs = []llm.Message{{Role: llm.RoleSystem, Content: task.Prompt}}
+	}
+	msgs = append(msgs, llm.Message{Role: llm.RoleUser, Content: cmp.Or(task.Continue, kickoff)})
+	return llm.Request{Messages: msgs, Tools: toLLMTools(tools.Tools())}
+}
+
 // Run runs the subagent. It returns an error only for what ends it early
 // and is not the model's to fix: a provider failure, cancellation, or a
 // request too large to send (a *RequestTooLargeError), with the result so
@@ -209,20 +222,18 @@ func Run(ctx context.Context, model llm.Model, tools Tools, task Task, emit even
 	if save == nil {
 		save = func(llm.Message) error { return nil }
 	}
-	var msgs, fresh []llm.Message
+	var msgs []llm.Message
 	if len(task.Prior) > 0 {
 		msgs = slices.Clone(task.Prior)
-		fresh = []llm.Message{{Role: llm.RoleUser, Content: cmp.Or(task.Continue, kickoff)}}
-	} else {
-		fresh = []llm.Message{{Role: llm.RoleSystem, Content: task.Prompt}, {Role: llm.RoleUser, Content: cmp.Or(task.Continue, kickoff)}}
 	}
-	for _, m := range fresh {
+	first := FirstRequest(tools, task)
+	for _, m := range first.Messages[len(msgs):] {
 		if err := save(m); err != nil {
 			return finish(res, msgs, tools, StopFailed), err
 		}
 		msgs = append(msgs, m)
 	}
-	defs := toLLMTools(tools.Tools())
+	defs := first.Tools
 	reviewing := false // the next request is the review turn
 	for res.Steps < task.MaxSteps {
 		if err := ctx.Err(); err != nil {

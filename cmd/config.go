@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/viper"
 
+	"github.com/lessongen/lessongen/internal/price"
 	"github.com/lessongen/lessongen/internal/redact"
 	"github.com/lessongen/lessongen/internal/regfile"
 	"github.com/lessongen/lessongen/llm"
@@ -64,6 +65,10 @@ type settings struct {
 	// MaxRequests and MaxTokensTotal cap the whole run; 0 = no cap.
 	MaxRequests    int
 	MaxTokensTotal int64
+	// MaxCost caps the run's money, in USD at Prices; 0 = no cap.
+	MaxCost float64
+	// Prices are the config file's prices per model, over price.Default.
+	Prices price.Table
 	// MaxAnswerBytes caps what is read of one answer from the server.
 	MaxAnswerBytes int64
 	// CheckpointInterval bounds how often a run rewrites the lesson file;
@@ -201,8 +206,8 @@ func (s *settings) check() error {
 	switch {
 	case strings.TrimSpace(s.Model) == "":
 		return usagef("no model set; use --model, LESSONGEN_MODEL or model in the config file")
-	case s.MaxRequests < 0 || s.MaxTokensTotal < 0:
-		return usagef("--max-requests and --max-tokens-total must not be negative")
+	case s.MaxRequests < 0 || s.MaxTokensTotal < 0 || s.MaxCost < 0:
+		return usagef("--max-requests, --max-tokens-total and --max-cost must not be negative")
 	case s.Concurrency < 1:
 		return usagef("--concurrency must be at least 1, got %d", s.Concurrency)
 	case s.MaxSteps < 1:

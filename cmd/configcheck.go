@@ -93,7 +93,7 @@ func checkSettingType(path string, st setting, value any, at configPos) error {
 	case map[string]any:
 		return usagef("config file %s: %s must be %s, not a list or a map%s", path, st.key, want, at.value)
 	case []any:
-		if st.typ != foldersType {
+		if st.typ != foldersType && st.typ != pricesType {
 			return usagef("config file %s: %s must be %s, not a list or a map%s", path, st.key, want, at.value)
 		}
 	}

@@ -119,6 +119,9 @@ func (g *generation) read() error {
 	if g.form, err = bridge.ParseForm(cfg.ToolSchema); err != nil {
 		return &usageError{err}
 	}
+	if err := checkMaxCost(cfg); err != nil {
+		return err
+	}
 	if g.tmpl, err = templates.Load(cfg.Templates, templateLevels(opts.reg)); err != nil {
 		return &usageError{err}
 	}
@@ -307,7 +310,7 @@ func (g *generation) client() (*bridge.Bridge, llm.Model, error) {
 func (g *generation) runOptions(br *bridge.Bridge, model llm.Model, progress *progress, quit context.CancelCauseFunc, errOut io.Writer) orchestrate.GenerateOptions {
 	cfg, opts := g.cfg, g.opts
 	run := orchestrate.GenerateOptions{Options: orchestrate.Options{
-		Budget: orchestrate.Budget{MaxRequests: cfg.MaxRequests, MaxTokens: cfg.MaxTokensTotal},
+		Budget: orchestrate.Budget{MaxRequests: cfg.MaxRequests, MaxTokens: cfg.MaxTokensTotal, Cost: costCap(cfg, model)},
 		Bridge: br, Model: model, Templates: g.tmpl, Form: g.form, Approval: g.approval,
 		MaxSteps: cfg.MaxSteps, Concurrency: cfg.Concurrency, Instruction: opts.instruction,
 		CheckpointInterval: cfg.CheckpointInterval, Secrets: g.red, Sources: g.srcs,
@@ -381,6 +384,7 @@ func (g *generation) report(res orchestrate.Result) error {
 	}
 	sum := summarizeRun(res.Report, res.RunErr, time.Since(g.start), res.Written)
 	sum.addStrict(g.strict)
+	sum.Cost = costOf(g.cfg, sum)
 	if !opts.quiet || sum.Status != event.StatusDone {
 		// Quiet: a run that did everything has nothing to report.
 		printSummary(opts.io.ErrOut, sum)

@@ -26,6 +26,10 @@ type initOptions struct {
 	reg                   *modality.Registry
 	dir                   string
 	subject, grade, title string
+	// ci names the CI to write a workflow for (init --ci github); force
+	// lets it replace the files it writes.
+	ci    string
+	force bool
 }
 
 // newCmdInit builds init; runF, when set, runs in place of runInit with
@@ -42,7 +46,14 @@ func newCmdInit(f *factory, runF func(*initOptions) error) *cobra.Command {
   .lessongen/.gitignore          keeps each lesson's state (saved conversations, notes) out of git
 --subject, --grade and --title fill those fields; left out, they are pending.
 Nothing is overwritten: if any of these files exists, init writes nothing and
-exits 2. Next: lessongen validate, plan, generate, render.`,
+exits 2. Next: lessongen validate, plan, generate, render.
+
+--ci github writes, instead, a GitHub Actions workflow for the repository in
+DIR (` + ciWorkflowPath + `, with the problem matcher
+` + ciMatcherPath + `): every pull request validates every lesson, errors
+shown on the lines of the diff; the label ` + ciLabel + ` or a manual run
+generates each lesson in a job of its own and attaches its decks. Existing
+files are kept (exit 2) unless --force.`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 1 {
 				return usagef("too many arguments (%d, want at most 1)\nusage: %s", len(args), cmd.UseLine())
@@ -57,12 +68,20 @@ exits 2. Next: lessongen validate, plan, generate, render.`,
 			if runF != nil {
 				return runF(opts)
 			}
+			if opts.ci != "" {
+				return runInitCI(opts)
+			}
+			if opts.force {
+				return usagef("--force goes with --ci: init never replaces a lesson")
+			}
 			return runInit(opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.subject, "subject", "", "the lesson's subject (default: pending)")
 	cmd.Flags().StringVar(&opts.grade, "grade", "", "the lesson's grade or audience, as text (default: pending)")
 	cmd.Flags().StringVar(&opts.title, "title", "", "the lesson's title (default: pending)")
+	cmd.Flags().StringVar(&opts.ci, "ci", "", "instead of a lesson, write a CI workflow for the repository in DIR: github ("+ciWorkflowPath+" and "+ciMatcherPath+")")
+	cmd.Flags().BoolVar(&opts.force, "force", false, "with --ci, replace the files it writes if they exist")
 	return cmd
 }
 
@@ -204,4 +223,7 @@ const initConfig = `# lessongen settings (see "Configuration" in the README). Fl
 # timeout: 2m
 # approve: auto                         # ask: preview each change first
 # tool_schema: strict                   # compatible: for servers without strict schemas
+# max_cost: 1.00                        # USD for a run; "lessongen plan --cost" estimates it
+# prices:                               # USD per 1M tokens, over the built-in table
+#   - {model: gpt-4.1-mini, input: 0.40, cached_input: 0.10, output: 1.60}
 `

@@ -18,6 +18,7 @@ type planOptions struct {
 	file  string
 	slide string
 	json  bool
+	cost  bool
 }
 
 // newCmdPlan builds plan; runF, when set, runs in place of runPlan with
@@ -32,19 +33,30 @@ them: for each, the node and level (metadata or node), what is pending there
 with their briefs (the author's or an earlier assistant's), and the context it would receive (the chain of
 descriptions from the lesson down to the node).
 
-A complete lesson reports nothing to do.`,
-		Example: "  lessongen plan examples/photosynthesis/lesson.yaml\n  lessongen plan lesson.yaml --slide light --json",
+A complete lesson reports nothing to do.
+
+With --cost, estimate instead what the run would spend: requests, prompt
+and completion tokens per level, and money at the model's price (the
+prices setting over a built-in table of OpenAI's). Prompt tokens come from
+the requests the run would send (templates, describe chains, tools) at 4
+bytes a token; turns and completion tokens per subagent as measured on the
+bundled example. No request is made.`,
+		Example: "  lessongen plan examples/photosynthesis/lesson.yaml\n  lessongen plan lesson.yaml --slide light --json\n  lessongen plan lesson.yaml --cost --model gpt-4.1",
 		Args:    exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.file = args[0]
 			if runF != nil {
 				return runF(opts)
 			}
+			if opts.cost {
+				return runPlanCost(cmd, opts)
+			}
 			return runPlan(opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.slide, "slide", "", "plan only this slide (id or 1-based position), as 'fill --slide' would")
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print the plan as JSON")
+	addCostFlags(cmd, opts)
 	completeSlide(cmd, f.registry)
 	return cmd
 }

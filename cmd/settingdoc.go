@@ -34,6 +34,8 @@ func (t settingType) schema() map[string]any {
 			map[string]any{"type": "string"},
 			map[string]any{"type": "array", "items": map[string]any{"type": "string"}},
 		}}
+	case pricesType:
+		return pricesSchema()
 	}
 	return map[string]any{"type": []any{"string", "number", "boolean"}}
 }
@@ -73,6 +75,7 @@ func (t settingType) docName() string {
 		durationType: "duration (`90s`, `2m`)",
 		boolType:     "`true`/`false`",
 		foldersType:  "folders",
+		pricesType:   "list of prices",
 	}[t]
 }
 

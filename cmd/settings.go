@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/lessongen/lessongen/internal/price"
 	"github.com/lessongen/lessongen/llm"
 )
 
@@ -114,6 +115,14 @@ var settingTable = []setting{
 		help: "cap on prompt+completion tokens for the whole run, as the server reports them; when spent, as --max-requests (default: none)",
 		doc:  "none; a cap on the whole run's prompt+completion tokens, as the server reports them; shown and spent as `max_requests`",
 		set:  func(s *settings, v any) { s.MaxTokensTotal = v.(int64) }},
+	{key: "max_cost", typ: floatType, def: 0.0,
+		help: "cap on the run's cost in US dollars, at the model's price (see prices); a request whose worst case could pass it is not sent, the work is saved, exit 3 (default: none)",
+		doc:  "none; a cap on the run's money in USD at the model's price (`prices`). Before each request its worst case (its prompt at 4 bytes a token, uncached, and an answer of `max_tokens`, or 16384 tokens when that is unset) is added to what was spent and what the requests in flight may spend; a request that could pass the cap is not sent, and the run stops as `max_requests` does (exit 3, everything done saved). A model with no price is a usage error (exit 2)",
+		set:  func(s *settings, v any) { s.MaxCost = v.(float64) }},
+	{key: "prices", typ: pricesType, def: price.Table(nil), noFlag: true,
+		help: "model prices in USD per 1M tokens, over the built-in table: a list of {model, input, cached_input, output}",
+		doc:  "OpenAI's current models (`internal/price`, checked " + price.Checked + "); a list of `{model: NAME, input: USD, cached_input: USD, output: USD}` per 1M tokens adds a model or overrides one (a dated snapshot, `gpt-4.1-mini-2025-04-14`, takes the price of `gpt-4.1-mini`). In the environment, the list as JSON. `plan --cost` and the run's summary use it; a model with none gets tokens only",
+		set:  func(s *settings, v any) { s.Prices = v.(price.Table) }},
 	{key: "max_answer_bytes", typ: intType, def: int64(llm.DefaultMaxAnswerBytes), probe: true,
 		help: "cap on bytes read of one answer from the server; a longer answer is a failed attempt (an endless or huge body cannot exhaust memory)",
 		doc:  "`8388608` (8 MiB); cap on what is read of one answer body, streamed or not. An answer that passes it (an endless or huge body from a broken server or proxy) stops being read there and is a failed attempt, retried like a cut stream; the error names the cap and this setting. A streamed answer sends each token in a chunk of its own, about 200 bytes each, so 8 MiB holds some 40 000 streamed tokens; at least `4096`",

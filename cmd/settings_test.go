@@ -1,6 +1,8 @@
 package cmd
 
 import (
+	"github.com/lessongen/lessongen/internal/price"
+
 	"encoding/json"
 	"flag"
 	"os"
@@ -49,6 +51,7 @@ func TestSettingsTableInREADME(t *testing.T) {
 var sampleValues = map[settingType]any{
 	textType: "x", intType: int64(7), floatType: 0.5, durationType: 3 * time.Second,
 	boolType: true, foldersType: []string{"d"},
+	pricesType: price.Table{"m": {Input: 1, Output: 2}},
 }
 
 // Every field of settings is filled by some row of the table (Browser is

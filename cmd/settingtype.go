@@ -24,6 +24,7 @@ const (
 	durationType                    // time.Duration
 	boolType                        // bool
 	foldersType                     // []string
+	pricesType                      // price.Table
 )
 
 // want is the type as messages name it: "timeout must be …".
@@ -35,6 +36,7 @@ func (t settingType) want() string {
 		durationType: "a duration such as 90s or 2m",
 		boolType:     "true or false",
 		foldersType:  "a folder or a list of folders",
+		pricesType:   "a list of {model, input, cached_input, output} (USD per 1M tokens)",
 	}[t]
 }
 
@@ -71,6 +73,8 @@ func (t settingType) parse(v any) (any, error) {
 		return nil, errSettingType
 	case foldersType:
 		return parseFolders(v)
+	case pricesType:
+		return parsePrices(v)
 	}
 	switch v.(type) {
 	case string, bool, int, int64, uint64, float64:

@@ -44,7 +44,10 @@ type runSummary struct {
 	// Strict lists what validate --strict fails on in the lesson as
 	// written, beyond the defects named with their steps: a run that
 	// leaves any exits 3, so exit 0 means validate --strict passes.
-	Strict  []jsonProblem `json:"strict_problems"`
+	Strict []jsonProblem `json:"strict_problems"`
+	// Cost is what the tokens cost at the model's price; none when
+	// nothing ran.
+	Cost    *runCost `json:"cost,omitempty"`
 	elapsed time.Duration
 }
 
@@ -131,6 +134,9 @@ func printSummary(w io.Writer, s runSummary) {
 	fmt.Fprintf(w, "summary: %d done, %d failed, %d still pending, %d with defects (%s), %d interrupted (of %s) · %s · tokens %d prompt, %d completion, %d cached · %s\n",
 		s.Done, s.Failed, s.Pending, s.WithDefects, plural(s.Defects, "defect"), s.Interrupted, plural(s.Steps, "step"), plural(s.Requests, "model request"),
 		s.Tokens.Prompt, s.Tokens.Completion, s.Tokens.Cached, s.elapsed.Round(time.Millisecond))
+	if s.Cost != nil {
+		fmt.Fprintf(w, "  %s\n", s.Cost.line())
+	}
 	notStarted := 0
 	for _, n := range s.Incomplete {
 		if n.NotStarted {

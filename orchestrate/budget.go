@@ -16,6 +16,8 @@ type Budget struct {
 	// MaxTokens counts prompt and completion tokens as the server reports
 	// them (a server that reports none spends none).
 	MaxTokens int64
+	// Cost, when set, caps the run's money (--max-cost; costcap.go).
+	Cost *CostCap
 }
 
 // BudgetSpentError is the cause a run stops with once its Budget is spent:

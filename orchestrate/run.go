@@ -193,6 +193,9 @@ func Run(ctx context.Context, tree Tree, scope Scope, opts Options) (Report, err
 	defer stopStarting(nil)
 	h := &health{}
 	opts.Model = watchedModel{Model: opts.Model, h: h}
+	if opts.Budget.Cost != nil {
+		opts.Model = &costModel{Model: opts.Model, c: opts.Budget.Cost, stop: stopStarting}
+	}
 	if opts.Budget != (Budget{}) {
 		opts.Model = &budgetModel{Model: opts.Model, b: opts.Budget, stop: stopStarting}
 	}
@@ -327,15 +330,12 @@ func (r *runner) step(ctx context.Context, st Step, bl modality.Level, d *modali
 	// What an earlier run generated, and nobody changed since, is this
 	// run's to change; the rest stays the author's.
 	r.prov.adopt(node, sess)
-	tools, err := r.opts.Bridge.NewToolset(bl, node, sess, r.opts.Form, r.opts.Approval, r.opts.Asker)
+	tools, err := toolsFor(&r.opts, bl, node, sess, focus)
 	if err != nil {
 		r.fail(node, bl.Name, err)
 		return false
 	}
-	tools.Focus = focus
-	tools.Secrets = r.opts.Secrets
 	tools.Notes = r.note
-	tools.Sources, tools.Diff = r.opts.Sources, r.opts.Diff
 	// What was read before this step in the tree (the lesson's levels;
 	// for a slide's child, the children before it on the slide) is
 	// carried; what this step reads joins its scope's log.
@@ -349,35 +349,12 @@ func (r *runner) step(ctx context.Context, st Step, bl modality.Level, d *modali
 		carry = carried(&r.reads.root, slide)
 		tools.Read = slide.add
 	}
-	tools.Refine = r.opts.Instruction != "" && focus == ""
-	tools.Rewrite = r.opts.Rewrite && tools.Refine
 	tools.Author = askedAuthor{author: r.opts.Author, emit: r.emit, node: node, level: bl.Name}
 	pending := tools.Pending()
 	if len(pending) == 0 && (r.opts.Instruction == "" || len(st.Pending) > 0) {
 		return true
 	}
-	items := make([]templates.Item, len(pending))
-	for i, p := range pending {
-		items[i] = templates.Item{Path: p.Name(), Hint: p.Hint, ID: p.ID, Generated: p.Generated}
-	}
-	maxNew := bl.MaxNew
-	if focus != "" {
-		maxNew = 0 // a focused subagent changes its item and adds nothing
-	}
-	data := templates.Data{
-		Node: node, Level: bl.Name, Context: st.Context, Pending: items, MaxSteps: r.opts.MaxSteps, Instruction: r.opts.Instruction,
-		MaxCalls: agent.MaxCallsPerTurn, MaxNew: maxNew, NewItems: bl.NewItems, Geometry: brief(sess), Sources: r.opts.Sources != nil, Carried: carry,
-		Rewrite: tools.Rewrite,
-	}
-	var turn string
-	if r.opts.Instruction != "" && focus == "" {
-		locked, editable := ownership(sess, level)
-		data.Locked, data.Editable = capNames(locked), capNames(editable)
-	}
-	prompt, err := r.opts.Templates.Render(bl.Name, data)
-	if err == nil && r.opts.Instruction != "" {
-		turn, err = r.opts.Templates.RenderTurn(bl.Name, data)
-	}
+	prompt, turn, err := taskPrompt(&r.opts, st, bl, sess, focus, carry, tools)
 	if err != nil {
 		r.fail(node, bl.Name, err)
 		return false
@@ -492,6 +469,50 @@ func (r *runner) step(ctx context.Context, st Step, bl modality.Level, d *modali
 	r.mu.Unlock()
 	r.record(nr)
 	return err == nil
+}
+
+// toolsFor is the toolset of a step's subagent as the run's options
+// make it; the runner adds its hooks (notes, reads, slides, the author).
+func toolsFor(opts *Options, bl modality.Level, node string, sess *session.Session, focus string) (*bridge.Toolset, error) {
+	tools, err := opts.Bridge.NewToolset(bl, node, sess, opts.Form, opts.Approval, opts.Asker)
+	if err != nil {
+		return nil, err
+	}
+	tools.Focus = focus
+	tools.Secrets = opts.Secrets
+	tools.Sources, tools.Diff = opts.Sources, opts.Diff
+	tools.Refine = opts.Instruction != "" && focus == ""
+	tools.Rewrite = opts.Rewrite && tools.Refine
+	return tools, nil
+}
+
+// taskPrompt renders a step's task prompt (template, describe chain,
+// what is pending) and, for a refinement, its turn: what a run sends
+// first, and what a cost estimate sizes.
+func taskPrompt(opts *Options, st Step, bl modality.Level, sess *session.Session, focus, carry string, tools *bridge.Toolset) (prompt, turn string, err error) {
+	pending := tools.Pending()
+	items := make([]templates.Item, len(pending))
+	for i, p := range pending {
+		items[i] = templates.Item{Path: p.Name(), Hint: p.Hint, ID: p.ID, Generated: p.Generated}
+	}
+	maxNew := bl.MaxNew
+	if focus != "" {
+		maxNew = 0 // a focused subagent changes its item and adds nothing
+	}
+	data := templates.Data{
+		Node: st.Node, Level: bl.Name, Context: st.Context, Pending: items, MaxSteps: opts.MaxSteps, Instruction: opts.Instruction,
+		MaxCalls: agent.MaxCallsPerTurn, MaxNew: maxNew, NewItems: bl.NewItems, Geometry: brief(sess), Sources: opts.Sources != nil, Carried: carry,
+		Rewrite: tools.Rewrite,
+	}
+	if opts.Instruction != "" && focus == "" {
+		locked, editable := ownership(sess, st.Level)
+		data.Locked, data.Editable = capNames(locked), capNames(editable)
+	}
+	prompt, err = opts.Templates.Render(bl.Name, data)
+	if err == nil && opts.Instruction != "" {
+		turn, err = opts.Templates.RenderTurn(bl.Name, data)
+	}
+	return prompt, turn, err
 }
 
 // describeSlide is a slide whole, for describe_slide: where it sits and

@@ -1,0 +1,283 @@
+package cmd
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/lessongen/lessongen/bridge"
+	"github.com/lessongen/lessongen/internal/price"
+	"github.com/lessongen/lessongen/internal/termsafe"
+	"github.com/lessongen/lessongen/llm"
+	"github.com/lessongen/lessongen/orchestrate"
+	"github.com/lessongen/lessongen/templates"
+)
+
+// worstAnswerTokens is the most one answer is taken to hold, for
+// --max-cost's worst case, when --max-tokens does not say.
+const worstAnswerTokens = 16384
+
+// costFlags are the settings plan --cost reads beside the config file:
+// what changes the requests a run would send, or their price.
+var costFlags = []string{"model", "base_url", "templates", "tool_schema", "max_steps", "max_tokens", "token_field", "parallel_tool_calls", "review"}
+
+// addCostFlags declares plan's --cost and the settings it reads.
+func addCostFlags(cmd *cobra.Command, opts *planOptions) {
+	cmd.Flags().BoolVar(&opts.cost, "cost", false, "estimate the requests, tokens and money the run would spend, from the requests it would send (no request is made)")
+	for _, key := range costFlags {
+		s, _ := lookupSetting(key)
+		s.addFlag(cmd.Flags())
+	}
+}
+
+// priceOf is the model's price from the config file's prices over
+// price.Default.
+func priceOf(cfg *settings) (price.Price, string, bool) {
+	return price.Default.With(cfg.Prices).Lookup(cfg.Model)
+}
+
+// runPlanCost prints plan --cost: the estimate per level and in total,
+// and its money at the model's price.
+func runPlanCost(cmd *cobra.Command, opts *planOptions) error {
+	cfg, err := loadSettings(cmd)
+	if err != nil {
+		return err
+	}
+	est, err := estimateCost(cfg, opts)
+	if err != nil {
+		return err
+	}
+	p, entry, priced := priceOf(cfg)
+	if opts.json {
+		return writePlanCostJSON(opts.io.Out, opts.file, cfg.Model, est, p, entry, priced)
+	}
+	var out strings.Builder
+	writePlanCost(&out, opts.file, cfg, est, p, priced)
+	_, err = fmt.Fprint(opts.io.Out, termsafe.String(out.String()))
+	return err
+}
+
+// estimateCost sizes the first request of every subagent the run would
+// start, through the client the run would use (nothing is sent).
+func estimateCost(cfg *settings, opts *planOptions) (orchestrate.Estimate, error) {
+	form, err := bridge.ParseForm(cfg.ToolSchema)
+	if err != nil {
+		return orchestrate.Estimate{}, &usageError{err}
+	}
+	tmpl, err := templates.Load(cfg.Templates, templateLevels(opts.reg))
+	if err != nil {
+		return orchestrate.Estimate{}, &usageError{err}
+	}
+	doc, err := loadLesson(opts.file, opts.reg)
+	if err != nil {
+		return orchestrate.Estimate{}, err
+	}
+	br, err := bridge.New(opts.reg)
+	if err != nil {
+		return orchestrate.Estimate{}, err
+	}
+	client, err := llm.New(llm.Config{BaseURL: cfg.BaseURL, Model: cfg.Model, MaxTokens: cfg.MaxTokens,
+		TokenField: cfg.TokenField, NoParallelToolCalls: !cfg.ParallelToolCalls})
+	if err != nil {
+		return orchestrate.Estimate{}, &usageError{err}
+	}
+	run := orchestrate.Options{Bridge: br, Templates: tmpl, Form: form, Approval: bridge.ApproveAuto,
+		MaxSteps: cfg.MaxSteps, Review: cfg.Review}
+	est, err := orchestrate.EstimateCost(doc, orchestrate.Scope{Slide: opts.slide}, run, client.RequestBytes)
+	if err != nil {
+		return est, &usageError{err}
+	}
+	return est, nil
+}
+
+func writePlanCost(out *strings.Builder, file string, cfg *settings, est orchestrate.Estimate, p price.Price, priced bool) {
+	if len(est.Levels) == 0 {
+		fmt.Fprintf(out, "%s: nothing to do; nothing is pending.\n", file)
+		return
+	}
+	fmt.Fprintf(out, "%s: an estimate for %s\n\n", file, cfg.Model)
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "level\tsubagents\trequests\tprompt tokens\tcompletion tokens\tcost\t")
+	row := func(name string, n int, s orchestrate.Spend) {
+		money := "-"
+		if priced {
+			money = price.Money(p.Cost(price.Usage{Prompt: s.Prompt, Completion: s.Completion}))
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%g\t%d\t%d\t%s\t\n", name, n, s.Requests, s.Prompt, s.Completion, money)
+	}
+	n := 0
+	for _, l := range est.Levels {
+		row(l.Level, l.Subagents, l.Spend)
+		n += l.Subagents
+	}
+	row("total", n, est.Total)
+	tw.Flush()
+	fmt.Fprintf(out, "\nat most %s (%d turns for each subagent); retries not counted\n", plural(est.MaxRequests, "request"), cfg.MaxSteps)
+	fmt.Fprintf(out, "prompt tokens: the requests the run would send, at %g bytes a token; turns and completion tokens: as measured on the bundled example\n", orchestrate.BytesPerToken)
+	for _, note := range est.Notes {
+		fmt.Fprintf(out, "assumed: %s\n", note)
+	}
+	if priced {
+		fmt.Fprintf(out, "money at $%g per 1M tokens in, $%g out, no prompt caching (prices checked %s; prices in the config file override them)\n",
+			p.Input, p.Output, price.Checked)
+	} else {
+		fmt.Fprintln(out, noPrice(cfg.Model))
+	}
+}
+
+func writePlanCostJSON(w io.Writer, file, model string, est orchestrate.Estimate, p price.Price, entry string, priced bool) error {
+	if est.Levels == nil {
+		est.Levels = []orchestrate.LevelCost{}
+	}
+	v := map[string]any{"file": file, "model": model, "estimate": est, "bytes_per_token": orchestrate.BytesPerToken, "cost": nil}
+	if priced {
+		usd := func(s orchestrate.Spend) float64 { return p.Cost(price.Usage{Prompt: s.Prompt, Completion: s.Completion}) }
+		levels := map[string]float64{}
+		for _, l := range est.Levels {
+			levels[l.Level] = usd(l.Spend)
+		}
+		v["cost"] = map[string]any{"usd": usd(est.Total), "levels_usd": levels,
+			"price": p, "priced_as": entry, "prices_checked": price.Checked}
+	} else {
+		v["note"] = noPrice(model)
+	}
+	data, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(w, "%s\n", termsafe.JSON(data))
+	return err
+}
+
+// noPrice says a model has no price, and how to give it one.
+func noPrice(model string) string {
+	return fmt.Sprintf("no price known for model %q: tokens only; %s", model, price.HowToAdd(model))
+}
+
+// runCost is the money a run spent, for its summary; USD is nil when
+// the model has no price.
+type runCost struct {
+	Model string   `json:"model"`
+	USD   *float64 `json:"usd"`
+	Note  string   `json:"note,omitempty"`
+}
+
+// costOf is what the tokens a run reported cost at the model's price.
+func costOf(cfg *settings, s runSummary) *runCost {
+	c := &runCost{Model: cfg.Model}
+	p, _, ok := priceOf(cfg)
+	if !ok {
+		c.Note = noPrice(cfg.Model)
+		return c
+	}
+	usd := p.Cost(price.Usage{Prompt: s.Tokens.Prompt, Completion: s.Tokens.Completion, Cached: s.Tokens.Cached})
+	c.USD = &usd
+	return c
+}
+
+// line is the summary's cost line.
+func (c *runCost) line() string {
+	if c.USD == nil {
+		return fmt.Sprintf("cost: unknown, model %q has no price (add one under prices in the config file; see plan --cost)", c.Model)
+	}
+	return fmt.Sprintf("cost: %s at %s's price (prices checked %s)", price.Money(*c.USD), c.Model, price.Checked)
+}
+
+// costCap is --max-cost for the run, nil without it; a model with no
+// price is the user's to fix (checkMaxCost, before any request).
+func costCap(cfg *settings, model llm.Model) *orchestrate.CostCap {
+	if cfg.MaxCost <= 0 {
+		return nil
+	}
+	p, _, _ := priceOf(cfg)
+	c := &orchestrate.CostCap{Max: cfg.MaxCost, Price: p, Completion: worstAnswerTokens}
+	if cfg.MaxTokens > 0 {
+		c.Completion = cfg.MaxTokens
+	}
+	if client, ok := model.(*llm.Client); ok {
+		c.Size = client.RequestBytes
+	}
+	return c
+}
+
+// checkMaxCost refuses --max-cost for a model without a price.
+func checkMaxCost(cfg *settings) error {
+	if _, _, ok := priceOf(cfg); cfg.MaxCost > 0 && !ok {
+		return usagef("--max-cost needs the price of model %q, which has none\nfix: %s", cfg.Model, price.HowToAdd(cfg.Model))
+	}
+	return nil
+}
+
+// parsePrices reads the prices setting: a list of {model, input,
+// cached_input, output} from the config file, or the same list as JSON
+// from the environment.
+func parsePrices(v any) (price.Table, error) {
+	if v == nil {
+		return nil, nil
+	}
+	if s, ok := v.(string); ok {
+		if err := json.Unmarshal([]byte(s), &v); err != nil {
+			return nil, err
+		}
+	}
+	if t, ok := v.(price.Table); ok {
+		return t, nil
+	}
+	list, ok := v.([]any)
+	if !ok {
+		return nil, errSettingType
+	}
+	t := price.Table{}
+	for _, it := range list {
+		m, p, err := priceEntry(it)
+		if err != nil {
+			return nil, err
+		}
+		t[m] = p
+	}
+	return t, t.Check()
+}
+
+// priceEntry reads one {model, input, cached_input, output}.
+func priceEntry(it any) (string, price.Price, error) {
+	m, ok := it.(map[string]any)
+	if !ok {
+		return "", price.Price{}, errSettingType
+	}
+	var p price.Price
+	model, _ := m["model"].(string)
+	fields := map[string]*float64{"input": &p.Input, "cached_input": &p.CachedInput, "output": &p.Output}
+	for k, val := range m {
+		dst, known := fields[k]
+		switch {
+		case k == "model":
+		case !known:
+			return "", p, fmt.Errorf("unknown field %q in a price (want model, input, cached_input, output)", k)
+		default:
+			f, err := parseFloat(val)
+			if err != nil {
+				return "", p, fmt.Errorf("%s of %q is not a number", k, model)
+			}
+			*dst = f
+		}
+	}
+	if model == "" || m["input"] == nil || m["output"] == nil {
+		return "", p, fmt.Errorf("a price needs model, input and output: %v", m)
+	}
+	return model, p, nil
+}
+
+// pricesSchema is the prices setting's JSON Schema.
+func pricesSchema() map[string]any {
+	usd := map[string]any{"type": "number", "minimum": 0, "description": "USD per 1M tokens"}
+	return map[string]any{"type": "array", "items": map[string]any{
+		"type":                 "object",
+		"properties":           map[string]any{"model": map[string]any{"type": "string"}, "input": usd, "cached_input": usd, "output": usd},
+		"required":             []any{"model", "input", "output"},
+		"additionalProperties": false,
+	}}
+}

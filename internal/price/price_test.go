@@ -1,0 +1,71 @@
+package price
+
+import (
+	"math"
+	"strings"
+	"testing"
+)
+
+func TestCostPricesCachedTokensApart(t *testing.T) {
+	p := Price{Input: 2, CachedInput: 0.5, Output: 8}
+	got := p.Cost(Usage{Prompt: 1_000_000, Cached: 400_000, Completion: 500_000})
+	// 600k at $2, 400k at $0.50, 500k at $8.
+	if want := 1.2 + 0.2 + 4.0; math.Abs(got-want) > 1e-9 {
+		t.Errorf("cost = %v, want %v", got, want)
+	}
+	// No cached price: cached tokens cost the input price.
+	if got := (Price{Input: 1, Output: 1}).Cost(Usage{Prompt: 1e6, Cached: 1e6}); got != 1 {
+		t.Errorf("cost without a cached price = %v, want 1", got)
+	}
+}
+
+func TestLookupTakesTheLongestModelPrefix(t *testing.T) {
+	for model, want := range map[string]string{
+		"gpt-4.1-mini":            "gpt-4.1-mini",
+		"gpt-4.1-mini-2025-04-14": "gpt-4.1-mini",
+		"gpt-4.1-2025-04-14":      "gpt-4.1",
+		"gpt-5-nano":              "gpt-5-nano",
+	} {
+		_, entry, ok := Default.Lookup(model)
+		if !ok || entry != want {
+			t.Errorf("Lookup(%q) = %q, %v; want %q", model, entry, ok, want)
+		}
+	}
+	for _, model := range []string{"llama3.1:8b", "gpt-4.10", "my-gpt-4.1"} {
+		if _, entry, ok := Default.Lookup(model); ok {
+			t.Errorf("Lookup(%q) found %q; want no price", model, entry)
+		}
+	}
+}
+
+func TestWithOverridesAndKeepsTheDefault(t *testing.T) {
+	over := Table{"gpt-4.1-mini": {Input: 9, Output: 9}, "llama3.1:8b": {}}
+	got := Default.With(over)
+	if got["gpt-4.1-mini"].Input != 9 || got["gpt-4.1"].Input != Default["gpt-4.1"].Input {
+		t.Errorf("With = %v", got)
+	}
+	if _, ok := got["llama3.1:8b"]; !ok {
+		t.Error("With lost an added model")
+	}
+	if Default["gpt-4.1-mini"].Input == 9 {
+		t.Error("With changed Default")
+	}
+}
+
+func TestCheckRefusesNegativePrices(t *testing.T) {
+	err := Table{"m": {Input: -1}}.Check()
+	if err == nil || !strings.Contains(err.Error(), `"m"`) {
+		t.Errorf("Check = %v, want an error naming the model", err)
+	}
+	if err := Default.Check(); err != nil {
+		t.Errorf("Default: %v", err)
+	}
+}
+
+func TestMoney(t *testing.T) {
+	for usd, want := range map[float64]string{0.01234: "$0.0123", 2.5: "$2.50", 0: "$0.0000"} {
+		if got := Money(usd); got != want {
+			t.Errorf("Money(%v) = %q, want %q", usd, got, want)
+		}
+	}
+}
