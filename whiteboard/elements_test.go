@@ -269,3 +269,22 @@ func group(t *testing.T, svg, id string) string {
 	}
 	return m
 }
+
+// A placeholder in the element list is filled by the new tools as by any
+// other: the table lands where the placeholder stood, and closing leaves
+// nothing pending.
+func TestPlaceholderFilledWithATable(t *testing.T) {
+	s, b := newSession(t, "elements:\n  - {id: a, type: text, text: Data, x: 40, y: 40, w: 200, h: 40}\n  - !pending \"a table of the five values\"\n  - {id: z, type: text, text: End, x: 40, y: 600, w: 200, h: 40}\n")
+	ph := b.Pending()[0].Path
+	res := apply(t, s, b, whiteboard.AddTable{Box: box(40, 120, 400, 300), Header: []string{"x"}, Rows: [][]string{{"1"}, {""}}, Placing: whiteboard.Placing{ID: "t"}})
+	if added, ok := res.Outputs[0].(whiteboard.Added); !ok || added.PendingID == "" {
+		t.Errorf("the table did not fill the placeholder %s: %+v", ph, res.Outputs)
+	}
+	dispatch(t, s, whiteboard.ClosePlaceholders{})
+	if got := strings.Join(ids(b), " "); got != "a t z" {
+		t.Errorf("elements = %s, want a t z", got)
+	}
+	if !strings.Contains(render(t, b), "rows:\n      - [\"1\"]\n      - [\"\"]") {
+		t.Errorf("saved table:\n%s", render(t, b))
+	}
+}
