@@ -135,6 +135,9 @@ func writeMarkdown(w io.Writer, doc *compose.Document, reg *modality.Registry, n
 	fmt.Fprintf(&b, "---\n# whiteboards are inline SVG: convert with marp --html\nmarp: true\ntitle: %s\npaginate: true\nstyle: |\n%s---\n\n",
 		frontMatterString(d.title), indent(marpStyle(c.fontDir), "  "))
 	b.WriteString(markdownBlock(d.overview))
+	if d.overviewNotes != "" {
+		b.WriteString(presenterComment(stripTags(d.overviewNotes)))
+	}
 	for _, s := range d.slides {
 		notes := s.notes
 		if len(s.children) == 0 {
