@@ -144,11 +144,15 @@ func (m *Metadata) sectionNames() []string {
 	return out
 }
 
-// section returns the declared section named name (as a person compares
-// names: case, spacing and a final full stop aside), if any.
+// sectionKey compares section names as a person would: case, spacing
+// and final punctuation aside.
+func sectionKey(name string) string { return strings.TrimRight(sameText(name), ".?!") }
+
+// section returns the declared section named name (see sectionKey), if
+// any.
 func (m *Metadata) section(name string) (int, bool) {
 	for i, s := range m.Sections.Value {
-		if !s.IsPlaceholder && sameText(s.Name) == sameText(name) {
+		if !s.IsPlaceholder && sectionKey(s.Name) == sectionKey(name) {
 			return i, true
 		}
 	}

@@ -169,7 +169,7 @@ func (p *Plan) setSections(rc *session.Context, in SetSections) (func(), error) 
 	names := map[string]bool{}
 	if in.PendingID != "" || len(yamlsrc.OpenSpots(p.Metadata.Sections.Value)) > 0 {
 		for _, n := range p.Metadata.sectionNames() {
-			names[sameText(n)] = true
+			names[sectionKey(n)] = true
 		}
 	}
 	items := make([]Section, len(in.Sections))
@@ -179,12 +179,12 @@ func (p *Plan) setSections(rc *session.Context, in SetSections) (func(), error) 
 		switch r := rule.Of[SectionArg]("duration_minutes"); {
 		case s.Name == "" || !s.Outcome.Set:
 			return nil, session.Reject(session.KindInvalidArgs, at, "every section needs a name and an outcome", "section %d is incomplete", i)
-		case names[sameText(s.Name)]:
+		case names[sectionKey(s.Name)]:
 			return nil, session.Reject(session.KindInvalidArgs, at+".name", "give each section its own name", "section %q is named twice", s.Name)
 		case !r.In(float64(a.DurationMinutes)):
 			return nil, session.Reject(session.KindInvalidArgs, at+".duration_minutes", "a section takes "+r.Range()+" minutes", "%d minutes is out of range", a.DurationMinutes)
 		}
-		names[sameText(s.Name)] = true
+		names[sectionKey(s.Name)] = true
 		items[i] = s
 	}
 	if missing := p.undeclaredSlideSections(names); len(missing) > 0 {
@@ -198,7 +198,7 @@ func (p *Plan) setSections(rc *session.Context, in SetSections) (func(), error) 
 func (p *Plan) undeclaredSlideSections(names map[string]bool) []string {
 	var out []string
 	for _, s := range p.slides() {
-		if sec, ok := s.Section.Get(); ok && !s.IsPlaceholder && !names[sameText(sec)] && !slices.Contains(out, sec) {
+		if sec, ok := s.Section.Get(); ok && !s.IsPlaceholder && !names[sectionKey(sec)] && !slices.Contains(out, sec) {
 			out = append(out, sec)
 		}
 	}
