@@ -15,7 +15,12 @@ func (m *Metadata) describeOutcome() string {
 		fmt.Fprintf(&b, " Lesson outcome: %s.", strings.TrimSuffix(strings.TrimSpace(clip.Text(o)), "."))
 	}
 	if q := Texts(m.KeyQuestions.Value); len(q) > 0 {
-		fmt.Fprintf(&b, " Key questions: %s.", joinSentences(q))
+		// Quoted: a question ends in its own mark, not the sentence's.
+		quoted := make([]string, len(q))
+		for i, s := range q {
+			quoted[i] = fmt.Sprintf("%q", strings.TrimSpace(clip.Text(s)))
+		}
+		fmt.Fprintf(&b, " Key questions: %s.", strings.Join(quoted, "; "))
 	}
 	return b.String()
 }
