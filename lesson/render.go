@@ -67,16 +67,9 @@ func (p *Plan) timeline() string {
 			continue
 		}
 		pos++
-		mins := ""
-		switch {
-		case s.DurationMinutes.Set:
-			mins = fmt.Sprint(s.DurationMinutes.Value)
-			total += s.DurationMinutes.Value
-		case s.DurationMinutes.Pending:
-			mins = pending("minutes", s.DurationMinutes.Hint)
-		}
+		total += s.DurationMinutes.Value // 0 unless set
 		fmt.Fprintf(&b, "<tr><td>%d</td><td>%s</td><td><a href=\"#slide-%s\">%s</a></td><td class=\"num\">%s</td></tr>\n",
-			pos, text(s.Section), html.EscapeString(s.ID), text(s.Title), mins)
+			pos, text(s.Section), html.EscapeString(s.ID), text(s.Title), minutesCell(s.DurationMinutes))
 	}
 	fmt.Fprintf(&b, "</tbody><tfoot><tr><td></td><td></td><td>Total</td><td class=\"num\">%d</td></tr></tfoot></table>\n", total)
 	return b.String()

@@ -59,19 +59,12 @@ func (p *Plan) sectionsHTML() string {
 			continue
 		}
 		n++
-		mins := ""
-		switch {
-		case s.DurationMinutes.Set:
-			mins = fmt.Sprint(s.DurationMinutes.Value)
-		case s.DurationMinutes.Pending:
-			mins = pending("minutes", s.DurationMinutes.Hint)
-		}
 		outcome := ""
 		if s.Outcome.Set || s.Outcome.Pending {
 			outcome = text(s.Outcome)
 		}
 		fmt.Fprintf(&b, "<tr><td>%d</td><td>%s</td><td>%s</td><td class=\"num\">%s</td><td class=\"num\">%d</td></tr>\n",
-			n, html.EscapeString(s.Name), outcome, mins, by[s.Name])
+			n, html.EscapeString(s.Name), outcome, minutesCell(s.DurationMinutes), by[s.Name])
 	}
 	b.WriteString("</tbody></table>\n")
 	return b.String()
@@ -133,4 +126,16 @@ func (m *Metadata) cited() []modality.Cited {
 		out = append(out, modality.Cited{Item: "misconception " + clip.Text(c.Misconception), Sources: c.Sources})
 	}
 	return out
+}
+
+// minutesCell is a table cell's minutes: the number, its pending hint,
+// or nothing.
+func minutesCell(f yamlsrc.Field[int]) string {
+	switch {
+	case f.Set:
+		return fmt.Sprint(f.Value)
+	case f.Pending:
+		return pending("minutes", f.Hint)
+	}
+	return ""
 }
