@@ -252,3 +252,26 @@ func TestSectionMinutesAddUp(t *testing.T) {
 		})
 	}
 }
+
+// An attribution written as text alone, and sections in block style with
+// comments, come back byte for byte.
+func TestMetaBareShapesRoundTrip(t *testing.T) {
+	src := "version: 1\nmetadata:\n  title: T\n  licence: MIT   # the Oak repository's\n  attribution: Adapted from Oak National Academy\n  sections:\n    # first cycle\n    - name: Start\n      duration_minutes: 5   # short\n  key_questions: []\nslides: []\n"
+	d := load(t, src)
+	if a := plan(d).Metadata.Attribution.Value; a.Text != "Adapted from Oak National Academy" || a.URL != "" {
+		t.Errorf("attribution = %+v", a)
+	}
+	files, err := d.Render(filepath.Join(t.TempDir(), "copy.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(files[len(files)-1].Data); got != src {
+		t.Errorf("copy differs:\n%s", got)
+	}
+}
+
+func BenchmarkLicenceID(b *testing.B) {
+	for b.Loop() {
+		lesson.LicenceID("CC BY-NC-SA 4.0")
+	}
+}
