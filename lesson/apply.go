@@ -135,6 +135,45 @@ func (in RespondToMisconception) applyTo(p *Plan, rc *session.Context) (func(), 
 	return p.respond(rc, in)
 }
 
+func (in SetOutcome) applyTo(p *Plan, rc *session.Context) (func(), error) {
+	return setText(p, rc, &p.Metadata.Outcome, "outcome", in.Outcome)
+}
+
+func (in SetKeyQuestions) applyTo(p *Plan, rc *session.Context) (func(), error) {
+	items, err := cleanItems("questions", in.Questions, rule.Of[SetKeyQuestions]("questions"))
+	if err != nil {
+		return nil, err
+	}
+	return setList(p, rc, &p.Metadata.KeyQuestions, "key_questions", in.PendingID, items)
+}
+
+func (in SetSections) applyTo(p *Plan, rc *session.Context) (func(), error) {
+	return p.setSections(rc, in)
+}
+
+func (in FillSection) applyTo(p *Plan, rc *session.Context) (func(), error) {
+	return p.fillSection(rc, in)
+}
+
+func (in SetLicence) applyTo(p *Plan, rc *session.Context) (func(), error) {
+	id, ok := LicenceID(in.Licence)
+	if !ok {
+		return nil, session.Reject(session.KindInvalidArgs, "licence", "give the licence's SPDX id or expression, e.g. CC-BY-4.0 or MIT", "%q %s", in.Licence, licenceWarning(in.Licence))
+	}
+	return setField(p, rc, &p.Metadata.Licence, "licence", id)
+}
+
+func (in SetAttribution) applyTo(p *Plan, rc *session.Context) (func(), error) {
+	a := Attribution{Text: strings.TrimSpace(in.Text), URL: strings.TrimSpace(in.URL)}
+	if a.Text == "" {
+		return nil, session.Reject(session.KindInvalidArgs, "text", "say who made the original work and what it is", "text is empty")
+	}
+	if msg := checkURL(a.URL); a.URL != "" && msg != "" {
+		return nil, session.Reject(session.KindInvalidArgs, "url", "give the original's web address, or omit url", "url %s", msg)
+	}
+	return setField(p, rc, &p.Metadata.Attribution, "attribution", a)
+}
+
 func (in AddSlide) applyTo(p *Plan, rc *session.Context) (func(), error) {
 	return p.addSlide(rc, in)
 }

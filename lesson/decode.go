@@ -51,6 +51,7 @@ func Decode(n *yaml.Node, r *yamlsrc.Reporter, kinds []string, bindable map[stri
 	}
 	p.Metadata.numberLists()
 	p.check(r)
+	p.checkMeta(r)
 	// Evaluate bindings once now, so a name that no value has is caught here
 	// and not when the slide's children are generated.
 	for _, s := range p.slides() {

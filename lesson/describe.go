@@ -31,6 +31,7 @@ func (p *Plan) Describe() string {
 	_, count := p.Position("")
 	facts = append(facts, plural(count, "slide"))
 	fmt.Fprintf(&s, ", %s.", strings.Join(facts, ", "))
+	s.WriteString(m.describeOutcome())
 	if o := Texts(m.Objectives.Value); len(o) > 0 {
 		fmt.Fprintf(&s, " Objectives: %s.", joinSentences(o))
 	}
@@ -73,6 +74,7 @@ func (p *Plan) Describe() string {
 	if ma := Texts(m.Materials.Value); len(ma) > 0 {
 		fmt.Fprintf(&s, " Materials in the room: %s.", joinSentences(ma))
 	}
+	s.WriteString(m.describeSections())
 	return s.String()
 }
 
@@ -277,7 +279,7 @@ func (p *Plan) Outline() string {
 		if hint == "" {
 			hint = "no hint"
 		}
-		return fmt.Sprintf("Slides: none yet; the whole list is pending (placeholder p1: %s).", hint) + p.minutes()
+		return fmt.Sprintf("Slides: none yet; the whole list is pending (placeholder p1: %s).", hint) + p.minutes() + p.sectionsOutline()
 	}
 	var b strings.Builder
 	b.WriteString("Slides:")
@@ -300,7 +302,7 @@ func (p *Plan) Outline() string {
 			fmt.Fprintf(&b, " %d min", d)
 		}
 	}
-	return b.String() + p.minutes()
+	return b.String() + p.minutes() + p.sectionsOutline()
 }
 
 // minutes says how the lesson's time is split, so the subagent writing

@@ -75,12 +75,47 @@ type DefineTerm struct {
 	Sources    []string `json:"sources,omitempty" jsonschema:"where the definition comes from in the author's sources: path:line or path:start-end, as read_source numbers lines. Omit when not written from a source"`
 }
 
+// SetOutcome sets the lesson's one outcome.
+type SetOutcome struct {
+	Outcome string `json:"outcome" jsonschema:"the lesson's one outcome: what pupils can do by its end, one sentence in the form the author's brief asks for (e.g. I can explain why the Romans left Britain)"`
+}
+
+type SetKeyQuestions struct {
+	Questions []Item `json:"questions" jsonschema:"the questions the lesson answers, as a learner would ask them (How can I create, copy and delete files?); give one as {text, sources} to cite where it comes from" minItems:"1" maxItems:"6"`
+	PendingID string `json:"pending_id,omitempty" jsonschema:"id of the placeholder in the author's list that these items fill (from list_pending): they go there and the author's items stay. Omit when the whole list is pending"`
+}
+
+// SetSections sets the lesson's learning cycles.
+type SetSections struct {
+	Sections  []SectionArg `json:"sections" jsonschema:"the lesson's learning cycles in teaching order, each with its outcome and minutes; their minutes add up to the lesson's" minItems:"1" maxItems:"8"`
+	PendingID string       `json:"pending_id,omitempty" jsonschema:"id of the placeholder in the author's list that these items fill (from list_pending): they go there and the author's items stay. Omit when the whole list is pending"`
+}
+
+// FillSection writes the pending outcome or minutes of one section the
+// author declared.
+type FillSection struct {
+	Name            string  `json:"name" jsonschema:"the section's name exactly as the lesson lists it"`
+	Outcome         *string `json:"outcome,omitempty" jsonschema:"what pupils can do by the end of the cycle, one sentence; only when its outcome is pending"`
+	DurationMinutes *int    `json:"duration_minutes,omitempty" jsonschema:"minutes the cycle takes; only when its minutes are pending" minimum:"1" maximum:"600"`
+}
+
+// SetLicence sets the lesson's licence.
+type SetLicence struct {
+	Licence string `json:"licence" jsonschema:"the SPDX id or expression of the licence, e.g. CC-BY-4.0, CC-BY-NC-SA-4.0 or MIT; the licence of the work the lesson adapts when it adapts one"`
+}
+
+// SetAttribution credits the work the lesson is adapted from.
+type SetAttribution struct {
+	Text string `json:"text" jsonschema:"who made the work the lesson is adapted from, and what it is, e.g. Adapted from The Unix Shell, Software Carpentry"`
+	URL  string `json:"url,omitempty" jsonschema:"a link to the original work (http or https), when known; never invent one"`
+}
+
 // AddSlide places a new slide; its whiteboard is generated afterwards from
 // the whiteboard hint.
 type AddSlide struct {
 	ID              string   `json:"id,omitempty" jsonschema:"optional id you choose for the slide (a short slug: a letter, then letters, digits, - or _; at most 32 characters), unique in this lesson. Default: one made from the title"`
 	Title           string   `json:"title" jsonschema:"the slide's title"`
-	Section         string   `json:"section" jsonschema:"the lesson phase the slide belongs to, e.g. Engage, Explore, Explain, Elaborate, Evaluate"`
+	Section         string   `json:"section" jsonschema:"the section the slide belongs to: one of the lesson's sections by name when it declares them, else the lesson phase, e.g. Engage, Explore, Explain, Elaborate, Evaluate"`
 	DurationMinutes int      `json:"duration_minutes" jsonschema:"minutes spent on the slide" minimum:"1" maximum:"120"`
 	Notes           string   `json:"notes" jsonschema:"speaker notes for the teacher (not shown on the slide)"`
 	Whiteboard      string   `json:"whiteboard" jsonschema:"what the slide's whiteboard should show; another assistant draws it from this"`
@@ -168,6 +203,24 @@ func (RespondToMisconception) Spec() session.Spec {
 func (DefineTerm) Spec() session.Spec {
 	return session.Spec{Capability: CapMetadata, Fills: []string{"metadata.vocabulary[*].definition"}, Doc: "Write the definition of a vocabulary term whose definition is pending."}
 }
+func (SetOutcome) Spec() session.Spec {
+	return session.Spec{Capability: CapMetadata, Fills: []string{"metadata.outcome"}, Doc: "Set the lesson's one outcome."}
+}
+func (SetKeyQuestions) Spec() session.Spec {
+	return session.Spec{Capability: CapMetadata, Fills: []string{"metadata.key_questions", "metadata.key_questions[*]"}, Doc: "Set the learner-facing key questions the lesson answers, or add them at a placeholder in the author's list."}
+}
+func (SetSections) Spec() session.Spec {
+	return session.Spec{Capability: CapMetadata, Fills: []string{"metadata.sections", "metadata.sections[*]"}, Doc: "Set the lesson's learning cycles (sections), each with its outcome and minutes, or add them at a placeholder in the author's list."}
+}
+func (FillSection) Spec() session.Spec {
+	return session.Spec{Capability: CapMetadata, Fills: []string{"metadata.sections[*].outcome", "metadata.sections[*].duration_minutes"}, Doc: "Write the pending outcome or minutes of a section the author declared."}
+}
+func (SetLicence) Spec() session.Spec {
+	return session.Spec{Capability: CapMetadata, Fills: []string{"metadata.licence"}, Doc: "Set the lesson's licence, as an SPDX id or expression."}
+}
+func (SetAttribution) Spec() session.Spec {
+	return session.Spec{Capability: CapMetadata, Fills: []string{"metadata.attribution"}, Doc: "Credit the work the lesson is adapted from."}
+}
 func (AddSlide) Spec() session.Spec {
 	return session.Spec{Capability: CapNode, Adds: true, Doc: "Add a slide: title, section, duration, speaker notes, a brief for its whiteboard, and for a slide that checks learning, a brief for its quiz."}
 }
@@ -203,6 +256,7 @@ func Intents() []session.Intent {
 		SetTitle{}, SetSubject{}, SetGrade{}, SetDuration{}, SetLanguage{},
 		SetObjectives{}, SetVocabulary{}, SetPrerequisites{}, SetStandards{},
 		SetKeyLearningPoints{}, SetMisconceptions{}, SetMaterials{}, DefineTerm{}, RespondToMisconception{},
+		SetOutcome{}, SetKeyQuestions{}, SetSections{}, FillSection{}, SetLicence{}, SetAttribution{},
 		AddSlide{}, UpdateSlide{}, MoveSlide{}, RemoveSlide{},
 		DescribeLesson{}, ListPending{},
 		SetSlideProps{}, ClosePlaceholders{},

@@ -20,6 +20,8 @@ func (m *Metadata) numberLists() {
 	yamlsrc.NumberPlaceholders(m.Materials.Value, "materials-")
 	yamlsrc.NumberPlaceholders(m.Vocabulary.Value, "vocabulary-")
 	yamlsrc.NumberPlaceholders(m.Misconceptions.Value, "misconceptions-")
+	yamlsrc.NumberPlaceholders(m.KeyQuestions.Value, "key_questions-")
+	yamlsrc.NumberPlaceholders(m.Sections.Value, "sections-")
 }
 
 // listPending lists the open placeholders of the metadata lists.
@@ -40,6 +42,8 @@ func (m *Metadata) listPending() []session.Pending {
 	add("key_learning_points", yamlsrc.OpenSpots(m.KeyLearningPoints.Value))
 	add("misconceptions", yamlsrc.OpenSpots(m.Misconceptions.Value))
 	add("materials", yamlsrc.OpenSpots(m.Materials.Value))
+	add("key_questions", yamlsrc.OpenSpots(m.KeyQuestions.Value))
+	add("sections", yamlsrc.OpenSpots(m.Sections.Value))
 	return ps
 }
 

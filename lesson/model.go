@@ -157,6 +157,16 @@ type Metadata struct {
 	Misconceptions    yamlsrc.Field[[]Misconception] `yaml:"misconceptions"`
 	// Materials is what the teacher needs in the room.
 	Materials yamlsrc.Field[[]Item] `yaml:"materials"`
+
+	// Outcome is the lesson's one outcome; KeyQuestions the learner-facing
+	// questions it answers; Sections its learning cycles (see meta.go).
+	Outcome      yamlsrc.Field[string]    `yaml:"outcome" jsonschema:"the lesson's one outcome, e.g. I can explain why the Romans left Britain"`
+	KeyQuestions yamlsrc.Field[[]Item]    `yaml:"key_questions" jsonschema:"the questions the lesson answers, as a learner would ask them"`
+	Sections     yamlsrc.Field[[]Section] `yaml:"sections" jsonschema:"the lesson's learning cycles, each with its outcome and minutes; slides name theirs in section:"`
+	// Licence and Attribution are the terms a reuse must honour: every
+	// render shows them, the handout too.
+	Licence     yamlsrc.Field[string]      `yaml:"licence" jsonschema:"the lesson's licence: an SPDX id or expression (CC-BY-4.0, MIT, CC-BY-NC-SA-4.0), or free text"`
+	Attribution yamlsrc.Field[Attribution] `yaml:"attribution" jsonschema:"credit for the work the lesson is adapted from: text, or {text, url}"`
 }
 
 // Slide is one placement in the lesson: its own fields and its whiteboard.
@@ -361,6 +371,11 @@ func (p *Plan) Pending() []session.Pending {
 		{"key_learning_points", m.KeyLearningPoints.Pending, m.KeyLearningPoints.Hint},
 		{"misconceptions", m.Misconceptions.Pending, m.Misconceptions.Hint},
 		{"materials", m.Materials.Pending, m.Materials.Hint},
+		{"outcome", m.Outcome.Pending, m.Outcome.Hint},
+		{"key_questions", m.KeyQuestions.Pending, m.KeyQuestions.Hint},
+		{"sections", m.Sections.Pending, m.Sections.Hint},
+		{"licence", m.Licence.Pending, m.Licence.Hint},
+		{"attribution", m.Attribution.Pending, m.Attribution.Hint},
 	} {
 		if f.pending {
 			ps = append(ps, session.Pending{Level: session.LevelMetadata, Path: "metadata." + f.name, Hint: f.hint})
@@ -377,6 +392,7 @@ func (p *Plan) Pending() []session.Pending {
 			ps = append(ps, session.Pending{Level: session.LevelMetadata, Path: fmt.Sprintf("metadata.vocabulary[%s].definition", t.Term), Hint: t.definitionHint})
 		}
 	}
+	ps = append(ps, m.sectionsPending()...)
 	return append(ps, p.list().Pending("slides", newSlidesLabel, slideFields)...)
 }
 

@@ -10,17 +10,14 @@ import (
 )
 
 // RenderPPTX draws the lesson's overview slide for a PowerPoint deck: the
-// audience and duration, then objectives, key learning points and
-// materials on the left, vocabulary and misconceptions on the right, each
-// a native text box; the timeline of sections goes to its notes. Pending
-// fields show their hints.
+// audience, duration and outcome, then key questions, objectives, key
+// learning points and materials on the left, vocabulary and the learning
+// cycles on the right, each a native text box, and the licence and credit
+// along the foot. The misconceptions with their responses (the
+// teacher's) and the timeline go to its notes, which a handout leaves
+// out. Pending fields show their hints.
 func RenderPPTX(p *Plan, _ map[string]string, frame pptx.Box) modality.PPTXRendered {
 	m := p.Metadata
-	amber := pptx.RGB("7A4A00")
-	head := func(s string) pptx.Para { return pptx.Text(s, 20, true, pptx.RGB("1F3A5F")) }
-	bullet := func(s string, c pptx.Color) pptx.Para {
-		return pptx.Para{Runs: []pptx.Run{{Text: s, Size: 16, Color: c}}, Bullet: "•"}
-	}
 	var left, right []pptx.Para
 	var facts []string
 	if m.Grade.Set {
@@ -38,29 +35,13 @@ func RenderPPTX(p *Plan, _ map[string]string, frame pptx.Box) modality.PPTXRende
 	if len(facts) > 0 {
 		left = append(left, pptx.Text(strings.Join(facts, " · "), 16, false, pptx.RGB("4A5560")))
 	}
-	section := func(out *[]pptx.Para, title string, pending bool, hint string, items []string) {
-		if !pending && len(items) == 0 && hint == "" {
-			return
-		}
-		*out = append(*out, head(title))
-		if pending || (len(items) == 0 && hint != "") {
-			*out = append(*out, bullet(pendingText(strings.ToLower(title), hint), amber))
-			return
-		}
-		for _, it := range items {
-			*out = append(*out, bullet(it, pptx.Color{}))
-		}
+	if m.Outcome.Set || m.Outcome.Pending {
+		left = append(left, pptx.Para{Runs: []pptx.Run{{Text: "Outcome: ", Size: 16, Bold: true}, {Text: plain(m.Outcome), Size: 16}}})
 	}
-	texts := func(f yamlsrc.Field[[]Item]) []string {
-		var out []string
-		for _, it := range f.Value {
-			out = append(out, it.Text)
-		}
-		return out
-	}
-	section(&left, "Objectives", m.Objectives.Pending, m.Objectives.Hint, texts(m.Objectives))
-	section(&left, "Key learning points", m.KeyLearningPoints.Pending, m.KeyLearningPoints.Hint, texts(m.KeyLearningPoints))
-	section(&left, "Materials", m.Materials.Pending, m.Materials.Hint, texts(m.Materials))
+	overviewList(&left, "Key questions", m.KeyQuestions.Pending, m.KeyQuestions.Hint, itemTexts(m.KeyQuestions))
+	overviewList(&left, "Objectives", m.Objectives.Pending, m.Objectives.Hint, itemTexts(m.Objectives))
+	overviewList(&left, "Key learning points", m.KeyLearningPoints.Pending, m.KeyLearningPoints.Hint, itemTexts(m.KeyLearningPoints))
+	overviewList(&left, "Materials", m.Materials.Pending, m.Materials.Hint, itemTexts(m.Materials))
 	var vocab []string
 	for _, t := range m.Vocabulary.Value {
 		s := t.Term
@@ -71,25 +52,12 @@ func RenderPPTX(p *Plan, _ map[string]string, frame pptx.Box) modality.PPTXRende
 		}
 		vocab = append(vocab, s)
 	}
-	section(&right, "Vocabulary", m.Vocabulary.Pending, m.Vocabulary.Hint, vocab)
-	var mis []string
-	for _, mc := range m.Misconceptions.Value {
-		s := mc.Misconception + "\n→ "
-		if hint, ok := mc.PendingResponse(); ok {
-			s += pendingText("response", hint)
-		} else {
-			s += mc.Response
-		}
-		mis = append(mis, s)
-	}
-	section(&right, "Misconceptions", m.Misconceptions.Pending, m.Misconceptions.Hint, mis)
-	gap := frame.W / 40
-	half := (frame.W - gap) / 2
-	out := modality.PPTXRendered{Shapes: []pptx.Shape{
-		&pptx.Sp{Name: "overview", Box: pptx.Box{X: frame.X, Y: frame.Y, W: half, H: frame.H}, Paras: left, Shrink: true},
-		&pptx.Sp{Name: "overview words", Box: pptx.Box{X: frame.X + half + gap, Y: frame.Y, W: half, H: frame.H}, Paras: right, Shrink: true},
-	}}
-	out.Notes = p.timelineText()
+	overviewList(&right, "Vocabulary", m.Vocabulary.Pending, m.Vocabulary.Hint, vocab)
+	overviewList(&right, "Learning cycles", m.Sections.Pending, m.Sections.Hint, sectionTexts(m.Sections.Value))
+	out := modality.PPTXRendered{Shapes: overviewShapes(frame, left, right, termsLines(m, func(s string) string { return s }, pendingText), m.Attribution.Value.URL)}
+	var notes []pptx.Para
+	overviewList(&notes, "Misconceptions", m.Misconceptions.Pending, m.Misconceptions.Hint, misconceptionTexts(m.Misconceptions.Value))
+	out.Notes = append(notes, p.timelineText()...)
 	return out
 }
 

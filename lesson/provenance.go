@@ -25,6 +25,11 @@ func (p *Plan) metaValues() []metaValue {
 		{"key_learning_points", m.KeyLearningPoints.Value, m.KeyLearningPoints.Set},
 		{"misconceptions", m.Misconceptions.Value, m.Misconceptions.Set},
 		{"materials", m.Materials.Value, m.Materials.Set},
+		{"outcome", m.Outcome.Value, m.Outcome.Set},
+		{"key_questions", m.KeyQuestions.Value, m.KeyQuestions.Set},
+		{"sections", m.Sections.Value, m.Sections.Set},
+		{"licence", m.Licence.Value, m.Licence.Set},
+		{"attribution", m.Attribution.Value, m.Attribution.Set},
 	}
 }
 

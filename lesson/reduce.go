@@ -273,6 +273,10 @@ func (p *Plan) addSlide(rc *session.Context, in AddSlide) (func(), error) {
 	if err := sources.CheckList(in.Sources); err != nil {
 		return nil, err
 	}
+	section, err := p.checkSlideSection(in.Section)
+	if err != nil {
+		return nil, err
+	}
 	id := in.ID
 	if id == "" {
 		id = p.newID(title)
@@ -280,7 +284,7 @@ func (p *Plan) addSlide(rc *session.Context, in AddSlide) (func(), error) {
 	s := &Slide{
 		ID:              id,
 		Title:           yamlsrc.Val(title),
-		Section:         optional(in.Section),
+		Section:         optional(section),
 		DurationMinutes: yamlsrc.Val(in.DurationMinutes),
 		Notes:           optional(in.Notes),
 		Sources:         slices.Clone(in.Sources),
@@ -394,6 +398,13 @@ func (p *Plan) updateSlide(rc *session.Context, in UpdateSlide) (func(), error) 
 		if v == "" {
 			restore()
 			return nil, session.Reject(session.KindInvalidArgs, f.name, "give a non-empty value", "%s is empty", f.name)
+		}
+		if f.name == "section" {
+			var err error
+			if v, err = p.checkSlideSection(v); err != nil {
+				restore()
+				return nil, err
+			}
 		}
 		*f.field = yamlsrc.Val(v)
 		fields = append(fields, f.name)

@@ -10,12 +10,16 @@ import (
 )
 
 // Render draws the lesson's overview page for `lessongen render`: title,
-// audience, duration, objectives, key learning points, vocabulary,
-// misconceptions, materials and a timeline of sections with minutes.
-// Pending fields are shown with their hints.
+// audience, duration, outcome and key questions, objectives, key learning
+// points, vocabulary, materials, the learning cycles, a timeline of
+// slides with minutes, and the licence and credit a reuse must honour.
+// Pending fields are shown with their hints. What is for the teacher
+// alone (misconceptions with their responses, the items' citations) goes
+// in Notes, never in Body, so a pupil's copy that shows Body only has
+// none of it.
 func Render(p *Plan, _ map[string]string) modality.Rendered {
 	m := p.Metadata
-	var b strings.Builder
+	var b, notes strings.Builder
 	fmt.Fprintf(&b, "<h1>%s</h1>\n", text(m.Title))
 	var facts []string
 	if aud := audience(m); aud != "" {
@@ -30,32 +34,22 @@ func Render(p *Plan, _ map[string]string) modality.Rendered {
 	if len(facts) > 0 {
 		fmt.Fprintf(&b, "<p class=\"facts\">%s</p>\n", strings.Join(facts, " · "))
 	}
+	b.WriteString(outcomeHTML(m.Outcome))
 	b.WriteString("<div class=\"overview-grid\">\n")
+	list(&b, "Key questions", m.KeyQuestions, Item.html)
 	list(&b, "Objectives", m.Objectives, Item.html)
 	list(&b, "Key learning points", m.KeyLearningPoints, Item.html)
-	list(&b, "Vocabulary", m.Vocabulary, func(t Term) string {
-		s := "<b>" + html.EscapeString(t.Term) + "</b>"
-		if hint, ok := t.PendingDefinition(); ok {
-			return s + " — " + pending("definition", hint)
-		}
-		if t.Definition != "" {
-			s += " — " + html.EscapeString(t.Definition)
-		}
-		return s + citations(t.Sources)
-	})
-	list(&b, "Misconceptions", m.Misconceptions, func(mc Misconception) string {
-		s := html.EscapeString(mc.Misconception)
-		if hint, ok := mc.PendingResponse(); ok {
-			return s + "<br><span class=\"response\">" + pending("response", hint) + "</span>"
-		}
-		return s + "<br><span class=\"response\">" + html.EscapeString(mc.Response) + "</span>" + citations(mc.Sources)
-	})
+	list(&b, "Vocabulary", m.Vocabulary, Term.html)
+	list(&notes, "Misconceptions", m.Misconceptions, Misconception.html)
 	list(&b, "Materials", m.Materials, Item.html)
 	list(&b, "Prerequisites", m.Prerequisites, html.EscapeString)
 	list(&b, "Standards", m.Standards, html.EscapeString)
 	b.WriteString("</div>\n")
+	b.WriteString(p.sectionsHTML())
 	b.WriteString(p.timeline())
-	return modality.Rendered{Body: b.String()}
+	b.WriteString(termsHTML(m))
+	notes.WriteString(modality.CitationNotes("Sources of the overview", m.cited()))
+	return modality.Rendered{Body: b.String(), Notes: notes.String()}
 }
 
 // timeline lists the slides by section with their minutes, and the total.
@@ -73,16 +67,9 @@ func (p *Plan) timeline() string {
 			continue
 		}
 		pos++
-		mins := ""
-		switch {
-		case s.DurationMinutes.Set:
-			mins = fmt.Sprint(s.DurationMinutes.Value)
-			total += s.DurationMinutes.Value
-		case s.DurationMinutes.Pending:
-			mins = pending("minutes", s.DurationMinutes.Hint)
-		}
+		total += s.DurationMinutes.Value // 0 unless set
 		fmt.Fprintf(&b, "<tr><td>%d</td><td>%s</td><td><a href=\"#slide-%s\">%s</a></td><td class=\"num\">%s</td></tr>\n",
-			pos, text(s.Section), html.EscapeString(s.ID), text(s.Title), mins)
+			pos, text(s.Section), html.EscapeString(s.ID), text(s.Title), minutesCell(s.DurationMinutes))
 	}
 	fmt.Fprintf(&b, "</tbody><tfoot><tr><td></td><td></td><td>Total</td><td class=\"num\">%d</td></tr></tfoot></table>\n", total)
 	return b.String()
@@ -175,16 +162,7 @@ func list[T any](b *strings.Builder, title string, f yamlsrc.Field[[]T], item fu
 	b.WriteString("</ul></section>\n")
 }
 
-func (it Item) html() string { return html.EscapeString(it.Text) + citations(it.Sources) }
-
-// citations shows an overview item's sources beside it: the overview has
-// no notes of its own.
-func citations(list []string) string {
-	if len(list) == 0 {
-		return ""
-	}
-	return " <span class=\"sources\">(sources: " + html.EscapeString(strings.Join(list, ", ")) + ")</span>"
-}
+func (it Item) html() string { return html.EscapeString(it.Text) }
 
 // pending is a visible placeholder for something still to be generated.
 func pending(what, hint string) string {

@@ -76,10 +76,14 @@ func (p *Plan) MinutesDefect() string {
 // Defects lists the lesson's own defects (its minutes), so a subagent that
 // leaves them is told, as the whiteboard's layout defects are.
 func (p *Plan) Defects() []session.Warning {
+	var out []session.Warning
 	if msg := p.MinutesDefect(); msg != "" {
-		return []session.Warning{{Path: "metadata.duration_minutes", Message: msg}}
+		out = append(out, session.Warning{Path: "metadata.duration_minutes", Message: msg})
 	}
-	return nil
+	for _, d := range p.sectionDefects() {
+		out = append(out, session.Warning{Path: d.path, Message: d.msg})
+	}
+	return out
 }
 
 // Citations lists every citation in the lesson itself (its children hold
@@ -100,6 +104,7 @@ func (p *Plan) metadataCitations() []sources.Ref {
 	items("objectives", m.Objectives.Value)
 	items("key_learning_points", m.KeyLearningPoints.Value)
 	items("materials", m.Materials.Value)
+	items("key_questions", m.KeyQuestions.Value)
 	for i, t := range m.Vocabulary.Value {
 		out = append(out, sources.Refs(t.src, t.Sources, fmt.Sprintf("metadata.vocabulary[%d].sources", i))...)
 	}

@@ -65,6 +65,11 @@ metadata:
   materials: [%[12]s]
   prerequisites: [%[13]s]
   standards: [%[14]s]
+  outcome: %[51]s
+  key_questions: [%[52]s]
+  licence: %[53]s
+  attribution: %[54]s
+  sections: [{name: %[16]s, outcome: %[55]s}]
 slides:
   - id: s1
     title: %[15]s
@@ -113,7 +118,8 @@ slides:
 		p(" prompt hint"), p(" answers hint"), p(" distractors hint"), p(" feedback hint"), p(" question hint"),
 		q(" slide 2 title"), p(" section hint"), p(" minutes hint"), p(" notes hint"), p(" whiteboard hint"),
 		p(" instructions hint"), p(" questions hint"), p(" slide hint"),
-		q(" source.md:1"))
+		q(" source.md:1"),
+		q(" outcome"), q(" key question"), q(" licence"), q(" attribution"), q(" section outcome"))
 }
 
 // hostileNotes are notes for the author (note_for_author) carrying a, on

@@ -112,7 +112,7 @@ func marpStyle(fontDir string) string {
 	b.WriteString("h1 { font-size: 34px; margin: 0; } .facts { font-size: 18px; margin: 0 0 6px; }\n")
 	b.WriteString(".overview-grid > section { break-inside: avoid; } .overview-grid p, .overview-grid ul, .overview-grid li { margin: 0; }\n")
 	b.WriteString(".overview-grid h2, section > div > h2:not(:first-child) { font-size: 20px; line-height: 26px; margin: 6px 0 2px; break-after: avoid; }\n")
-	b.WriteString("table.timeline { font-size: 14px; line-height: 1.3; } table.timeline th, table.timeline td { padding: 1px 6px; }\n")
+	b.WriteString("table.timeline, table.sections { font-size: 14px; line-height: 1.3; } :is(table.timeline, table.sections) :is(th, td) { padding: 1px 6px; }\n")
 	b.WriteString(".pending { color: #7a4a00; background: #fff8e6; border: 2px dashed #b7791f; }\n")
 	return b.String()
 }
@@ -141,6 +141,9 @@ func writeMarkdown(w io.Writer, doc *compose.Document, reg *modality.Registry, n
 	fmt.Fprintf(&b, "---\n# whiteboards are inline SVG: convert with marp --html\nmarp: true\ntitle: %s\npaginate: true\nstyle: |\n%s---\n\n",
 		frontMatterString(d.title), indent(marpStyle(c.fontDir), "  "))
 	b.WriteString(markdownBlock(d.overview))
+	if d.overviewNotes != "" {
+		b.WriteString(presenterComment(stripTags(d.overviewNotes)))
+	}
 	for _, s := range d.slides {
 		notes := s.notes
 		if len(s.children) == 0 {

@@ -18,12 +18,13 @@ import (
 )
 
 // teacherOnly is what only the teacher's copy of allkinds holds: speaker
-// notes, a note for the author, the answer key with its feedback, and the
-// notes' headings.
+// notes, a note for the author, the answer key with its feedback, the
+// overview's misconceptions with their responses, and the notes' headings.
 var teacherOnly = []string{
 	"Point at each box in turn", // speaker notes
 	"check the Hebrew options",  // a note for the author
 	"Answer key", "0 °C at sea level", "Quiz sources", "Notes for the author",
+	"It is water vapour condensing into droplets", // a misconception's response, on the overview
 	`class="notes"`,
 	// the answer key of every question type: a why of an option and of a
 	// true/false answer, a model answer, a numeric answer with its

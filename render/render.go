@@ -11,7 +11,6 @@ import (
 	"html"
 	"io"
 	"maps"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -35,11 +34,14 @@ type slide struct {
 	children    []modality.Rendered
 }
 
-// deck is the lesson drawn: the overview and the slides.
+// deck is the lesson drawn: the overview and the slides. overviewNotes
+// is the overview's teacher-only part (the lesson's Rendered.Notes and
+// the notes for the author), kept apart from overview as a slide's notes
+// are from its body, so a pupil's copy leaves it out by construction.
 type deck struct {
-	title    string
-	overview string
-	slides   []slide
+	title                   string
+	overview, overviewNotes string
+	slides                  []slide
 }
 
 // build draws every part of doc through its modality's Render hook.
@@ -49,7 +51,8 @@ func build(doc *compose.Document, reg *modality.Registry) (*deck, error) {
 	var bound = map[string]map[string]string{}
 	doc.View(func(p *lesson.Plan) {
 		d.title = p.Title()
-		d.overview = reg.Root().Render(p, nil).Body
+		r := reg.Root().Render(p, nil)
+		d.overview, d.overviewNotes = r.Body, r.Notes
 		pages = p.Pages()
 		for _, pg := range pages {
 			if pg.ID != "" {
@@ -94,9 +97,7 @@ func buildWithNotes(doc *compose.Document, reg *modality.Registry, notes []Autho
 		return d, err
 	}
 	bySlide, general := splitNotes(notes)
-	if g := notesHTML(general); g != "" {
-		d.overview += "<aside class=\"notes\">" + g + "</aside>\n"
-	}
+	d.overviewNotes += notesHTML(general)
 	for i, s := range d.slides {
 		if s.id != "" {
 			d.slides[i].notes += notesHTML(bySlide[s.id])
@@ -183,15 +184,11 @@ func HTMLWriterWith(opts HTMLOptions) Writer {
 	}
 }
 
-// overviewSources matches the citations the overview shows beside an
-// objective or a term (lesson's citations): the overview has no notes to
-// hold them. Their text is escaped, so holds no "<".
-var overviewSources = regexp.MustCompile(` <span class="sources">[^<]*</span>`)
-
 // buildCopy is buildWithNotes for the teacher's copy. The pupil's copy
 // (handout) leaves out all that is for the teacher alone — speaker
-// notes, notes for the author, the answer key and sources, which are all
-// notes — so a pupil who views the page's source finds none of it.
+// notes, notes for the author, the answer key, sources and the
+// overview's misconceptions, which are all notes — so a pupil who views
+// the page's source finds none of it.
 func buildCopy(doc *compose.Document, reg *modality.Registry, notes []AuthorNote, handout bool) (*deck, error) {
 	if !handout {
 		return buildWithNotes(doc, reg, notes)
@@ -200,7 +197,7 @@ func buildCopy(doc *compose.Document, reg *modality.Registry, notes []AuthorNote
 	if err != nil {
 		return nil, err
 	}
-	d.overview = overviewSources.ReplaceAllString(d.overview, "")
+	d.overviewNotes = ""
 	for i := range d.slides {
 		d.slides[i].notes = ""
 		for j := range d.slides[i].children {
@@ -259,6 +256,9 @@ func writeHTML(w io.Writer, doc *compose.Document, reg *modality.Registry, notes
 		body = "<body class=\"" + strings.Join(classes, " ") + "\">\n"
 	}
 	b.WriteString(body + "<main id=\"deck\">\n")
+	if d.overviewNotes != "" {
+		overview += "<aside class=\"notes\"><h3>Notes</h3>\n" + d.overviewNotes + "</aside>\n"
+	}
 	overview += creditsHTML(d)
 	fmt.Fprintf(&b, "<section class=\"page overview\" id=\"overview\" data-page=\"0\">\n%s</section>\n", overview)
 	for i, s := range d.slides {
