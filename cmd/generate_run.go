@@ -375,7 +375,7 @@ func (g *generation) runOptions(br *bridge.Bridge, model llm.Model, progress *pr
 		run.Store = g.store(errOut)
 	}
 	if g.journals() {
-		run.Journal = orchestrate.NewJournal(g.state.dir, savedLesson{saver: g.saver, inPlace: g.inPlace()})
+		run.Journal = orchestrate.NewJournal(g.state.dir, savedLesson{saver: g.saver, inPlace: g.inPlace()}, g.red.String)
 	}
 	run.Stopped = g.stopped
 	return run

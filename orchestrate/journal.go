@@ -5,6 +5,7 @@ package orchestrate
 import (
 	"bufio"
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -22,12 +23,14 @@ import (
 // JournalFile, in the state folder, holds the children written in the
 // lesson file itself that a run finished since it last wrote that file:
 // a header line naming the file's hash then, one JSON line each, a node
-// and its YAML as its kind encodes it. A checkpoint appends to it (and
+// and its YAML as its kind encodes it; each append is one gzip member
+// (zcat reads it), so the journal weighs well under what it holds and a
+// run writes less than twice its lesson whatever the lesson's shape. A checkpoint appends to it (and
 // syncs) instead of rewriting the whole lesson, which holds every slide;
 // the lesson is rewritten when the run stops. A run killed in between
 // leaves it for the next run, which puts those nodes back
 // (RecoverJournal) while the lesson still reads as the header says.
-const JournalFile = "journal.jsonl"
+const JournalFile = "journal.jsonl.gz"
 
 // journalLine is one line of the journal: the header (Base) or a node.
 type journalLine struct {
@@ -55,12 +58,14 @@ type LessonFile interface {
 type Journal struct {
 	dir    string
 	lesson LessonFile
+	redact func(string) string
 
 	mu      sync.Mutex
 	pending map[journalKey]journalNode // finished since the last append
 	order   []journalKey
 	f       *os.File // open once the header is written
-	off     bool     // the lesson file is rewritten instead
+	gz      *gzip.Writer
+	off     bool // the lesson file is rewritten instead
 	// Written counts the bytes appended, for benchmarks.
 	written int64
 }
@@ -73,9 +78,14 @@ type journalNode struct {
 }
 
 // NewJournal returns the journal of the run whose state folder is dir
-// and whose lesson file is lesson.
-func NewJournal(dir string, lesson LessonFile) *Journal {
-	return &Journal{dir: dir, lesson: lesson, pending: map[journalKey]journalNode{}}
+// and whose lesson file is lesson. redact, when set, is applied to what
+// is written, as to everything in the state folder (the document refuses
+// secrets already; this is the same safety net as the history's).
+func NewJournal(dir string, lesson LessonFile, redact func(string) string) *Journal {
+	if redact == nil {
+		redact = func(s string) string { return s }
+	}
+	return &Journal{dir: dir, lesson: lesson, redact: redact, pending: map[journalKey]journalNode{}}
 }
 
 // Written is the number of bytes appended so far.
@@ -114,14 +124,15 @@ func (j *Journal) on() bool {
 	return !j.off
 }
 
-// flush appends the nodes noted since the last append and syncs.
+// flush appends the nodes noted since the last append, as one gzip
+// member, and syncs.
 func (j *Journal) flush() error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	if len(j.order) == 0 {
 		return nil
 	}
-	var buf bytes.Buffer
+	var lines bytes.Buffer
 	for _, k := range j.order {
 		n := j.pending[k]
 		var data []byte
@@ -130,11 +141,23 @@ func (j *Journal) flush() error {
 		if err != nil {
 			return fmt.Errorf("journal: %s of slide %q: %w", k.kind, k.slide, err)
 		}
-		line, _ := json.Marshal(journalLine{Slide: k.slide, Kind: k.kind, YAML: string(data)})
-		buf.Write(append(line, '\n'))
+		line, _ := json.Marshal(journalLine{Slide: k.slide, Kind: k.kind, YAML: j.redact(string(data))})
+		lines.Write(append(line, '\n'))
 	}
-	if err := j.open(); err != nil {
+	head, err := j.open()
+	if err != nil {
 		return err
+	}
+	var buf bytes.Buffer
+	if j.gz == nil {
+		j.gz = gzip.NewWriter(&buf)
+	} else {
+		j.gz.Reset(&buf)
+	}
+	j.gz.Write(head)
+	j.gz.Write(lines.Bytes())
+	if err := j.gz.Close(); err != nil {
+		return fmt.Errorf("journal: %w", err)
 	}
 	if _, err := j.f.Write(buf.Bytes()); err != nil {
 		return fmt.Errorf("journal: %w", err)
@@ -148,33 +171,28 @@ func (j *Journal) flush() error {
 	return nil
 }
 
-// open opens the journal for appending, with a header naming the lesson
-// file as it is now. A journal already there with that header (one this
-// run recovered from) is appended to, so a second kill loses nothing.
-func (j *Journal) open() error {
+// open opens the journal for appending and returns the header line to
+// write first: one naming the lesson file as it is now, or none when a
+// journal with that header is already there (one this run recovered
+// from), which is appended to, so a second kill loses nothing.
+func (j *Journal) open() ([]byte, error) {
 	if j.f != nil {
-		return nil
+		return nil, nil
 	}
 	base := j.lesson.Sum()
 	if old, err := readJournal(j.dir); err == nil && old.base == base {
-		f, err := statedir.OpenFile(j.dir, JournalFile, os.O_WRONLY|os.O_APPEND, 0o644)
-		if err == nil {
+		if f, err := statedir.OpenFile(j.dir, JournalFile, os.O_WRONLY|os.O_APPEND, 0o644); err == nil {
 			j.f = f
-			return nil
+			return nil, nil
 		}
 	}
 	f, err := statedir.OpenFile(j.dir, JournalFile, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o644)
 	if err != nil {
-		return fmt.Errorf("journal: %w", err)
+		return nil, fmt.Errorf("journal: %w", err)
 	}
-	head, _ := json.Marshal(journalLine{Base: base})
-	if _, err := f.Write(append(head, '\n')); err != nil {
-		f.Close()
-		return fmt.Errorf("journal: %w", err)
-	}
-	j.written += int64(len(head) + 1)
 	j.f = f
-	return nil
+	head, _ := json.Marshal(journalLine{Base: base})
+	return append(head, '\n'), nil
 }
 
 // restart drops the journal once the lesson file was rewritten with
@@ -229,14 +247,20 @@ type savedJournal struct {
 	bad int
 }
 
+// readJournal reads the journal in dir. What a kill cut short (a torn
+// last member or line) ends it without an error.
 func readJournal(dir string) (savedJournal, error) {
 	f, err := statedir.OpenFile(dir, JournalFile, os.O_RDONLY, 0)
 	if err != nil {
 		return savedJournal{}, err
 	}
 	defer f.Close()
+	zr, err := gzip.NewReader(bufio.NewReader(f))
+	if err != nil {
+		return savedJournal{bad: 1}, nil // torn before its header
+	}
 	var sj savedJournal
-	sc := bufio.NewScanner(f)
+	sc := bufio.NewScanner(zr)
 	sc.Buffer(nil, 64<<20)
 	for first := true; sc.Scan(); first = false {
 		var l journalLine
@@ -251,7 +275,10 @@ func readJournal(dir string) (savedJournal, error) {
 			sj.bad++
 		}
 	}
-	return sj, sc.Err()
+	if sc.Err() != nil {
+		sj.bad++
+	}
+	return sj, nil
 }
 
 // Recovered is what RecoverJournal found.
@@ -277,6 +304,10 @@ func RecoverJournal(tree Tree, reg *modality.Registry, dir, sum string) (Recover
 	}
 	if err != nil {
 		return Recovered{}, fmt.Errorf("journal: %w", err)
+	}
+	if sj.base == "" && len(sj.entries) == 0 {
+		// Cut short before its first append was whole: nothing in it.
+		return Recovered{}, RemoveJournal(dir)
 	}
 	if sj.base != sum {
 		stale := JournalFile + ".stale"

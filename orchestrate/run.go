@@ -68,9 +68,9 @@ type Options struct {
 	// append to the journal instead, and the lesson file is rewritten
 	// only when the lesson's own fields changed or someone edited it.
 	CheckpointInterval time.Duration
-	// Journal, when set with an interval, keeps the children finished
-	// since the lesson file was last written (see JournalFile), so a
-	// checkpoint costs what finished, not the whole lesson.
+	// Journal, when set, keeps the children finished since the lesson
+	// file was last written (see JournalFile), so a checkpoint costs what
+	// finished, not the whole lesson.
 	Journal *Journal
 	// StateDir, when set, is where each subagent's conversation is saved
 	// (internal/history) and continued from by a later run.
@@ -245,14 +245,14 @@ func Run(ctx context.Context, tree Tree, scope Scope, opts Options) (Report, err
 }
 
 // saveLesson is a checkpoint's save of the lesson file: an append of the
-// children finished since to the journal when there is one (and an
-// interval), else a rewrite; a rewrite too when the lesson's own fields
+// children finished since to the journal when there is one, else a
+// rewrite; a rewrite too when the lesson's own fields
 // changed (the lesson's levels, before any slide's) or the author edited
 // the file, so the edit is merged as the run goes on.
 func (r *runner) saveLesson() ([]string, error) {
 	j := r.opts.Journal
 	version := r.tree.Session().Version()
-	if j != nil && r.opts.CheckpointInterval > 0 && version == r.lessonAt && j.on() && !j.lesson.Edited() {
+	if j != nil && version == r.lessonAt && j.on() && !j.lesson.Edited() {
 		return nil, j.flush()
 	}
 	if j != nil {
