@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/lessongen/lessongen/bridge"
@@ -102,6 +104,9 @@ func (g *generation) run(ctx context.Context) error {
 	}
 	defer release()
 	g.saver = compose.NewSaver(g.doc)
+	if err := g.recoverJournal(); err != nil {
+		return err
+	}
 	if len(g.steps) == 0 {
 		return g.idle()
 	}
@@ -173,6 +178,43 @@ func (g *generation) check() error {
 // writes reports whether the run writes files (not a dry run, not -o -).
 func (g *generation) writes() bool { return !g.toStdout && !g.dryRun }
 
+// journals reports whether the run keeps a journal of finished nodes in
+// its state folder (orchestrate.JournalFile): it writes files and
+// checkpoints (a replay saves only at the end).
+func (g *generation) journals() bool { return g.writes() && g.cfg.Replay == "" }
+
+// inPlace reports whether the run writes the lesson file it loaded.
+func (g *generation) inPlace() bool {
+	if g.opts.out == "" {
+		return true
+	}
+	a, errA := os.Stat(g.opts.out)
+	b, errB := os.Stat(g.opts.file)
+	return errA == nil && errB == nil && os.SameFile(a, b)
+}
+
+// recoverJournal puts back the nodes a killed run finished after it last
+// wrote the lesson (orchestrate.RecoverJournal), before anything is
+// planned from the lesson, and says so.
+func (g *generation) recoverJournal() error {
+	if !g.journals() {
+		return nil
+	}
+	rec, err := orchestrate.RecoverJournal(g.doc, g.opts.reg, g.state.dir, g.doc.Sum())
+	if err != nil {
+		return err
+	}
+	if rec.Stale != "" {
+		fmt.Fprintf(g.opts.io.ErrOut, "lessongen: warning: the journal of a run that was killed was not applied: %s changed since that run last wrote it; set aside as %s\n", g.opts.file, rec.Stale)
+	}
+	if rec.Nodes == 0 {
+		return nil
+	}
+	fmt.Fprintf(g.opts.info(), "lessongen: note: %d node(s) a killed run finished were put back from its journal (%s)\n", rec.Nodes, filepath.Join(g.state.dir, orchestrate.JournalFile))
+	g.steps, err = orchestrate.Plan(g.doc, g.opts.reg, g.scope)
+	return err
+}
+
 // lock checks that the run can save, takes the lock on what it writes,
 // and readies the state folder under it.
 func (g *generation) lock() (release func(), err error) {
@@ -214,6 +256,9 @@ func (g *generation) idle() error {
 	}
 	paths, err := g.store(opts.io.ErrOut).Save()
 	printWrote(opts, paths)
+	if err == nil && g.journals() {
+		err = orchestrate.RemoveJournal(g.state.dir)
+	}
 	if err != nil {
 		return err
 	}
@@ -331,6 +376,9 @@ func (g *generation) runOptions(br *bridge.Bridge, model llm.Model, progress *pr
 	}
 	if !g.dryRun {
 		run.Store = g.store(errOut)
+	}
+	if g.journals() {
+		run.Journal = orchestrate.NewJournal(g.state.dir, savedLesson{saver: g.saver, inPlace: g.inPlace()}, g.red.String)
 	}
 	run.Stopped = g.stopped
 	return run

@@ -160,8 +160,8 @@ var settingTable = []setting{
 		doc:  "none; answer from a recording, offline; a request it lacks is exit 2",
 		set:  func(s *settings, v any) { s.Replay = v.(string) }},
 	{key: "checkpoint_interval", typ: durationType, def: defaultCheckpointInterval,
-		help: "rewrite the lesson file at most this often while subagents run (files of their own are saved as each node finishes; everything at the end); 0: after every node",
-		doc:  "`1s`: while subagents run, the lesson file is rewritten at most this often (whiteboard and quiz files of their own are saved as each node finishes; everything is saved at the end, on Ctrl-C and on failures); `0` saves everything after every node",
+		help: "make finished nodes durable at most this often while subagents run (appended to the journal in the state folder; files of their own are saved as each node finishes; the lesson file is rewritten at the end); 0: after every node",
+		doc:  "`1s`: while subagents run, the nodes finished since are made durable at most this often: appended to `journal.jsonl.gz` in the state folder, not by rewriting the lesson file, which is written once at the end, on Ctrl-C and on failures (and when the lesson's own fields change or you edit it); whiteboard and quiz files of their own are saved as each node finishes. A killed run loses at most this much: the next run puts the journaled nodes back. `0` after every node",
 		set:  func(s *settings, v any) { s.CheckpointInterval = v.(time.Duration) }},
 }
 

@@ -50,3 +50,16 @@ func (s stdoutStore) Save() ([]string, error) {
 }
 
 func (stdoutStore) Conflicted() bool { return false }
+
+// savedLesson is the lesson file a run's journal stands in for between
+// rewrites (orchestrate.LessonFile), as the saver knows it.
+type savedLesson struct {
+	saver *compose.Saver
+	// inPlace: the run writes the file it loaded. With -o the journal
+	// stands for the input, which the run never writes.
+	inPlace bool
+}
+
+func (l savedLesson) Sum() string { return l.saver.LessonSum() }
+
+func (l savedLesson) Edited() bool { return l.inPlace && l.saver.LessonEdited() }

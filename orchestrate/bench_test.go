@@ -3,6 +3,9 @@ package orchestrate
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -56,6 +59,13 @@ func (m *busyModel) Complete(ctx context.Context, req llm.Request) (llm.Response
 
 // runOnce generates a fresh lesson of n slides and returns the wall time.
 func runOnce(b *testing.B, model llm.Model, slides, concurrency int) time.Duration {
+	wall, _, _ := runMeasured(b, model, slides, concurrency)
+	return wall
+}
+
+// runMeasured is runOnce that also returns the process's CPU time and
+// its threads' run-queue wait (runqWait) over the run alone.
+func runMeasured(b *testing.B, model llm.Model, slides, concurrency int) (wall, cpu, wait time.Duration) {
 	b.StopTimer()
 	doc, err := compose.Load(writeLesson(b, slides, ""), testRegistry())
 	if err != nil {
@@ -63,13 +73,13 @@ func runOnce(b *testing.B, model llm.Model, slides, concurrency int) time.Durati
 	}
 	opts := options(b, model, concurrency)
 	b.StartTimer()
-	start := time.Now()
+	start, c0, w0 := time.Now(), cpuTime(), runqWait()
 	report, err := Run(context.Background(), doc, Scope{}, opts)
-	elapsed := time.Since(start)
+	wall, cpu, wait = time.Since(start), cpuTime()-c0, runqWait()-w0
 	if err != nil || len(report.Incomplete()) > 0 {
 		b.Fatalf("run: %v %+v", err, report.Incomplete())
 	}
-	return elapsed
+	return wall, cpu, wait
 }
 
 // BenchmarkGenerate16 generates a 16-slide lesson whose whiteboards are all
@@ -151,16 +161,77 @@ func BenchmarkGenerateUneven(b *testing.B) {
 }
 
 // BenchmarkGenerateSpeedup runs the same lesson at concurrency 1 and 8 in
-// each iteration and reports the ratio of their wall times.
+// each iteration and reports the ratio of their wall times (issue #28:
+// at least 7.5 at 100 ms), and the wall time at 8 over the best any
+// schedule can do (at most 1.1). What the run at 8 waits for beyond that
+// bound is CPU: its own (cpu-ms@8, the process's, fake server and client
+// included) and the time its threads sat runnable in the kernel's run
+// queue while other processes had the cores (runq-wait-ms@8, summed over
+// threads; Linux only). On a shared machine the second dwarfs the first.
+//
+//	go test ./orchestrate -run '^$' -bench 'GenerateSpeedup/latency=100ms' -benchtime 3x -count 5
+//
+// model=inproc answers in process after the same latency (the tests'
+// solver, no HTTP, no JSON): what is left over the bound there is the
+// orchestration's own.
 func BenchmarkGenerateSpeedup(b *testing.B) {
-	srv := fakellm.Start(b, boardScript(benchLatency))
-	model := benchModel(b, srv)
-	var one, eight time.Duration
-	for b.Loop() {
-		one += runOnce(b, model, 16, 1)
-		eight += runOnce(b, model, 16, 8)
+	const slides, chain = 16, 2
+	for _, latency := range []time.Duration{benchLatency, 100 * time.Millisecond} {
+		for _, inproc := range []bool{false, true} {
+			name := fmt.Sprintf("latency=%s", latency)
+			if inproc {
+				name += "/model=inproc"
+			}
+			b.Run(name, func(b *testing.B) {
+				var model llm.Model = sleepyModel{newSolver(), latency}
+				if !inproc {
+					model = benchModel(b, fakellm.Start(b, boardScript(latency)))
+				}
+				var one, eight, cpu, wait time.Duration
+				for b.Loop() {
+					one += runOnce(b, model, slides, 1)
+					wall, c, w := runMeasured(b, model, slides, 8)
+					eight, cpu, wait = eight+wall, cpu+c, wait+w
+				}
+				n := time.Duration(b.N)
+				bound := max(chain, slides*chain/8) * latency
+				b.ReportMetric(float64(one)/float64(eight), "speedup")
+				b.ReportMetric(float64(eight/n)/float64(bound), "wall/critical-path-bound@8")
+				b.ReportMetric(float64(cpu/n)/1e6, "cpu-ms@8")
+				b.ReportMetric(float64(wait/n)/1e6, "runq-wait-ms@8")
+			})
+		}
 	}
-	b.ReportMetric(float64(one)/float64(eight), "speedup")
+}
+
+// sleepyModel answers as model does, after latency.
+type sleepyModel struct {
+	llm.Model
+	latency time.Duration
+}
+
+func (m sleepyModel) Complete(ctx context.Context, req llm.Request) (llm.Response, error) {
+	time.Sleep(m.latency)
+	return m.Model.Complete(ctx, req)
+}
+
+// runqWait is how long this process's threads have waited, runnable, for
+// a core (the second field of each thread's /proc schedstat); 0 where
+// there is no such file.
+func runqWait() time.Duration {
+	var total int64
+	files, _ := filepath.Glob("/proc/self/task/*/schedstat")
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		if fields := strings.Fields(string(data)); len(fields) > 1 {
+			n, _ := strconv.ParseInt(fields[1], 10, 64)
+			total += n
+		}
+	}
+	return time.Duration(total)
 }
 
 // BenchmarkPromptBytes fills one slide of a 16- and a 1000-slide lesson and

@@ -52,14 +52,14 @@ func checkpointLesson(t testing.TB, n, pending int) string {
 }
 
 // savedRun is one generation as lessongen runs it: checkpoints through a
-// compose.Saver, then the final save.
+// compose.Saver and a journal, then the final save.
 type savedRun struct {
 	requests int
 	// written counts the bytes of every rewrite of the lesson file (seen
-	// as a new inode or modification time after each save); final is its
-	// size at the end.
-	written, final int64
-	cpu            time.Duration
+	// as a new inode or modification time after each save); journal the
+	// bytes appended to the journal; final is the lesson's size at the end.
+	written, journal, final int64
+	cpu                     time.Duration
 	// gc is the garbage collector's share of cpu (runtime/metrics).
 	gc time.Duration
 }
@@ -72,7 +72,13 @@ func cleanBoardScript(latency time.Duration) fakellm.Script {
 	return s
 }
 
-func runSaved(b *testing.B, srv *fakellm.Server, path string) savedRun {
+// saverLesson is the lesson file as cmd hands it to the journal.
+type saverLesson struct{ s *compose.Saver }
+
+func (l saverLesson) Sum() string  { return l.s.LessonSum() }
+func (l saverLesson) Edited() bool { return l.s.LessonEdited() }
+
+func runSaved(b *testing.B, srv *fakellm.Server, path string, interval time.Duration) savedRun {
 	b.Helper()
 	doc, err := compose.Load(path, testRegistry())
 	if err != nil {
@@ -97,7 +103,8 @@ func runSaved(b *testing.B, srv *fakellm.Server, path string) savedRun {
 		files, err := save("")
 		return nil, errorsOf(files, err)
 	}
-	opts.CheckpointInterval = time.Second // the default --checkpoint-interval
+	opts.CheckpointInterval = interval
+	opts.Journal = NewJournal(b.TempDir(), saverLesson{saver}, nil)
 	before := srv.RequestCount()
 	start, gcStart := cpuTime(), gcTime()
 	report, err := Run(context.Background(), doc, Scope{}, opts)
@@ -110,6 +117,7 @@ func runSaved(b *testing.B, srv *fakellm.Server, path string) savedRun {
 	r.cpu, r.gc = cpuTime()-start, gcTime()-gcStart
 	count()
 	r.final = last.Size()
+	r.journal = opts.Journal.Written()
 	r.requests = srv.RequestCount() - before
 	return r
 }
@@ -135,24 +143,42 @@ func gcTime() time.Duration {
 	return time.Duration(s[0].Value.Float64() * float64(time.Second))
 }
 
-// BenchmarkCheckpointBytes generates the 20 pending whiteboards of a
-// 2,000-slide lesson (server latency 20 ms, concurrency 4 as by default) with the
-// checkpoints and final save of a real run, and reports the bytes written
-// to the lesson file over its final size (issue #10: at most 2).
+// BenchmarkCheckpointBytes generates the pending whiteboards of a lesson
+// (server latency 20 ms, concurrency 4 as by default) with the
+// checkpoints and final save of a real run: in a 2,000-slide lesson a
+// short run (20 boards) and a long one (400), and a 20-slide lesson whose
+// every board is pending (the journal then weighs most), each at the
+// default interval and at 0. It
+// reports the bytes written to the lesson file over its final size
+// (written/final), the journal's (journal/final) and both
+// (total/final); issue #28: at most 2 for any run length.
 //
-//	go test ./orchestrate -run '^$' -bench CheckpointBytes -count 5
+//	go test ./orchestrate -run '^$' -bench CheckpointBytes -benchtime 1x -count 5
 func BenchmarkCheckpointBytes(b *testing.B) {
 	srv := fakellm.Start(b, cleanBoardScript(benchLatency))
-	var written, final int64
-	for b.Loop() {
-		b.StopTimer()
-		path := checkpointLesson(b, 2000, 20)
-		b.StartTimer()
-		r := runSaved(b, srv, path)
-		written += r.written
-		final += r.final
+	for _, size := range []struct{ slides, boards int }{{2000, 20}, {2000, 400}, {20, 20}} {
+		for _, interval := range []time.Duration{time.Second, 0} {
+			b.Run(fmt.Sprintf("slides=%d/boards=%d/interval=%v", size.slides, size.boards, interval), func(b *testing.B) {
+				var written, journal, final int64
+				var wall time.Duration
+				for b.Loop() {
+					b.StopTimer()
+					path := checkpointLesson(b, size.slides, size.boards)
+					b.StartTimer()
+					start := time.Now()
+					r := runSaved(b, srv, path, interval)
+					wall += time.Since(start)
+					written += r.written
+					journal += r.journal
+					final += r.final
+				}
+				b.ReportMetric(float64(written)/float64(final), "written/final")
+				b.ReportMetric(float64(journal)/float64(final), "journal/final")
+				b.ReportMetric(float64(written+journal)/float64(final), "total/final")
+				b.ReportMetric(wall.Seconds()/float64(b.N), "run-s")
+			})
+		}
 	}
-	b.ReportMetric(float64(written)/float64(final), "written/final")
 }
 
 // BenchmarkCheckpointCPU generates 20 pending whiteboards in a 200- and a
@@ -170,7 +196,7 @@ func BenchmarkCheckpointCPU(b *testing.B) {
 			b.StopTimer()
 			path := checkpointLesson(b, n, 20)
 			b.StartTimer()
-			r := runSaved(b, srv, path)
+			r := runSaved(b, srv, path, time.Second)
 			per[i] += float64(r.cpu) / float64(r.requests)
 			gc[i] += float64(r.gc) / float64(r.requests)
 		}

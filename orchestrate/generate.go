@@ -116,6 +116,11 @@ func Generate(ctx context.Context, tree Tree, scope Scope, opts GenerateOptions)
 		if res.SaveErr == nil && len(res.Written) > 0 {
 			opts.Events(event.Event{Kind: event.Checkpoint, Files: res.Written})
 		}
+		if res.SaveErr == nil && opts.Journal != nil {
+			// Everything is in the files now; a failed save keeps the
+			// journal for the next run.
+			res.SaveErr = opts.Journal.Remove()
+		}
 	}
 	if err := saveNotes(opts.NotesDir, report.Notes, opts.Redact); err != nil && res.SaveErr == nil {
 		res.SaveErr = err

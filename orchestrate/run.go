@@ -64,7 +64,14 @@ type Options struct {
 	// file, which holds every slide: a node's children files are saved
 	// when it finishes, the lesson at most once per interval after that,
 	// and always before Run returns. 0 saves everything after every node.
+	// With a Journal, the lesson file's share of a checkpoint is an
+	// append to the journal instead, and the lesson file is rewritten
+	// only when the lesson's own fields changed or someone edited it.
 	CheckpointInterval time.Duration
+	// Journal, when set, keeps the children finished since the lesson
+	// file was last written (see JournalFile), so a checkpoint costs what
+	// finished, not the whole lesson.
+	Journal *Journal
 	// StateDir, when set, is where each subagent's conversation is saved
 	// (internal/history) and continued from by a later run.
 	StateDir string
@@ -158,6 +165,9 @@ type runner struct {
 	// prov is the record of what runs generated: adopted by each node
 	// before its first step, updated after each.
 	prov *provenance
+	// lessonAt is the lesson session's version at the last rewrite of
+	// the lesson file (or as loaded): a journal holds children only.
+	lessonAt uint64
 
 	mu     sync.Mutex
 	report Report
@@ -211,8 +221,12 @@ func Run(ctx context.Context, tree Tree, scope Scope, opts Options) (Report, err
 			if err := prov.flush(); err != nil {
 				return nil, err
 			}
-			return opts.Checkpoint(lesson)
+			if lesson {
+				return r.saveLesson()
+			}
+			return opts.Checkpoint(false)
 		}
+		r.lessonAt = tree.Session().Version()
 		r.ckpt = newCheckpointer(save, opts.CheckpointInterval, opts.Events, func(err error) { cancel(err) })
 		defer r.ckpt.close()
 	}
@@ -231,6 +245,40 @@ func Run(ctx context.Context, tree Tree, scope Scope, opts Options) (Report, err
 		return r.report, cause
 	}
 	return r.report, nil
+}
+
+// saveLesson is a checkpoint's save of the lesson file: an append of the
+// children finished since to the journal when there is one, else a
+// rewrite; a rewrite too when the lesson's own fields
+// changed (the lesson's levels, before any slide's) or the author edited
+// the file, so the edit is merged as the run goes on.
+func (r *runner) saveLesson() ([]string, error) {
+	j := r.opts.Journal
+	version := r.tree.Session().Version()
+	if j != nil && version == r.lessonAt && j.on() && !j.lesson.Edited() {
+		return nil, j.flush()
+	}
+	if j != nil {
+		// Taken first: what finishes during the rewrite is appended after.
+		j.drain()
+	}
+	files, err := r.opts.Checkpoint(true)
+	if err != nil || j == nil {
+		return files, err
+	}
+	r.lessonAt = version
+	return files, j.restart()
+}
+
+// journaled notes a finished child that lives in the lesson file itself
+// for the journal, and asks for a checkpoint.
+func (r *runner) journaled(st Step, d *modality.Descriptor, sess *session.Session) {
+	in, ok := r.tree.(interface{ Inline(id, kind string) bool })
+	if r.opts.Journal == nil || st.Slide == "" || d == r.opts.Bridge.Registry().Root() || !ok || !in.Inline(st.Slide, d.Name) {
+		return
+	}
+	r.opts.Journal.add(st.Slide, d, sess)
+	r.checkpoint()
 }
 
 func (r *runner) checkpoint() {
@@ -454,6 +502,7 @@ func (r *runner) step(ctx context.Context, st Step, bl modality.Level, d *modali
 		}
 	}
 	r.prov.record(node, sess)
+	r.journaled(st, d, sess)
 	if hist != nil {
 		// The node's content as this conversation left it (closed
 		// placeholders included): a later run continues the conversation

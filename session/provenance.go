@@ -50,3 +50,13 @@ func (s *Session) Adjust(fn func(State)) {
 	defer s.mu.Unlock()
 	fn(s.state)
 }
+
+// Restore replaces the state wholesale as one commit with no undo: a node
+// a killed run finished, read back from its journal before anything else
+// touches the session. Listeners are not told; there are none yet.
+func (s *Session) Restore(st State) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.state, s.version = st, s.version+1
+	s.undos, s.redos = nil, nil
+}
