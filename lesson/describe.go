@@ -225,7 +225,7 @@ func (p *Plan) DescribeSlide(id string) string {
 	if len(s.Children) > 1 {
 		kinds := make([]string, len(s.Children))
 		for i, c := range s.Children {
-			kinds[i] = "a " + c.Kind
+			kinds[i] = strings.ToLower(article(c.Kind)) + " " + c.Kind
 		}
 		fmt.Fprintf(&b, " The slide holds %s.", joinAnd(kinds))
 	}
