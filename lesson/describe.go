@@ -222,6 +222,7 @@ func (p *Plan) DescribeSlide(id string) string {
 			b.WriteString(".")
 		}
 	}
+	b.WriteString(s.describeCallouts())
 	if len(s.Children) > 1 {
 		kinds := make([]string, len(s.Children))
 		for i, c := range s.Children {
