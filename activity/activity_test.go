@@ -1,10 +1,13 @@
 package activity_test
 
 import (
+	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/lessongen/lessongen/activity"
+	"github.com/lessongen/lessongen/compose"
 	"github.com/lessongen/lessongen/internal/lessontest"
 	"github.com/lessongen/lessongen/internal/pptx"
 	"github.com/lessongen/lessongen/internal/sessiontest"
@@ -173,5 +176,20 @@ func TestTheModelAnswerIsTeacherOnly(t *testing.T) {
 	}
 	if d := state(s).Describe(); strings.Contains(d, "SECRET-ANSWER") {
 		t.Errorf("describe repeats the model answer, which later subagents would see: %s", d)
+	}
+}
+
+// An activity longer than its slide is flagged at its minutes: the task's
+// minutes are part of the slide's.
+func TestAnActivityLongerThanItsSlideIsFlagged(t *testing.T) {
+	src := strings.Replace(rmSafely, "      duration_minutes: 5", "      duration_minutes: 15", 1)
+	dir := lessontest.WriteFiles(t, map[string]string{"lesson.yaml": src})
+	d, err := compose.Load(filepath.Join(dir, "lesson.yaml"), lessontest.Registry())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := fmt.Sprint(d.Warnings)
+	if want := "lesson.yaml:11:25: warning: slide \"rm-safely\" (1).activity.duration_minutes: the activity takes 15 minutes, more than the slide's 10"; !strings.Contains(got, want) {
+		t.Errorf("warnings %s, want %q", got, want)
 	}
 }

@@ -142,3 +142,7 @@ func (a *Activity) untouched() bool {
 	}
 	return a.DurationMinutes.Pending && a.SuccessCriteria.Pending && a.Instructions.Hint == a.Hint()
 }
+
+// Minutes is the activity's duration, when written: it counts toward its
+// slide's minutes (compose warns when it is longer than the slide).
+func (a *Activity) Minutes() (int, bool) { return a.DurationMinutes.Get() }
