@@ -1,12 +1,10 @@
 package render_test
 
 import (
-	"archive/zip"
-	"bytes"
-	"io"
 	"strings"
 	"testing"
 
+	"github.com/lessongen/lessongen/internal/pptx/pptxtest"
 	"github.com/lessongen/lessongen/render"
 )
 
@@ -65,31 +63,16 @@ func TestActivityAndCalloutsTeacherOnly(t *testing.T) {
 	}
 }
 
-// text is what a rendering holds as text: the file itself, or a deck's
-// slides and notes pages joined.
+// text is what a rendering holds as text: the file itself, or the text
+// runs of a deck's parts (slides, notes pages) one a line.
 func text(t *testing.T, kind string, data []byte) string {
 	t.Helper()
 	if kind != "pptx" {
 		return string(data)
 	}
-	z, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var b strings.Builder
-	for _, f := range z.File {
-		if !strings.HasSuffix(f.Name, ".xml") {
-			continue
-		}
-		r, err := f.Open()
-		if err != nil {
-			t.Fatal(err)
-		}
-		data, _ := io.ReadAll(r)
-		r.Close()
-		// Runs split nowhere inside these strings; tags and
-		// entities aside, the text reads as written.
-		b.WriteString(strings.ReplaceAll(string(data), "&#39;", "'") + "\n")
+	for _, part := range pptxtest.Parts(t, data) {
+		b.WriteString(strings.Join(pptxtest.Texts(part), "") + "\n")
 	}
 	return b.String()
 }
