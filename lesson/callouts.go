@@ -261,7 +261,7 @@ func (s *Slide) describeCallouts() string {
 		if c.OnSlide() {
 			where = "on the slide"
 		}
-		parts = append(parts, fmt.Sprintf("%s (%s): %s", c.Kind, where, c.Text))
+		parts = append(parts, fmt.Sprintf("%s (%s): %s", c.Kind, where, strings.TrimSuffix(strings.TrimSpace(c.Text), ".")))
 	}
 	if len(parts) == 0 {
 		return ""
