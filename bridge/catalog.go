@@ -108,6 +108,9 @@ func New(reg *modality.Registry) (*Bridge, error) {
 		if err != nil {
 			return nil, err
 		}
+		if err := c.addBriefs(reg); err != nil {
+			return nil, err
+		}
 		b.catalogs[d.Name] = c
 	}
 	local, err := NewCatalog("local", localTools)
@@ -156,25 +159,69 @@ func NewCatalog(modality string, intents []session.Intent) (*Catalog, error) {
 		if e.compat, err = compatibleSchema(t); err != nil {
 			return nil, err
 		}
-		if e.resolved, err = e.compat.Resolve(nil); err != nil {
-			return nil, fmt.Errorf("resolve schema of %s: %w", e.name, err)
-		}
-		if e.plain, err = json.Marshal(e.compat); err != nil {
+		if err := e.derive(); err != nil {
 			return nil, err
-		}
-		if e.strict, err = json.Marshal(strictSchema(e.compat)); err != nil {
-			return nil, err
-		}
-		if len(e.compat.Properties) == 0 {
-			// OpenAI rejects an object schema without "properties", even for a
-			// tool that takes no arguments.
-			e.plain = json.RawMessage(noParams)
-			e.strict = json.RawMessage(noParams)
 		}
 		c.entries = append(c.entries, e)
 		c.byName[e.name] = e
 	}
 	return c, nil
+}
+
+// derive makes what is sent and checked from the compatible schema.
+func (e *entry) derive() error {
+	var err error
+	if e.resolved, err = e.compat.Resolve(nil); err != nil {
+		return fmt.Errorf("resolve schema of %s: %w", e.name, err)
+	}
+	if e.plain, err = json.Marshal(e.compat); err != nil {
+		return err
+	}
+	if e.strict, err = json.Marshal(strictSchema(e.compat)); err != nil {
+		return err
+	}
+	if len(e.compat.Properties) == 0 {
+		// OpenAI rejects an object schema without "properties", even for a
+		// tool that takes no arguments.
+		e.plain = json.RawMessage(noParams)
+		e.strict = json.RawMessage(noParams)
+	}
+	return nil
+}
+
+// addBriefs gives each Briefed intent of c (add_slide) one property per
+// child kind of reg that has a Brief, named for the kind, before its
+// pending_id: the registry, not the intent's type, says which kinds a
+// new slide may ask for.
+func (c *Catalog) addBriefs(reg *modality.Registry) error {
+	for _, e := range c.entries {
+		if _, ok := reflect.Zero(e.typ).Interface().(modality.Briefed); !ok {
+			continue
+		}
+		var names []string
+		for _, k := range reg.Children() {
+			if k.Brief == "" {
+				continue
+			}
+			if _, dup := e.compat.Properties[k.Name]; dup {
+				return fmt.Errorf("%s: a parameter is named %s, as a child kind is", e.name, k.Name)
+			}
+			e.compat.Properties[k.Name] = &jsonschema.Schema{Type: "string", Description: k.Brief}
+			names = append(names, k.Name)
+			if k.BriefRequired {
+				e.compat.Required = append(e.compat.Required, k.Name)
+			}
+		}
+		at := slices.Index(e.compat.PropertyOrder, "pending_id")
+		if at < 0 {
+			at = len(e.compat.PropertyOrder)
+		}
+		e.compat.PropertyOrder = slices.Insert(e.compat.PropertyOrder, at, names...)
+		if err := e.derive(); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // noParams is the schema of a tool without arguments.
@@ -274,17 +321,27 @@ func (e *entry) fillsAny(pending []session.Pending) bool {
 	return false
 }
 
-// matchPath matches a pending path against a Fills pattern, where one "*"
-// stands for an index or key: "vocabulary[*].definition".
+// matchPath matches a pending path against a Fills pattern, where each "*"
+// stands for one index or key: "vocabulary[*].definition",
+// "slides[*].callouts[*]".
 func matchPath(pattern, path string) bool {
 	before, after, star := strings.Cut(pattern, "*")
 	if !star {
 		return path == pattern
 	}
-	if len(path) < len(before)+len(after) || !strings.HasPrefix(path, before) || !strings.HasSuffix(path, after) {
+	if !strings.HasPrefix(path, before) {
 		return false
 	}
-	return !strings.ContainsAny(path[len(before):len(path)-len(after)], "[]")
+	rest := path[len(before):]
+	for i := 0; i <= len(rest); i++ {
+		if matchPath(after, rest[i:]) {
+			return true
+		}
+		if i < len(rest) && strings.ContainsRune("[]", rune(rest[i])) {
+			return false // a star stands for one index or key, no more
+		}
+	}
+	return false
 }
 
 // bounded is d with the top-level number properties named in bounds

@@ -159,6 +159,7 @@ func (d *Document) decodeChildRef(s *lesson.Slide, ref lesson.ChildRef, r *yamls
 		d.inline[key] = st
 		d.decodedAt[key] = reportAt{file: r.File, path: path + "." + ref.Kind}
 		d.warnShadowedProps(s, kind, st, r, path)
+		warnMinutes(s, ref.Kind, st, ref.Inline, r, path)
 	case ref.File != "":
 		d.checkChildFile(key, ref, r, path, files)
 	}

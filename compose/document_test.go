@@ -381,7 +381,7 @@ func TestLoadErrors(t *testing.T) {
 			[]string{`lesson.yaml:8:7: slide "a" (1).whiteboard.canvas must be between 100`}},
 		{"misspelt child and field", map[string]string{"lesson.yaml": "version: 1\nmetadata:\n  title: T\nslides:\n  - id: a\n    titel: A\n    whitebord: !pending\n    colour: red\n"},
 			[]string{`lesson.yaml:6:5: unknown key "titel" in slide "a" (1); did you mean "title"?`, `lesson.yaml:7:5: unknown key "whitebord" in slide "a" (1); did you mean "whiteboard"?`,
-				`lesson.yaml:8:5: unknown key "colour" in slide "a" (1); allowed keys: id, title, section, duration_minutes, notes, sources, props, generated_for, whiteboard`}},
+				`lesson.yaml:8:5: unknown key "colour" in slide "a" (1); allowed keys: id, title, section, duration_minutes, notes, callouts, sources, props, generated_for, whiteboard`}},
 		{"durations out of range", map[string]string{"lesson.yaml": "version: 1\nmetadata:\n  title: T\n  duration_minutes: 2\nslides:\n  - id: a\n    title: A\n    duration_minutes: 500\n"},
 			[]string{"lesson.yaml:4:21: metadata.duration_minutes must be between 5 and 600, got 2", `lesson.yaml:8:23: slide "a" (1).duration_minutes must be between 1 and 120, got 500`}},
 	}
@@ -499,7 +499,7 @@ func TestSaveChangesOddFormatting(t *testing.T) {
 	ctx := context.Background()
 	plan(d).Protect = false // to replace the author's title
 	dispatch(t, s, lesson.SetTitle{Title: "Plain now"})
-	dispatch(t, s, lesson.AddSlide{Title: "Four", DurationMinutes: 3, Whiteboard: "a summary"})
+	dispatch(t, s, lesson.AddSlide{Title: "Four", DurationMinutes: 3, Briefs: map[string]string{"whiteboard": "a summary"}})
 	s.ReconcileChildren()
 	for _, id := range []string{"one", "three"} {
 		if _, err := s.DispatchChild(ctx, board(id), whiteboard.AddText{Box: whiteboard.Box{X: 500, Y: 500, W: 10, H: 10}, Text: "new " + id}); err != nil {
@@ -546,8 +546,8 @@ func TestSaveChangesBundledExample(t *testing.T) {
 	dispatch(t, s, lesson.SetObjectives{Objectives: lesson.Items("Name the inputs and outputs of photosynthesis")})
 	dispatch(t, s, lesson.SetStandards{Standards: []string{"MS-LS1-6"}})
 	dispatch(t, s, lesson.UpdateSlide{ID: "light", Notes: ptr("Light hits the thylakoids.")})
-	dispatch(t, s, lesson.AddSlide{Title: "Inputs and outputs", DurationMinutes: 5, Whiteboard: "a two-column table"})
-	dispatch(t, s, lesson.AddSlide{Title: "Where it happens", DurationMinutes: 5, Whiteboard: "a chloroplast map"})
+	dispatch(t, s, lesson.AddSlide{Title: "Inputs and outputs", DurationMinutes: 5, Briefs: map[string]string{"whiteboard": "a two-column table"}})
+	dispatch(t, s, lesson.AddSlide{Title: "Where it happens", DurationMinutes: 5, Briefs: map[string]string{"whiteboard": "a chloroplast map"}})
 	dispatch(t, s, lesson.ClosePlaceholders{})
 	s.ReconcileChildren()
 	steps := []struct {

@@ -68,7 +68,7 @@ func TestBindingsFollowChanges(t *testing.T) {
 	// Order changes renumber every slide.
 	dispatch(t, s, lesson.MoveSlide{ID: "practice-one", Position: 4})
 	wantHeading(t, d, "practice-one", "Practice one (4/4)")
-	dispatch(t, s, lesson.AddSlide{Title: "Opener", DurationMinutes: 2, Whiteboard: "w", Position: 1})
+	dispatch(t, s, lesson.AddSlide{Title: "Opener", DurationMinutes: 2, Briefs: map[string]string{"whiteboard": "w"}, Position: 1})
 	wantHeading(t, d, "practice-one", "Practice one (5/5)")
 
 	// Replacing the props replaces the cached result.

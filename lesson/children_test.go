@@ -29,8 +29,8 @@ func TestAddSlidePlacesBriefedChildren(t *testing.T) {
 	s := doc.Session()
 	ctx := context.Background()
 	for _, in := range []lesson.AddSlide{
-		{Title: "Exit quiz", Section: "Evaluate", DurationMinutes: 5, Notes: "n", Whiteboard: "the big question", Quiz: "three questions on the lesson"},
-		{Title: "Goodbye", Section: "Evaluate", DurationMinutes: 1, Notes: "n", Whiteboard: "a wave"},
+		{Title: "Exit quiz", Section: "Evaluate", DurationMinutes: 5, Notes: "n", Briefs: map[string]string{"whiteboard": "the big question", "quiz": "three questions on the lesson"}},
+		{Title: "Goodbye", Section: "Evaluate", DurationMinutes: 1, Notes: "n", Briefs: map[string]string{"whiteboard": "a wave"}},
 	} {
 		if _, err := s.Dispatch(ctx, in); err != nil {
 			t.Fatal(err)
@@ -64,7 +64,7 @@ func TestAddSlidePlacesBriefedChildren(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := doc.Session().Dispatch(ctx, lesson.AddSlide{Title: "T", Section: "S", DurationMinutes: 2, Notes: "n", Whiteboard: "w", Quiz: "q"}); err != nil {
+	if _, err := doc.Session().Dispatch(ctx, lesson.AddSlide{Title: "T", Section: "S", DurationMinutes: 2, Notes: "n", Briefs: map[string]string{"whiteboard": "w", "quiz": "q"}}); err != nil {
 		t.Fatal(err)
 	}
 	if added := doc.Session().ReconcileChildren(); len(added) != 1 || added[0].Kind != "whiteboard" {

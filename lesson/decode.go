@@ -48,6 +48,7 @@ func Decode(n *yaml.Node, r *yamlsrc.Reporter, kinds []string, bindable map[stri
 		}
 		s.compiled = compiled
 		p.resolveChildren(s, r, path)
+		s.numberCallouts()
 	}
 	p.Metadata.numberLists()
 	p.check(r)

@@ -224,10 +224,11 @@ func (p *Plan) DescribeSlide(id string) string {
 			b.WriteString(".")
 		}
 	}
+	b.WriteString(s.describeCallouts())
 	if len(s.Children) > 1 {
 		kinds := make([]string, len(s.Children))
 		for i, c := range s.Children {
-			kinds[i] = "a " + c.Kind
+			kinds[i] = strings.ToLower(article(c.Kind)) + " " + c.Kind
 		}
 		fmt.Fprintf(&b, " The slide holds %s.", joinAnd(kinds))
 	}

@@ -55,7 +55,7 @@ func FuzzLoad(f *testing.F) {
 			}
 		}
 
-		res, err := d.Session().Dispatch(context.Background(), lesson.AddSlide{Title: "Fuzz slide", DurationMinutes: 1, Whiteboard: "anything"})
+		res, err := d.Session().Dispatch(context.Background(), lesson.AddSlide{Title: "Fuzz slide", DurationMinutes: 1, Briefs: map[string]string{"whiteboard": "anything"}})
 		if err != nil {
 			t.Fatalf("add slide: %v", err)
 		}

@@ -110,19 +110,22 @@ type SetAttribution struct {
 	URL  string `json:"url,omitempty" jsonschema:"a link to the original work (http or https), when known; never invent one"`
 }
 
-// AddSlide places a new slide; its whiteboard is generated afterwards from
-// the whiteboard hint.
+// AddSlide places a new slide; its children are generated afterwards from
+// their briefs. Its tool takes one brief per registered child kind, named
+// for the kind (whiteboard, quiz, activity, ...): the bridge adds them
+// from the registry (modality.Briefed), and Briefs holds them by kind.
 type AddSlide struct {
-	ID              string   `json:"id,omitempty" jsonschema:"optional id you choose for the slide (a short slug: a letter, then letters, digits, - or _; at most 32 characters), unique in this lesson. Default: one made from the title"`
-	Title           string   `json:"title" jsonschema:"the slide's title"`
-	Section         string   `json:"section" jsonschema:"the section the slide belongs to: one of the lesson's sections by name when it declares them, else the lesson phase, e.g. Engage, Explore, Explain, Elaborate, Evaluate"`
-	DurationMinutes int      `json:"duration_minutes" jsonschema:"minutes spent on the slide" minimum:"1" maximum:"120"`
-	Notes           string   `json:"notes" jsonschema:"speaker notes for the teacher (not shown on the slide)"`
-	Whiteboard      string   `json:"whiteboard" jsonschema:"what the slide's whiteboard should show; another assistant draws it from this"`
-	Quiz            string   `json:"quiz,omitempty" jsonschema:"only for a slide that checks learning (a starter, a check for understanding, an exit quiz): what its quiz should ask; another assistant writes the questions. Omit for no quiz"`
-	PendingID       string   `json:"pending_id,omitempty" jsonschema:"id of the pending placeholder this slide fills (from list_pending); the slide is placed there. Omit when there is only one"`
-	Position        int      `json:"position,omitempty" jsonschema:"1-based position to insert at when not filling a placeholder; default: at the end" minimum:"1"`
-	Sources         []string `json:"sources,omitempty" jsonschema:"where the slide's content comes from in the author's sources: path:line or path:start-end, as read_source numbers lines. Omit when not written from a source"`
+	ID              string `json:"id,omitempty" jsonschema:"optional id you choose for the slide (a short slug: a letter, then letters, digits, - or _; at most 32 characters), unique in this lesson. Default: one made from the title"`
+	Title           string `json:"title" jsonschema:"the slide's title"`
+	Section         string `json:"section" jsonschema:"the section the slide belongs to: one of the lesson's sections by name when it declares them, else the lesson phase, e.g. Engage, Explore, Explain, Elaborate, Evaluate"`
+	DurationMinutes int    `json:"duration_minutes" jsonschema:"minutes spent on the slide" minimum:"1" maximum:"120"`
+	Notes           string `json:"notes" jsonschema:"speaker notes for the teacher (not shown on the slide)"`
+	// Briefs are the briefs of the slide's children, by kind; in a tool
+	// call each is a property named for its kind (see briefs.go).
+	Briefs    map[string]string `json:"-"`
+	PendingID string            `json:"pending_id,omitempty" jsonschema:"id of the pending placeholder this slide fills (from list_pending); the slide is placed there. Omit when there is only one"`
+	Position  int               `json:"position,omitempty" jsonschema:"1-based position to insert at when not filling a placeholder; default: at the end" minimum:"1"`
+	Sources   []string          `json:"sources,omitempty" jsonschema:"where the slide's content comes from in the author's sources: path:line or path:start-end, as read_source numbers lines. Omit when not written from a source"`
 }
 
 // UpdateSlide changes fields of one slide; unset fields stay.
@@ -222,7 +225,7 @@ func (SetAttribution) Spec() session.Spec {
 	return session.Spec{Capability: CapMetadata, Fills: []string{"metadata.attribution"}, Doc: "Credit the work the lesson is adapted from."}
 }
 func (AddSlide) Spec() session.Spec {
-	return session.Spec{Capability: CapNode, Adds: true, Doc: "Add a slide: title, section, duration, speaker notes, a brief for its whiteboard, and for a slide that checks learning, a brief for its quiz."}
+	return session.Spec{Capability: CapNode, Adds: true, Doc: "Add a slide: title, section, duration, speaker notes, a brief for its whiteboard, and for a slide that checks learning or sets a task, a brief for its quiz or activity."}
 }
 func (UpdateSlide) Spec() session.Spec {
 	return session.Spec{Capability: CapNode, Doc: "Change fields of a slide you added, or fill a slide's pending fields."}
@@ -257,7 +260,7 @@ func Intents() []session.Intent {
 		SetObjectives{}, SetVocabulary{}, SetPrerequisites{}, SetStandards{},
 		SetKeyLearningPoints{}, SetMisconceptions{}, SetMaterials{}, DefineTerm{}, RespondToMisconception{},
 		SetOutcome{}, SetKeyQuestions{}, SetSections{}, FillSection{}, SetLicence{}, SetAttribution{},
-		AddSlide{}, UpdateSlide{}, MoveSlide{}, RemoveSlide{},
+		AddSlide{}, UpdateSlide{}, MoveSlide{}, RemoveSlide{}, AddCallout{},
 		DescribeLesson{}, ListPending{},
 		SetSlideProps{}, ClosePlaceholders{},
 		session.Undo{}, session.Redo{},

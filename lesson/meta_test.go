@@ -140,7 +140,7 @@ func TestMetaToolsSetWholeValues(t *testing.T) {
 			t.Errorf("saved lacks %q:\n%s", want, got)
 		}
 	}
-	_, err := s.Dispatch(context.Background(), lesson.AddSlide{Title: "More", Section: "Strat", DurationMinutes: 5, Whiteboard: "x"})
+	_, err := s.Dispatch(context.Background(), lesson.AddSlide{Title: "More", Section: "Strat", DurationMinutes: 5, Briefs: map[string]string{"whiteboard": "x"}})
 	if e, ok := session.AsError(err); !ok || e.Path != "section" || !strings.Contains(e.Message, `did you mean "Start"?`) {
 		t.Errorf("add_slide with an undeclared section: %v", err)
 	}

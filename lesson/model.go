@@ -181,6 +181,9 @@ type Slide struct {
 	Section         yamlsrc.Field[string] `yaml:"section"`
 	DurationMinutes yamlsrc.Field[int]    `yaml:"duration_minutes"`
 	Notes           yamlsrc.Field[string] `yaml:"notes"`
+	// Callouts are the slide's instructor notes, callouts, cautions and
+	// tips (callouts.go).
+	Callouts yamlsrc.Field[[]Callout] `yaml:"callouts"`
 	// Sources cite the author's sources the slide was written from:
 	// "path:line" or "path:start-end" (see sources.ParseCitation).
 	Sources []string `yaml:"sources,omitempty"`
@@ -200,6 +203,8 @@ type Slide struct {
 	// it may cite its sources for what it wrote.
 	wrote    bool
 	compiled map[string]tpl // parsed props templates
+	// calloutsOwn: generation wrote the slide's callouts list.
+	calloutsOwn bool
 }
 
 // Refs are the fields the slide list reads and writes; see itemlist.
@@ -393,7 +398,9 @@ func (p *Plan) Pending() []session.Pending {
 		}
 	}
 	ps = append(ps, m.sectionsPending()...)
-	return append(ps, p.list().Pending("slides", newSlidesLabel, slideFields)...)
+	ps = append(ps, p.list().Pending("slides", newSlidesLabel, slideFields)...)
+	p.list().Each(func(s *Slide, pos int) { ps = append(ps, s.calloutsPending(pos)...) })
+	return ps
 }
 
 // newSlidesLabel says where a slide placeholder sits: after prev, at
@@ -412,6 +419,7 @@ func slideFields(s *Slide) []itemlist.Field {
 		{Name: "section", Pending: s.Section.Pending, Hint: s.Section.Hint},
 		{Name: "duration_minutes", Pending: s.DurationMinutes.Pending, Hint: s.DurationMinutes.Hint},
 		{Name: "notes", Pending: s.Notes.Pending, Hint: s.Notes.Hint},
+		{Name: "callouts", Pending: s.Callouts.Pending, Hint: s.Callouts.Hint},
 	}
 }
 

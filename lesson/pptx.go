@@ -100,6 +100,9 @@ type SlidePage struct {
 	// Notes are the speaker notes (line breaks kept), the section and
 	// minutes, and the slide's sources.
 	Notes []pptx.Para
+	// Callouts are the callouts shown on the slide (show: slide); the
+	// teacher's are in Notes.
+	Callouts []pptx.Para
 }
 
 // SlidePages lists the slides in order for a PowerPoint deck, pending
@@ -133,6 +136,8 @@ func (p *Plan) SlidePages() []SlidePage {
 		case s.Notes.Pending:
 			pg.Notes = append(pg.Notes, pptx.Text(pendingText("notes", s.Notes.Hint), 0, false, pptx.Color{}))
 		}
+		onSlide, teacher := s.calloutsPPTX()
+		pg.Callouts, pg.Notes = onSlide, append(pg.Notes, teacher...)
 		if len(s.Sources) > 0 {
 			pg.Notes = append(pg.Notes, pptx.Text("Sources: "+strings.Join(s.Sources, ", "), 0, false, pptx.Color{}))
 		}

@@ -258,9 +258,10 @@ func (p *Plan) addSlide(rc *session.Context, in AddSlide) (func(), error) {
 	if title == "" {
 		return nil, session.Reject(session.KindInvalidArgs, "title", "give the slide a title", "title is empty")
 	}
-	brief := strings.TrimSpace(in.Whiteboard)
-	if brief == "" {
-		return nil, session.Reject(session.KindInvalidArgs, "whiteboard", "say in a sentence what the whiteboard should show", "whiteboard brief is empty")
+	children := p.briefs(in.Briefs)
+	if len(children) == 0 && len(p.kinds) > 0 {
+		first := p.kinds[0]
+		return nil, session.Reject(session.KindInvalidArgs, first, fmt.Sprintf("say in a sentence what the %s should show", first), "%s brief is empty", first)
 	}
 	if r := slideMinutes(); !r.In(float64(in.DurationMinutes)) {
 		return nil, session.Reject(session.KindInvalidArgs, "duration_minutes", "a slide takes "+r.Range()+" minutes", "%d minutes is out of range", in.DurationMinutes)
@@ -288,7 +289,7 @@ func (p *Plan) addSlide(rc *session.Context, in AddSlide) (func(), error) {
 		DurationMinutes: yamlsrc.Val(in.DurationMinutes),
 		Notes:           optional(in.Notes),
 		Sources:         slices.Clone(in.Sources),
-		Children:        p.briefs(brief, in.Quiz),
+		Children:        children,
 	}
 	// A pending slide list becomes a list holding one placeholder, so that
 	// partial work and the remaining hint can both be saved.
@@ -305,15 +306,14 @@ func (p *Plan) addSlide(rc *session.Context, in AddSlide) (func(), error) {
 	return undo, nil
 }
 
-// briefs places the new slide's children, pending with their briefs: a
-// whiteboard always, a quiz when asked for, each only if its kind is
+// briefs places the new slide's children, pending with their briefs, in
+// the order kinds are registered: each kind given a brief that is
 // registered.
-func (p *Plan) briefs(whiteboard, quiz string) Children {
+func (p *Plan) briefs(briefs map[string]string) Children {
 	var c Children
-	for _, b := range []ChildRef{{Kind: "whiteboard", Hint: whiteboard}, {Kind: "quiz", Hint: strings.TrimSpace(quiz)}} {
-		if b.Hint != "" && slices.Contains(p.kinds, b.Kind) {
-			b.Pending = true
-			c = append(c, b)
+	for _, kind := range p.kinds {
+		if hint := strings.TrimSpace(briefs[kind]); hint != "" {
+			c = append(c, ChildRef{Kind: kind, Hint: hint, Pending: true})
 		}
 	}
 	return c

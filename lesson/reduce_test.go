@@ -345,10 +345,10 @@ func TestIntentsReject(t *testing.T) {
 		{"no standards", lesson.SetStandards{}, session.KindInvalidArgs, "standards", "between 1 and 10"},
 		{"no terms", lesson.SetVocabulary{}, session.KindInvalidArgs, "terms", "between 1 and 20"},
 		{"incomplete term", lesson.SetVocabulary{Terms: []lesson.Term{{Term: "a", Definition: "b"}, {Term: "c"}}}, session.KindInvalidArgs, "terms[1]", "a word and a definition"},
-		{"slide without title", lesson.AddSlide{Whiteboard: "w", DurationMinutes: 5}, session.KindInvalidArgs, "title", "give the slide a title"},
+		{"slide without title", lesson.AddSlide{Briefs: map[string]string{"whiteboard": "w"}, DurationMinutes: 5}, session.KindInvalidArgs, "title", "give the slide a title"},
 		{"slide without whiteboard brief", lesson.AddSlide{Title: "t", DurationMinutes: 5}, session.KindInvalidArgs, "whiteboard", "what the whiteboard should show"},
-		{"slide without duration", lesson.AddSlide{Title: "t", Whiteboard: "w"}, session.KindInvalidArgs, "duration_minutes", "between 1 and 120"},
-		{"slide at an unknown placeholder", lesson.AddSlide{Title: "t", Whiteboard: "w", DurationMinutes: 5, PendingID: "p9"}, session.KindNotFound, "pending_id", "open placeholders: p1"},
+		{"slide without duration", lesson.AddSlide{Title: "t", Briefs: map[string]string{"whiteboard": "w"}}, session.KindInvalidArgs, "duration_minutes", "between 1 and 120"},
+		{"slide at an unknown placeholder", lesson.AddSlide{Title: "t", Briefs: map[string]string{"whiteboard": "w"}, DurationMinutes: 5, PendingID: "p9"}, session.KindNotFound, "pending_id", "open placeholders: p1"},
 		{"update unknown", lesson.UpdateSlide{ID: "nope", Notes: ptr("x")}, session.KindNotFound, "id", "slide ids: intro, practice-one, wrap, recap"},
 		{"update authored title", lesson.UpdateSlide{ID: "intro", Title: ptr("x")}, session.KindPrecondition, "title", "only the author's pending fields"},
 		{"update authored duration", lesson.UpdateSlide{ID: "intro", DurationMinutes: ptr(3)}, session.KindPrecondition, "duration_minutes", "only the author's pending fields"},
@@ -406,7 +406,7 @@ func TestSlideIDsFromTitles(t *testing.T) {
 		{"Café au lait", "caf-au-lait"},
 	}
 	for _, tt := range tests {
-		res := dispatch(t, s, lesson.AddSlide{Title: tt.title, DurationMinutes: 1, Whiteboard: "w"})
+		res := dispatch(t, s, lesson.AddSlide{Title: tt.title, DurationMinutes: 1, Briefs: map[string]string{"whiteboard": "w"}})
 		if got := res.Outputs[0].(lesson.SlideAdded).ID; got != tt.want {
 			t.Errorf("title %q: id %q, want %q", tt.title, got, tt.want)
 		}

@@ -104,6 +104,8 @@ func (p *Plan) Pages() []Page {
 			h.WriteString(" " + pending("minutes", s.DurationMinutes.Hint))
 		}
 		h.WriteString("</p>\n")
+		onSlide, teacher := s.calloutsHTML()
+		h.WriteString(onSlide)
 		notes := ""
 		switch {
 		case s.Notes.Set:
@@ -111,6 +113,7 @@ func (p *Plan) Pages() []Page {
 		case s.Notes.Pending:
 			notes = "<p>" + pending("notes", s.Notes.Hint) + "</p>\n"
 		}
+		notes += teacher
 		if len(s.Sources) > 0 {
 			notes += "<p class=\"sources\">Sources: " + html.EscapeString(strings.Join(s.Sources, ", ")) + "</p>\n"
 		}

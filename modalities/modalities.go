@@ -5,6 +5,7 @@
 package modalities
 
 import (
+	"github.com/lessongen/lessongen/activity"
 	"github.com/lessongen/lessongen/lesson"
 	"github.com/lessongen/lessongen/modality"
 	"github.com/lessongen/lessongen/quiz"
@@ -14,7 +15,7 @@ import (
 // Registry builds the registry: the lesson is the root; the others are the
 // kinds of child a slide may place, in the order they are generated.
 func Registry() (*modality.Registry, error) {
-	return modality.New(lesson.Modality(), whiteboard.Modality(), quiz.Modality())
+	return modality.New(lesson.Modality(), whiteboard.Modality(), quiz.Modality(), activity.Modality())
 }
 
 // Must is Registry for tests and benchmarks: the list is fixed at compile

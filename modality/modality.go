@@ -71,6 +71,23 @@ type Descriptor struct {
 	// brief, which the saved file drops once the node is filled).
 	// Required; the orchestrator never reads Describe text for this.
 	Content func(st session.State) string
+	// Brief, for a child kind, describes the brief a parent's add tool
+	// takes for a new node of this kind (add_slide's "whiteboard",
+	// "quiz", "activity": what another assistant writes it from). A kind
+	// without one is not offered there. BriefRequired makes it a brief
+	// every new node must have.
+	Brief         string
+	BriefRequired bool
+}
+
+// Briefed is an intent that places new children pending, with one brief
+// per registered child kind (add_slide): its tool takes one string
+// property per kind with a Brief, named for the kind (the bridge adds
+// them from the registry), and the parsed intent holds them in its own
+// JSON, keyed by kind.
+type Briefed interface {
+	session.Intent
+	ChildBriefs() map[string]string
 }
 
 // NewContent builds a Content hook from a modality's own typed function,

@@ -25,7 +25,8 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden prompt files in testdata/prompts")
 
 // goldenLesson has something pending at every level: metadata, slides,
-// a whiteboard's heading and elements, a quiz's kind and questions.
+// a whiteboard's heading and elements, a quiz's kind and questions, an
+// activity's instructions and criteria.
 const goldenLesson = `version: 1
 metadata:
   title: Photosynthesis
@@ -40,6 +41,7 @@ slides:
     duration_minutes: 5
     notes: Ask students what plants need.
     whiteboard: !pending "a leaf with light, water and carbon dioxide arrows going in"
+    activity: !pending "pupils in pairs say what a leaf takes in"
   - !pending "three slides that explain and practise the light reactions"
   - id: check
     title: Check your understanding

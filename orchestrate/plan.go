@@ -6,6 +6,7 @@ package orchestrate
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/lessongen/lessongen/modality"
 	"github.com/lessongen/lessongen/session"
@@ -62,13 +63,22 @@ func (p *planner) step(_ context.Context, st Step, _ modality.Level, d *modality
 	if d != p.root || st.Level != session.LevelNode || focus != "" {
 		return true
 	}
-	// New placements are only known once the node subagent has run.
+	// New placements are only known once the node subagent has run: those
+	// of the placeholders of the root's new-items list (slides), not of a
+	// list inside an item (a slide's callouts).
 	for _, pe := range st.Pending {
-		if pe.ID != "" {
+		if pe.ID != "" && newItemsSpot(pe.Path, d.NewItems) {
 			p.deferred = append(p.deferred, pe.Hint)
 		}
 	}
 	return true
+}
+
+// newItemsSpot reports whether path is the new-items list (slides) or a
+// placeholder in it (slides[2]), not a spot inside one of its items.
+func newItemsSpot(path, list string) bool {
+	rest, ok := strings.CutPrefix(path, list)
+	return ok && (rest == "" || strings.HasPrefix(rest, "[") && strings.Count(rest, "[") == 1 && strings.HasSuffix(rest, "]"))
 }
 
 func (p *planner) bind(context.Context, string, *modality.Descriptor, *session.Session, map[string]string, error) {

@@ -32,5 +32,6 @@ func Modality() modality.Descriptor {
 		Render:  modality.NewRender(Render),
 		PPTX:    modality.NewPPTX(RenderPPTX),
 		Content: modality.NewContent((*Quiz).Content),
+		Brief:   "only for a slide that checks learning (a starter, a check for understanding, an exit quiz): what its quiz should ask; another assistant writes the questions. Omit for no quiz",
 	}
 }

@@ -105,6 +105,10 @@ func marpStyle(fontDir string) string {
 	// Questions flow in two columns: six of four options fit a slide.
 	b.WriteString(".quiz { font-size: 22px; } .quiz p { margin: 0 0 4px; } .quiz li { margin: 0; }\n")
 	b.WriteString(".quiz ol.questions { columns: 2; column-gap: 40px; } .quiz li.question { break-inside: avoid; }\n")
+	// Callouts on the slide are coloured by kind, as page.css does.
+	b.WriteString(".callout { border-left: 5px solid #2f5d8a; background: #eef4fa; padding: 4px 10px; margin: 4px 0; font-size: 20px; }\n")
+	b.WriteString(".callout-instructor { border-color: #5b3a8c; } .callout-caution { border-color: #9b1c1c; background: #fbeeee; } .callout-tip { border-color: #1e6b3a; background: #edf7f0; }\n")
+	b.WriteString(".activity { font-size: 22px; } .activity p, .activity ul, .activity h4 { margin: 0 0 4px; } .activity-meta { font-size: 16px; text-transform: uppercase; }\n")
 	// The overview (the lesson's facts, then its timeline) flows in two
 	// columns of the slide's height: room for a 20-slide timeline.
 	b.WriteString("section > div:has(> .overview-grid) { flex: 1 1 0; min-height: 0; columns: 2; column-gap: 40px; column-fill: auto; font-size: 16px; line-height: 1.35; }\n")

@@ -75,6 +75,9 @@ func PPTX(w io.Writer, doc *compose.Document, reg *modality.Registry, notes []Au
 		}
 		main := &pptx.Slide{Title: pg.Title, Notes: slices.Clone(pg.Notes)}
 		slides := []*pptx.Slide{main}
+		// Callouts shown on the slide take a strip at the foot of the
+		// frame; the children draw in what is left.
+		childFrame, strip := calloutStrip(pg.Callouts)
 		var key []pptx.Para
 		for _, kind := range reg.Children() {
 			child, err := doc.Child(pg.ID, kind.Name)
@@ -91,7 +94,7 @@ func PPTX(w io.Writer, doc *compose.Document, reg *modality.Registry, notes []Au
 				}
 			}
 			var r modality.PPTXRendered
-			child.View(func(st session.State) { r = kind.PPTX(st, props, frame) })
+			child.View(func(st session.State) { r = kind.PPTX(st, props, childFrame) })
 			at := main
 			if len(r.Shapes) > 0 && len(main.Shapes) > 0 {
 				at = &pptx.Slide{Title: pg.Title + " (" + kind.Name + ")"}
@@ -104,6 +107,9 @@ func PPTX(w io.Writer, doc *compose.Document, reg *modality.Registry, notes []Au
 				at.Notes = append(at.Notes, r.Key...)
 				key = append(key, r.Key...)
 			}
+		}
+		if strip != nil {
+			main.Shapes = append(main.Shapes, strip)
 		}
 		main.Notes = append(main.Notes, authorNotes(bySlide[pg.ID])...)
 		for _, s := range slides {
@@ -125,6 +131,22 @@ func PPTX(w io.Writer, doc *compose.Document, reg *modality.Registry, notes []Au
 		add(&pptx.Slide{Title: "Answer key (teacher copy)", Shapes: []pptx.Shape{&pptx.Sp{Name: "answers", Box: frame, Paras: ps, Shrink: true}}})
 	}
 	return deck.Write(w)
+}
+
+// calloutStrip is the frame a slide's children draw in and the box of its
+// callouts shown on the slide, a strip at the frame's foot sized for
+// them; the whole frame and no box when it has none.
+func calloutStrip(callouts []pptx.Para) (pptx.Box, *pptx.Sp) {
+	if len(callouts) == 0 {
+		return frame, nil
+	}
+	// About 0.4 inch a callout, at most a third of the frame.
+	h := min(int64(len(callouts))*365760+91440, frame.H/3)
+	rest := frame
+	rest.H -= h + 91440
+	box := pptx.Box{X: frame.X, Y: frame.Y + frame.H - h, W: frame.W, H: h}
+	return rest, &pptx.Sp{Name: "callouts", Box: box, Paras: callouts, Shrink: true, Fill: pptx.RGB("EEF4FA"),
+		Line: &pptx.Line{Color: pptx.RGB("2F5D8A"), Width: 1}}
 }
 
 // pendingSlide is a slide still to be generated: a dashed placeholder

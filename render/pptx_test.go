@@ -12,6 +12,7 @@ import (
 	"testing"
 	"unicode"
 
+	"github.com/lessongen/lessongen/activity"
 	"github.com/lessongen/lessongen/internal/pptx/pptxtest"
 	"github.com/lessongen/lessongen/lesson"
 	"github.com/lessongen/lessongen/quiz"
@@ -103,6 +104,20 @@ func expect(t testing.TB, path string, handout bool) []expected {
 				extra = append(extra, expected{title: pg.Title + " (quiz)", texts: texts})
 			} else {
 				main.texts = append(main.texts, texts...)
+			}
+		}
+		if c, err := doc.Child(pg.ID, "activity"); err == nil {
+			c.View(func(st session.State) {
+				a := st.(*activity.Activity)
+				main.texts = append(main.texts, a.Instructions.Value, a.Support.Value)
+				for _, c := range a.SuccessCriteria.Value {
+					main.texts = append(main.texts, c.Text)
+				}
+			})
+		}
+		for _, p := range pg.Callouts {
+			for _, r := range p.Runs {
+				main.texts = append(main.texts, r.Text)
 			}
 		}
 		out = append(out, main)

@@ -30,6 +30,7 @@ func Modality() modality.Descriptor {
 		Render:   modality.NewRender(Render),
 		PPTX:     modality.NewPPTX(RenderPPTX),
 		Content:  modality.NewContent((*Board).Content),
+		Brief:    "what the slide's whiteboard should show; another assistant draws it from this", BriefRequired: true,
 	}
 }
 

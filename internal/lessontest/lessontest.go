@@ -304,7 +304,7 @@ slides:
 
 // Practice is the slide the tests' model adds.
 func Practice(title string) lesson.AddSlide {
-	return lesson.AddSlide{Title: title, Section: "Explore", DurationMinutes: 10, Notes: "Work in pairs.", Whiteboard: "three fraction bars"}
+	return lesson.AddSlide{Title: title, Section: "Explore", DurationMinutes: 10, Notes: "Work in pairs.", Briefs: map[string]string{"whiteboard": "three fraction bars"}}
 }
 
 // Compact uses compact sequences (dashes at the key's column).

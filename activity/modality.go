@@ -1,0 +1,31 @@
+package activity
+
+import (
+	"gopkg.in/yaml.v3"
+
+	"github.com/lessongen/lessongen/modality"
+	"github.com/lessongen/lessongen/session"
+)
+
+// Modality describes the activity for the registry: everything the rest
+// of lessongen needs to place, generate, load, save and draw one.
+func Modality() modality.Descriptor {
+	return modality.Descriptor{
+		Name:     "activity",
+		Doc:      "a task pupils do: instructions, grouping, minutes, success criteria, support, stretch and a teacher-only model answer",
+		Intents:  Intents(),
+		Read:     CapRead,
+		Metadata: CapMetadata,
+		Node:     CapNode,
+		Close:    ClosePlaceholders{},
+		Codec: modality.NewCodec(Decode, Todo,
+			func(a *Activity) *yaml.Node { n, _ := a.EncodeNode(); return n },
+			nil),
+		Render:  modality.NewRender(Render),
+		PPTX:    modality.NewPPTX(RenderPPTX),
+		Content: modality.NewContent((*Activity).Content),
+		Brief:   "only for a slide where pupils do a task (explain, practise, discuss, solve): what they should do and how they work; another assistant writes the instructions, success criteria and model answer. Omit for no activity",
+	}
+}
+
+var _ session.State = (*Activity)(nil)
