@@ -11,6 +11,7 @@ import (
 
 	"github.com/lessongen/lessongen/bridge"
 	"github.com/lessongen/lessongen/compose"
+	"github.com/lessongen/lessongen/course"
 	"github.com/lessongen/lessongen/internal/event"
 	"github.com/lessongen/lessongen/internal/redact"
 	"github.com/lessongen/lessongen/internal/sources"
@@ -28,6 +29,12 @@ import (
 // orchestrate.Generate (which saves, checkpoints and says how it ended),
 // and prints what it did. The exit code is exitCode's, from the error.
 func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
+	if course.Sniff(opts.file) {
+		return runCourse(ctx, opts)
+	}
+	if opts.lessons != "" {
+		return usagef("--lessons narrows a course file's run; %s is a lesson", opts.file)
+	}
 	start := time.Now()
 	cfg, err := opts.settings()
 	if err != nil {
@@ -78,6 +85,9 @@ type generation struct {
 	events event.Sink
 	// strict is what validate --strict found in the lesson as saved.
 	strict yamlsrc.Problems
+	// course, for a lesson run by a course run: its model, what it
+	// shares with the other lessons, and its describe chain above it.
+	course *lessonOfCourse
 }
 
 func (g *generation) run(ctx context.Context) error {
@@ -140,6 +150,9 @@ func (g *generation) read() error {
 	}
 	g.scope = orchestrate.Scope{Slide: opts.slide, Metadata: opts.metadata, Kinds: opts.kindNames(),
 		Refine: (opts.slide != "" || opts.metadata) && opts.instruction != ""}
+	if g.course != nil {
+		g.scope.Above = g.course.above
+	}
 	if g.steps, err = orchestrate.Plan(g.doc, opts.reg, g.scope); err != nil {
 		return &usageError{err}
 	}
@@ -292,7 +305,7 @@ func (g *generation) client() (*bridge.Bridge, llm.Model, error) {
 	if err := g.tp.create(g.cfg, g.red); err != nil {
 		return nil, nil, err
 	}
-	model, err := newModel(g.cfg, g.tp.wrap())
+	model, err := g.newModel()
 	if err != nil {
 		return nil, nil, err
 	}
@@ -300,6 +313,14 @@ func (g *generation) client() (*bridge.Bridge, llm.Model, error) {
 		return nil, nil, usagef("--approve ask needs a terminal on stdin to ask; use auto or --dry-run in scripts and CI")
 	}
 	return br, model, nil
+}
+
+// newModel is the run's model client; a course's lessons share one.
+func (g *generation) newModel() (llm.Model, error) {
+	if g.course != nil {
+		return g.course.model, nil
+	}
+	return newModel(g.cfg, g.tp.wrap())
 }
 
 // runOptions are the settings of orchestrate.Generate but its events and
@@ -328,6 +349,9 @@ func (g *generation) runOptions(br *bridge.Bridge, model llm.Model, progress *pr
 	}
 	if !g.dryRun {
 		run.Store = g.store(errOut)
+	}
+	if g.course != nil {
+		run.Shared = g.course.shared
 	}
 	run.Stopped = g.stopped
 	return run

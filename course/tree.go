@@ -28,7 +28,7 @@ func (t *Tree) DescribeSlide(string) string {
 	return ""
 }
 func (t *Tree) Bindings(string) (map[string]string, error) { return nil, nil }
-func (t *Tree) NewFile(string, string) string               { return "" }
+func (t *Tree) NewFile(string, string) string              { return "" }
 
 // errNoSlides: a course places no slides; its lessons do.
 var errNoSlides = errors.New("a course has no slides; name a lesson file instead")
