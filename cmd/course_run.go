@@ -4,10 +4,13 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/lessongen/lessongen/bridge"
+	"github.com/lessongen/lessongen/compose"
 	"github.com/lessongen/lessongen/course"
+	"github.com/lessongen/lessongen/lesson"
 	"github.com/lessongen/lessongen/llm"
 	"github.com/lessongen/lessongen/modalities"
 	"github.com/lessongen/lessongen/orchestrate"
@@ -117,17 +120,49 @@ func (c *courseRun) generateLessons(ctx context.Context, sel []int) map[int]erro
 			run = append(run, i)
 		}
 	}
-	return course.Schedule(ctx, run, course.Waits(all, run), func(ctx context.Context, i int) error {
-		fresh, err := c.summaries()
-		if err != nil {
-			return err
+	// A lesson's summary is taken from it once its metadata level ends,
+	// and read again from its file once it ends, so a later lesson starts
+	// with what it wrote, and no lesson reads the others' files.
+	var mu sync.Mutex
+	return course.Schedule(ctx, run, course.Waits(all, run), func(ctx context.Context, i int, ready func()) error {
+		mu.Lock()
+		above := course.Above(c.file.Course, all, i)
+		mu.Unlock()
+		rel := c.file.Course.Lessons[i].File
+		err := c.lesson(ctx, i, above, func(doc *compose.Document) {
+			mu.Lock()
+			all[i] = summaryOf(doc, rel)
+			mu.Unlock()
+			ready()
+		})
+		if s, rerr := course.ReadSummary(c.paths[i], rel); rerr == nil {
+			mu.Lock()
+			all[i] = s
+			mu.Unlock()
 		}
-		return c.lesson(ctx, i, course.Above(c.file.Course, fresh, i))
+		return err
 	})
 }
 
+// summaryOf is what later lessons are told of a lesson being generated,
+// from the document in memory.
+func summaryOf(doc *compose.Document, rel string) course.Summary {
+	s := course.Summary{File: rel}
+	doc.View(func(p *lesson.Plan) {
+		m := &p.Metadata
+		s.Title = m.Title.Value
+		s.Objectives, s.KeyPoints = lesson.Texts(m.Objectives.Value), lesson.Texts(m.KeyLearningPoints.Value)
+		for _, t := range m.Vocabulary.Value {
+			if !t.IsPlaceholder {
+				s.Vocabulary = append(s.Vocabulary, course.Term{Term: t.Term, Definition: t.Definition})
+			}
+		}
+	})
+	return s
+}
+
 // lesson is one lesson's generate, with the course above its chain.
-func (c *courseRun) lesson(ctx context.Context, i int, above []string) error {
+func (c *courseRun) lesson(ctx context.Context, i int, above []string, ready func(*compose.Document)) error {
 	o := *c.opts
 	o.file = c.paths[i]
 	// One live frame cannot show many lessons: each prints lines.
@@ -135,7 +170,7 @@ func (c *courseRun) lesson(ctx context.Context, i int, above []string) error {
 	streams.ErrTTY = false
 	o.io = &streams
 	g := &generation{opts: &o, cfg: c.cfg, start: time.Now(), srcs: c.srcs, red: c.red,
-		course: &lessonOfCourse{model: c.model, shared: c.shared, above: above}}
+		course: &lessonOfCourse{model: c.model, shared: c.shared, above: above, ready: ready}}
 	return g.run(ctx)
 }
 
@@ -144,6 +179,9 @@ type lessonOfCourse struct {
 	model  llm.Model
 	shared *orchestrate.Shared
 	above  []string
+	// ready is told once the lesson's metadata level has ended: what
+	// later lessons are told of it is written.
+	ready func(*compose.Document)
 }
 
 // worst is the course run's error: the worst of its lessons' and the

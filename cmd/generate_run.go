@@ -20,6 +20,7 @@ import (
 	"github.com/lessongen/lessongen/llm"
 	"github.com/lessongen/lessongen/orchestrate"
 	"github.com/lessongen/lessongen/render"
+	"github.com/lessongen/lessongen/session"
 	"github.com/lessongen/lessongen/templates"
 	"github.com/lessongen/lessongen/tool"
 )
@@ -273,7 +274,7 @@ func (g *generation) generate(ctx context.Context) error {
 	defer quit(nil)
 	g.tp.setStop(quit)
 	run := g.runOptions(br, model, progress, quit, runIO.ErrOut)
-	run.Events = event.Redacted(event.Tee(sink, progress.Sink), g.red.String)
+	run.Events = event.Redacted(event.Tee(sink, progress.Sink, g.metadataEnded()), g.red.String)
 	g.events = run.Events
 	run.Events(event.Event{Kind: event.RunStart, Text: fmt.Sprintf("%s: %s", opts.file, countSubagents(g.steps))})
 	if cfg.Browser != "" {
@@ -313,6 +314,21 @@ func (g *generation) client() (*bridge.Bridge, llm.Model, error) {
 		return nil, nil, usagef("--approve ask needs a terminal on stdin to ask; use auto or --dry-run in scripts and CI")
 	}
 	return br, model, nil
+}
+
+// metadataEnded tells a course run when the lesson's metadata level has
+// ended (lessonOfCourse.ready); a lesson alone needs no telling.
+func (g *generation) metadataEnded() event.Sink {
+	if g.course == nil {
+		return event.Discard
+	}
+	root := g.opts.reg.Root()
+	level := root.Level(session.LevelMetadata).Name
+	return func(e event.Event) {
+		if e.Kind == event.NodeEnd && e.Node == root.Name && e.Level == level {
+			g.course.ready(g.doc)
+		}
+	}
 }
 
 // newModel is the run's model client; a course's lessons share one.

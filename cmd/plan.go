@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/lessongen/lessongen/course"
 	"github.com/lessongen/lessongen/internal/termsafe"
 	"github.com/lessongen/lessongen/modality"
 	"github.com/lessongen/lessongen/orchestrate"
@@ -50,6 +51,9 @@ A complete lesson reports nothing to do.`,
 }
 
 func runPlan(opts *planOptions) error {
+	if course.Sniff(opts.file) {
+		return runCoursePlan(opts)
+	}
 	doc, err := loadLesson(opts.file, opts.reg)
 	if err != nil {
 		return err

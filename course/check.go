@@ -38,7 +38,12 @@ func (f *File) Resolve() ([]string, yamlsrc.Problems) {
 			continue
 		}
 		fh.Close()
-		paths[i] = filepath.Join(f.Dir(), filepath.FromSlash(l.File))
+		full := filepath.Join(f.Dir(), filepath.FromSlash(l.File))
+		if Sniff(full) {
+			r.At(node, "%s is a course file; a course lists lesson files", l.File)
+			continue
+		}
+		paths[i] = full
 	}
 	return paths, r.Problems
 }

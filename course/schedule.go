@@ -28,26 +28,30 @@ func Waits(all []Summary, sel []int) map[int][]int {
 }
 
 // Schedule runs run for every lesson of sel side by side, each once the
-// lessons it waits for (Waits) have ended, however they ended. A lesson
-// whose turn comes after ctx ended is not started: its error is the
-// cause. It returns each lesson's error by index.
-func Schedule(ctx context.Context, sel []int, waits map[int][]int, run func(ctx context.Context, i int) error) map[int]error {
-	done := map[int]chan struct{}{}
+// lessons it waits for (Waits) are ready: when their run calls ready
+// (its summary is written: the lesson's metadata level ended) or ends,
+// however it ended. A lesson whose turn comes after ctx ended is not
+// started: its error is the cause. It returns each lesson's error by
+// index.
+func Schedule(ctx context.Context, sel []int, waits map[int][]int, run func(ctx context.Context, i int, ready func()) error) map[int]error {
+	ready := map[int]func(){}
+	readyCh := map[int]chan struct{}{}
 	for _, i := range sel {
-		done[i] = make(chan struct{})
+		ch := make(chan struct{})
+		readyCh[i], ready[i] = ch, sync.OnceFunc(func() { close(ch) })
 	}
 	var mu sync.Mutex
 	errs := map[int]error{}
 	var wg sync.WaitGroup
 	for _, i := range sel {
 		wg.Go(func() {
-			defer close(done[i])
+			defer ready[i]()
 			for _, k := range waits[i] {
-				<-done[k]
+				<-readyCh[k]
 			}
 			err := context.Cause(ctx)
 			if err == nil {
-				err = run(ctx, i)
+				err = run(ctx, i, ready[i])
 			}
 			mu.Lock()
 			errs[i] = err
