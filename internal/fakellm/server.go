@@ -51,9 +51,9 @@ type Server struct {
 	served   int // answers sent, for completion ids
 
 	conns atomic.Int64 // connections accepted
+	cut   atomic.Bool  // a stream was cut (StreamOptions.CutOnce)
 	// inFlight counts chat requests being answered; peak is its most.
 	inFlight, peak atomic.Int64
-	cut   atomic.Bool  // a stream was cut (StreamOptions.CutOnce)
 
 	// timer starts a wait of pause: a real timer, or a test's clock, so
 	// the latency can be checked without timing it.
