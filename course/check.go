@@ -1,7 +1,9 @@
 package course
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -34,7 +36,11 @@ func (f *File) Resolve() ([]string, yamlsrc.Problems) {
 		}
 		fh, err := regfile.OpenIn(root, filepath.FromSlash(l.File))
 		if err != nil {
-			r.At(node, "lesson file %s: %v\nfix: lesson files live in the course's folder (%s) or below it, not through a link out of it", l.File, unwrapPath(err), f.Dir())
+			hint := ""
+			if !errors.Is(err, fs.ErrNotExist) {
+				hint = fmt.Sprintf("\nfix: lesson files live in the course's folder (%s) or below it, not through a link out of it", f.Dir())
+			}
+			r.At(node, "lesson file %s: %v%s", l.File, unwrapPath(err), hint)
 			continue
 		}
 		fh.Close()
