@@ -190,14 +190,19 @@ func (f *File) skeleton(l Lesson) *yaml.Node {
 }
 
 // Slug is title as a file name: lower-case letters and digits joined by
-// hyphens, at most 48 bytes; "lesson" when nothing is left.
+// hyphens, at most 48 bytes (cut at a word's end); "lesson" when nothing is left.
 func Slug(title string) string {
 	f := strings.FieldsFunc(strings.ToLower(title), func(r rune) bool {
 		return r > unicode.MaxASCII || !unicode.IsLetter(r) && !unicode.IsDigit(r)
 	})
 	s := strings.Join(f, "-")
 	if len(s) > 48 {
-		s = strings.TrimRight(s[:48], "-")
+		// Cut at a word's end.
+		if cut := strings.LastIndex(s[:49], "-"); cut > 0 {
+			s = s[:cut]
+		} else {
+			s = s[:48]
+		}
 	}
 	if s == "" {
 		return "lesson"
