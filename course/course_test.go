@@ -126,17 +126,17 @@ func TestAboveIsBounded(t *testing.T) {
 }
 
 func TestSelectAndWaits(t *testing.T) {
-	all := []Summary{{File: "lessons/01-a.yaml", Title: "A"}, {File: "lessons/02-b.yaml", Title: "B", Pending: true}, {File: "lessons/03-c.yaml", Title: "C"}}
+	all := []Summary{{File: "lessons/01-a.yaml", Title: "A"}, {File: "lessons/02-b.yaml", Title: "B", Pending: true}, {File: "lessons/03-c.yaml", Title: "C"}, {File: "lessons/04-d.yaml", Title: "D", Pending: true}, {File: "lessons/05-e.yaml", Title: "E"}}
 	sel, err := Select("3, 02-b, a", all)
 	if err != nil || !slices.Equal(sel, []int{0, 1, 2}) {
 		t.Fatalf("Select = %v, %v", sel, err)
 	}
-	if _, err := Select("4", all); err == nil {
+	if _, err := Select("6", all); err == nil {
 		t.Error("a position past the end was taken")
 	}
-	w := Waits(all, []int{0, 1, 2})
-	if len(w[0]) != 0 || len(w[1]) != 0 || !slices.Equal(w[2], []int{1}) {
-		t.Errorf("Waits = %v: lesson 3 waits for lesson 2 alone (its summary is pending)", w)
+	w := Waits(all, []int{0, 1, 2, 3, 4})
+	if len(w[0]) != 0 || len(w[1]) != 0 || !slices.Equal(w[2], []int{1}) || !slices.Equal(w[3], []int{1}) || !slices.Equal(w[4], []int{3}) {
+		t.Errorf("Waits = %v: lessons 3 and 4 wait for lesson 2, lesson 5 for lesson 4 (which waited for 2)", w)
 	}
 	// Lesson 2 not run: nothing it would write to wait for.
 	if w := Waits(all, []int{0, 2}); len(w[2]) != 0 {

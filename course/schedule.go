@@ -10,18 +10,22 @@ import (
 	"sync"
 )
 
-// Waits lists, for each lesson of sel (indexes into all), the earlier
-// lessons of sel it waits for: those whose summary a run will still
-// write (Summary.Pending), since what it is told of them would change.
-// A lesson after only finished ones starts at once; a lesson not in sel
-// is not run, so nothing waits for it.
+// Waits lists, for each lesson of sel (indexes into all, in order), the
+// earlier lesson of sel it waits for: the last one whose summary a run
+// will still write (Summary.Pending), since what it is told of it would
+// change. That one waited in turn for the pending one before it, so
+// being ready is passed down the course and one wait each is enough
+// (the cost per lesson stays flat). A lesson after only finished ones
+// starts at once; a lesson not in sel is not run, so nothing waits for it.
 func Waits(all []Summary, sel []int) map[int][]int {
 	out := map[int][]int{}
+	last := -1
 	for _, i := range sel {
-		for _, k := range sel {
-			if k < i && all[k].Pending {
-				out[i] = append(out[i], k)
-			}
+		if last >= 0 {
+			out[i] = []int{last}
+		}
+		if all[i].Pending {
+			last = i
 		}
 	}
 	return out

@@ -2,6 +2,7 @@ package course
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -33,6 +34,10 @@ type Summary struct {
 	// told (title, objectives, key points, vocabulary), so they wait for
 	// it (Schedule).
 	Pending bool
+
+	// told is what later lessons are told of it, and line its line of
+	// the outline, each made once (Above).
+	told, line string
 }
 
 // Term is a vocabulary entry and where it is written.
@@ -155,7 +160,8 @@ func terms(n *yaml.Node) (out []Term, pending bool) {
 // Above is the course's level of lesson n's describe chain (n counts
 // from 0): the course, its outline, and what the lessons before n teach,
 // within MaxPriorBytes. Every subagent of the lesson gets it above the
-// lesson's own chain.
+// lesson's own chain. It notes in all what each lesson is told of the
+// ones before, so the caller serialises calls on one slice.
 func Above(c *Course, all []Summary, n int) []string {
 	out := []string{c.Describe() + fmt.Sprintf(" This is lesson %d of %d.", n+1, len(all)), outline(all, n)}
 	if n == 0 {
@@ -164,8 +170,12 @@ func Above(c *Course, all []Summary, n int) []string {
 	share := MaxPriorBytes / n
 	var b strings.Builder
 	b.WriteString("Taught in the lessons before this one (reuse their terms as defined there; do not teach them again):")
-	for i, s := range all[:n] {
-		b.WriteString("\n" + clip.String(prior(i, s), share))
+	for i := range all[:n] {
+		if all[i].told == "" {
+			all[i].told = prior(i, all[i])
+		}
+		b.WriteString("\n")
+		b.WriteString(clip.String(all[i].told, share))
 	}
 	return append(out, b.String())
 }
@@ -174,16 +184,18 @@ func Above(c *Course, all []Summary, n int) []string {
 func outline(all []Summary, n int) string {
 	var b strings.Builder
 	b.WriteString("Course outline:")
-	for i, s := range all {
-		title := clip.Text(s.Title)
-		if title == "" {
-			title = "(title not written yet)"
+	for i := range all {
+		if all[i].line == "" {
+			title := clip.Text(all[i].Title)
+			if title == "" {
+				title = "(title not written yet)"
+			}
+			all[i].line = "\n" + strconv.Itoa(i+1) + ". " + title
 		}
-		mark := ""
+		b.WriteString(all[i].line)
 		if i == n {
-			mark = " (this lesson)"
+			b.WriteString(" (this lesson)")
 		}
-		fmt.Fprintf(&b, "\n%d. %s%s", i+1, title, mark)
 	}
 	return b.String()
 }
