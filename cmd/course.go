@@ -70,6 +70,10 @@ func checkCourseFlags(opts *generateOptions, cfg *settings) error {
 		return usagef("--record and --replay hold one lesson's requests; run them on a lesson file of the course")
 	case opts.interactive || opts.rewrite:
 		return usagef("--interactive and --rewrite ask on the terminal, which the course's lessons would share; run them on a lesson file")
+	case opts.json:
+		return usagef("--json prints one lesson's summary; each lesson of a course prints its own on stderr")
+	case cfg.Events != "" && cfg.Events != "-":
+		return usagef("--events FILE logs one lesson's run; with a course use --events - (stderr), or run a lesson file")
 	}
 	return nil
 }

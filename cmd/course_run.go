@@ -41,7 +41,7 @@ func (c *courseRun) generateCourse(ctx context.Context, all []course.Summary) er
 	if err != nil {
 		return &usageError{err}
 	}
-	tmpl, err := templates.Load(c.cfg.Templates, templateLevels(reg))
+	tmpl, err := templates.Load(c.cfg.Templates, templateLevels(c.opts.reg))
 	if err != nil {
 		return &usageError{err}
 	}
