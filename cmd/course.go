@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/lessongen/lessongen/bridge"
 	"github.com/lessongen/lessongen/course"
 	"github.com/lessongen/lessongen/internal/lock"
 	"github.com/lessongen/lessongen/internal/redact"
@@ -68,8 +69,8 @@ func checkCourseFlags(opts *generateOptions, cfg *settings) error {
 		return usagef("--dry-run shows one lesson's diff; run it on a lesson file of the course")
 	case cfg.Record != "" || cfg.Replay != "":
 		return usagef("--record and --replay hold one lesson's requests; run them on a lesson file of the course")
-	case opts.interactive || opts.rewrite:
-		return usagef("--interactive and --rewrite ask on the terminal, which the course's lessons would share; run them on a lesson file")
+	case opts.interactive || opts.rewrite || cfg.Approve == string(bridge.ApproveAsk):
+		return usagef("--interactive, --rewrite and --approve ask ask on the terminal, which the course's lessons would share; run them on a lesson file")
 	case opts.json:
 		return usagef("--json prints one lesson's summary; each lesson of a course prints its own on stderr")
 	case cfg.Events != "" && cfg.Events != "-":

@@ -164,3 +164,20 @@ func readFile(t *testing.T, path string) string {
 	}
 	return string(data)
 }
+
+// --max-requests caps the whole course: the lessons spend one budget,
+// and once it is spent every lesson stops (exit 3, what was done saved).
+func TestCourseBudgetIsShared(t *testing.T) {
+	dir := writeCourse(t)
+	srv := startCourseModel(t)
+	_, stderr, code := run(t, "generate", filepath.Join(dir, "course.yaml"), "--concurrency", "2", "--max-requests", "5")
+	if code != ExitPartial {
+		t.Fatalf("exit %d, want %d:\n%s", code, ExitPartial, stderr)
+	}
+	if n := srv.RequestCount(); n > 5 {
+		t.Errorf("%d requests across the lessons, over --max-requests 5", n)
+	}
+	if !strings.Contains(stderr, "the run budget is spent") {
+		t.Errorf("no lesson says the budget is spent:\n%s", stderr)
+	}
+}
