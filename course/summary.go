@@ -220,5 +220,8 @@ func prior(i int, s Summary) string {
 	if len(s.KeyPoints) > 0 {
 		parts = append(parts, "key learning points: "+strings.Join(s.KeyPoints, "; "))
 	}
+	if len(parts) == 0 {
+		parts = []string{"its objectives and vocabulary are not written yet"}
+	}
 	return fmt.Sprintf("Lesson %d %q: %s.", i+1, s.Title, strings.Join(parts, ". "))
 }
