@@ -3,11 +3,9 @@ package cmd
 import (
 	"context"
 	"errors"
-	"fmt"
 
 	"github.com/lessongen/lessongen/bridge"
 	"github.com/lessongen/lessongen/course"
-	"github.com/lessongen/lessongen/internal/lock"
 	"github.com/lessongen/lessongen/internal/redact"
 	"github.com/lessongen/lessongen/internal/sources"
 	"github.com/lessongen/lessongen/internal/yamlsrc"
@@ -34,27 +32,12 @@ type courseRun struct {
 }
 
 // runCourse is runGenerate for a course file (course.Sniff).
-func runCourse(ctx context.Context, opts *generateOptions) (err error) {
-	cfg, err := opts.settings()
-	if err != nil {
-		return err
-	}
-	if err := checkCourseFlags(opts, cfg); err != nil {
-		return err
-	}
-	srcs, err := openSources(cfg.Sources)
-	if err != nil {
-		return err
-	}
-	defer srcs.Close()
-	red := newRedactor(cfg)
-	streams, flush := redactedStreams(opts.io, red)
-	defer flush()
-	defer func() { err = red.Error(err) }()
-	o := *opts
-	o.io = streams
-	c := &courseRun{opts: &o, cfg: cfg, srcs: srcs, red: red}
-	return c.run(ctx)
+func runCourse(ctx context.Context, opts *generateOptions) error {
+	return prepared(opts, func(cfg *settings) error { return checkCourseFlags(opts, cfg) },
+		func(o *generateOptions, cfg *settings, srcs *sources.Sandbox, red *redact.Redactor) error {
+			c := &courseRun{opts: o, cfg: cfg, srcs: srcs, red: red}
+			return c.run(ctx)
+		})
 }
 
 // checkCourseFlags refuses what a course run cannot do for many lessons
@@ -165,17 +148,5 @@ func (c *courseRun) summaries() ([]course.Summary, error) {
 // lock takes the course file's own lock: one course run at a time names
 // its pending lessons. Each lesson takes its own as it runs.
 func (c *courseRun) lock() (func(), error) {
-	set, stale, err := lock.Acquire([]string{c.file.Path}, nil, lock.Self())
-	var held *lock.HeldError
-	var lerr *lock.Error
-	switch {
-	case errors.As(err, &held), errors.As(err, &lerr):
-		return nil, &usageError{err}
-	case err != nil:
-		return nil, err
-	}
-	for _, s := range stale {
-		fmt.Fprintf(c.opts.io.ErrOut, "lessongen: note: %s\n", s)
-	}
-	return set.Release, nil
+	return acquire([]string{c.file.Path}, nil, c.opts.io.ErrOut)
 }

@@ -29,7 +29,7 @@ import (
 // lesson, checks everything before any model request, hands the run to
 // orchestrate.Generate (which saves, checkpoints and says how it ended),
 // and prints what it did. The exit code is exitCode's, from the error.
-func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
+func runGenerate(ctx context.Context, opts *generateOptions) error {
 	if course.Sniff(opts.file) {
 		return runCourse(ctx, opts)
 	}
@@ -37,28 +37,42 @@ func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
 		return usagef("--lessons narrows a course file's run; %s is a lesson", opts.file)
 	}
 	start := time.Now()
+	check := func(*settings) error {
+		if opts.interactive && !opts.io.InTTY {
+			return usagef("--interactive needs a terminal on stdin to ask; drop it in scripts and CI (subagents then choose and say so)")
+		}
+		return nil
+	}
+	return prepared(opts, check, func(o *generateOptions, cfg *settings, srcs *sources.Sandbox, red *redact.Redactor) error {
+		g := &generation{opts: o, cfg: cfg, start: start, srcs: srcs, red: red}
+		return g.run(ctx)
+	})
+}
+
+// prepared reads the run's settings, checks them (check), opens the
+// sources, and runs fn with opts' streams redacted: from there on every
+// byte out (streams, events, the error returned) goes through the run's
+// redactor. Generate's and a course's runs start so.
+func prepared(opts *generateOptions, check func(*settings) error, fn func(*generateOptions, *settings, *sources.Sandbox, *redact.Redactor) error) (err error) {
 	cfg, err := opts.settings()
 	if err != nil {
 		return err
 	}
-	if opts.interactive && !opts.io.InTTY {
-		return usagef("--interactive needs a terminal on stdin to ask; drop it in scripts and CI (subagents then choose and say so)")
+	if err := check(cfg); err != nil {
+		return err
 	}
 	srcs, err := openSources(cfg.Sources)
 	if err != nil {
 		return err
 	}
 	defer srcs.Close()
-	// From here on every byte out — streams, events, the error returned —
-	// goes through the run's redactor.
 	red := newRedactor(cfg)
 	streams, flush := redactedStreams(opts.io, red)
 	defer flush()
 	defer func() { err = red.Error(err) }()
 	o := *opts
 	o.io = streams
-	g := &generation{opts: &o, cfg: cfg, start: start, srcs: srcs, red: red}
-	return g.run(ctx)
+	return fn(&o, cfg, srcs, red)
 }
 
 // generation is one generate or fill run once its settings are read.

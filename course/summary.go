@@ -97,23 +97,30 @@ func summarize(root *yaml.Node, rel string) Summary {
 	return s
 }
 
-// items reads a list of text or {key: text} items, and whether the list
-// or an item of it is pending. An absent list is not pending.
-func items(n *yaml.Node, key string) (out []string, pending bool) {
-	if n == nil {
-		return nil, false
-	}
+// entries are a list's items but its placeholders, and whether the list
+// or an item of it is pending. An absent list, or another shape (the
+// lesson's own validation names it), has none.
+func entries(n *yaml.Node) (out []*yaml.Node, pending bool) {
 	if _, p := yamlsrc.Pending(n); p {
 		return nil, true
 	}
-	if n.Kind != yaml.SequenceNode {
+	if n == nil || n.Kind != yaml.SequenceNode {
 		return nil, false
 	}
 	for _, it := range n.Content {
 		if _, p := yamlsrc.Pending(it); p {
 			pending = true
-			continue
+		} else {
+			out = append(out, it)
 		}
+	}
+	return out, pending
+}
+
+// items reads a list of text or {key: text} items.
+func items(n *yaml.Node, key string) (out []string, pending bool) {
+	list, pending := entries(n)
+	for _, it := range list {
 		if it.Kind == yaml.MappingNode {
 			it = yamlsrc.Value(it, key)
 		}
@@ -124,22 +131,11 @@ func items(n *yaml.Node, key string) (out []string, pending bool) {
 	return out, pending
 }
 
-// terms reads a vocabulary list: bare terms and {term, definition}.
+// terms reads a vocabulary list: bare terms and {term, definition}, a
+// pending definition making the list pending.
 func terms(n *yaml.Node) (out []Term, pending bool) {
-	if n == nil {
-		return nil, false
-	}
-	if _, p := yamlsrc.Pending(n); p {
-		return nil, true
-	}
-	if n.Kind != yaml.SequenceNode {
-		return nil, false
-	}
-	for _, it := range n.Content {
-		if _, p := yamlsrc.Pending(it); p {
-			pending = true
-			continue
-		}
+	list, pending := entries(n)
+	for _, it := range list {
 		switch it.Kind {
 		case yaml.ScalarNode:
 			out = append(out, Term{Term: it.Value, Node: it})
