@@ -10,6 +10,7 @@ import (
 	"github.com/lessongen/lessongen/bridge"
 	"github.com/lessongen/lessongen/compose"
 	"github.com/lessongen/lessongen/course"
+	"github.com/lessongen/lessongen/internal/event"
 	"github.com/lessongen/lessongen/lesson"
 	"github.com/lessongen/lessongen/llm"
 	"github.com/lessongen/lessongen/modalities"
@@ -25,43 +26,26 @@ func (c *courseRun) generateCourse(ctx context.Context, all []course.Summary) er
 	if len(c.file.Course.Pending()) == 0 {
 		return nil
 	}
-	reg, err := modalities.Course()
+	run, err := c.courseOptions()
 	if err != nil {
 		return err
 	}
-	br, err := bridge.New(reg)
-	if err != nil {
-		return err
-	}
-	approval, err := bridge.ParseApproval(c.cfg.Approve)
-	if err != nil {
-		return &usageError{err}
-	}
-	form, err := bridge.ParseForm(c.cfg.ToolSchema)
-	if err != nil {
-		return &usageError{err}
-	}
-	tmpl, err := templates.Load(c.cfg.Templates, templateLevels(c.opts.reg))
-	if err != nil {
-		return &usageError{err}
-	}
-	tree := course.NewTree(c.file, courseOverview(all))
-	res, err := orchestrate.Generate(ctx, tree, orchestrate.Scope{}, orchestrate.GenerateOptions{
-		Options: orchestrate.Options{
-			Shared: c.shared, Bridge: br, Model: c.model, Templates: tmpl, Form: form, Approval: approval,
-			MaxSteps: c.cfg.MaxSteps, Concurrency: c.cfg.Concurrency, Instruction: c.opts.instruction,
-			Secrets: c.red, Redact: c.red.String,
-		},
-		Store: courseStore{c.file},
-	})
+	streams := *c.opts.io
+	streams.ErrTTY = false // the lessons' lines follow: no live frame
+	progress := newProgress(&streams)
+	run.Events = event.Redacted(progress.Sink, c.red.String)
+	fmt.Fprintf(c.opts.info(), "lessongen: %s: the course's own pending parts first\n", c.file.Path)
+	res, err := orchestrate.Generate(ctx, course.NewTree(c.file, courseOverview(all)), orchestrate.Scope{},
+		orchestrate.GenerateOptions{Options: run, Store: courseStore{c.file}})
+	progress.Close()
 	if err != nil {
 		return err
 	}
 	printWrote(c.opts, res.Written)
-	if res.Outcome == orchestrate.Failed {
+	switch res.Outcome {
+	case orchestrate.Failed:
 		return explainProvider(res.Err(), c.cfg)
-	}
-	if res.Outcome == orchestrate.Interrupted {
+	case orchestrate.Interrupted:
 		return ErrInterrupted
 	}
 	// The lessons named have files now; the rest stay pending items.
@@ -73,6 +57,32 @@ func (c *courseRun) generateCourse(ctx context.Context, all []course.Summary) er
 		return ErrPartial
 	}
 	return nil
+}
+
+// courseOptions are the course levels' run: the course's registry and
+// tools, with the settings, model and Shared every lesson gets too.
+func (c *courseRun) courseOptions() (orchestrate.Options, error) {
+	reg, err := modalities.Course()
+	if err != nil {
+		return orchestrate.Options{}, err
+	}
+	br, err := bridge.New(reg)
+	if err != nil {
+		return orchestrate.Options{}, err
+	}
+	run := orchestrate.Options{Shared: c.shared, Bridge: br, Model: c.model,
+		MaxSteps: c.cfg.MaxSteps, Concurrency: c.cfg.Concurrency, Instruction: c.opts.instruction,
+		Secrets: c.red, Redact: c.red.String}
+	if run.Approval, err = bridge.ParseApproval(c.cfg.Approve); err != nil {
+		return run, &usageError{err}
+	}
+	if run.Form, err = bridge.ParseForm(c.cfg.ToolSchema); err != nil {
+		return run, &usageError{err}
+	}
+	if run.Templates, err = templates.Load(c.cfg.Templates, templateLevels(c.opts.reg)); err != nil {
+		return run, &usageError{err}
+	}
+	return run, nil
 }
 
 // resolved are the course's lesson files once new ones are written.
