@@ -166,6 +166,10 @@ func decodeMeta(c *Course, n *yaml.Node, r *yamlsrc.Reporter) {
 	seen, _ := yamlsrc.Entries(n, r, "course", func(k, v *yaml.Node) {
 		switch k.Value {
 		case "title":
+			if _, pending := yamlsrc.Pending(v); pending {
+				r.At(v, "course.title must be written: it names the unit every lesson's subagents are told of")
+				return
+			}
 			c.Title = text(v, r, "course.title")
 		case "subject":
 			c.Subject = text(v, r, "course.subject")

@@ -189,3 +189,13 @@ func TestIsCourse(t *testing.T) {
 		t.Error("IsCourse tells course and lesson files apart by the course key")
 	}
 }
+
+// A course's title is the author's: pending, it is an error at its place.
+func TestPendingTitleRefused(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, map[string]string{"course.yaml": "version: 1\ncourse:\n  title: !pending\nlessons: []\n"})
+	_, err := Load(filepath.Join(dir, "course.yaml"))
+	if err == nil || !strings.Contains(err.Error(), "course.yaml:3:10: course.title must be written") {
+		t.Errorf("got %v", err)
+	}
+}

@@ -141,7 +141,6 @@ func (c *Course) Pending() []session.Pending {
 		pending bool
 		hint    string
 	}{
-		{"course.title", c.Title.Pending, c.Title.Hint},
 		{"course.subject", c.Subject.Pending, c.Subject.Hint},
 		{"course.grade", c.Grade.Pending, c.Grade.Hint},
 		{"course.outcomes", c.Outcomes.Pending, c.Outcomes.Hint},
