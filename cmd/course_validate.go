@@ -10,7 +10,7 @@ import (
 // each lesson as validate checks a lesson (problems name the lesson's
 // file), and across lessons what course.Check looks at (warnings).
 func validateCourse(opts *validateOptions, file string) (fileResult, yamlsrc.Problems) {
-	res := fileResult{File: file}
+	res := fileResult{File: file, Course: true}
 	f, err := course.Load(file)
 	if err != nil {
 		return res, asProblems(file, err)

@@ -90,7 +90,7 @@ func runValidate(opts *validateOptions) error {
 		}
 		printProblems(opts.io, problems)
 		switch {
-		case res.Valid && res.Lessons > 0:
+		case res.Valid && res.Course:
 			fmt.Fprintf(opts.io.Out, "%s: valid course (%s, %s, %s)\n", file, plural(res.Lessons, "lesson"), plural(res.Slides, "slide"), plural(res.Pending, "pending spot"))
 		case res.Valid:
 			fmt.Fprintf(opts.io.Out, "%s: valid (%s, %s)\n", file, plural(res.Slides, "slide"), plural(res.Pending, "pending spot"))
@@ -157,9 +157,10 @@ type fileResult struct {
 	Valid   bool   `json:"valid"`
 	Slides  int    `json:"slides"`
 	Pending int    `json:"pending"`
-	// Lessons counts a course file's lessons (its slides and pending
-	// spots are its lessons' and its own).
-	Lessons int `json:"lessons,omitempty"`
+	// Course marks a course file; Lessons counts its lessons (its slides
+	// and pending spots are its lessons' and its own).
+	Course  bool `json:"course,omitempty"`
+	Lessons int  `json:"lessons,omitempty"`
 }
 
 // jsonProblem is a problem for scripts and editors: line and column are
