@@ -135,7 +135,9 @@ func writePlanCostJSON(w io.Writer, file, model string, est orchestrate.Estimate
 	}
 	v := map[string]any{"file": file, "model": model, "estimate": est, "bytes_per_token": orchestrate.BytesPerToken, "cost": nil}
 	if priced {
-		usd := func(s orchestrate.Spend) float64 { return p.Cost(price.Usage{Prompt: s.Prompt, Completion: s.Completion}) }
+		usd := func(s orchestrate.Spend) float64 {
+			return p.Cost(price.Usage{Prompt: s.Prompt, Completion: s.Completion})
+		}
 		levels := map[string]float64{}
 		for _, l := range est.Levels {
 			levels[l.Level] = usd(l.Spend)

@@ -48,6 +48,8 @@ type generateOptions struct {
 	quiet        bool
 	json         bool
 	interactive  bool
+	// lessons narrows a course file's run (--lessons 3,5).
+	lessons string
 }
 
 // newGenerateCmd is the generate command over streams and a registry.
@@ -95,13 +97,19 @@ left defects, or an edit conflicts (the rest is saved), 130 interrupted (Ctrl-C,
 --dry-run calls the model (it costs a full run) and applies every change
 to a scratch copy of the lesson, then prints the unified diff the run
 would make to each file; nothing is written. 'lessongen plan' is the free
-preview of what would be asked.`,
+preview of what would be asked.
+
+FILE may be a course file (a top-level course: key listing lesson files):
+then the course's own pending parts run first, and every lesson is
+generated, side by side, under one --concurrency, rate limit and budget;
+--lessons 3,5 (positions or names) narrows it.`,
 		Example: `  export OPENAI_API_KEY=...
   lessongen generate examples/photosynthesis/lesson.yaml -o /tmp/photosynthesis.yaml
   lessongen generate lesson.yaml --base-url http://localhost:11434/v1 --model llama3.1 --tool-schema compatible
   lessongen generate lesson.yaml --dry-run
   lessongen generate examples/photosynthesis/lesson.yaml --replay examples/photosynthesis/recording.jsonl -o /tmp/p/lesson.yaml
-  lessongen generate lesson.yaml --quiet --json > summary.json`,
+  lessongen generate lesson.yaml --quiet --json > summary.json
+  lessongen generate course.yaml --lessons 2,3`,
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.file = args[0]
@@ -113,6 +121,7 @@ preview of what would be asked.`,
 		},
 	}
 	addGenerateFlags(cmd, opts)
+	cmd.Flags().StringVar(&opts.lessons, "lessons", "", "with a course file: generate only these lessons (1-based positions or names, comma-separated)")
 	return cmd
 }
 

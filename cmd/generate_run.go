@@ -13,6 +13,7 @@ import (
 
 	"github.com/lessongen/lessongen/bridge"
 	"github.com/lessongen/lessongen/compose"
+	"github.com/lessongen/lessongen/course"
 	"github.com/lessongen/lessongen/internal/event"
 	"github.com/lessongen/lessongen/internal/redact"
 	"github.com/lessongen/lessongen/internal/sources"
@@ -21,6 +22,7 @@ import (
 	"github.com/lessongen/lessongen/llm"
 	"github.com/lessongen/lessongen/orchestrate"
 	"github.com/lessongen/lessongen/render"
+	"github.com/lessongen/lessongen/session"
 	"github.com/lessongen/lessongen/templates"
 	"github.com/lessongen/lessongen/tool"
 )
@@ -29,30 +31,50 @@ import (
 // lesson, checks everything before any model request, hands the run to
 // orchestrate.Generate (which saves, checkpoints and says how it ended),
 // and prints what it did. The exit code is exitCode's, from the error.
-func runGenerate(ctx context.Context, opts *generateOptions) (err error) {
+func runGenerate(ctx context.Context, opts *generateOptions) error {
+	if course.Sniff(opts.file) {
+		return runCourse(ctx, opts)
+	}
+	if opts.lessons != "" {
+		return usagef("--lessons narrows a course file's run; %s is a lesson", opts.file)
+	}
 	start := time.Now()
+	check := func(*settings) error {
+		if opts.interactive && !opts.io.InTTY {
+			return usagef("--interactive needs a terminal on stdin to ask; drop it in scripts and CI (subagents then choose and say so)")
+		}
+		return nil
+	}
+	return prepared(opts, check, func(o *generateOptions, cfg *settings, srcs *sources.Sandbox, red *redact.Redactor) error {
+		g := &generation{opts: o, cfg: cfg, start: start, srcs: srcs, red: red}
+		return g.run(ctx)
+	})
+}
+
+// prepared reads the run's settings, checks them (check), opens the
+// sources, and runs fn with opts' streams redacted: from there on every
+// byte out (streams, events, the error returned) goes through the run's
+// redactor. Generate's and a course's runs start so.
+func prepared(opts *generateOptions, check func(*settings) error, fn func(*generateOptions, *settings, *sources.Sandbox, *redact.Redactor) error) (err error) {
 	cfg, err := opts.settings()
 	if err != nil {
 		return err
 	}
-	if opts.interactive && !opts.io.InTTY {
-		return usagef("--interactive needs a terminal on stdin to ask; drop it in scripts and CI (subagents then choose and say so)")
+	if err := check(cfg); err != nil {
+		return err
 	}
 	srcs, err := openSources(cfg.Sources)
 	if err != nil {
 		return err
 	}
 	defer srcs.Close()
-	// From here on every byte out — streams, events, the error returned —
-	// goes through the run's redactor.
 	red := newRedactor(cfg)
 	streams, flush := redactedStreams(opts.io, red)
 	defer flush()
 	defer func() { err = red.Error(err) }()
 	o := *opts
 	o.io = streams
-	g := &generation{opts: &o, cfg: cfg, start: start, srcs: srcs, red: red}
-	return g.run(ctx)
+	return fn(&o, cfg, srcs, red)
 }
 
 // generation is one generate or fill run once its settings are read.
@@ -80,6 +102,9 @@ type generation struct {
 	events event.Sink
 	// strict is what validate --strict found in the lesson as saved.
 	strict yamlsrc.Problems
+	// course, for a lesson run by a course run: its model, what it
+	// shares with the other lessons, and its describe chain above it.
+	course *lessonOfCourse
 }
 
 func (g *generation) run(ctx context.Context) error {
@@ -148,6 +173,9 @@ func (g *generation) read() error {
 	}
 	g.scope = orchestrate.Scope{Slide: opts.slide, Metadata: opts.metadata, Kinds: opts.kindNames(),
 		Refine: (opts.slide != "" || opts.metadata) && opts.instruction != ""}
+	if g.course != nil {
+		g.scope.Above = g.course.above
+	}
 	if g.steps, err = orchestrate.Plan(g.doc, opts.reg, g.scope); err != nil {
 		return &usageError{err}
 	}
@@ -308,7 +336,7 @@ func (g *generation) generate(ctx context.Context) error {
 	defer quit(nil)
 	g.tp.setStop(quit)
 	run := g.runOptions(br, model, progress, quit, runIO.ErrOut)
-	run.Events = event.Redacted(event.Tee(sink, progress.Sink), g.red.String)
+	run.Events = event.Redacted(event.Tee(sink, progress.Sink, g.metadataEnded()), g.red.String)
 	g.events = run.Events
 	run.Events(event.Event{Kind: event.RunStart, Text: fmt.Sprintf("%s: %s", opts.file, countSubagents(g.steps))})
 	if cfg.Browser != "" {
@@ -340,7 +368,7 @@ func (g *generation) client() (*bridge.Bridge, llm.Model, error) {
 	if err := g.tp.create(g.cfg, g.red); err != nil {
 		return nil, nil, err
 	}
-	model, err := newModel(g.cfg, g.tp.wrap())
+	model, err := g.newModel()
 	if err != nil {
 		return nil, nil, err
 	}
@@ -348,6 +376,29 @@ func (g *generation) client() (*bridge.Bridge, llm.Model, error) {
 		return nil, nil, usagef("--approve ask needs a terminal on stdin to ask; use auto or --dry-run in scripts and CI")
 	}
 	return br, model, nil
+}
+
+// metadataEnded tells a course run when the lesson's metadata level has
+// ended (lessonOfCourse.ready); a lesson alone needs no telling.
+func (g *generation) metadataEnded() event.Sink {
+	if g.course == nil {
+		return event.Discard
+	}
+	root := g.opts.reg.Root()
+	level := root.Level(session.LevelMetadata).Name
+	return func(e event.Event) {
+		if e.Kind == event.NodeEnd && e.Node == root.Name && e.Level == level {
+			g.course.ready(g.doc)
+		}
+	}
+}
+
+// newModel is the run's model client; a course's lessons share one.
+func (g *generation) newModel() (llm.Model, error) {
+	if g.course != nil {
+		return g.course.model, nil
+	}
+	return newModel(g.cfg, g.tp.wrap())
 }
 
 // runOptions are the settings of orchestrate.Generate but its events and
@@ -379,6 +430,9 @@ func (g *generation) runOptions(br *bridge.Bridge, model llm.Model, progress *pr
 	}
 	if g.journals() {
 		run.Journal = orchestrate.NewJournal(g.state.dir, savedLesson{saver: g.saver, inPlace: g.inPlace()}, g.red.String)
+	}
+	if g.course != nil {
+		run.Shared = g.course.shared
 	}
 	run.Stopped = g.stopped
 	return run

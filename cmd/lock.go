@@ -40,6 +40,12 @@ func lockRun(doc *compose.Document, out string, dryRun bool, errOut io.Writer) (
 	default:
 		write, read = files(out), files(doc.Path)
 	}
+	return acquire(write, read, errOut)
+}
+
+// acquire takes the locks (lock.Acquire): another run's is the user's to
+// wait for (exit 2), and a killed run's is taken over with a note.
+func acquire(write, read []string, errOut io.Writer) (release func(), err error) {
 	set, stale, err := lock.Acquire(write, read, lock.Self())
 	var held *lock.HeldError
 	var lerr *lock.Error

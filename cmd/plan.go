@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/lessongen/lessongen/course"
 	"github.com/lessongen/lessongen/internal/termsafe"
 	"github.com/lessongen/lessongen/modality"
 	"github.com/lessongen/lessongen/orchestrate"
@@ -62,6 +63,9 @@ bundled example. No request is made.`,
 }
 
 func runPlan(opts *planOptions) error {
+	if course.Sniff(opts.file) {
+		return runCoursePlan(opts)
+	}
 	doc, err := loadLesson(opts.file, opts.reg)
 	if err != nil {
 		return err

@@ -13,6 +13,12 @@ func Registry() (*modality.Registry, error) { return modalities.Registry() }
 
 // templateLevels is what the templates package needs to know of the
 // registry: a level name, and the modality's own template if it brings one.
+// The course's levels come too, so one --templates folder serves a course
+// and its lessons.
 func templateLevels(reg *modality.Registry) []templates.Level {
-	return templates.LevelsOf(reg)
+	levels := templates.LevelsOf(reg)
+	if course, err := modalities.Course(); err == nil && reg.Root().Name != course.Root().Name {
+		levels = append(levels, templates.LevelsOf(course)...)
+	}
+	return levels
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lessongen/lessongen/compose"
+	"github.com/lessongen/lessongen/course"
 	"github.com/lessongen/lessongen/internal/sources"
 	"github.com/lessongen/lessongen/internal/termsafe"
 	"github.com/lessongen/lessongen/internal/yamlsrc"
@@ -88,7 +89,10 @@ func runValidate(opts *validateOptions) error {
 			continue
 		}
 		printProblems(opts.io, problems)
-		if res.Valid {
+		switch {
+		case res.Valid && res.Course:
+			fmt.Fprintf(opts.io.Out, "%s: valid course (%s, %s, %s)\n", file, plural(res.Lessons, "lesson"), plural(res.Slides, "slide"), plural(res.Pending, "pending spot"))
+		case res.Valid:
 			fmt.Fprintf(opts.io.Out, "%s: valid (%s, %s)\n", file, plural(res.Slides, "slide"), plural(res.Pending, "pending spot"))
 		}
 	}
@@ -108,6 +112,9 @@ func runValidate(opts *validateOptions) error {
 // validateFile checks one file; its problems include the warnings, and an
 // error without a position (a missing file) as a problem at line 0.
 func validateFile(opts *validateOptions, file string) (fileResult, yamlsrc.Problems) {
+	if course.Sniff(file) {
+		return validateCourse(opts, file)
+	}
 	res := fileResult{File: file}
 	doc, err := compose.Load(file, opts.reg)
 	if err == nil {
@@ -150,6 +157,10 @@ type fileResult struct {
 	Valid   bool   `json:"valid"`
 	Slides  int    `json:"slides"`
 	Pending int    `json:"pending"`
+	// Course marks a course file; Lessons counts its lessons (its slides
+	// and pending spots are its lessons' and its own).
+	Course  bool `json:"course,omitempty"`
+	Lessons int  `json:"lessons,omitempty"`
 }
 
 // jsonProblem is a problem for scripts and editors: line and column are

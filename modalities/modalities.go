@@ -6,6 +6,7 @@ package modalities
 
 import (
 	"github.com/lessongen/lessongen/activity"
+	"github.com/lessongen/lessongen/course"
 	"github.com/lessongen/lessongen/lesson"
 	"github.com/lessongen/lessongen/modality"
 	"github.com/lessongen/lessongen/quiz"
@@ -27,3 +28,8 @@ func Must() *modality.Registry {
 	}
 	return reg
 }
+
+// Course builds the course's registry: the course is its root, one level
+// above the lesson, and it places no children (its lessons are lesson
+// files, each run with Registry's).
+func Course() (*modality.Registry, error) { return modality.New(course.Modality()) }

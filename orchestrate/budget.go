@@ -34,22 +34,43 @@ func (e *BudgetSpentError) Error() string {
 	return fmt.Sprintf("the run budget is spent: %d of %s %d used", e.Used, e.What, e.Limit)
 }
 
-// budgetModel counts what every subagent spends against one Budget. A
-// request in flight holds its share of MaxRequests, so no more are sent
-// than the cap allows (retries aside). The request that takes the last
-// share, or whose answer spends the tokens, stops the run (stop: no step
+// budgetModel counts what every subagent spends against one Budget (its
+// meter, which the runs of a course share: Shared). A request in flight
+// holds its share of MaxRequests, so no more are sent than the cap allows
+// (retries aside). The request that takes the last share, or whose answer
+// spends the tokens, stops every run the meter watches (stop: no step
 // starts after it) but ends normally, so its tool calls still run; every
 // request after that is refused with the BudgetSpentError.
 type budgetModel struct {
 	llm.Model
-	b    Budget
-	stop func(error)
+	*meter
+}
+
+// meter is one Budget's count, and the runs it stops once spent.
+type meter struct {
+	b     Budget
+	stops []func(error)
 
 	mu       sync.Mutex
 	requests int
 	inFlight int
 	tokens   int64
 	spentErr error
+}
+
+func newMeter(b Budget, stop func(error)) *meter {
+	return &meter{b: b, stops: []func(error){stop}}
+}
+
+// watch has the meter stop one more run once the budget is spent (at
+// once, if it is already).
+func (m *meter) watch(stop func(error)) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.stops = append(m.stops, stop)
+	if m.spentErr != nil {
+		stop(m.spentErr)
+	}
 }
 
 func (m *budgetModel) Complete(ctx context.Context, req llm.Request) (llm.Response, error) {
@@ -67,7 +88,7 @@ func (m *budgetModel) Complete(ctx context.Context, req llm.Request) (llm.Respon
 }
 
 // take admits one request, or refuses it once the budget is spent.
-func (m *budgetModel) take() error {
+func (m *meter) take() error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.check()
@@ -79,9 +100,9 @@ func (m *budgetModel) take() error {
 	return nil
 }
 
-// check stops the run, once, when the budget is spent, counting the
+// check stops the runs, once, when the budget is spent, counting the
 // requests in flight as spent. It runs under mu.
-func (m *budgetModel) check() {
+func (m *meter) check() {
 	if m.spentErr != nil {
 		return
 	}
@@ -93,7 +114,9 @@ func (m *budgetModel) check() {
 	default:
 		return
 	}
-	m.stop(m.spentErr)
+	for _, stop := range m.stops {
+		stop(m.spentErr)
+	}
 }
 
 // left is what remains, for tool results: each cap once no more than a
@@ -102,7 +125,7 @@ func (m *budgetModel) check() {
 // make the same answers give another lesson at another concurrency; a
 // model has nothing to act on while most of the budget is left, and a
 // run near its cap is cut where the clock says anyway.
-func (m *budgetModel) left() *tool.BudgetLeft {
+func (m *meter) left() *tool.BudgetLeft {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	var l tool.BudgetLeft

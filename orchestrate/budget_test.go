@@ -30,7 +30,7 @@ func TestTokenBudgetCountsPromptAndCompletion(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var stopped error
-			m := &budgetModel{Model: usageModel{tc.usage}, b: Budget{MaxTokens: 100}, stop: func(err error) { stopped = err }}
+			m := &budgetModel{Model: usageModel{tc.usage}, meter: newMeter(Budget{MaxTokens: 100}, func(err error) { stopped = err })}
 			per := tc.usage.PromptTokens + tc.usage.CompletionTokens
 			for turn := 1; turn <= tc.turns; turn++ {
 				if _, err := m.Complete(context.Background(), llm.Request{}); err != nil {

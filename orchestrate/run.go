@@ -29,6 +29,10 @@ import (
 type Options struct {
 	// Budget caps the whole run's requests and tokens; zero is no cap.
 	Budget Budget
+	// Shared, when set, is the budget and the bound on requests in
+	// flight that this run shares with others (a course's lessons); it
+	// replaces Budget.
+	Shared *Shared
 	// Bridge holds the registered modalities' tools.
 	Bridge    *bridge.Bridge
 	Model     llm.Model
@@ -206,8 +210,11 @@ func Run(ctx context.Context, tree Tree, scope Scope, opts Options) (Report, err
 	if opts.Budget.Cost != nil {
 		opts.Model = &costModel{Model: opts.Model, c: opts.Budget.Cost, stop: stopStarting}
 	}
-	if opts.Budget != (Budget{}) {
-		opts.Model = &budgetModel{Model: opts.Model, b: opts.Budget, stop: stopStarting}
+	switch {
+	case opts.Shared != nil:
+		opts.Model = opts.Shared.wrap(opts.Model, stopStarting)
+	case opts.Budget != (Budget{}):
+		opts.Model = &budgetModel{Model: opts.Model, meter: newMeter(opts.Budget, stopStarting)}
 	}
 	prov, err := loadProvenance(opts.StateDir, !opts.HistoryReadOnly)
 	if err != nil {
@@ -422,7 +429,7 @@ func (r *runner) step(ctx context.Context, st Step, bl modality.Level, d *modali
 		// every pending item", starts it (and continues a saved one).
 		task.Continue = turn
 	}
-	if b, ok := r.opts.Model.(*budgetModel); ok {
+	if b, ok := r.opts.Model.(interface{ left() *tool.BudgetLeft }); ok {
 		task.BudgetLeft = b.left
 	}
 	var hist *history.Writer

@@ -45,6 +45,9 @@ type Scope struct {
 	// Kinds, when set, limits a slide's children to these kinds (fill
 	// --slide ID --whiteboard).
 	Kinds []string
+	// Above is the describe chain above the root (a course's, for one of
+	// its lessons): every step's context starts with it.
+	Above []string
 }
 
 // ChildNode names a child node: "slides/<id>/<kind>".
@@ -254,7 +257,7 @@ func (w *walker) level(ctx context.Context, base Step, d *modality.Descriptor, s
 		w.v.skip(st, lv, unfinished+" did not finish")
 		return false
 	}
-	st.Context = chain()
+	st.Context = append(slices.Clip(w.scope.Above), chain()...)
 	return w.v.step(ctx, st, lv, d, sess, focus)
 }
 

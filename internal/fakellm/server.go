@@ -52,6 +52,8 @@ type Server struct {
 
 	conns atomic.Int64 // connections accepted
 	cut   atomic.Bool  // a stream was cut (StreamOptions.CutOnce)
+	// inFlight counts chat requests being answered; peak is its most.
+	inFlight, peak atomic.Int64
 
 	// timer starts a wait of pause: a real timer, or a test's clock, so
 	// the latency can be checked without timing it.
@@ -113,6 +115,10 @@ func startServer(s Script, timer func(time.Duration) (<-chan time.Time, func() b
 
 // Conns is the number of connections accepted so far.
 func (s *Server) Conns() int { return int(s.conns.Load()) }
+
+// PeakInFlight is the most chat requests the server was answering at
+// once: what a client's bound on concurrent requests let through.
+func (s *Server) PeakInFlight() int { return int(s.peak.Load()) }
 
 // URL is the base URL, ending in /v1.
 func (s *Server) URL() string { return s.srv.URL + "/v1" }
@@ -247,6 +253,10 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		// Not recorded: scenarios count chat requests.
 		s.models(w)
 		return
+	}
+	n := s.inFlight.Add(1)
+	defer s.inFlight.Add(-1)
+	for p := s.peak.Load(); n > p && !s.peak.CompareAndSwap(p, n); p = s.peak.Load() {
 	}
 	body, err := io.ReadAll(r.Body)
 	var rep reply
