@@ -51,7 +51,7 @@ strict function calling; set tool_schema: compatible for such servers).`,
 	cmd.Flags().StringVar(&opts.level, "level", "", "one level only: "+levels)
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print raw tool definitions as JSON")
 	cmd.Flags().BoolVar(&opts.compatible, "compatible", false, "print the non-strict (plain JSON Schema) form")
-	cmd.Flags().BoolVar(&opts.sources, "sources", false, "include the tools a run with --sources adds (list_sources, read_source, search_sources)")
+	cmd.Flags().BoolVar(&opts.sources, "sources", false, "include the tools a run with --sources adds (list_sources, read_source, search_sources, list_images)")
 	_ = cmd.RegisterFlagCompletionFunc("level", completeFixed(f.registry.LevelNames()...))
 	return cmd
 }

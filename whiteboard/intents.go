@@ -192,7 +192,7 @@ func (ClosePlaceholders) Spec() session.Spec {
 func Intents() []session.Intent {
 	return []session.Intent{
 		SetHeading{}, SetLayout{}, SetCanvas{}, SetBackground{},
-		AddText{}, AddShape{}, AddArrow{}, AddEquation{}, AddImage{},
+		AddText{}, AddShape{}, AddArrow{}, AddEquation{}, AddImage{}, PlaceImage{},
 		UpdateElement{}, MoveElement{}, ResizeElement{}, DeleteElement{},
 		DescribeWhiteboard{}, ListPending{},
 		SelectElements{}, ApplyBinding{}, ClosePlaceholders{},
