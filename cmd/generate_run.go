@@ -330,6 +330,7 @@ func (g *generation) runOptions(br *bridge.Bridge, model llm.Model, progress *pr
 		run.Store = g.store(errOut)
 	}
 	run.Stopped = g.stopped
+	run.Images = g.images(model)
 	return run
 }
 
@@ -394,6 +395,7 @@ func (g *generation) report(res orchestrate.Result) error {
 		fmt.Fprintf(opts.info(), "lessongen: note: %s was edited during the run; it holds your edits and this run's changes\n", p)
 	}
 	printConflicts(opts.io.ErrOut, g.saver.Conflicts())
+	printImages(opts.io.ErrOut, res.Images, g.cfg)
 	return g.outcome(res, printErr)
 }
 

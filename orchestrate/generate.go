@@ -71,6 +71,9 @@ type GenerateOptions struct {
 	// Check, when set, runs once the result is saved without error and
 	// reports whether the lesson as written passes validate --strict.
 	Check func() bool
+	// Images, when set, draws the images the run described once the
+	// subagents are done (generate --images; see illustrate).
+	Images *Images
 }
 
 // Result is what a generation run did.
@@ -87,6 +90,8 @@ type Result struct {
 	StrictFailed bool
 	// Conflicted: an author's edit could not be merged (Store.Conflicted).
 	Conflicted bool
+	// Images is what the image pass did (GenerateOptions.Images).
+	Images ImagesReport
 }
 
 // Generate runs everything pending in scope (Run), with checkpoints
@@ -105,12 +110,21 @@ func Generate(ctx context.Context, tree Tree, scope Scope, opts GenerateOptions)
 	if le := (*statedir.LinkError)(nil); errors.As(runErr, &le) {
 		return Result{Report: report}, runErr
 	}
+	var images ImagesReport
+	if opts.Images != nil && runErr == nil && ctx.Err() == nil {
+		budget := -1
+		if opts.Budget.MaxRequests > 0 {
+			budget = max(opts.Budget.MaxRequests-report.Requests, 0)
+		}
+		images = illustrate(ctx, tree, scope, *opts.Images, budget)
+		report.Requests += images.Requests
+	}
 	if opts.Stopped != nil {
 		if err := opts.Stopped(report); err != nil {
 			return Result{Report: report}, err
 		}
 	}
-	res := Result{Report: report, RunErr: runErr}
+	res := Result{Report: report, RunErr: runErr, Images: images}
 	if opts.Store != nil {
 		res.Written, res.SaveErr = opts.Store.Save()
 		if res.SaveErr == nil && len(res.Written) > 0 {

@@ -195,7 +195,7 @@ func Intents() []session.Intent {
 		AddText{}, AddShape{}, AddArrow{}, AddEquation{}, AddImage{}, PlaceImage{},
 		UpdateElement{}, MoveElement{}, ResizeElement{}, DeleteElement{},
 		DescribeWhiteboard{}, ListPending{},
-		SelectElements{}, ApplyBinding{}, ClosePlaceholders{},
+		SelectElements{}, ApplyBinding{}, ClosePlaceholders{}, AttachPicture{},
 		session.Undo{}, session.Redo{},
 	}
 }
