@@ -175,7 +175,7 @@ func (g *generation) writes() bool { return !g.toStdout && !g.dryRun }
 func (g *generation) lock() (release func(), err error) {
 	opts := g.opts
 	if g.writes() {
-		if err := checkOwnNames(g.doc, opts.out); err != nil {
+		if err := checkOwnNames(g.doc, opts.out, g.srcs != nil || g.cfg.Images); err != nil {
 			return nil, err
 		}
 	}
@@ -224,7 +224,7 @@ func (g *generation) idle() error {
 // through the saver, a save's warnings during the run going to errOut.
 func (g *generation) store(errOut io.Writer) orchestrate.Store {
 	if g.toStdout {
-		return stdoutStore{doc: g.doc, out: g.opts.io.Out}
+		return stdoutStore{doc: g.doc, out: g.opts.io.Out, errOut: g.opts.io.ErrOut}
 	}
 	return &fileStore{saver: g.saver, out: g.opts.out, during: errOut, final: g.opts.io.ErrOut}
 }

@@ -2,6 +2,10 @@ package modality
 
 import "github.com/lessongen/lessongen/session"
 
+// PicturesFolder is the folder, beside the YAML file that holds a state,
+// its attachments go in: a run writes nothing else there.
+const PicturesFolder = "images"
+
 // Attachment is a file a state keeps beside the YAML file that holds it: a
 // picture a run copied from the sources or had generated. Src is its path
 // relative to that file's folder, as the state's own field names it.

@@ -67,10 +67,6 @@ func (in PlaceImage) applyTo(b *Board, rc *session.Context) error {
 	return b.add(rc, e, in.Box, in.Placing)
 }
 
-// PicturesFolder is the folder, beside the YAML file that holds a board,
-// that pictures a run brings in are saved to.
-const PicturesFolder = "images"
-
 // copyName is where a picture a run brings in is saved, relative to the
 // YAML file that holds its board: images/<name>-<8 hex digits of its
 // SHA-256><ext>. The hash in the name means a copy never stands in for a
@@ -95,7 +91,7 @@ func copyName(name string, data []byte) string {
 		stem = "picture"
 	}
 	sum := sha256.Sum256(data)
-	return PicturesFolder + "/" + stem + "-" + hex.EncodeToString(sum[:4]) + ext
+	return modality.PicturesFolder + "/" + stem + "-" + hex.EncodeToString(sum[:4]) + ext
 }
 
 // Attachments are the pictures this run brought in, for the save path to
