@@ -2,6 +2,7 @@ package bridge
 
 import (
 	"reflect"
+	"slices"
 
 	"github.com/lessongen/lessongen/modality"
 	"github.com/lessongen/lessongen/session"
@@ -58,14 +59,27 @@ func withPicture(tc tool.Context, in session.Intent) (session.Intent, *tool.Erro
 	return p.WithPicture(data, tc.Sources.ImageDescription(p.PictureName())), nil
 }
 
-// placesPictures reports whether level l is offered an intent that places
-// a picture: only such levels are offered list_images.
+// places reports whether the entry's intent places a picture.
+func (e *entry) places() bool { return e.typ.Implements(reflect.TypeFor[picturePlacer]()) }
+
+// placesPictures reports whether level l has an intent that places a
+// picture: only such levels are offered list_images, and that intent
+// only with the sources (WithPictures).
 func (c *Catalog) placesPictures(l modality.Level) bool {
-	placer := reflect.TypeFor[picturePlacer]()
-	for _, e := range c.offer(l, false) {
-		if e.typ.Implements(placer) {
+	for _, e := range c.entries {
+		if !e.spec.Hidden && l.Allows(e.spec.Capability) && e.places() {
 			return true
 		}
 	}
 	return false
+}
+
+// WithPictures is level l as a run with (sources) or without --sources
+// offers it: the intents that place a picture from the sources are
+// offered only with them, so a run without sources is offered none.
+func WithPictures(l modality.Level, sources bool) modality.Level {
+	if sources {
+		l.Grant = append(slices.Clip(l.Grant), tool.CapPictures)
+	}
+	return l
 }

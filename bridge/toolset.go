@@ -194,7 +194,7 @@ func (t *Toolset) Tools() []tool.Def {
 	// Read-only calls run concurrently and may be the first to ask.
 	t.offeredOnce.Do(func() {
 		pending := t.Pending()
-		o := t.catalog.offered(t.Level, t.Form, t.Focus != "", t.shared || t.Refine, pending)
+		o := t.catalog.offered(WithPictures(t.Level, t.Sources != nil), t.Form, t.Focus != "", t.shared || t.Refine, pending)
 		var bounds map[string][2]float64
 		t.sess.View(func(st session.State) {
 			if b, ok := st.(bounded); ok {

@@ -93,7 +93,7 @@ func runTools(opts *toolsOptions) error {
 		if err != nil {
 			return err
 		}
-		byLevel[l.Name] = append(c.Tools(l, form), br.LocalTools(l, form, opts.sources)...)
+		byLevel[l.Name] = append(c.Tools(bridge.WithPictures(l, opts.sources), form), br.LocalTools(l, form, opts.sources)...)
 	}
 	if opts.json {
 		enc := json.NewEncoder(opts.io.Out)
