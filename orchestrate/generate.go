@@ -2,6 +2,7 @@ package orchestrate
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -111,13 +112,9 @@ func Generate(ctx context.Context, tree Tree, scope Scope, opts GenerateOptions)
 		return Result{Report: report}, runErr
 	}
 	var images ImagesReport
+	var recordErr error
 	if opts.Images != nil && runErr == nil && ctx.Err() == nil {
-		budget := -1
-		if opts.Budget.MaxRequests > 0 {
-			budget = max(opts.Budget.MaxRequests-report.Requests, 0)
-		}
-		images = illustrate(ctx, tree, scope, *opts.Images, budget)
-		report.Requests += images.Requests
+		images, recordErr = drawImages(ctx, tree, scope, opts, &report)
 	}
 	if opts.Stopped != nil {
 		if err := opts.Stopped(report); err != nil {
@@ -126,7 +123,10 @@ func Generate(ctx context.Context, tree Tree, scope Scope, opts GenerateOptions)
 	}
 	res := Result{Report: report, RunErr: runErr, Images: images}
 	if opts.Store != nil {
+		// Saved even when the record failed: its pictures then read as
+		// the author's later, the safe side.
 		res.Written, res.SaveErr = opts.Store.Save()
+		res.SaveErr = cmp.Or(res.SaveErr, recordErr)
 		if res.SaveErr == nil && len(res.Written) > 0 {
 			opts.Events(event.Event{Kind: event.Checkpoint, Files: res.Written})
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/lessongen/lessongen/llm"
 	"github.com/lessongen/lessongen/modality"
@@ -38,6 +39,8 @@ type ImagesReport struct {
 	Left int
 	// Failed says, per image, why it got no picture.
 	Failed []string
+	// drawn lists the children given a picture.
+	drawn []session.Key
 }
 
 // illustrate runs the image pass over the hot children in scope, at most
@@ -78,6 +81,9 @@ func illustrate(ctx context.Context, tree Tree, scope Scope, im Images, budget i
 				rep.Failed = append(rep.Failed, fmt.Sprintf("slide %q %s, image %q: %v", key.Placement, key.Kind, w.ID, err))
 			default:
 				rep.Made++
+				if !slices.Contains(rep.drawn, key) {
+					rep.drawn = append(rep.drawn, key)
+				}
 			}
 		}
 	}
@@ -94,4 +100,36 @@ func drawOne(ctx context.Context, child *session.Session, w modality.Unpictured,
 	child.View(func(st session.State) { in = st.(modality.Illustrated).Illustrate(w.ID, data, w.Prompt, im.Credit) })
 	_, err = child.Dispatch(ctx, in)
 	return n, err
+}
+
+// drawImages runs the image pass within what is left of the request
+// budget, counts its requests in report, and records what it drew before
+// the save, as Run records before each checkpoint.
+func drawImages(ctx context.Context, tree Tree, scope Scope, opts GenerateOptions, report *Report) (ImagesReport, error) {
+	budget := -1
+	if opts.Budget.MaxRequests > 0 {
+		budget = max(opts.Budget.MaxRequests-report.Requests, 0)
+	}
+	images := illustrate(ctx, tree, scope, *opts.Images, budget)
+	report.Requests += images.Requests
+	return images, recordDrawn(opts.Options, tree, images.drawn)
+}
+
+// recordDrawn updates the record of what runs generated for the children
+// given a picture after their steps ended (Run recorded them before), so
+// a later run still knows those images as generated, not the author's.
+func recordDrawn(opts Options, tree Tree, drawn []session.Key) error {
+	if len(drawn) == 0 || opts.StateDir == "" || opts.HistoryReadOnly {
+		return nil
+	}
+	p, err := loadProvenance(opts.StateDir, true)
+	if err != nil {
+		return err
+	}
+	for _, k := range drawn {
+		if child, ok := tree.Session().HotChild(k); ok {
+			p.record(ChildNode(k.Placement, k.Kind), child)
+		}
+	}
+	return p.flush()
 }

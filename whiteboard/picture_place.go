@@ -116,3 +116,19 @@ func (e *Element) pictureNote() string {
 	}
 	return ", picture " + e.PictureSrc
 }
+
+// pictureFields are an image's picture fields as its provenance hash
+// covers them: an author who gives a generated image a picture, or
+// changes one, makes it theirs. Nil without any, so the hash of an
+// element without a picture is what it was before pictures existed.
+type pictureFields struct {
+	Src, Fit, Credit, Licence, Prompt string `json:",omitempty"`
+}
+
+func (e *Element) pictureFields() *pictureFields {
+	p := pictureFields{e.PictureSrc, e.Fit, e.Credit, e.Licence, e.Prompt}
+	if p == (pictureFields{}) {
+		return nil
+	}
+	return &p
+}

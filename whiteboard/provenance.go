@@ -21,8 +21,9 @@ func elementContent(e *Element) any {
 		Text, Label, Latex, Description, Alt string
 		Style                                *Style
 		Sources                              []string
+		Picture                              *pictureFields `json:",omitempty"`
 	}{e.Type, e.Shape, e.From, e.To, e.FromPoint, e.ToPoint, e.X, e.Y, e.W, e.H,
-		e.Text.Value, e.Label.Value, e.Latex.Value, e.Description.Value, e.Alt.Value, e.Style, e.Sources}
+		e.Text.Value, e.Label.Value, e.Latex.Value, e.Description.Value, e.Alt.Value, e.Style, e.Sources, e.pictureFields()}
 }
 
 // metaContent is the value of one of metaNames, and whether it is set.
