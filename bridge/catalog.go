@@ -86,6 +86,8 @@ type offerKey struct {
 	level   string
 	form    Form
 	focused bool
+	// pictures: the level may place pictures (see withPictures).
+	pictures bool
 	// left lists the tools left out because nothing they fill is pending.
 	left string
 }
@@ -261,7 +263,7 @@ func (c *Catalog) tools(l modality.Level, form Form, focused bool) []tool.Def {
 func (c *Catalog) offer(l modality.Level, focused bool) []*entry {
 	var out []*entry
 	for _, e := range c.entries {
-		if e.spec.Hidden || !l.Allows(e.spec.Capability) {
+		if e.spec.Hidden || !l.Allows(e.spec.Capability) || e.places() && !l.Allows(tool.CapPictures) {
 			continue
 		}
 		if focused && !e.spec.ReadOnly && !e.targeted() {
@@ -284,7 +286,7 @@ func (c *Catalog) offered(l modality.Level, form Form, focused, every bool, pend
 			left = append(left, e.name)
 		}
 	}
-	key := offerKey{level: l.Name, form: form, focused: focused, left: strings.Join(left, ",")}
+	key := offerKey{level: l.Name, form: form, focused: focused, pictures: l.Allows(tool.CapPictures), left: strings.Join(left, ",")}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if o, ok := c.cache[key]; ok {

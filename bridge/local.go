@@ -20,7 +20,7 @@ type localTool interface {
 }
 
 // localTools lists them, in the order they are offered.
-var localTools = []session.Intent{NoteForAuthor{}, DescribeSlide{}, ListSources{}, ReadSource{}, SearchSources{}, AskAuthor{}}
+var localTools = []session.Intent{NoteForAuthor{}, DescribeSlide{}, ListSources{}, ReadSource{}, SearchSources{}, ListImages{}, AskAuthor{}}
 
 // DescribeSlide shows one slide whole: what the outline leaves out.
 type DescribeSlide struct {

@@ -194,7 +194,7 @@ func (t *Toolset) Tools() []tool.Def {
 	// Read-only calls run concurrently and may be the first to ask.
 	t.offeredOnce.Do(func() {
 		pending := t.Pending()
-		o := t.catalog.offered(t.Level, t.Form, t.Focus != "", t.shared || t.Refine, pending)
+		o := t.catalog.offered(WithPictures(t.Level, t.Sources != nil), t.Form, t.Focus != "", t.shared || t.Refine, pending)
 		var bounds map[string][2]float64
 		t.sess.View(func(st session.State) {
 			if b, ok := st.(bounded); ok {
@@ -265,17 +265,20 @@ func (t *Toolset) localLevel() modality.Level {
 // author, reading sources when there are any, and reading slides whole
 // when the run hands it them (Slide). Decided here, by code.
 func (t *Toolset) grant() []session.Capability {
-	g := localGrant(t.Level, t.Sources != nil)
+	g := localGrant(t.Level, t.Sources != nil, t.catalog.placesPictures(t.Level))
 	if t.Slide != nil {
 		g = append(g, tool.CapSlides)
 	}
 	return g
 }
 
-func localGrant(l modality.Level, sources bool) []session.Capability {
+func localGrant(l modality.Level, sources, pictures bool) []session.Capability {
 	g := append(slices.Clip(l.Grant), tool.CapNote, tool.CapAuthor)
 	if sources {
 		g = append(g, tool.CapSources)
+	}
+	if sources && pictures {
+		g = append(g, tool.CapPictures)
 	}
 	return g
 }
@@ -283,7 +286,8 @@ func localGrant(l modality.Level, sources bool) []session.Capability {
 // LocalTools lists the local tools a level is offered beside its own, in
 // a run with or without --sources (for lessongen tools).
 func (b *Bridge) LocalTools(l modality.Level, form Form, sources bool) []tool.Def {
-	l.Grant = localGrant(l, sources)
+	c, _ := b.Catalog(l.Modality)
+	l.Grant = localGrant(l, sources, c != nil && c.placesPictures(l))
 	if l.Modality == b.reg.Root().Name {
 		l.Grant = append(l.Grant, tool.CapSlides) // a run hands the root's levels describe_slide
 	}
@@ -408,6 +412,10 @@ func (t *Toolset) callIntent(tc tool.Context, name string, a callArgs) (tool.Env
 		// be invented, and no --sources folder could check it.
 		return t.fail(callErr(session.KindInvalidArgs, "sources", "leave sources out (null or []): cite only lines read with read_source in a run given --sources",
 			"this run has no sources, so there is nothing to cite")), nil
+	}
+	in, ce = withPicture(tc, in)
+	if ce != nil {
+		return t.fail(ce), nil
 	}
 	env, err := t.mutate(tc, in, name, a.sent)
 	if err == nil && env.OK && spec.Adds {

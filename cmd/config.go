@@ -62,6 +62,10 @@ type settings struct {
 	ReviewImages bool
 	Chromium     string
 	Browser      string
+	// Images draws the images a run described (orchestrate.Images),
+	// with ImageModel ("" = the server's).
+	Images     bool
+	ImageModel string
 	// MaxRequests and MaxTokensTotal cap the whole run; 0 = no cap.
 	MaxRequests    int
 	MaxTokensTotal int64

@@ -366,7 +366,7 @@ func newModel(cfg *settings, wrap func(http.RoundTripper) http.RoundTripper) (ll
 		MaxRetries: retries(cfg.Retries),
 		TokenField: cfg.TokenField, NoParallelToolCalls: !cfg.ParallelToolCalls,
 		IdleConns: max(1, cfg.Concurrency), Stream: cfg.Stream, WrapTransport: wrap,
-		MaxAnswerBytes: cfg.MaxAnswerBytes,
+		MaxAnswerBytes: cfg.MaxAnswerBytes, ImageModel: cfg.ImageModel,
 	})
 }
 

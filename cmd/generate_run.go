@@ -248,7 +248,7 @@ func (g *generation) recoverJournal() error {
 func (g *generation) lock() (release func(), err error) {
 	opts := g.opts
 	if g.writes() {
-		if err := checkOwnNames(g.doc, opts.out); err != nil {
+		if err := checkOwnNames(g.doc, opts.out, g.srcs != nil || g.cfg.Images); err != nil {
 			return nil, err
 		}
 	}
@@ -300,7 +300,7 @@ func (g *generation) idle() error {
 // through the saver, a save's warnings during the run going to errOut.
 func (g *generation) store(errOut io.Writer) orchestrate.Store {
 	if g.toStdout {
-		return stdoutStore{doc: g.doc, out: g.opts.io.Out}
+		return stdoutStore{doc: g.doc, out: g.opts.io.Out, errOut: g.opts.io.ErrOut}
 	}
 	return &fileStore{saver: g.saver, out: g.opts.out, during: errOut, final: g.opts.io.ErrOut}
 }
@@ -435,6 +435,7 @@ func (g *generation) runOptions(br *bridge.Bridge, model llm.Model, progress *pr
 		run.Shared = g.course.shared
 	}
 	run.Stopped = g.stopped
+	run.Images = g.images(model)
 	return run
 }
 
@@ -500,6 +501,7 @@ func (g *generation) report(res orchestrate.Result) error {
 		fmt.Fprintf(opts.info(), "lessongen: note: %s was edited during the run; it holds your edits and this run's changes\n", p)
 	}
 	printConflicts(opts.io.ErrOut, g.saver.Conflicts())
+	printImages(opts.io.ErrOut, res.Images, g.cfg)
 	return g.outcome(res, printErr)
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/lessongen/lessongen/compose"
 	"github.com/lessongen/lessongen/internal/atomicfile"
 	"github.com/lessongen/lessongen/internal/regfile"
+	"github.com/lessongen/lessongen/modality"
 	"github.com/lessongen/lessongen/orchestrate"
 )
 
@@ -81,8 +82,11 @@ func sweepOnly(doc *compose.Document, errOut io.Writer) {
 // temporary file, and a lesson file (or -o output) that is a link to a
 // file outside its own folder. Lock files are checked as they are taken
 // (internal/lock), state folders by internal/statedir.
-func checkOwnNames(doc *compose.Document, out string) error {
+func checkOwnNames(doc *compose.Document, out string, pictures bool) error {
 	outputs := doc.Outputs(out)
+	if err := checkPicturesFolder(outputs, pictures); err != nil {
+		return err
+	}
 	for _, p := range outputs {
 		c := p + compose.ConflictSuffix
 		if fi, err := os.Lstat(c); err == nil && !fi.Mode().IsRegular() {
@@ -100,6 +104,19 @@ func checkOwnNames(doc *compose.Document, out string) error {
 			if rel, err := filepath.Rel(dir, target); err != nil || !filepath.IsLocal(rel) {
 				return usagef("%s is a symlink to %s, outside its folder; lessongen writes a lesson through a link only to a file inside the link's folder: run on %s itself, or save elsewhere with -o", lessonOut, target, target)
 			}
+		}
+	}
+	return nil
+}
+
+// checkPicturesFolder refuses, in a run that may bring pictures in
+// (--sources, --images), a link or file where it would save them: the
+// save would refuse it after the run had spent its requests.
+func checkPicturesFolder(outputs []string, pictures bool) error {
+	for _, p := range outputs {
+		pics := filepath.Join(filepath.Dir(p), modality.PicturesFolder)
+		if fi, err := os.Lstat(pics); pictures && err == nil && !fi.IsDir() {
+			return usagef("%s, where this run saves the pictures it places or has drawn, is a symlink or not a folder; lessongen never writes pictures through a link: remove it, or run without --sources and --images", pics)
 		}
 	}
 	return nil

@@ -36,6 +36,9 @@ func (s *fileStore) Conflicted() bool { return len(s.saver.Conflicts()) > 0 }
 type stdoutStore struct {
 	doc *compose.Document
 	out io.Writer
+	// errOut is told of pictures the run placed, which a lesson on
+	// stdout cannot carry.
+	errOut io.Writer
 }
 
 func (stdoutStore) Checkpoint(bool) ([]string, error) { return nil, nil }
@@ -46,6 +49,10 @@ func (s stdoutStore) Save() ([]string, error) {
 		return nil, err
 	}
 	_, err = s.out.Write(data)
+	if atts, _ := s.doc.Attachments(""); len(atts) > 0 && s.errOut != nil {
+		fmt.Fprintf(s.errOut, "lessongen: warning: -o - writes no picture files, and the lesson names %s placed by this run (%s first); save to a file (-o FILE) to keep them\n",
+			plural(len(atts), "picture"), atts[0].Path)
+	}
 	return nil, err
 }
 

@@ -51,7 +51,7 @@ strict function calling; set tool_schema: compatible for such servers).`,
 	cmd.Flags().StringVar(&opts.level, "level", "", "one level only: "+levels)
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print raw tool definitions as JSON")
 	cmd.Flags().BoolVar(&opts.compatible, "compatible", false, "print the non-strict (plain JSON Schema) form")
-	cmd.Flags().BoolVar(&opts.sources, "sources", false, "include the tools a run with --sources adds (list_sources, read_source, search_sources)")
+	cmd.Flags().BoolVar(&opts.sources, "sources", false, "include the tools a run with --sources adds (list_sources, read_source, search_sources, list_images)")
 	_ = cmd.RegisterFlagCompletionFunc("level", completeFixed(f.registry.LevelNames()...))
 	return cmd
 }
@@ -93,7 +93,7 @@ func runTools(opts *toolsOptions) error {
 		if err != nil {
 			return err
 		}
-		byLevel[l.Name] = append(c.Tools(l, form), br.LocalTools(l, form, opts.sources)...)
+		byLevel[l.Name] = append(c.Tools(bridge.WithPictures(l, opts.sources), form), br.LocalTools(l, form, opts.sources)...)
 	}
 	if opts.json {
 		enc := json.NewEncoder(opts.io.Out)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/lessongen/lessongen/internal/atomicfile"
 	"github.com/lessongen/lessongen/internal/yamlsrc"
+	"github.com/lessongen/lessongen/session"
 )
 
 // ConflictSuffix names the file beside an author's file that holds the
@@ -58,6 +59,9 @@ type Saver struct {
 	files     map[string]*baseline
 	conflicts []*FileConflict
 	merged    []string
+	// attached holds each child's version at the last save that wrote
+	// its attachments (see attach).
+	attached map[session.Key]uint64
 }
 
 // baseline is what the run knows about one file it writes.
@@ -104,14 +108,25 @@ func (s *Saver) Merged() []string {
 // the lesson, and returns the files it wrote: merged where the author edited
 // them, a conflict copy where that could not be merged.
 func (s *Saver) Save(out string) ([]OutFile, error) {
-	return s.save(s.doc.Render(out))
+	return s.saveWith(out, s.doc.Render)
 }
 
 // SaveChildren is Save without the lesson file: it writes the children
 // kept in their own files, so a checkpoint can save a finished node's file
 // without rewriting the lesson (see orchestrate.Options.CheckpointInterval).
 func (s *Saver) SaveChildren(out string) ([]OutFile, error) {
-	return s.save(s.doc.RenderChildren(out))
+	return s.saveWith(out, s.doc.RenderChildren)
+}
+
+// saveWith writes the attachments, then the files render gives: a YAML
+// file never names a picture not yet on disk.
+func (s *Saver) saveWith(out string, render func(string) ([]OutFile, error)) ([]OutFile, error) {
+	attached, err := s.attach(out)
+	if err != nil {
+		return attached, err
+	}
+	written, err := s.save(render(out))
+	return append(attached, written...), err
 }
 
 func (s *Saver) save(files []OutFile, err error) ([]OutFile, error) {

@@ -71,6 +71,9 @@ type Config struct {
 	// MaxAnswerBytes caps what is read of one answer body; an answer
 	// that passes it is a failed attempt. 0 means DefaultMaxAnswerBytes.
 	MaxAnswerBytes int64
+	// ImageModel names the model GenerateImage asks for; "" leaves it
+	// to the server.
+	ImageModel string
 	// HTTPClient is optional.
 	HTTPClient *http.Client
 	// WrapTransport, when set, wraps the HTTP client's transport: a hook
@@ -102,6 +105,7 @@ type Client struct {
 	limiter    *Limiter
 	clock      Clock
 	tools      sync.Map // toolKey -> cachedTool
+	images     imageService
 }
 
 var _ Model = (*Client)(nil)
@@ -170,12 +174,13 @@ func New(cfg Config) (*Client, error) {
 	// every request, and would send org, project and custom headers to
 	// whatever base URL we name; there is no public switch to turn that off.
 	// The service built from explicit options alone reads no environment.
-	chat := openai.NewChatCompletionService(
+	opts := []option.RequestOption{
 		option.WithBaseURL(base),
 		option.WithAPIKey(cfg.APIKey),
 		option.WithHTTPClient(hc),
 		option.WithMaxRetries(0), // we retry ourselves, through the shared limiter
-	)
+	}
+	chat := openai.NewChatCompletionService(opts...)
 	return &Client{
 		chat:       chat,
 		model:      cfg.Model,
@@ -191,6 +196,7 @@ func New(cfg Config) (*Client, error) {
 		maxRetries: maxRetries,
 		limiter:    lim,
 		clock:      clock,
+		images:     newImageService(u, cfg.ImageModel, opts),
 	}, nil
 }
 

@@ -2,6 +2,7 @@ package orchestrate
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -71,6 +72,9 @@ type GenerateOptions struct {
 	// Check, when set, runs once the result is saved without error and
 	// reports whether the lesson as written passes validate --strict.
 	Check func() bool
+	// Images, when set, draws the images the run described once the
+	// subagents are done (generate --images; see illustrate).
+	Images *Images
 }
 
 // Result is what a generation run did.
@@ -87,6 +91,8 @@ type Result struct {
 	StrictFailed bool
 	// Conflicted: an author's edit could not be merged (Store.Conflicted).
 	Conflicted bool
+	// Images is what the image pass did (GenerateOptions.Images).
+	Images ImagesReport
 }
 
 // Generate runs everything pending in scope (Run), with checkpoints
@@ -105,14 +111,22 @@ func Generate(ctx context.Context, tree Tree, scope Scope, opts GenerateOptions)
 	if le := (*statedir.LinkError)(nil); errors.As(runErr, &le) {
 		return Result{Report: report}, runErr
 	}
+	var images ImagesReport
+	var recordErr error
+	if opts.Images != nil && runErr == nil && ctx.Err() == nil {
+		images, recordErr = drawImages(ctx, tree, scope, opts, &report)
+	}
 	if opts.Stopped != nil {
 		if err := opts.Stopped(report); err != nil {
 			return Result{Report: report}, err
 		}
 	}
-	res := Result{Report: report, RunErr: runErr}
+	res := Result{Report: report, RunErr: runErr, Images: images}
 	if opts.Store != nil {
+		// Saved even when the record failed: its pictures then read as
+		// the author's later, the safe side.
 		res.Written, res.SaveErr = opts.Store.Save()
+		res.SaveErr = cmp.Or(res.SaveErr, recordErr)
 		if res.SaveErr == nil && len(res.Written) > 0 {
 			opts.Events(event.Event{Kind: event.Checkpoint, Files: res.Written})
 		}

@@ -19,6 +19,9 @@ const (
 	// the levels that write slides (the lesson's), which otherwise see
 	// only the outline.
 	CapSlides session.Capability = "slides.read"
+	// CapPictures lists the pictures in the sources: granted with
+	// CapSources to the levels that can place one (bridge).
+	CapPictures session.Capability = "sources.pictures"
 )
 
 // Context is the one thing every tool call receives: the run's context

@@ -107,7 +107,7 @@ func (e *Element) describe() string {
 		return fmt.Sprintf("equation %s %s:%s", e.ID, box, text("LaTeX", e.Latex))
 	case KindImage:
 		description, alt := e.imageText()
-		return fmt.Sprintf("image %s %s:%s,%s", e.ID, box, text("showing", description), text("alt", alt))
+		return fmt.Sprintf("image %s %s:%s,%s%s", e.ID, box, text("showing", description), text("alt", alt), e.pictureNote())
 	case KindCode, KindTable, KindBlank:
 		return e.describeWorksheet(box, text)
 	}

@@ -232,11 +232,11 @@ func (ClosePlaceholders) Spec() session.Spec {
 func Intents() []session.Intent {
 	return []session.Intent{
 		SetHeading{}, SetLayout{}, SetCanvas{}, SetBackground{},
-		AddText{}, AddShape{}, AddArrow{}, AddEquation{}, AddImage{},
+		AddText{}, AddShape{}, AddArrow{}, AddEquation{}, AddImage{}, PlaceImage{},
 		AddCode{}, AddTable{}, AddAnswerSpace{},
 		UpdateElement{}, MoveElement{}, ResizeElement{}, DeleteElement{},
 		DescribeWhiteboard{}, ListPending{},
-		SelectElements{}, ApplyBinding{}, ClosePlaceholders{},
+		SelectElements{}, ApplyBinding{}, ClosePlaceholders{}, AttachPicture{},
 		session.Undo{}, session.Redo{},
 	}
 }

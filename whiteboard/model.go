@@ -147,6 +147,9 @@ type Element struct {
 	Licence    string `yaml:"licence,omitempty" jsonschema:"the picture's licence, shown small under it and on the credits list"`
 	picture    *picture
 	Style      *Style `yaml:"style,omitempty"`
+	// Prompt is what an image model was asked to draw, for a picture
+	// generate --images made (see picture_generate.go).
+	Prompt string `yaml:"prompt,omitempty" jsonschema:"what an image model was asked to draw, for a picture generate --images made"`
 	// Sources cite the author's sources the element was written from:
 	// "path:line" or "path:start-end" (see sources.ParseCitation).
 	Sources []string `yaml:"sources,omitempty"`
@@ -424,7 +427,7 @@ func (e *Element) problems(c Canvas) []problem {
 	forbid("latex", e.Type != KindEquation && has(e.Latex))
 	forbid("description", e.Type != KindImage && has(e.Description))
 	forbid("alt", e.Type != KindImage && has(e.Alt))
-	for _, f := range [][2]string{{"src", e.PictureSrc}, {"fit", e.Fit}, {"credit", e.Credit}, {"licence", e.Licence}} {
+	for _, f := range [][2]string{{"src", e.PictureSrc}, {"fit", e.Fit}, {"credit", e.Credit}, {"licence", e.Licence}, {"prompt", e.Prompt}} {
 		forbid(f[0], e.Type != KindImage && f[1] != "")
 	}
 	if e.Fit != "" && !fitRule().Allows(e.Fit) {

@@ -21,26 +21,27 @@ import (
 	_ "golang.org/x/image/webp"
 
 	"github.com/lessongen/lessongen/internal/regfile"
+	"github.com/lessongen/lessongen/internal/sources"
 	"github.com/lessongen/lessongen/internal/textfit"
 	"github.com/lessongen/lessongen/modality"
 )
 
 // MaxPictureBytes is the largest picture file an image element may name:
-// every picture is embedded in the HTML page, so a few of this size still
-// make a page that opens quickly.
-const MaxPictureBytes = 5 << 20
+// the one limit, declared with the picture types in internal/sources, so a
+// picture listed from the sources is one a lesson may hold.
+const MaxPictureBytes = sources.MaxImageBytes
 
 // pictureTypes are the picture files an image's src may name, by
 // extension, with the type their bytes must have.
-var pictureTypes = map[string]string{
-	".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg",
-	".gif": "image/gif", ".webp": "image/webp", ".svg": "image/svg+xml",
-}
+var pictureTypes = sources.ImageTypes
 
 // picture is an image element's file, read and checked once at load.
 type picture struct {
 	mime string
 	data []byte
+	// copy marks a picture a run brought in (place_image, generate
+	// --images): the save path writes it beside the YAML (Attachments).
+	copy bool
 }
 
 // loadPicture reads and checks e's src, a file inside dir (the folder of

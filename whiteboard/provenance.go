@@ -21,11 +21,14 @@ func elementContent(e *Element) any {
 		Text, Label, Latex, Description, Alt string
 		Style                                *Style
 		Sources                              []string
-		Language, Code, Output               string
-		Header                               []string
-		Rows                                 [][]string
+		Picture                              *pictureFields `json:",omitempty"`
+		// The worksheet elements' fields are left out when empty, so the
+		// hashes recorded before they existed still match.
+		Language, Code, Output string     `json:",omitempty"`
+		Header                 []string   `json:",omitempty"`
+		Rows                   [][]string `json:",omitempty"`
 	}{e.Type, e.Shape, e.From, e.To, e.FromPoint, e.ToPoint, e.X, e.Y, e.W, e.H,
-		e.Text.Value, e.Label.Value, e.Latex.Value, e.Description.Value, e.Alt.Value, e.Style, e.Sources,
+		e.Text.Value, e.Label.Value, e.Latex.Value, e.Description.Value, e.Alt.Value, e.Style, e.Sources, e.pictureFields(),
 		e.Language, e.Code.Value, e.Output.Value, e.Header.Value, e.Rows.Value}
 }
 

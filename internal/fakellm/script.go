@@ -27,6 +27,8 @@ type Script struct {
 	// requests arrive in, so a recording of a run is the same each time it
 	// is made.
 	Created int64 `json:"created,omitempty"`
+	// Images, when set, serves the images API (see ImagesOptions).
+	Images *ImagesOptions `json:"images,omitempty"`
 	// Comment is for people reading the script; the server ignores it.
 	Comment string `json:"comment,omitempty"`
 }

@@ -304,6 +304,9 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 
 // decide picks the answer to a request, counting scripted failures.
 func (s *Server) decide(r *http.Request, body []byte) reply {
+	if r.Method == http.MethodPost && r.URL.Path == imagesPath {
+		return s.imageReply(body)
+	}
 	if r.Method != http.MethodPost || r.URL.Path != "/v1/chat/completions" {
 		return errorReply(http.StatusNotFound, fmt.Sprintf("fakellm: no route for %s %s (want POST /v1/chat/completions)", r.Method, r.URL.Path))
 	}

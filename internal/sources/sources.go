@@ -192,6 +192,12 @@ func (s *Sandbox) open(p string) (*os.File, *Error) {
 		return nil, refuse(session.KindInvalidArgs, "sources are read as text: "+strings.Join(textExts, " "),
 			"%q is not a text format lessongen reads", p)
 	}
+	return r.openRegular(p, rel, MaxFileBytes)
+}
+
+// openRegular opens rel inside r: a regular file of at most max bytes
+// with one link; p is the path as the model gave it, for messages.
+func (r *root) openRegular(p, rel string, max int64) (*os.File, *Error) {
 	// Stat through the root first (it follows links only inside the root):
 	// a FIFO or device is refused before an
 	// open that could block or read one.
@@ -205,17 +211,17 @@ func (s *Sandbox) open(p string) (*os.File, *Error) {
 	if links(fi) > 1 {
 		return nil, refuse(session.KindPermission, linkedHint, "%q has %d hard links and is not read", p, links(fi))
 	}
-	if fi.Size() > MaxFileBytes {
-		return nil, refuse(session.KindPermission, "ask the author to split it", "%q is %d bytes; sources over %d bytes are not read", p, fi.Size(), MaxFileBytes)
+	if fi.Size() > max {
+		return nil, refuse(session.KindPermission, "ask the author to make it smaller", "%q is %d bytes; sources over %d bytes are not read", p, fi.Size(), max)
 	}
 	f, err := r.r.OpenFile(rel, os.O_RDONLY|nonblock, 0)
 	if err != nil {
 		return nil, fsRefusal(p, err)
 	}
 	// The file may have been swapped between Stat and Open.
-	if fi2, err := f.Stat(); err != nil || !fi2.Mode().IsRegular() || fi2.Size() > MaxFileBytes || links(fi2) > 1 {
+	if fi2, err := f.Stat(); err != nil || !fi2.Mode().IsRegular() || fi2.Size() > max || links(fi2) > 1 {
 		f.Close()
-		return nil, refuse(session.KindPermission, listHint, "%q is not a regular file of at most %d bytes", p, MaxFileBytes)
+		return nil, refuse(session.KindPermission, listHint, "%q is not a regular file of at most %d bytes", p, max)
 	}
 	return f, nil
 }

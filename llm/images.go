@@ -1,0 +1,114 @@
+package llm
+
+import (
+	"context"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+)
+
+// ErrNoImageEndpoint means the server has no image endpoint (POST
+// /images/generations): llama.cpp's server and Ollama answer 404 there,
+// some gateways 405 or 501, others 400 saying the request is unsupported.
+// Asking again for another picture meets the same answer.
+var ErrNoImageEndpoint = errors.New("model server has no image endpoint")
+
+// ImageSize is the size asked for: the one every image model of the
+// OpenAI images API draws (a board fits it to its box, keeping its aspect).
+const ImageSize = openai.ImageGenerateParamsSize1024x1024
+
+type imageService struct {
+	svc   openai.ImageService
+	model string
+	// server names the server in messages: scheme and host, no
+	// credentials, no path.
+	server string
+}
+
+func newImageService(u *url.URL, model string, opts []option.RequestOption) imageService {
+	return imageService{svc: openai.NewImageService(opts...), model: model, server: u.Scheme + "://" + u.Host}
+}
+
+// GenerateImage asks the server's image endpoint for one picture drawn
+// from prompt, answered as base64 (b64_json), retrying transient failures
+// through the shared limiter as Complete does. It returns the picture's
+// bytes as sent (the caller checks what they are) and the HTTP attempts
+// made. A server without the endpoint fails with ErrNoImageEndpoint.
+func (c *Client) GenerateImage(ctx context.Context, prompt string) (data []byte, attempts int, err error) {
+	params := openai.ImageGenerateParams{Prompt: prompt, N: openai.Int(1), Size: ImageSize}
+	if c.images.model != "" {
+		params.Model = openai.ImageModel(c.images.model)
+	}
+	// gpt-image models always answer in base64 and refuse the field.
+	if !strings.HasPrefix(c.images.model, "gpt-image") {
+		params.ResponseFormat = openai.ImageGenerateParamsResponseFormatB64JSON
+	}
+	if c.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, c.timeout, errTurnTimeout{})
+		defer cancel()
+	}
+	for {
+		if _, err := c.limiter.admit(ctx); err != nil {
+			return nil, attempts, err
+		}
+		attempts++
+		var res *http.Response
+		out, err := c.images.svc.Generate(ctx, params, option.WithResponseInto(&res))
+		if err == nil {
+			c.limiter.succeeded()
+			return c.images.picture(out, attempts)
+		}
+		if ctx.Err() != nil {
+			return nil, attempts, context.Cause(ctx)
+		}
+		pe := classify(err, res, attempts, c.apiKey)
+		if c.images.missing(pe) {
+			return nil, attempts, fmt.Errorf("%s answered %d to POST /images/generations (%s): %w", c.images.server, pe.StatusCode, pe.Message, ErrNoImageEndpoint)
+		}
+		delay, ok := retryDelay(res, attempts-1, c.clock.Now())
+		if !pe.Retryable || attempts > c.maxRetries || !ok {
+			return nil, attempts, pe
+		}
+		if err := c.clock.Sleep(ctx, delay); err != nil {
+			return nil, attempts, context.Cause(ctx)
+		}
+	}
+}
+
+// missing reports whether a failure says the endpoint is not there, as
+// opposed to this one request failing.
+func (s imageService) missing(pe *ProviderError) bool {
+	switch pe.StatusCode {
+	case http.StatusNotFound, http.StatusMethodNotAllowed, http.StatusNotImplemented:
+		return true
+	case http.StatusBadRequest:
+		m := strings.ToLower(pe.Message)
+		return strings.Contains(m, "not supported") || strings.Contains(m, "unsupported") || strings.Contains(m, "not implemented")
+	}
+	return false
+}
+
+// picture decodes the one picture of an answer.
+func (s imageService) picture(out *openai.ImagesResponse, attempts int) ([]byte, int, error) {
+	if len(out.Data) == 0 || out.Data[0].B64JSON == "" {
+		return nil, attempts, &ProviderError{StatusCode: http.StatusOK, Attempts: attempts, kind: ErrBadResponse,
+			Message: "the image answer holds no b64_json picture"}
+	}
+	data, err := base64.StdEncoding.DecodeString(out.Data[0].B64JSON)
+	if err != nil {
+		return nil, attempts, &ProviderError{StatusCode: http.StatusOK, Attempts: attempts, kind: ErrBadResponse,
+			Message: "the image answer's b64_json is not base64: " + err.Error()}
+	}
+	return data, attempts, nil
+}
+
+// Server names the server a client talks to, for messages: scheme and
+// host only, never credentials.
+func (c *Client) Server() string { return c.images.server }
