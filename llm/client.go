@@ -88,6 +88,7 @@ type Config struct {
 // Client is a Model over an OpenAI-compatible Chat Completions API.
 type Client struct {
 	chat       openai.ChatCompletionService
+	opts       []option.RequestOption // for the Batch API's services (Batcher)
 	model      string
 	apiKey     string
 	temp       *float64
@@ -170,14 +171,15 @@ func New(cfg Config) (*Client, error) {
 	// every request, and would send org, project and custom headers to
 	// whatever base URL we name; there is no public switch to turn that off.
 	// The service built from explicit options alone reads no environment.
-	chat := openai.NewChatCompletionService(
+	opts := []option.RequestOption{
 		option.WithBaseURL(base),
 		option.WithAPIKey(cfg.APIKey),
 		option.WithHTTPClient(hc),
 		option.WithMaxRetries(0), // we retry ourselves, through the shared limiter
-	)
+	}
 	return &Client{
-		chat:       chat,
+		chat:       openai.NewChatCompletionService(opts...),
+		opts:       opts,
 		model:      cfg.Model,
 		apiKey:     cfg.APIKey,
 		temp:       cfg.Temperature,

@@ -27,6 +27,9 @@ type Script struct {
 	// requests arrive in, so a recording of a run is the same each time it
 	// is made.
 	Created int64 `json:"created,omitempty"`
+	// NoBatch answers 404 on the Batch API's routes (/v1/files,
+	// /v1/batches), as llama.cpp, Ollama and vLLM's OpenAI server do.
+	NoBatch bool `json:"no_batch,omitempty"`
 	// Comment is for people reading the script; the server ignores it.
 	Comment string `json:"comment,omitempty"`
 }
