@@ -77,10 +77,14 @@ type generation struct {
 	// events is the run's event sink, once it runs.
 	events event.Sink
 	// strict is what validate --strict found in the lesson as saved.
-	strict yamlsrc.Problems
+	strict   yamlsrc.Problems
+	batchLog lineLog // where --batch says which batch it waits on
 }
 
 func (g *generation) run(ctx context.Context) error {
+	if err := checkBatch(g.cfg); err != nil {
+		return err
+	}
 	if err := g.read(); err != nil {
 		return err
 	}
@@ -247,6 +251,7 @@ func (g *generation) generate(ctx context.Context) error {
 	// it; the asker keeps the raw stream, as it pauses the frame first.
 	runIO := *opts.io
 	runIO.ErrOut = progress.Writer()
+	g.batchLog.set(runIO.ErrOut)
 	defer log.SetOutput(log.Writer())
 	log.SetOutput(runIO.ErrOut)
 	sink, closeEvents, err := openEvents(cfg.Events, &runIO, g.red)
@@ -297,6 +302,13 @@ func (g *generation) client() (*bridge.Bridge, llm.Model, error) {
 	}
 	model, err := newModel(g.cfg, g.tp.wrap())
 	if err != nil {
+		return nil, nil, err
+	}
+	batchDir := ""
+	if g.writes() {
+		batchDir = g.state.dir
+	}
+	if model, err = batchModel(g.cfg, model, batchDir, &g.batchLog); err != nil {
 		return nil, nil, err
 	}
 	if g.approval == bridge.ApproveAsk && !g.opts.io.InTTY {

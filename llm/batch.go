@@ -268,3 +268,6 @@ func failAll(lines map[string]*batchCall, pe *ProviderError) {
 		close(c.done)
 	}
 }
+
+// RequestBytes is the size of req's body as sent (Client.RequestBytes).
+func (b *Batcher) RequestBytes(req Request) (int, error) { return b.c.RequestBytes(req) }
