@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 
 	"github.com/lessongen/lessongen/internal/redact"
@@ -18,10 +19,12 @@ const vllmRunBatch = "python -m vllm.entrypoints.openai.run_batch -i in.jsonl -o
 // is sent.
 func checkBatch(cfg *settings) error {
 	switch {
-	case !cfg.Batch:
+	case !cfg.Batch && cfg.BatchDir == "":
 		return nil
 	case cfg.Replay != "" || cfg.Record != "":
 		return usagef("--batch cannot be used with --record or --replay: a recording holds chat requests, and a batch's answers arrive through files\nfix: drop --batch to record or replay")
+	case cfg.BatchDir != "" && !cfg.Batch:
+		return usagef("--batch-dir works with --batch only\nfix: add --batch")
 	case cfg.Stream:
 		return usagef("--batch cannot be used with --stream: a batch's answers are not streamed\nfix: drop one of them")
 	}
@@ -37,7 +40,11 @@ func batchModel(cfg *settings, model llm.Model, stateDir string, log *lineLog) (
 	}
 	b := llm.NewBatcher(client, llm.BatchConfig{
 		Window: cfg.BatchWindow, Size: max(1, cfg.Concurrency),
-		Poll: cfg.BatchPoll, StateDir: stateDir,
+		Poll: cfg.BatchPoll, StateDir: stateDir, Dir: cfg.BatchDir,
+		OnExport: func(in, out string, lines int) {
+			log.printf("lessongen: round of %d request(s) in %s; waiting for %s\n  run: %s\n", lines, in, out,
+				strings.NewReplacer("in.jsonl", in, "out.jsonl", out, "MODEL", cfg.Model).Replace(vllmRunBatch))
+		},
 		OnBatch: func(id string, lines int, resumed bool) {
 			what := "sent"
 			if resumed {
@@ -46,6 +53,9 @@ func batchModel(cfg *settings, model llm.Model, stateDir string, log *lineLog) (
 			log.printf("lessongen: batch %s %s: %d request(s); waiting for its results (within 24h)\n", id, what, lines)
 		},
 	})
+	if cfg.BatchDir != "" {
+		return b, nil // the server is not asked
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), cfg.Timeout)
 	defer cancel()
 	err := b.Probe(ctx)

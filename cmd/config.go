@@ -60,6 +60,7 @@ type settings struct {
 	Batch       bool
 	BatchWindow time.Duration
 	BatchPoll   time.Duration
+	BatchDir    string // files for an offline runner instead of the API
 	// Review gives drawing nodes one review turn (orchestrate.Options.Review).
 	Review bool
 	// ReviewImages asks for the board as drawn in the review turn;

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
 	"sync"
 	"time"
 
@@ -43,6 +44,14 @@ type BatchConfig struct {
 	// flight (its id and the hash of each line's request), so a rerun
 	// waits on a batch it had sent instead of paying for it twice.
 	StateDir string
+	// Dir, when set, replaces the Batch API with files for an offline
+	// runner (vLLM's run_batch): each round is written to
+	// DIR/round-HASH.in.jsonl, and its answers are read from
+	// DIR/round-HASH.out.jsonl once that holds a line for every request.
+	// The name is the input's hash, so a rerun finds its answers.
+	Dir string
+	// OnExport, with Dir, is told of every round file written.
+	OnExport func(in, out string, lines int)
 	// OnBatch, when set, is told of every batch sent or resumed.
 	OnBatch func(id string, lines int, resumed bool)
 }
@@ -209,6 +218,10 @@ func (b *Batcher) round(n int, calls []*batchCall) {
 		})
 		defer stop()
 	}
+	if b.cfg.Dir != "" {
+		b.exchange(ctx, calls)
+		return
+	}
 	resumed, fresh := b.claim(calls)
 	var wg sync.WaitGroup
 	for id, lines := range resumed {
@@ -222,23 +235,10 @@ func (b *Batcher) round(n int, calls []*batchCall) {
 
 // send uploads calls as one batch, saves it, and waits for it.
 func (b *Batcher) send(ctx context.Context, n int, calls []*batchCall) {
-	lines := make(map[string]*batchCall, len(calls))
-	var buf bytes.Buffer
-	for i, c := range calls {
-		id := fmt.Sprintf("r%d-%d", n, i)
-		lines[id] = c
-		line, _ := json.Marshal(struct {
-			CustomID string          `json:"custom_id"`
-			Method   string          `json:"method"`
-			URL      string          `json:"url"`
-			Body     json.RawMessage `json:"body"`
-		}{id, http.MethodPost, "/v1/chat/completions", c.body})
-		buf.Write(line)
-		buf.WriteByte('\n')
-	}
+	lines, buf := roundFile(fmt.Sprintf("r%d-", n), calls)
 	var res *http.Response
 	f, err := b.files.New(ctx, openai.FileNewParams{
-		File:    openai.File(&buf, fmt.Sprintf("lessongen-round-%d.jsonl", n), "application/jsonl"),
+		File:    openai.File(bytes.NewReader(buf), fmt.Sprintf("lessongen-round-%d.jsonl", n), "application/jsonl"),
 		Purpose: openai.FilePurposeBatch,
 	}, withResponse(&res))
 	if err != nil {
@@ -259,6 +259,26 @@ func (b *Batcher) send(ctx context.Context, n int, calls []*batchCall) {
 		return
 	}
 	b.await(ctx, bt.ID, lines, false)
+}
+
+// roundFile is the JSONL of a round, in OpenAI's batch input format (which
+// vLLM's offline runner reads too), and its calls by custom_id.
+func roundFile(prefix string, calls []*batchCall) (map[string]*batchCall, []byte) {
+	lines := make(map[string]*batchCall, len(calls))
+	var buf bytes.Buffer
+	for i, c := range calls {
+		id := prefix + strconv.Itoa(i)
+		lines[id] = c
+		line, _ := json.Marshal(struct {
+			CustomID string          `json:"custom_id"`
+			Method   string          `json:"method"`
+			URL      string          `json:"url"`
+			Body     json.RawMessage `json:"body"`
+		}{id, http.MethodPost, "/v1/chat/completions", c.body})
+		buf.Write(line)
+		buf.WriteByte('\n')
+	}
+	return lines, buf.Bytes()
 }
 
 func failAll(lines map[string]*batchCall, pe *ProviderError) {

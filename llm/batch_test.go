@@ -2,7 +2,9 @@ package llm_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -108,5 +110,89 @@ func TestBatchProbe(t *testing.T) {
 	without := fakellm.Start(t, fakellm.Script{Rules: []fakellm.Rule{{}}, NoBatch: true})
 	if err := batcher(t, without, llm.BatchConfig{}).Probe(t.Context()); !errors.Is(err, llm.ErrNoBatchAPI) {
 		t.Errorf("server without: want ErrNoBatchAPI, got %v", err)
+	}
+}
+
+// offlineRunner stands in for vLLM's run_batch: it answers every round
+// file in dir, each line with the last user message echoed, but fails the
+// first line that asks for "flaky" with a 500, as run_batch writes a
+// failed request (status_code and error body in "response").
+func offlineRunner(t *testing.T, dir string, stop <-chan struct{}) {
+	failed := false
+	for {
+		select {
+		case <-stop:
+			return
+		case <-time.After(time.Millisecond):
+		}
+		ins, _ := filepath.Glob(filepath.Join(dir, "*.in.jsonl"))
+		for _, in := range ins {
+			out := strings.TrimSuffix(in, ".in.jsonl") + ".out.jsonl"
+			if _, err := os.Stat(out); err == nil {
+				continue
+			}
+			data, _ := os.ReadFile(in)
+			var res strings.Builder
+			for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+				var l struct {
+					CustomID string `json:"custom_id"`
+					Body     struct {
+						Messages []struct{ Content string } `json:"messages"`
+					} `json:"body"`
+				}
+				if err := json.Unmarshal([]byte(line), &l); err != nil {
+					t.Error(err)
+					return
+				}
+				text := l.Body.Messages[len(l.Body.Messages)-1].Content
+				if text == "flaky" && !failed {
+					failed = true
+					fmt.Fprintf(&res, `{"id":"vllm-1","custom_id":%q,"response":{"status_code":500,"request_id":"r","body":{"error":{"message":"engine died"}}},"error":null}`+"\n", l.CustomID)
+					continue
+				}
+				fmt.Fprintf(&res, `{"id":"vllm-2","custom_id":%q,"response":{"status_code":200,"request_id":"r","body":{"id":"c","object":"chat.completion","created":0,"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"ok %s"},"finish_reason":"stop"}]}},"error":null}`+"\n", l.CustomID, text)
+			}
+			_ = os.WriteFile(out, []byte(res.String()), 0o644)
+		}
+	}
+}
+
+// With Dir, rounds go through files an offline runner answers; a failed
+// line is retried in a new round file, and a rerun of the same requests
+// reads the answers already there without writing a round again.
+func TestBatchDirOfflineRunner(t *testing.T) {
+	srv := fakellm.Start(t, fakellm.Script{Rules: []fakellm.Rule{{}}, NoBatch: true})
+	dir := t.TempDir()
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() { defer close(done); offlineRunner(t, dir, stop) }()
+	var rounds []string
+	b := batcher(t, srv, llm.BatchConfig{Size: 2, Dir: dir,
+		OnExport: func(in, _ string, _ int) { rounds = append(rounds, in) }})
+	var wg sync.WaitGroup
+	for _, task := range []string{"steady", "flaky"} {
+		wg.Go(func() {
+			r, err := ask(b, t.Context(), task)
+			if err != nil || r.Message.Content != "ok "+task {
+				t.Errorf("%s: %+v, %v", task, r, err)
+			}
+		})
+	}
+	wg.Wait()
+	close(stop)
+	<-done
+	files, _ := filepath.Glob(filepath.Join(dir, "*.in.jsonl"))
+	if len(files) != 2 || b.Rounds() != 2 {
+		t.Fatalf("round files %v, rounds %d; want 2 (the failed line again)", files, b.Rounds())
+	}
+	again := batcher(t, srv, llm.BatchConfig{Size: 1, Dir: dir})
+	if r, err := ask(again, t.Context(), "flaky"); err != nil || r.Message.Content != "ok flaky" {
+		t.Errorf("rerun: %+v, %v", r, err)
+	}
+	if files2, _ := filepath.Glob(filepath.Join(dir, "*.in.jsonl")); len(files2) != 2 {
+		t.Errorf("rerun wrote a new round: %v", files2)
+	}
+	if srv.RequestCount() != 0 {
+		t.Errorf("%d requests reached the server", srv.RequestCount())
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 
 	"github.com/openai/openai-go/v3"
@@ -27,19 +28,24 @@ func (b *Batcher) await(ctx context.Context, id string, lines map[string]*batchC
 		failAll(lines, pe)
 		return
 	}
-	results := map[string]*batchCall{}
-	for cid, c := range lines {
-		results[cid] = c
-	}
+	got := map[string]batchLine{}
 	for _, file := range []string{bt.OutputFileID, bt.ErrorFileID} {
 		if file == "" {
 			continue
 		}
-		if err := b.download(ctx, file, results); err != nil {
-			failAll(results, err)
+		if err := b.download(ctx, file, got); err != nil {
+			failAll(lines, err)
 			return
 		}
 	}
+	// Forgotten before anyone is answered: a caller that returns may end
+	// the run at once.
+	b.drop(id)
+	results := map[string]*batchCall{}
+	for cid, c := range lines {
+		results[cid] = c
+	}
+	b.deliver(got, results)
 	// Lines the batch never ran (it expired, was cancelled or failed to
 	// validate) are sent again in a later round.
 	msg := fmt.Sprintf("batch %s ended %s before this request ran", id, bt.Status)
@@ -47,7 +53,6 @@ func (b *Batcher) await(ctx context.Context, id string, lines map[string]*batchC
 		msg += ": " + bt.Errors.Data[0].Message
 	}
 	failAll(results, &ProviderError{Message: msg, Retryable: bt.Status != openai.BatchStatusFailed})
-	b.drop(id)
 }
 
 // poll waits, with doubling waits up to PollMax, until batch id ends.
@@ -88,33 +93,46 @@ type batchLine struct {
 	} `json:"error"`
 }
 
-// download reads a result file, handing each line to its call and taking
-// it out of calls.
-func (b *Batcher) download(ctx context.Context, file string, calls map[string]*batchCall) *ProviderError {
+// download reads a result file's lines into got.
+func (b *Batcher) download(ctx context.Context, file string, got map[string]batchLine) *ProviderError {
 	res, err := b.files.Content(ctx, file)
 	if err != nil {
 		return classify(err, res, 1, b.c.apiKey)
 	}
 	defer res.Body.Close()
-	sc := bufio.NewScanner(io.LimitReader(res.Body, 1<<30))
+	lines, err := readLines(res.Body)
+	if err != nil {
+		return &ProviderError{Message: fmt.Sprintf("reading batch file %s: %v", file, err), Retryable: true}
+	}
+	maps.Copy(got, lines)
+	return nil
+}
+
+// readLines reads a batch output or error file by custom_id.
+func readLines(r io.Reader) (map[string]batchLine, error) {
+	got := map[string]batchLine{}
+	sc := bufio.NewScanner(io.LimitReader(r, 1<<30))
 	sc.Buffer(nil, 64<<20)
 	for sc.Scan() {
 		var l batchLine
-		if json.Unmarshal(sc.Bytes(), &l) != nil {
-			continue
+		if json.Unmarshal(sc.Bytes(), &l) == nil && l.CustomID != "" {
+			got[l.CustomID] = l
 		}
-		c, ok := calls[l.CustomID]
+	}
+	return got, sc.Err()
+}
+
+// deliver hands each line to its call, taking it out of calls.
+func (b *Batcher) deliver(got map[string]batchLine, calls map[string]*batchCall) {
+	for cid, l := range got {
+		c, ok := calls[cid]
 		if !ok {
 			continue
 		}
-		delete(calls, l.CustomID)
+		delete(calls, cid)
 		c.ans, c.err = b.lineAnswer(l)
 		close(c.done)
 	}
-	if err := sc.Err(); err != nil {
-		return &ProviderError{Message: fmt.Sprintf("reading batch file %s: %v", file, err), Retryable: true}
-	}
-	return nil
 }
 
 // lineAnswer is a line's answer, or its error classified like an HTTP
