@@ -205,7 +205,13 @@ func FirstRequest(tools Tools, task Task) llm.Request {
 	if len(msgs) == 0 {
 		msgs = []llm.Message{{Role: llm.RoleSystem, Content: task.Prompt}}
 	}
-	msgs = append(msgs, llm.Message{Role: llm.RoleUser, Content: cmp.Or(task.Continue, kickoff)})
+	turn := llm.Message{Role: llm.RoleUser, Content: cmp.Or(task.Continue, kickoff)}
+	// A run stopped before the answer to this very turn saved it already:
+	// ask it again, not twice, so the request is the one sent before (a
+	// batch in flight holds it, --batch).
+	if n := len(msgs); len(task.Prior) == 0 || msgs[n-1].Role != llm.RoleUser || msgs[n-1].Content != turn.Content {
+		msgs = append(msgs, turn)
+	}
 	return llm.Request{Messages: msgs, Tools: toLLMTools(tools.Tools())}
 }
 

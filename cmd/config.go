@@ -55,6 +55,12 @@ type settings struct {
 	TokenField string
 	// Stream asks for streamed answers, shown as they arrive.
 	Stream bool
+	// Batch sends rounds of requests through the Batch API (llm.Batcher),
+	// gathered for BatchWindow and polled from BatchPoll on.
+	Batch       bool
+	BatchWindow time.Duration
+	BatchPoll   time.Duration
+	BatchDir    string // files for an offline runner instead of the API
 	// Review gives drawing nodes one review turn (orchestrate.Options.Review).
 	Review bool
 	// ReviewImages asks for the board as drawn in the review turn;

@@ -200,8 +200,10 @@ func costCap(cfg *settings, model llm.Model) *orchestrate.CostCap {
 	if cfg.MaxTokens > 0 {
 		c.Completion = cfg.MaxTokens
 	}
-	if client, ok := model.(*llm.Client); ok {
-		c.Size = client.RequestBytes
+	if sized, ok := model.(interface {
+		RequestBytes(llm.Request) (int, error)
+	}); ok {
+		c.Size = sized.RequestBytes // a Client, or a Batcher over one
 	}
 	return c
 }

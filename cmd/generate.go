@@ -351,7 +351,7 @@ func lessonOnly(doc *compose.Document, steps []orchestrate.Step) bool {
 }
 
 func newModel(cfg *settings, wrap func(http.RoundTripper) http.RoundTripper) (llm.Model, error) {
-	if cfg.APIKey == "" && cfg.Replay == "" && strings.HasPrefix(cfg.BaseURL, defaultBaseURL) {
+	if cfg.APIKey == "" && cfg.Replay == "" && cfg.BatchDir == "" && strings.HasPrefix(cfg.BaseURL, defaultBaseURL) {
 		// Missing configuration: the user's to fix (exit 2).
 		return nil, usagef("no API key for %s\nfix: set LESSONGEN_API_KEY or OPENAI_API_KEY (or api_key in the config file), or point --base-url at a local OpenAI-compatible server", redact.URL(cfg.BaseURL))
 	}

@@ -104,10 +104,14 @@ type generation struct {
 	strict yamlsrc.Problems
 	// course, for a lesson run by a course run: its model, what it
 	// shares with the other lessons, and its describe chain above it.
-	course *lessonOfCourse
+	course   *lessonOfCourse
+	batchLog lineLog // where --batch says which batch it waits on
 }
 
 func (g *generation) run(ctx context.Context) error {
+	if err := checkBatch(g.cfg); err != nil {
+		return err
+	}
 	if err := g.read(); err != nil {
 		return err
 	}
@@ -320,6 +324,7 @@ func (g *generation) generate(ctx context.Context) error {
 	// it; the asker keeps the raw stream, as it pauses the frame first.
 	runIO := *opts.io
 	runIO.ErrOut = progress.Writer()
+	g.batchLog.set(runIO.ErrOut)
 	defer log.SetOutput(log.Writer())
 	log.SetOutput(runIO.ErrOut)
 	sink, closeEvents, err := openEvents(cfg.Events, &runIO, g.red)
@@ -370,6 +375,13 @@ func (g *generation) client() (*bridge.Bridge, llm.Model, error) {
 	}
 	model, err := g.newModel()
 	if err != nil {
+		return nil, nil, err
+	}
+	batchDir := ""
+	if g.writes() {
+		batchDir = g.state.dir
+	}
+	if model, err = batchModel(g.cfg, model, batchDir, &g.batchLog); err != nil {
 		return nil, nil, err
 	}
 	if g.approval == bridge.ApproveAsk && !g.opts.io.InTTY {

@@ -91,6 +91,7 @@ type Config struct {
 // Client is a Model over an OpenAI-compatible Chat Completions API.
 type Client struct {
 	chat       openai.ChatCompletionService
+	opts       []option.RequestOption // for the Batch API's services (Batcher)
 	model      string
 	apiKey     string
 	temp       *float64
@@ -180,9 +181,9 @@ func New(cfg Config) (*Client, error) {
 		option.WithHTTPClient(hc),
 		option.WithMaxRetries(0), // we retry ourselves, through the shared limiter
 	}
-	chat := openai.NewChatCompletionService(opts...)
 	return &Client{
-		chat:       chat,
+		chat:       openai.NewChatCompletionService(opts...),
+		opts:       opts,
 		model:      cfg.Model,
 		apiKey:     cfg.APIKey,
 		temp:       cfg.Temperature,

@@ -29,6 +29,9 @@ type Script struct {
 	Created int64 `json:"created,omitempty"`
 	// Images, when set, serves the images API (see ImagesOptions).
 	Images *ImagesOptions `json:"images,omitempty"`
+	// NoBatch answers 404 on the Batch API's routes (/v1/files,
+	// /v1/batches), as llama.cpp, Ollama and vLLM's OpenAI server do.
+	NoBatch bool `json:"no_batch,omitempty"`
 	// Comment is for people reading the script; the server ignores it.
 	Comment string `json:"comment,omitempty"`
 }

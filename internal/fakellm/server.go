@@ -50,6 +50,13 @@ type Server struct {
 	failures map[failureKey]int
 	served   int // answers sent, for completion ids
 
+	// Batch API state (batch.go), under its own lock: a batch's lines are
+	// answered by decide, which takes mu.
+	bmu     sync.Mutex
+	files   map[string]string
+	batches map[string]*fakeBatch
+	uploads int
+
 	conns atomic.Int64 // connections accepted
 	cut   atomic.Bool  // a stream was cut (StreamOptions.CutOnce)
 	// inFlight counts chat requests being answered; peak is its most.
@@ -252,6 +259,9 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method == http.MethodGet && r.URL.Path == "/v1/models" {
 		// Not recorded: scenarios count chat requests.
 		s.models(w)
+		return
+	}
+	if s.batchRoute(w, r) {
 		return
 	}
 	n := s.inFlight.Add(1)

@@ -1,0 +1,293 @@
+package llm
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/openai/openai-go/v3"
+)
+
+// Batch defaults: a round is gathered for DefaultBatchWindow after its
+// first call (or until BatchConfig.Size calls wait), and a batch is polled
+// first after DefaultBatchPoll, the wait doubling up to DefaultBatchPollMax.
+const (
+	DefaultBatchWindow  = 2 * time.Second
+	DefaultBatchPoll    = 30 * time.Second
+	DefaultBatchPollMax = 10 * time.Minute
+)
+
+// ErrNoBatchAPI means the server answered 404 or 405 on the Batch API's
+// routes: llama.cpp, Ollama and vLLM's OpenAI server have none.
+var ErrNoBatchAPI = errors.New("this server has no Batch API")
+
+// BatchConfig shapes a Batcher.
+type BatchConfig struct {
+	// Window is how long a round gathers calls after its first; 0 means
+	// DefaultBatchWindow.
+	Window time.Duration
+	// Size sends a round at once when this many calls wait (the run's
+	// concurrency: every worker is waiting); 0 means the window alone.
+	Size int
+	// Poll is the first wait between polls of a batch, doubling up to
+	// PollMax; 0 means the defaults.
+	Poll, PollMax time.Duration
+	// StateDir, when set, is where batches.json keeps every batch in
+	// flight (its id and the hash of each line's request), so a rerun
+	// waits on a batch it had sent instead of paying for it twice.
+	StateDir string
+	// Dir, when set, replaces the Batch API with files for an offline
+	// runner (vLLM's run_batch): each round is written to
+	// DIR/round-HASH.in.jsonl, and its answers are read from
+	// DIR/round-HASH.out.jsonl once that holds a line for every request.
+	// The name is the input's hash, so a rerun finds its answers.
+	Dir string
+	// OnExport, with Dir, is told of every round file written.
+	OnExport func(in, out string, lines int)
+	// OnBatch, when set, is told of every batch sent or resumed.
+	OnBatch func(id string, lines int, resumed bool)
+}
+
+// Batcher is a Model that sends its calls through OpenAI's Batch API: the
+// calls that arrive together make one round, sent as one batch (JSONL
+// uploaded with purpose "batch"), polled until done; each call then gets
+// its line's answer. A failed line is that call's error, classified like
+// an HTTP error of its status; a transient one is sent again in a later
+// round. Answers are never streamed.
+type Batcher struct {
+	c       *Client
+	files   openai.FileService
+	batches openai.BatchService
+	cfg     BatchConfig
+
+	mu      sync.Mutex
+	pending []*batchCall
+	timer   *time.Timer
+	rounds  int
+
+	stateMu sync.Mutex // batches.json
+}
+
+var _ Model = (*Batcher)(nil)
+
+// batchCall is one request waiting for its line's answer.
+type batchCall struct {
+	ctx  context.Context
+	body json.RawMessage
+	hash string
+	done chan struct{}
+	ans  answer
+	err  *ProviderError
+}
+
+// NewBatcher sends c's requests in batches, with c's base URL, key, HTTP
+// client and retries.
+func NewBatcher(c *Client, cfg BatchConfig) *Batcher {
+	if cfg.Window <= 0 {
+		cfg.Window = DefaultBatchWindow
+	}
+	if cfg.Poll <= 0 {
+		cfg.Poll = DefaultBatchPoll
+	}
+	if cfg.PollMax <= 0 {
+		cfg.PollMax = DefaultBatchPollMax
+	}
+	return &Batcher{c: c, cfg: cfg,
+		files:   openai.NewFileService(c.opts...),
+		batches: openai.NewBatchService(c.opts...)}
+}
+
+// Probe checks, without spending anything, that the server has the Batch
+// API: listing files and batches is free. A 404 or 405 is ErrNoBatchAPI.
+func (b *Batcher) Probe(ctx context.Context) error {
+	var res *http.Response
+	route := "/v1/batches"
+	_, err := b.batches.List(ctx, openai.BatchListParams{Limit: openai.Int(1)}, withResponse(&res))
+	if err == nil {
+		route = "/v1/files"
+		_, err = b.files.List(ctx, openai.FileListParams{Purpose: openai.String("batch"), Limit: openai.Int(1)}, withResponse(&res))
+	}
+	if err == nil {
+		return nil
+	}
+	pe := classify(err, res, 1, b.c.apiKey)
+	if pe.StatusCode == http.StatusNotFound || pe.StatusCode == http.StatusMethodNotAllowed {
+		return fmt.Errorf("%w (%d on %s)", ErrNoBatchAPI, pe.StatusCode, route)
+	}
+	return pe
+}
+
+// Complete waits for the answer of req's line in a batch, sending it again
+// in a later round while it fails transiently.
+func (b *Batcher) Complete(ctx context.Context, req Request) (Response, error) {
+	params, err := b.c.params(req)
+	if err != nil {
+		return Response{}, err
+	}
+	body, err := json.Marshal(params)
+	if err != nil {
+		return Response{}, fmt.Errorf("llm: encoding the request: %w", err)
+	}
+	sum := sha256.Sum256(body)
+	for attempts := 1; ; attempts++ {
+		call := &batchCall{ctx: ctx, body: body, hash: hex.EncodeToString(sum[:]), done: make(chan struct{})}
+		b.enqueue(call)
+		select {
+		case <-call.done:
+		case <-ctx.Done():
+			return Response{Requests: attempts - 1}, fmt.Errorf("llm: %w", ctx.Err())
+		}
+		switch {
+		case call.err == nil && call.ans.choices > 0:
+			b.c.limiter.succeeded()
+			return b.c.response(call.ans, req, attempts), nil
+		case call.err == nil:
+			return Response{Requests: attempts}, &ProviderError{StatusCode: http.StatusOK,
+				Message: "answer has no choices", Attempts: attempts, kind: ErrBadResponse}
+		}
+		call.err.Attempts = attempts
+		if !call.err.Retryable || attempts > b.c.maxRetries {
+			return Response{Requests: attempts}, call.err
+		}
+	}
+}
+
+// enqueue adds call to the round being gathered, sending the round when
+// it is full or its window ends.
+func (b *Batcher) enqueue(call *batchCall) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.pending = append(b.pending, call)
+	if b.cfg.Size > 0 && len(b.pending) >= b.cfg.Size {
+		b.flushLocked()
+		return
+	}
+	if len(b.pending) == 1 {
+		b.timer = time.AfterFunc(b.cfg.Window, func() {
+			b.mu.Lock()
+			defer b.mu.Unlock()
+			b.flushLocked()
+		})
+	}
+}
+
+func (b *Batcher) flushLocked() {
+	if b.timer != nil {
+		b.timer.Stop()
+		b.timer = nil
+	}
+	if len(b.pending) == 0 {
+		return
+	}
+	calls := b.pending
+	b.pending = nil
+	b.rounds++
+	go b.round(b.rounds, calls)
+}
+
+// Rounds is the number of rounds sent so far.
+func (b *Batcher) Rounds() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.rounds
+}
+
+// round sends calls: those whose request a saved batch already holds wait
+// on it; the rest go in a new batch. It runs until every call has its
+// answer, or every caller has given up.
+func (b *Batcher) round(n int, calls []*batchCall) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	left := len(calls)
+	var leftMu sync.Mutex
+	for _, c := range calls {
+		stop := context.AfterFunc(c.ctx, func() {
+			leftMu.Lock()
+			defer leftMu.Unlock()
+			if left--; left == 0 {
+				cancel()
+			}
+		})
+		defer stop()
+	}
+	if b.cfg.Dir != "" {
+		b.exchange(ctx, calls)
+		return
+	}
+	resumed, fresh := b.claim(calls)
+	var wg sync.WaitGroup
+	for id, lines := range resumed {
+		wg.Go(func() { b.await(ctx, id, lines, true) })
+	}
+	if len(fresh) > 0 {
+		wg.Go(func() { b.send(ctx, n, fresh) })
+	}
+	wg.Wait()
+}
+
+// send uploads calls as one batch, saves it, and waits for it.
+func (b *Batcher) send(ctx context.Context, n int, calls []*batchCall) {
+	lines, buf := roundFile(fmt.Sprintf("r%d-", n), calls)
+	var res *http.Response
+	f, err := b.files.New(ctx, openai.FileNewParams{
+		File:    openai.File(bytes.NewReader(buf), fmt.Sprintf("lessongen-round-%d.jsonl", n), "application/jsonl"),
+		Purpose: openai.FilePurposeBatch,
+	}, withResponse(&res))
+	if err != nil {
+		failAll(lines, classify(err, res, 1, b.c.apiKey))
+		return
+	}
+	bt, err := b.batches.New(ctx, openai.BatchNewParams{
+		InputFileID:      f.ID,
+		Endpoint:         openai.BatchNewParamsEndpointV1ChatCompletions,
+		CompletionWindow: openai.BatchNewParamsCompletionWindow24h,
+	}, withResponse(&res))
+	if err != nil {
+		failAll(lines, classify(err, res, 1, b.c.apiKey))
+		return
+	}
+	if err := b.save(bt.ID, lines); err != nil {
+		failAll(lines, &ProviderError{Message: err.Error()})
+		return
+	}
+	b.await(ctx, bt.ID, lines, false)
+}
+
+// roundFile is the JSONL of a round, in OpenAI's batch input format (which
+// vLLM's offline runner reads too), and its calls by custom_id.
+func roundFile(prefix string, calls []*batchCall) (map[string]*batchCall, []byte) {
+	lines := make(map[string]*batchCall, len(calls))
+	var buf bytes.Buffer
+	for i, c := range calls {
+		id := prefix + strconv.Itoa(i)
+		lines[id] = c
+		line, _ := json.Marshal(struct {
+			CustomID string          `json:"custom_id"`
+			Method   string          `json:"method"`
+			URL      string          `json:"url"`
+			Body     json.RawMessage `json:"body"`
+		}{id, http.MethodPost, "/v1/chat/completions", c.body})
+		buf.Write(line)
+		buf.WriteByte('\n')
+	}
+	return lines, buf.Bytes()
+}
+
+func failAll(lines map[string]*batchCall, pe *ProviderError) {
+	for _, c := range lines {
+		e := *pe
+		c.err = &e
+		close(c.done)
+	}
+}
+
+// RequestBytes is the size of req's body as sent (Client.RequestBytes).
+func (b *Batcher) RequestBytes(req Request) (int, error) { return b.c.RequestBytes(req) }

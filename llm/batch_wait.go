@@ -1,0 +1,158 @@
+package llm
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"maps"
+	"net/http"
+
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+)
+
+func withResponse(res **http.Response) option.RequestOption { return option.WithResponseInto(res) }
+
+// await polls batch id until it ends, then gives each line's call its
+// answer or error. A batch the callers gave up on stays saved, so a rerun
+// can take it up again.
+func (b *Batcher) await(ctx context.Context, id string, lines map[string]*batchCall, resumed bool) {
+	if b.cfg.OnBatch != nil {
+		b.cfg.OnBatch(id, len(lines), resumed)
+	}
+	bt, pe := b.poll(ctx, id)
+	if pe != nil {
+		failAll(lines, pe)
+		return
+	}
+	got := map[string]batchLine{}
+	for _, file := range []string{bt.OutputFileID, bt.ErrorFileID} {
+		if file == "" {
+			continue
+		}
+		if err := b.download(ctx, file, got); err != nil {
+			failAll(lines, err)
+			return
+		}
+	}
+	// Forgotten before anyone is answered: a caller that returns may end
+	// the run at once.
+	b.drop(id)
+	results := map[string]*batchCall{}
+	for cid, c := range lines {
+		results[cid] = c
+	}
+	b.deliver(got, results)
+	// Lines the batch never ran (it expired, was cancelled or failed to
+	// validate) are sent again in a later round.
+	msg := fmt.Sprintf("batch %s ended %s before this request ran", id, bt.Status)
+	if len(bt.Errors.Data) > 0 {
+		msg += ": " + bt.Errors.Data[0].Message
+	}
+	failAll(results, &ProviderError{Message: msg, Retryable: bt.Status != openai.BatchStatusFailed})
+}
+
+// poll waits, with doubling waits up to PollMax, until batch id ends.
+func (b *Batcher) poll(ctx context.Context, id string) (*openai.Batch, *ProviderError) {
+	wait := b.cfg.Poll
+	for n := 1; ; n++ {
+		var res *http.Response
+		bt, err := b.batches.Get(ctx, id, withResponse(&res))
+		if err != nil {
+			pe := classify(err, res, n, b.c.apiKey)
+			if ctx.Err() != nil || !pe.Retryable {
+				return nil, pe
+			}
+		} else {
+			switch bt.Status {
+			case openai.BatchStatusCompleted, openai.BatchStatusExpired,
+				openai.BatchStatusCancelled, openai.BatchStatusFailed:
+				return bt, nil
+			}
+		}
+		if err := b.c.clock.Sleep(ctx, wait); err != nil {
+			return nil, &ProviderError{Message: fmt.Sprintf("stopped waiting for batch %s: %v", id, err)}
+		}
+		wait = min(wait*2, b.cfg.PollMax)
+	}
+}
+
+// batchLine is one line of a batch's output or error file.
+type batchLine struct {
+	CustomID string `json:"custom_id"`
+	Response *struct {
+		StatusCode int             `json:"status_code"`
+		Body       json.RawMessage `json:"body"`
+	} `json:"response"`
+	Error *struct {
+		Code    string `json:"code"`
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
+// download reads a result file's lines into got.
+func (b *Batcher) download(ctx context.Context, file string, got map[string]batchLine) *ProviderError {
+	res, err := b.files.Content(ctx, file)
+	if err != nil {
+		return classify(err, res, 1, b.c.apiKey)
+	}
+	defer res.Body.Close()
+	lines, err := readLines(res.Body)
+	if err != nil {
+		return &ProviderError{Message: fmt.Sprintf("reading batch file %s: %v", file, err), Retryable: true}
+	}
+	maps.Copy(got, lines)
+	return nil
+}
+
+// readLines reads a batch output or error file by custom_id.
+func readLines(r io.Reader) (map[string]batchLine, error) {
+	got := map[string]batchLine{}
+	sc := bufio.NewScanner(io.LimitReader(r, 1<<30))
+	sc.Buffer(nil, 64<<20)
+	for sc.Scan() {
+		var l batchLine
+		if json.Unmarshal(sc.Bytes(), &l) == nil && l.CustomID != "" {
+			got[l.CustomID] = l
+		}
+	}
+	return got, sc.Err()
+}
+
+// deliver hands each line to its call, taking it out of calls.
+func (b *Batcher) deliver(got map[string]batchLine, calls map[string]*batchCall) {
+	for cid, l := range got {
+		c, ok := calls[cid]
+		if !ok {
+			continue
+		}
+		delete(calls, cid)
+		c.ans, c.err = b.lineAnswer(l)
+		close(c.done)
+	}
+}
+
+// lineAnswer is a line's answer, or its error classified like an HTTP
+// error of its status (an error with no response counts as a 500).
+func (b *Batcher) lineAnswer(l batchLine) (answer, *ProviderError) {
+	if l.Response != nil && l.Response.StatusCode == http.StatusOK {
+		var cc openai.ChatCompletion
+		if err := json.Unmarshal(l.Response.Body, &cc); err != nil {
+			return answer{}, &ProviderError{StatusCode: http.StatusOK, Message: "cannot decode answer: " + err.Error(), kind: ErrBadResponse}
+		}
+		return fromCompletion(&cc), nil
+	}
+	pe := &ProviderError{StatusCode: http.StatusInternalServerError}
+	switch {
+	case l.Response != nil:
+		pe.StatusCode = l.Response.StatusCode
+		pe.Message = bodyMessage(bytes.TrimSpace(l.Response.Body))
+	case l.Error != nil:
+		pe.Message, pe.Code = l.Error.Message, l.Error.Code
+	}
+	pe.byStatus(nil)
+	return answer{}, pe.finish(b.c.apiKey)
+}
