@@ -69,3 +69,13 @@ func TestMoney(t *testing.T) {
 		}
 	}
 }
+
+// NaN makes every cost NaN, which no cap is ever below or above; an
+// infinite price makes every run cost the same. Neither is a price.
+func TestCheckRefusesPricesThatAreNotFinite(t *testing.T) {
+	for _, p := range []Price{{Input: math.NaN()}, {Output: math.Inf(1)}, {CachedInput: math.NaN()}} {
+		if err := (Table{"m": p}).Check(); err == nil || !strings.Contains(err.Error(), `"m"`) {
+			t.Errorf("Check(%+v) = %v, want an error naming the model", p, err)
+		}
+	}
+}
