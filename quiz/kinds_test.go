@@ -334,3 +334,25 @@ func TestHintIsCheckedWhenTheAnswerComesAfterIt(t *testing.T) {
 	apply(t, s, q, quiz.SetModelAnswer{ID: "sh", ModelAnswer: ptr("The empire was attacked; Rome called its legions back.")})
 	apply(t, s, q, quiz.SetModelAnswer{ID: "au", ModelAnswer: ptr("Walls keep raiders out")})
 }
+
+// The author's hint on a pending true/false answer speaks of the answer
+// ("true: the roads ran straight"): like a numeric answer's, it goes to the
+// answer key, never on the slide, in HTML and PowerPoint alike.
+func TestPendingAnswerHintStaysInTheKey(t *testing.T) {
+	q := decode(t, `questions:
+  - id: tf
+    type: true_false
+    prompt: Romans built straight roads.
+    answer: !pending "true, they surveyed in lines"
+`)
+	r := quiz.Render(q, nil)
+	if strings.Contains(r.Body, "they surveyed in lines") || !strings.Contains(r.Notes, "they surveyed in lines") {
+		t.Errorf("the pending answer's hint is not in the key alone:\nbody %s\nnotes %s", r.Body, r.Notes)
+	}
+	if k := quiz.Key(q.Questions.Value[0], false); !strings.Contains(strings.Join(k, " "), "they surveyed in lines") {
+		t.Errorf("key = %q", k)
+	}
+	if seen := quiz.Seen(q.Questions.Value[0], false); strings.Contains(strings.Join(seen, " "), "surveyed") {
+		t.Errorf("seen = %q", seen)
+	}
+}
