@@ -150,6 +150,7 @@ func TestMaxCostAndPricesMustBeFinite(t *testing.T) {
 		env  string
 	}{
 		"flag NaN":    {args: []string{"--max-cost", "NaN"}},
+		"negative":    {args: []string{"--max-cost", "-0.5"}},
 		"flag Inf":    {args: []string{"--max-cost", "+Inf"}},
 		"env nan":     {args: []string{"--model", "gpt-4.1-mini"}, env: "LESSONGEN_MAX_COST=nan"},
 		"price NaN":   {args: []string{"--max-cost", "1", "--model", "m"}, env: `LESSONGEN_PRICES=[{"model":"m","input":"NaN","output":1}]`},

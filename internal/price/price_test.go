@@ -79,3 +79,15 @@ func TestCheckRefusesPricesThatAreNotFinite(t *testing.T) {
 		}
 	}
 }
+
+// A server that reports more cached tokens than prompt tokens (or a
+// negative count) is not paid back: cached tokens count at most the prompt.
+func TestCostClampsCachedTokensToThePrompt(t *testing.T) {
+	p := Price{Input: 2, CachedInput: 1, Output: 0}
+	if got := p.Cost(Usage{Prompt: 1e6, Cached: 3e6}); got != 1 {
+		t.Errorf("cost with cached > prompt = %v, want 1", got)
+	}
+	if got := p.Cost(Usage{Prompt: 1e6, Cached: -5e6}); got != 2 {
+		t.Errorf("cost with negative cached = %v, want 2", got)
+	}
+}
