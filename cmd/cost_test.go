@@ -140,3 +140,36 @@ func TestRunCostLine(t *testing.T) {
 		t.Errorf("unpriced: %+v %q", got, got.line())
 	}
 }
+
+// A cap that is not a finite number (NaN compares false with every sum, so
+// it would never stop a run) is refused before any request, from the flag,
+// the environment and a config file's price alike.
+func TestMaxCostAndPricesMustBeFinite(t *testing.T) {
+	for name, tc := range map[string]struct {
+		args []string
+		env  string
+	}{
+		"flag NaN":    {args: []string{"--max-cost", "NaN"}},
+		"negative":    {args: []string{"--max-cost", "-0.5"}},
+		"flag Inf":    {args: []string{"--max-cost", "+Inf"}},
+		"env nan":     {args: []string{"--model", "gpt-4.1-mini"}, env: "LESSONGEN_MAX_COST=nan"},
+		"price NaN":   {args: []string{"--max-cost", "1", "--model", "m"}, env: `LESSONGEN_PRICES=[{"model":"m","input":"NaN","output":1}]`},
+		"price 1e309": {args: []string{"--max-cost", "1", "--model", "m"}, env: `LESSONGEN_PRICES=[{"model":"m","input":1,"output":"1e309"}]`},
+	} {
+		t.Run(name, func(t *testing.T) {
+			costEnv(t)
+			t.Setenv("LESSONGEN_BASE_URL", "http://127.0.0.1:1/v1") // never reached
+			if k, v, ok := strings.Cut(tc.env, "="); ok {
+				t.Setenv(k, v)
+			}
+			args := append([]string{"generate", filepath.Join(root, "examples/photosynthesis/lesson.yaml"), "-o", "out.yaml", "--model", "gpt-4.1-mini"}, tc.args...)
+			_, stderr, code := run(t, args...)
+			if code != 2 {
+				t.Errorf("exit %d, want 2\n%s", code, stderr)
+			}
+			if _, err := os.Stat("out.yaml"); err == nil {
+				t.Error("a refused run wrote its output")
+			}
+		})
+	}
+}

@@ -172,13 +172,18 @@ func runInitCI(opts *initOptions) error {
 		return usagef("--ci %q is not known; the one CI lessongen writes for is github", opts.ci)
 	}
 	files := ciFiles(version())
+	if err := noLinkedDirs(opts.dir, files); err != nil {
+		return err
+	}
 	if opts.force {
 		for _, f := range files {
 			p := filepath.Join(opts.dir, f.path)
 			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 				return usagef("init: %v", err)
 			}
-			if err := atomicfile.Write(p, f.data, 0o644); err != nil {
+			// Replace, not Write: a symlink planted at the path is
+			// replaced by the file, its target never written.
+			if err := atomicfile.Replace(p, f.data, 0o644); err != nil {
 				return fmt.Errorf("init: writing %s: %w", p, err)
 			}
 		}
@@ -192,4 +197,19 @@ func runInitCI(opts *initOptions) error {
 	_, err := fmt.Fprintf(opts.io.Out, "wrote %s\nnext: add the repository secret OPENAI_API_KEY; label a pull request %s (or run the workflow by hand) to generate\n",
 		strings.Join(paths, ", "), ciLabel)
 	return err
+}
+
+// noLinkedDirs refuses a folder on the way to a CI file (.github,
+// .github/workflows) that is a symlink: a planted repository's link would
+// have init write wherever it points.
+func noLinkedDirs(dir string, files []initFile) error {
+	for _, f := range files {
+		for d := filepath.Dir(f.path); d != "."; d = filepath.Dir(d) {
+			p := filepath.Join(dir, d)
+			if fi, err := os.Lstat(p); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+				return usagef("init writes nothing: %s is a symlink, and the CI files go inside the repository; make it a folder", p)
+			}
+		}
+	}
+	return nil
 }

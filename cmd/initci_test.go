@@ -303,3 +303,48 @@ func loadSchema(t *testing.T, path string) *jsonschema.Resolved {
 	}
 	return rs
 }
+
+// A planted repository cannot make init --ci github write outside it: a
+// workflow file that is a symlink elsewhere is replaced by the file (with
+// --force), never followed; a .github that is a symlink out of the folder
+// is refused (exit 2) and nothing is written through it.
+func TestInitCIWritesNothingThroughSymlinks(t *testing.T) {
+	dir, victim := t.TempDir(), filepath.Join(t.TempDir(), "victim")
+	if err := os.WriteFile(victim, []byte("precious"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, ".github/workflows"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(victim, filepath.Join(dir, ciWorkflowPath)); err != nil {
+		t.Fatal(err)
+	}
+	if _, stderr, code := run(t, "init", "--ci", "github", dir, "--force"); code != 0 {
+		t.Fatalf("init --ci github --force: exit %d\n%s", code, stderr)
+	}
+	if b, _ := os.ReadFile(victim); string(b) != "precious" {
+		t.Errorf("the symlink's target was overwritten: %.40q", b)
+	}
+	if fi, err := os.Lstat(filepath.Join(dir, ciWorkflowPath)); err != nil || !fi.Mode().IsRegular() {
+		t.Errorf("the workflow is not a file of its own: %v %v", fi, err)
+	}
+
+	outside := t.TempDir()
+	for _, force := range []bool{false, true} {
+		dir := t.TempDir()
+		if err := os.Symlink(outside, filepath.Join(dir, ".github")); err != nil {
+			t.Fatal(err)
+		}
+		args := []string{"init", "--ci", "github", dir}
+		if force {
+			args = append(args, "--force")
+		}
+		_, stderr, code := run(t, args...)
+		if code != 2 || !strings.Contains(stderr, ".github") {
+			t.Errorf("force=%v: exit %d, want 2 naming .github\n%s", force, code, stderr)
+		}
+		if entries, _ := os.ReadDir(outside); len(entries) > 0 {
+			t.Errorf("force=%v: wrote outside the folder: %v", force, entries)
+		}
+	}
+}

@@ -98,14 +98,23 @@ func parseInt(v any) (int64, error) {
 	return 0, errSettingType
 }
 
+// parseFloat refuses NaN and the infinities: NaN compares false with
+// everything, so a --max-cost of NaN would cap nothing.
 func parseFloat(v any) (float64, error) {
+	var f float64
+	var err error
 	switch n := v.(type) {
 	case string:
-		return strconv.ParseFloat(n, 64)
+		f, err = strconv.ParseFloat(n, 64)
 	case int, int32, int64, uint, uint32, uint64, float32, float64:
-		return cast.ToFloat64E(n)
+		f, err = cast.ToFloat64E(n)
+	default:
+		return 0, errSettingType
 	}
-	return 0, errSettingType
+	if err == nil && (math.IsNaN(f) || math.IsInf(f, 0)) {
+		err = errSettingType
+	}
+	return f, err
 }
 
 // parseDuration takes Go's duration syntax; a number alone is refused

@@ -141,6 +141,9 @@ func (in SetTrueFalseAnswer) applyTo(q *Quiz, rc *session.Context) error {
 		}
 		fields = append(fields, "why")
 	}
+	if err := q.checkHint(qu); err != nil {
+		return err
+	}
 	return changed(rc, qu, fields, "answer, why")
 }
 
@@ -164,6 +167,9 @@ func (in SetModelAnswer) applyTo(q *Quiz, rc *session.Context) error {
 			return err
 		}
 		fields = append(fields, "marks")
+	}
+	if err := q.checkHint(qu); err != nil {
+		return err
 	}
 	return changed(rc, qu, fields, "model_answer, marks")
 }
@@ -194,6 +200,9 @@ func (in SetNumericAnswer) applyTo(q *Quiz, rc *session.Context) error {
 			return err
 		}
 		fields = append(fields, "unit")
+	}
+	if err := q.checkHint(qu); err != nil {
+		return err
 	}
 	return changed(rc, qu, fields, "answer, tolerance, unit")
 }

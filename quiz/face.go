@@ -93,7 +93,8 @@ func (f *face) trueFalse(qu *Question) {
 		f.addKey(OptionLabel(i)+". "+f.options[i], qu.Why.Value)
 		f.at = []string{strconv.Itoa(i + 1)}
 	}
-	f.pendingIf(qu.Answer.Pending, "answer", qu.Answer.Hint)
+	// The answer's hint speaks of the answer: the key's, as a number's.
+	f.pendingKey(qu.Answer.Pending, "answer", qu.Answer.Hint)
 	f.pendingKey(qu.Why.Pending, "why", qu.Why.Hint)
 }
 

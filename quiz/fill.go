@@ -78,12 +78,12 @@ func giveaway(qu *Question, hint string) string {
 	hint = strings.ToLower(hint)
 	var answers []string
 	for _, c := range qu.Answers.Value {
-		answers = append(answers, c.Text)
+		answers = append(answers, c.Text, c.Why.Value)
 	}
 	if qu.kind() == TypeNumeric {
 		answers = append(answers, qu.Answer.Value.Raw)
 	}
-	answers = append(answers, qu.ModelAnswer.Value)
+	answers = append(answers, qu.ModelAnswer.Value, qu.Why.Value)
 	for _, a := range answers {
 		if a = strings.TrimSpace(a); len([]rune(a)) >= 3 && strings.Contains(hint, strings.ToLower(a)) {
 			return a
@@ -92,8 +92,14 @@ func giveaway(qu *Question, hint string) string {
 	return ""
 }
 
-// checkHint refuses a hint that gives the question's answer away.
-func checkHint(qu *Question) error {
+// checkHint refuses a hint that gives the question's answer away, run
+// whenever the hint or an answer changes. The author's own hint is the
+// author's, which the model cannot change while Protect holds: its answer
+// is not refused for it.
+func (q *Quiz) checkHint(qu *Question) error {
+	if qu.authorHint && q.Protect {
+		return nil
+	}
 	if a := giveaway(qu, qu.PupilHint.Value); qu.PupilHint.Set && a != "" {
 		return session.Reject(session.KindInvalidArgs, "hint", "nudge towards the answer without writing it; the answer belongs in the answer key", "the hint gives the answer %q away: students see the hint with the question", a)
 	}

@@ -293,3 +293,66 @@ func TestAnswerKeyHoldsEveryTypesAnswer(t *testing.T) {
 		t.Errorf("answer key = %q, want %q", got, want)
 	}
 }
+
+// A hint is checked against the answer whenever either changes: a model
+// that writes the hint while the answer is pending, then an answer (or a
+// true/false why) the hint already holds, is refused at the answer. An
+// author's own hint is the author's: the model's answer is not refused
+// for it.
+func TestHintIsCheckedWhenTheAnswerComesAfterIt(t *testing.T) {
+	const src = `questions:
+  - id: sh
+    type: short
+    prompt: Why did the Romans leave?
+    model_answer: !pending
+    hint: !pending
+  - id: nu
+    type: numeric
+    prompt: How many years did they stay?
+    answer: !pending
+    hint: !pending
+  - id: tf
+    type: true_false
+    prompt: Romans built straight roads.
+    answer: !pending
+    why: !pending
+    hint: !pending
+  - id: au
+    type: short
+    prompt: Why walls?
+    model_answer: !pending
+    hint: Walls keep raiders out.
+`
+	s, q := newSession(t, src)
+	apply(t, s, q, quiz.UpdateQuestion{ID: "sh", Hint: ptr("Rome needed its soldiers at home.")})
+	apply(t, s, q, quiz.UpdateQuestion{ID: "nu", Hint: ptr("More than 366 years.")})
+	apply(t, s, q, quiz.UpdateQuestion{ID: "tf", Hint: ptr("They surveyed in straight lines.")})
+	o := observe(t, q)
+	sessiontest.Rejected(t, s, quiz.SetModelAnswer{ID: "sh", ModelAnswer: ptr("Rome needed its soldiers at home")}, session.KindInvalidArgs, "hint", "without writing it", o)
+	sessiontest.Rejected(t, s, quiz.SetNumericAnswer{ID: "nu", Answer: ptr(366.0)}, session.KindInvalidArgs, "hint", "without writing it", o)
+	sessiontest.Rejected(t, s, quiz.SetTrueFalseAnswer{ID: "tf", Answer: ptr(true), Why: ptr("They surveyed in straight lines.")}, session.KindInvalidArgs, "hint", "without writing it", o)
+	apply(t, s, q, quiz.SetModelAnswer{ID: "sh", ModelAnswer: ptr("The empire was attacked; Rome called its legions back.")})
+	apply(t, s, q, quiz.SetModelAnswer{ID: "au", ModelAnswer: ptr("Walls keep raiders out")})
+}
+
+// The author's hint on a pending true/false answer speaks of the answer
+// ("true: the roads ran straight"): like a numeric answer's, it goes to the
+// answer key, never on the slide, in HTML and PowerPoint alike.
+func TestPendingAnswerHintStaysInTheKey(t *testing.T) {
+	q := decode(t, `questions:
+  - id: tf
+    type: true_false
+    prompt: Romans built straight roads.
+    answer: !pending "true, they surveyed in lines"
+`)
+	r := quiz.Render(q, nil)
+	if strings.Contains(r.Body, "they surveyed in lines") || !strings.Contains(r.Notes, "they surveyed in lines") {
+		t.Errorf("the pending answer's hint is not in the key alone:\nbody %s\nnotes %s", r.Body, r.Notes)
+	}
+	if k := quiz.Key(q.Questions.Value[0], false); !strings.Contains(strings.Join(k, " "), "they surveyed in lines") {
+		t.Errorf("key = %q", k)
+	}
+	if seen := quiz.Seen(q.Questions.Value[0], false); strings.Contains(strings.Join(seen, " "), "surveyed") {
+		t.Errorf("seen = %q", seen)
+	}
+}

@@ -74,6 +74,8 @@ type Question struct {
 	// authorAt: the author placed the answers (AnswerAt), which
 	// generation keeps.
 	authorAt bool
+	// authorHint: the author wrote the hint (checkHint).
+	authorHint bool
 }
 
 // Refs are the fields the question list reads and writes; see itemlist.
@@ -172,6 +174,7 @@ func Decode(n *yaml.Node, r *yamlsrc.Reporter, path string) *Quiz {
 	q.list().Load(yamlsrc.Value(n, "questions"), QuestionIDs)
 	for _, qu := range q.questions() {
 		qu.authorAt = qu.Authored && len(qu.AnswerAt) > 0
+		qu.authorHint = qu.Authored && qu.PupilHint.Set
 	}
 	q.validate(r, path)
 	return q

@@ -168,7 +168,7 @@ func (q *Quiz) place(rc *session.Context, qu *Question, prompt string, in Asked)
 	if h := strings.TrimSpace(in.Hint); h != "" {
 		qu.PupilHint = yamlsrc.Val(h)
 	}
-	if err := checkHint(qu); err != nil {
+	if err := q.checkHint(qu); err != nil {
 		return err
 	}
 	if qu.ID == "" {
@@ -221,7 +221,7 @@ func (q *Quiz) update(rc *session.Context, in UpdateQuestion) error {
 	if len(fields) == 0 {
 		return session.Reject(session.KindInvalidArgs, "", "set at least one of prompt, options, feedback, hint, sources, with something new", "nothing to change")
 	}
-	if err := checkHint(qu); err != nil {
+	if err := q.checkHint(qu); err != nil {
 		return err
 	}
 	rc.Report(Changed{ID: qu.ID, Fields: fields})

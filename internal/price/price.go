@@ -6,6 +6,7 @@ package price
 import (
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"strings"
 )
@@ -87,12 +88,18 @@ func (t Table) Lookup(model string) (p Price, entry string, ok bool) {
 	return Price{}, "", false
 }
 
-// Check refuses a negative price, naming the model.
+// Check refuses a negative price, or one that is not a finite number (a
+// NaN cost passes every --max-cost), naming the model.
 func (t Table) Check() error {
 	for _, k := range slices.Sorted(maps.Keys(t)) {
 		p := t[k]
-		if p.Input < 0 || p.CachedInput < 0 || p.Output < 0 {
-			return fmt.Errorf("the price of %q is negative", k)
+		for _, v := range []float64{p.Input, p.CachedInput, p.Output} {
+			switch {
+			case math.IsNaN(v) || math.IsInf(v, 0):
+				return fmt.Errorf("the price of %q is not a finite number", k)
+			case v < 0:
+				return fmt.Errorf("the price of %q is negative", k)
+			}
 		}
 	}
 	return nil

@@ -69,3 +69,25 @@ func TestMoney(t *testing.T) {
 		}
 	}
 }
+
+// NaN makes every cost NaN, which no cap is ever below or above; an
+// infinite price makes every run cost the same. Neither is a price.
+func TestCheckRefusesPricesThatAreNotFinite(t *testing.T) {
+	for _, p := range []Price{{Input: math.NaN()}, {Output: math.Inf(1)}, {CachedInput: math.NaN()}} {
+		if err := (Table{"m": p}).Check(); err == nil || !strings.Contains(err.Error(), `"m"`) {
+			t.Errorf("Check(%+v) = %v, want an error naming the model", p, err)
+		}
+	}
+}
+
+// A server that reports more cached tokens than prompt tokens (or a
+// negative count) is not paid back: cached tokens count at most the prompt.
+func TestCostClampsCachedTokensToThePrompt(t *testing.T) {
+	p := Price{Input: 2, CachedInput: 1, Output: 0}
+	if got := p.Cost(Usage{Prompt: 1e6, Cached: 3e6}); got != 1 {
+		t.Errorf("cost with cached > prompt = %v, want 1", got)
+	}
+	if got := p.Cost(Usage{Prompt: 1e6, Cached: -5e6}); got != 2 {
+		t.Errorf("cost with negative cached = %v, want 2", got)
+	}
+}

@@ -48,7 +48,7 @@ func (l Layout) SVG(box Box, align, fill string) string {
 			continue
 		}
 		b.WriteString(`<tspan x="` + coord(x) + `" y="` + coord(box.Y+l.Baseline(i)) + `">`)
-		b.WriteString(html.EscapeString(line))
+		b.WriteString(html.EscapeString(strings.Map(xmlChar, line)))
 		b.WriteString(`</tspan>`)
 	}
 	b.WriteString(`</text>`)
@@ -59,4 +59,14 @@ func (l Layout) SVG(box Box, align, fill string) string {
 // golden files.
 func coord(v float64) string {
 	return strconv.FormatFloat(math.Round(v*100)/100, 'f', -1, 64)
+}
+
+// xmlChar drops the control characters XML 1.0 forbids (a board's text may
+// hold one from a model or a pasted file): one would make the whole SVG
+// unreadable to an XML parser.
+func xmlChar(r rune) rune {
+	if r < 0x20 && r != '\t' && r != '\n' && r != '\r' || r == 0xFFFE || r == 0xFFFF {
+		return -1
+	}
+	return r
 }
