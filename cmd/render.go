@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lessongen/lessongen/compose"
+	"github.com/lessongen/lessongen/course"
 	"github.com/lessongen/lessongen/internal/atomicfile"
 	"github.com/lessongen/lessongen/internal/statedir"
 	"github.com/lessongen/lessongen/internal/termsafe"
@@ -144,6 +145,9 @@ func resolveRenderSettings(cmd *cobra.Command, opts *renderOptions) error {
 }
 
 func runRender(opts *renderOptions) error {
+	if course.Sniff(opts.file) {
+		return runRenderCourse(opts)
+	}
 	write, err := renderWriter(opts)
 	if err != nil {
 		return err
