@@ -59,7 +59,8 @@ func checkCourseFlags(opts *generateOptions, cfg *settings) error {
 	case cfg.Events != "" && cfg.Events != "-":
 		return usagef("--events FILE logs one lesson's run; with a course use --events - (stderr), or run a lesson file")
 	}
-	return nil
+	// Before the course's own levels send anything.
+	return checkMaxCost(cfg)
 }
 
 func (c *courseRun) run(ctx context.Context) error {
@@ -82,7 +83,9 @@ func (c *courseRun) run(ctx context.Context) error {
 	if c.model, err = newModel(c.cfg, nil); err != nil {
 		return err
 	}
-	c.shared = orchestrate.NewShared(orchestrate.Budget{MaxRequests: c.cfg.MaxRequests, MaxTokens: c.cfg.MaxTokensTotal}, c.cfg.Concurrency)
+	// One --max-cost for the course, as one --max-requests: a lesson's
+	// own cap would let each lesson spend it again.
+	c.shared = orchestrate.NewShared(orchestrate.Budget{MaxRequests: c.cfg.MaxRequests, MaxTokens: c.cfg.MaxTokensTotal, Cost: costCap(c.cfg, c.model)}, c.cfg.Concurrency)
 	courseErr := c.generateCourse(ctx, all)
 	if courseErr != nil && !errors.Is(courseErr, ErrPartial) {
 		return courseErr

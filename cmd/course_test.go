@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -180,4 +182,30 @@ func TestCourseBudgetIsShared(t *testing.T) {
 	if !strings.Contains(stderr, "the run budget is spent") {
 		t.Errorf("no lesson says the budget is spent:\n%s", stderr)
 	}
+}
+
+// --max-cost caps the course, not each lesson: at gpt-5-nano's price
+// each lesson alone spends about $0.001 (its worst cases held, under
+// $0.0018), the course in all about $0.0025, so a cap of $0.0018 that
+// every lesson would stay under on its own stops the course (exit 3),
+// and what the lessons report spent together stays under it.
+func TestCourseMaxCostIsShared(t *testing.T) {
+	dir := writeCourse(t)
+	srv := startCourseModel(t)
+	_, stderr, code := run(t, "generate", filepath.Join(dir, "course.yaml"), "--concurrency", "2", "--model", "gpt-5-nano", "--max-tokens", "100", "--max-cost", "0.0018")
+	if code != ExitPartial {
+		t.Fatalf("exit %d, want %d:\n%s", code, ExitPartial, stderr)
+	}
+	if !strings.Contains(stderr, "which would pass --max-cost $0.0018") {
+		t.Errorf("no lesson says --max-cost is reached:\n%s", stderr)
+	}
+	spent := 0.0
+	for _, m := range regexp.MustCompile(`cost: \$([0-9.]+)`).FindAllStringSubmatch(stderr, -1) {
+		v, _ := strconv.ParseFloat(m[1], 64)
+		spent += v
+	}
+	if spent > 0.0018 {
+		t.Errorf("the lessons report $%.4f spent in all, over --max-cost $0.0018:\n%s", spent, stderr)
+	}
+	t.Logf("%d requests, $%.4f reported", srv.RequestCount(), spent)
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lessongen/lessongen/compose"
+	"github.com/lessongen/lessongen/course"
 	"github.com/lessongen/lessongen/internal/atomicfile"
 	"github.com/lessongen/lessongen/internal/statedir"
 	"github.com/lessongen/lessongen/internal/termsafe"
@@ -80,7 +81,13 @@ PowerPoint do not.
 The output defaults to FILE with .html (or .md, .pptx, .pdf); -o -
 writes to stdout (a deck or PDF only to a pipe). Without --format, an -o
 ending in .md, .pptx or .pdf picks that format. An output that is one of
-the lesson's files is refused.`
+the lesson's files is refused.
+
+FILE may be a course file: each lesson's page (with --format pptx, its
+deck too) is written beside its lesson file, and an index page (FILE with
+.html, or -o) links them, with the course's outline, each lesson's
+objectives and a glossary across lessons. --format pdf prints one book
+instead: the index, then every lesson's pages.`
 
 // newCmdRender builds render; runF, when set, runs in place of runRender
 // with the options the flags filled (tests).
@@ -144,6 +151,9 @@ func resolveRenderSettings(cmd *cobra.Command, opts *renderOptions) error {
 }
 
 func runRender(opts *renderOptions) error {
+	if course.Sniff(opts.file) {
+		return runRenderCourse(opts)
+	}
 	write, err := renderWriter(opts)
 	if err != nil {
 		return err

@@ -30,6 +30,10 @@ type Summary struct {
 	KeyPoints     []string
 	Vocabulary    []Term
 	Prerequisites []Entry
+	// Outcome and KeyQuestions are shown on the course's index page
+	// (render), not told to later lessons.
+	Outcome      string
+	KeyQuestions []string
 	// Pending: a run will still write some of what later lessons are
 	// told (title, objectives, key points, vocabulary), so they wait for
 	// it (Schedule).
@@ -87,6 +91,10 @@ func summarize(root *yaml.Node, rel string) Summary {
 	s.Pending = s.Pending || pend
 	s.Vocabulary, pend = terms(yamlsrc.Value(meta, "vocabulary"))
 	s.Pending = s.Pending || pend
+	if o := yamlsrc.Value(meta, "outcome"); o != nil && o.Kind == yaml.ScalarNode && o.Tag != yamlsrc.PendingTag {
+		s.Outcome = o.Value
+	}
+	s.KeyQuestions, _ = items(yamlsrc.Value(meta, "key_questions"), "text")
 	if n := yamlsrc.Value(meta, "prerequisites"); n != nil && n.Kind == yaml.SequenceNode {
 		for _, it := range n.Content {
 			if it.Kind == yaml.ScalarNode && it.Tag != yamlsrc.PendingTag {

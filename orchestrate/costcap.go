@@ -26,16 +26,38 @@ type CostCap struct {
 	Completion int64
 }
 
-// costModel holds a run to its CostCap.
+// costModel holds a run to a CostCap, through its costMeter: a run's
+// own, or the one a course's runs share (Shared), so its lessons spend
+// one --max-cost between them.
 type costModel struct {
 	llm.Model
-	c    *CostCap
-	stop func(error)
+	*costMeter
+}
+
+// costMeter is one CostCap's tally, and the runs it stops once spent.
+type costMeter struct {
+	c     *CostCap
+	stops []func(error)
 
 	mu       sync.Mutex
 	spent    float64 // by answers, at their reported usage
 	reserved float64 // worst cases of the requests in flight
 	spentErr error
+}
+
+func newCostMeter(c *CostCap, stop func(error)) *costMeter {
+	return &costMeter{c: c, stops: []func(error){stop}}
+}
+
+// watch has the meter stop one more run once the cap is reached (at
+// once, if it is already).
+func (m *costMeter) watch(stop func(error)) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.stops = append(m.stops, stop)
+	if m.spentErr != nil {
+		stop(m.spentErr)
+	}
 }
 
 func (m *costModel) Complete(ctx context.Context, req llm.Request) (llm.Response, error) {
@@ -56,7 +78,7 @@ func (m *costModel) Complete(ctx context.Context, req llm.Request) (llm.Response
 }
 
 // worst is the most req may cost.
-func (m *costModel) worst(req llm.Request) (float64, error) {
+func (m *costMeter) worst(req llm.Request) (float64, error) {
 	bytes := 0
 	if m.c.Size != nil {
 		n, err := m.c.Size(req)
@@ -75,7 +97,7 @@ func (m *costModel) worst(req llm.Request) (float64, error) {
 
 // take admits a request whose worst case is worst, or refuses it, and
 // every request after it, once it could pass the cap.
-func (m *costModel) take(worst float64) error {
+func (m *costMeter) take(worst float64) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.spentErr != nil {
@@ -83,7 +105,9 @@ func (m *costModel) take(worst float64) error {
 	}
 	if m.spent+m.reserved+worst > m.c.Max {
 		m.spentErr = &CostSpentError{Max: m.c.Max, Spent: m.spent + m.reserved, Next: worst}
-		m.stop(m.spentErr)
+		for _, stop := range m.stops {
+			stop(m.spentErr)
+		}
 		return m.spentErr
 	}
 	m.reserved += worst

@@ -35,7 +35,7 @@ func TestCostCapStopsBeforeTheRequestThatCouldPassIt(t *testing.T) {
 	// ($0.0015); the worst case reserves 1000 + 2000 ($0.003).
 	inner := &countingModel{usage: llm.Usage{PromptTokens: 1000, CompletionTokens: 500}}
 	var stopped error
-	m := &costModel{Model: inner, c: &CostCap{Max: 0.01, Price: p, Completion: 2000}, stop: func(err error) { stopped = err }}
+	m := &costModel{Model: inner, costMeter: newCostMeter(&CostCap{Max: 0.01, Price: p, Completion: 2000}, func(err error) { stopped = err })}
 	req := llm.Request{Messages: []llm.Message{{Role: llm.RoleSystem, Content: prompt}}}
 	var refused error
 	for i := 0; i < 10 && refused == nil; i++ {
@@ -63,7 +63,7 @@ func TestCostCapStopsBeforeTheRequestThatCouldPassIt(t *testing.T) {
 // A request in flight holds its worst case: two at once cannot both take
 // the last share of the cap.
 func TestCostCapHoldsTheWorstCaseOfRequestsInFlight(t *testing.T) {
-	m := &costModel{c: &CostCap{Max: 0.005, Price: price.Price{Input: 1, Output: 1}, Completion: 3000}, stop: func(error) {}}
+	m := &costModel{costMeter: newCostMeter(&CostCap{Max: 0.005, Price: price.Price{Input: 1, Output: 1}, Completion: 3000}, func(error) {})}
 	if err := m.take(0.003); err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +75,7 @@ func TestCostCapHoldsTheWorstCaseOfRequestsInFlight(t *testing.T) {
 // Cached prompt tokens are paid at the cached price.
 func TestCostCapCountsCachedTokensAtTheirPrice(t *testing.T) {
 	inner := &countingModel{usage: llm.Usage{PromptTokens: 1000, CachedTokens: 1000}}
-	m := &costModel{Model: inner, c: &CostCap{Max: 1, Price: price.Price{Input: 1, CachedInput: 0.5, Output: 1}}, stop: func(error) {}}
+	m := &costModel{Model: inner, costMeter: newCostMeter(&CostCap{Max: 1, Price: price.Price{Input: 1, CachedInput: 0.5, Output: 1}}, func(error) {})}
 	if _, err := m.Complete(context.Background(), llm.Request{}); err != nil {
 		t.Fatal(err)
 	}

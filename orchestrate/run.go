@@ -207,8 +207,9 @@ func Run(ctx context.Context, tree Tree, scope Scope, opts Options) (Report, err
 	defer stopStarting(nil)
 	h := &health{}
 	opts.Model = watchedModel{Model: opts.Model, h: h}
-	if opts.Budget.Cost != nil {
-		opts.Model = &costModel{Model: opts.Model, c: opts.Budget.Cost, stop: stopStarting}
+	if opts.Budget.Cost != nil && opts.Shared == nil {
+		// A course's runs spend the one cap in Shared instead.
+		opts.Model = &costModel{Model: opts.Model, costMeter: newCostMeter(opts.Budget.Cost, stopStarting)}
 	}
 	switch {
 	case opts.Shared != nil:

@@ -237,16 +237,10 @@ func writeHTML(w io.Writer, doc *compose.Document, reg *modality.Registry, notes
 	if title == "" {
 		title = "Lesson"
 	}
-	fmt.Fprintf(&b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<meta name=\"generator\" content=\"lessongen render\">\n<title>%s</title>\n", html.EscapeString(title))
-	b.WriteString("<style>\n")
-	b.WriteString(textfit.FontFaceCSS())
-	fmt.Fprintf(&b, ":root{--font:'%s',sans-serif}\n", textfit.FontFamily)
-	b.WriteString(pageCSS)
-	b.WriteString("</style>\n</head>\n")
+	writeHead(&b, title, "")
 	var classes []string
-	overview := printSwitch + d.overview
 	if opts.Handout {
-		classes, overview = append(classes, "handout"), d.overview
+		classes = append(classes, "handout")
 	}
 	if opts.Present {
 		classes = append(classes, "present")
@@ -256,19 +250,42 @@ func writeHTML(w io.Writer, doc *compose.Document, reg *modality.Registry, notes
 		body = "<body class=\"" + strings.Join(classes, " ") + "\">\n"
 	}
 	b.WriteString(body + "<main id=\"deck\">\n")
-	if d.overviewNotes != "" {
-		overview += "<aside class=\"notes\"><h3>Notes</h3>\n" + d.overviewNotes + "</aside>\n"
-	}
-	overview += creditsHTML(d)
-	fmt.Fprintf(&b, "<section class=\"page overview\" id=\"overview\" data-page=\"0\">\n%s</section>\n", overview)
-	for i, s := range d.slides {
-		writeSlide(&b, s, i, len(d.slides))
-	}
+	writeDeck(&b, d, !opts.Handout)
 	b.WriteString("</main>\n<script>\n")
 	b.WriteString(pageJS)
 	b.WriteString("</script>\n</body>\n</html>\n")
 	_, err = io.WriteString(w, withMonoFont(b.String()))
 	return err
+}
+
+// writeHead writes the page's head: its title, the embedded font and
+// page.css, then extraCSS.
+func writeHead(b *strings.Builder, title, extraCSS string) {
+	fmt.Fprintf(b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<meta name=\"generator\" content=\"lessongen render\">\n<title>%s</title>\n", html.EscapeString(title))
+	b.WriteString("<style>\n")
+	b.WriteString(textfit.FontFaceCSS())
+	fmt.Fprintf(b, ":root{--font:'%s',sans-serif}\n", textfit.FontFamily)
+	b.WriteString(pageCSS)
+	b.WriteString(extraCSS)
+	b.WriteString("</style>\n</head>\n")
+}
+
+// writeDeck writes the deck's pages: the overview (with the print switch
+// when withSwitch, and its notes: a pupil's deck has none), then a page
+// per slide.
+func writeDeck(b *strings.Builder, d *deck, withSwitch bool) {
+	overview := d.overview
+	if withSwitch {
+		overview = printSwitch + overview
+	}
+	if d.overviewNotes != "" {
+		overview += "<aside class=\"notes\"><h3>Notes</h3>\n" + d.overviewNotes + "</aside>\n"
+	}
+	overview += creditsHTML(d)
+	fmt.Fprintf(b, "<section class=\"page overview\" id=\"overview\" data-page=\"0\">\n%s</section>\n", overview)
+	for i, s := range d.slides {
+		writeSlide(b, s, i, len(d.slides))
+	}
 }
 
 // creditsHTML is the lesson's picture credits, every picture's credit and
