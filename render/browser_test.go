@@ -90,9 +90,9 @@ func TestBrowserExample(t *testing.T) {
 	var fontsOK bool
 	eval(`document.fonts.ready.then(() => [...document.fonts].length == 2 && [...document.fonts].every(f => f.status === "loaded"))`, &fontsOK)
 	eval(`document.querySelectorAll(".page").length`, &pages)
-	// The overview, four slides and the pending slide placeholder.
-	if pages != 6 {
-		t.Fatalf("the page has %d pages, want 6 (overview, 4 slides, 1 placeholder)", pages)
+	// The overview, five slides and the pending slide placeholder.
+	if pages != 7 {
+		t.Fatalf("the page has %d pages, want 7 (overview, 5 slides, 1 placeholder)", pages)
 	}
 	if !fontsOK {
 		t.Error("the embedded fonts did not load")

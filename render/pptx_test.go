@@ -86,7 +86,9 @@ func expect(t testing.TB, path string, handout bool) []expected {
 				}
 			})
 		}
+		hasQuiz := false
 		if c, err := doc.Child(pg.ID, "quiz"); err == nil {
+			hasQuiz = true
 			var texts []string
 			c.View(func(st session.State) {
 				q := st.(*quiz.Quiz)
@@ -107,13 +109,20 @@ func expect(t testing.TB, path string, handout bool) []expected {
 			}
 		}
 		if c, err := doc.Child(pg.ID, "activity"); err == nil {
+			var texts []string
 			c.View(func(st session.State) {
 				a := st.(*activity.Activity)
-				main.texts = append(main.texts, a.Instructions.Value, a.Support.Value)
+				texts = append(texts, a.Instructions.Value, a.Support.Value)
 				for _, c := range a.SuccessCriteria.Value {
-					main.texts = append(main.texts, c.Text)
+					texts = append(texts, c.Text)
 				}
 			})
+			// Like the quiz: a slide already drawn on gives the activity a slide of its own.
+			if main.board != nil || hasQuiz {
+				extra = append(extra, expected{title: pg.Title + " (activity)", texts: texts})
+			} else {
+				main.texts = append(main.texts, texts...)
+			}
 		}
 		for _, p := range pg.Callouts {
 			for _, r := range p.Runs {

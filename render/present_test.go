@@ -338,7 +338,7 @@ func TestBrowserPresenterView(t *testing.T) {
 	}
 	read()
 	if state.Page != 3 || !strings.Contains(state.Notes, "Walk through reactants") || !state.AuthorNote || !state.Next || !state.IDsUnique ||
-		!strings.Contains(state.Info, "of 8 min planned") || !strings.Contains(state.Clock, ":") || !strings.HasPrefix(state.UpNext, "Next: pending slides") {
+		!strings.Contains(state.Info, "of 6 min planned") || !strings.Contains(state.Clock, ":") || !strings.HasPrefix(state.UpNext, "Next: In what order?") {
 		t.Errorf("the presenter view of the equation slide: %+v", state)
 	}
 	if err := chromedp.Do(pctx, chromedp.EmulateViewport(1366, 768)); err != nil {
