@@ -98,16 +98,9 @@ type calibration struct {
 	FirstBytes int
 }
 
-// calibrated is measured on the bundled example's recording
-// (examples/photosynthesis/recording.jsonl: 11 requests, each subagent
-// done in one turn); TestCostCalibration recomputes it from the
-// recording. A real model may take more turns: MaxRequests bounds them.
-var calibrated = map[levelClass]calibration{
-	{false, session.LevelMetadata}: {Turns: 1, Completion: 168, FirstBytes: 7963},
-	{false, session.LevelNode}:     {Turns: 1, Completion: 160, FirstBytes: 10325},
-	{true, session.LevelMetadata}:  {Turns: 1, Completion: 26, FirstBytes: 7697},
-	{true, session.LevelNode}:      {Turns: 1, Completion: 145, FirstBytes: 33586},
-}
+// calibrated (cost_calibrated.go) is measured on the bundled example's
+// recording; TestCostCalibration -update rewrites it.
+
 
 // spend is what a subagent of class c whose first request is bytes long
 // is expected to send. Each later turn's prompt is the first one plus,
