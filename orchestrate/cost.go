@@ -101,7 +101,6 @@ type calibration struct {
 // calibrated (cost_calibrated.go) is measured on the bundled example's
 // recording; TestCostCalibration -update rewrites it.
 
-
 // spend is what a subagent of class c whose first request is bytes long
 // is expected to send. Each later turn's prompt is the first one plus,
 // per earlier turn, its completion twice (the calls, and their results of
