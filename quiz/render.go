@@ -23,7 +23,7 @@ func Render(q *Quiz, bound map[string]string) modality.Rendered {
 		kind = bound["kind"]
 	}
 	if kind != "" {
-		fmt.Fprintf(&body, "<p class=\"quiz-kind\">%s</p>\n", html.EscapeString(kind))
+		fmt.Fprintf(&body, "<p class=\"quiz-kind\">%s</p>\n", html.EscapeString(kindLabel(kind)))
 	}
 	instr := q.Instructions.Value
 	if !q.Instructions.Set {
@@ -143,4 +143,18 @@ func hintSuffix(hint string) string {
 		return ""
 	}
 	return ": " + html.EscapeString(hint)
+}
+
+// kindLabel is how a slide heads a quiz of a kind: "exit" alone reads as
+// a stray word to a class.
+func kindLabel(kind string) string {
+	switch kind {
+	case "starter":
+		return "Starter quiz"
+	case "check":
+		return "Check for understanding"
+	case "exit":
+		return "Exit quiz"
+	}
+	return kind
 }
