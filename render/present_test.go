@@ -418,6 +418,13 @@ func TestBrowserPresentHidesEveryAnswerKind(t *testing.T) {
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1366, 768), chromedp.Navigate(presentPage(t, allKinds, "kinds")+"#slide-kinds")); err != nil {
 		t.Fatal(err)
 	}
+	// With no board beside it, the quiz takes the slide's width, not the
+	// right-hand column beside an empty one.
+	var share float64
+	b.eval(`(() => { const p = document.querySelector(".page.current").getBoundingClientRect(), q = document.querySelector(".page.current .quiz").getBoundingClientRect(); return q.width / p.width })()`, &share)
+	if share < 0.8 {
+		t.Errorf("a quiz without a board is %.0f%% of the slide's width, want it whole", 100*share)
+	}
 	for press := range 7 {
 		var seen string
 		b.eval(`document.querySelector(".page.current").innerText`, &seen)
