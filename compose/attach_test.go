@@ -117,3 +117,63 @@ func TestSaveNeverWritesOverTheAuthorsFile(t *testing.T) {
 		})
 	}
 }
+
+const authoredPictures = `version: 1
+metadata:
+  title: Leaves
+slides:
+  - id: s
+    title: S
+    whiteboard: {file: boards/s.yaml}
+  - id: t
+    title: T
+    whiteboard:
+      heading: Inline
+      elements:
+        - {id: leaf, type: image, src: ./images/leaf.png, alt: a leaf, x: 40, y: 130, w: 400, h: 200}
+`
+
+const authoredBoard = "heading: Own\nelements:\n  - {id: deep, type: image, src: pics/deep/leaf.png, alt: a leaf, x: 40, y: 130, w: 400, h: 200}\n"
+
+// A save into another folder copies the author's pictures of cold
+// children, inline and file-backed, beside the YAML that names each; in
+// place it writes none.
+func TestSaveElsewhereCopiesTheAuthorsPictures(t *testing.T) {
+	inline, deep := picturetest.TwoColourPNG(40, 20), picturetest.TwoColourPNG(30, 30)
+	d := load(t, authoredPictures, "boards/s.yaml", authoredBoard, "images/leaf.png", string(inline), "boards/pics/deep/leaf.png", string(deep))
+	// An edit after load: a save in place that wrote the picture would
+	// stop on it ("holds another picture").
+	edited := filepath.Join(filepath.Dir(d.Path), "images/leaf.png")
+	if err := os.WriteFile(edited, []byte("edited"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Save(""); err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	if err := d.Save(filepath.Join(out, "lesson.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	if read(t, filepath.Join(out, "images/leaf.png")) != string(inline) || read(t, filepath.Join(out, "boards/pics/deep/leaf.png")) != string(deep) {
+		t.Errorf("the author's pictures were not copied beside the YAML that names them")
+	}
+	if read(t, edited) != "edited" {
+		t.Errorf("the input's picture changed")
+	}
+}
+
+// A link at any folder between the YAML's and the picture's stops the
+// save, nothing written through it.
+func TestSaveElsewhereRefusesALinkOnTheWay(t *testing.T) {
+	d := load(t, authoredPictures, "boards/s.yaml", authoredBoard, "images/leaf.png", string(picturetest.TwoColourPNG(40, 20)), "boards/pics/deep/leaf.png", string(picturetest.TwoColourPNG(30, 30)))
+	out, outside := t.TempDir(), t.TempDir()
+	os.MkdirAll(filepath.Join(out, "boards"), 0o755)
+	os.Symlink(outside, filepath.Join(out, "boards", "pics"))
+	err := d.Save(filepath.Join(out, "lesson.yaml"))
+	if err == nil || !strings.Contains(err.Error(), filepath.Join(out, "boards", "pics")+" is not a folder (a link?)") {
+		t.Fatalf("save: %v, want the link refused", err)
+	}
+	if entries, _ := os.ReadDir(outside); len(entries) > 0 {
+		t.Errorf("written through the link: %v", entries)
+	}
+}

@@ -658,12 +658,15 @@ func setValue(m *yaml.Node, key string, v *yaml.Node) {
 // Save writes the document to out ("" = in place), each file atomically,
 // child files before the lesson that refers to them.
 func (d *Document) Save(out string) error {
-	atts, err := d.Attachments(out)
+	atts, err := d.attachments(out, nil)
 	if err != nil {
 		return err
 	}
-	for _, f := range atts {
-		if _, err := writeAttachment(f); err != nil {
+	for _, a := range atts {
+		if a.file.Path == "" {
+			continue
+		}
+		if _, err := writeAttachment(a.base, a.file); err != nil {
 			return err
 		}
 	}

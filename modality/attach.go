@@ -20,6 +20,15 @@ type Attacher interface {
 	Attachments() []Attachment
 }
 
+// Pictured is a state that names picture files beside the YAML file that
+// holds it: a save to another folder copies every one (compose), the
+// author's own included, so the copy names none that is not there.
+type Pictured interface {
+	// Pictures lists each picture the state names, once, with the bytes
+	// read and checked at load (or brought in by the run).
+	Pictures() []Attachment
+}
+
 // Unpictured is an image a run described but has no picture for: what
 // generate --images asks the server's image endpoint to draw.
 type Unpictured struct {

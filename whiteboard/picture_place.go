@@ -109,6 +109,23 @@ func (b *Board) Attachments() []modality.Attachment {
 	return out
 }
 
+// Pictures are every picture the board names, the author's and the
+// run's, for a save to another folder to copy beside the YAML file that
+// holds the board.
+func (b *Board) Pictures() []modality.Attachment {
+	var out []modality.Attachment
+	seen := map[string]bool{}
+	for _, e := range b.elements() {
+		src := path.Clean(e.PictureSrc)
+		if e.IsPlaceholder || e.picture == nil || seen[src] {
+			continue
+		}
+		seen[src] = true
+		out = append(out, modality.Attachment{Src: src, Data: e.picture.data})
+	}
+	return out
+}
+
 // pictureNote is how describe mentions an image's picture file.
 func (e *Element) pictureNote() string {
 	if e.PictureSrc == "" {
