@@ -11,6 +11,6 @@ import "github.com/lessongen/lessongen/session"
 var calibrated = map[levelClass]calibration{
 	{false, session.LevelMetadata}: {Turns: 1, Completion: 168, FirstBytes: 7963},
 	{false, session.LevelNode}:     {Turns: 1, Completion: 160, FirstBytes: 10325},
-	{true, session.LevelMetadata}:  {Turns: 1, Completion: 26, FirstBytes: 7697},
-	{true, session.LevelNode}:      {Turns: 1, Completion: 145, FirstBytes: 33586},
+	{true, session.LevelMetadata}:  {Turns: 1, Completion: 26, FirstBytes: 7621},
+	{true, session.LevelNode}:      {Turns: 1, Completion: 145, FirstBytes: 33549},
 }

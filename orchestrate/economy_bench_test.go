@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -207,30 +208,78 @@ func BenchmarkToolResultBytes(b *testing.B) {
 	b.ReportMetric(float64(promptBytes)/float64(subagents), "prompt-bytes/subagent")
 }
 
-// BenchmarkMetadataPrefix generates an 8-slide lesson whose whiteboards
-// have different items pending at the metadata level (every other one has
-// its heading written by the author), and reports how many leading bytes
-// the first requests of two whiteboard metadata subagents share, as a
-// share of the prompt: what one cached prefix serves (issue #28: ≥ 0.9 of
-// what precedes the node's own part, which is all a cache can share).
+// allLevelsScript is oneTurnScript with one turn for each quiz and
+// activity level too.
+func allLevelsScript() fakellm.Script {
+	s := oneTurnScript()
+	done := fakellm.Turn{Content: "Done."}
+	for level, calls := range map[string][]fakellm.FakeCall{
+		"(quiz.metadata)": {{Name: "set_kind", Arguments: `{"kind":"check"}`}, {Name: "set_instructions", Arguments: `{"instructions":"Answer alone."}`}},
+		"(quiz.node)":     {{Name: "add_question", Arguments: `{"prompt":"Which is half?","options":[{"text":"1/2","correct":true},{"text":"1/3","correct":false}]}`}},
+		"(activity.metadata)": {{Name: "set_instructions", Arguments: `{"instructions":"Explain it to your partner."}`},
+			{Name: "set_grouping", Arguments: `{"grouping":"pairs"}`}, {Name: "set_activity_minutes", Arguments: `{"duration_minutes":5}`}},
+		"(activity.node)": {{Name: "set_model_answer", Arguments: `{"model_answer":"M"}`}, {Name: "add_success_criteria", Arguments: `{"criteria":["C"]}`},
+			{Name: "set_support", Arguments: `{"support":"S"}`}, {Name: "set_stretch", Arguments: `{"stretch":"T"}`}},
+	} {
+		s.Rules = append(s.Rules, fakellm.Rule{Match: []string{level}, Turns: []fakellm.Turn{{ToolCalls: calls}, done}})
+	}
+	return s
+}
+
+// prefixLesson is an 8-slide lesson whose slides each hold the given
+// children, pending whole; on every other slide the author wrote part of
+// each (a heading, a kind, the instructions), so the subagents of one
+// level have different items pending.
+func prefixLesson(kinds ...string) string {
+	var src strings.Builder
+	src.WriteString("version: 1\nmetadata:\n  title: Test\nslides:\n")
+	for i := range 8 {
+		fmt.Fprintf(&src, "  - id: s%d\n    title: Slide %d\n", i, i)
+		child := map[string]string{"whiteboard": fmt.Sprintf("!pending \"board %d\"", i), "quiz": "!pending \"two questions\"", "activity": "!pending \"pairs explain it\""}
+		if i%2 == 1 {
+			child = map[string]string{
+				"whiteboard": fmt.Sprintf("{heading: Board %d, layout: !pending, elements: !pending \"board %d\"}", i, i),
+				"quiz":       "{kind: check, instructions: !pending, questions: !pending \"two questions\"}",
+				"activity":   "{instructions: Explain it to your partner., grouping: !pending, duration_minutes: !pending, model_answer: !pending, success_criteria: !pending, support: !pending, stretch: !pending}",
+			}
+		}
+		for _, k := range kinds {
+			fmt.Fprintf(&src, "    %s: %s\n", k, child[k])
+		}
+	}
+	return src.String()
+}
+
+// prefixLevels are the levels the prefix benchmarks compare, by the short
+// name of their metrics.
+var prefixLevels = []struct{ child, level, short string }{
+	{"whiteboard", "whiteboard.metadata", "wb-meta"}, {"whiteboard", "whiteboard.node", "wb-node"},
+	{"quiz", "quiz.metadata", "quiz-meta"}, {"quiz", "quiz.node", "quiz-node"},
+	{"activity", "activity.metadata", "act-meta"}, {"activity", "activity.node", "act-node"},
+}
+
+// BenchmarkMetadataPrefix generates prefixLesson with a whiteboard on each
+// slide and reports, for each whiteboard level, how many leading bytes the
+// first requests of the subagents of slides s1 and s2 share (one board
+// with its heading written by the author, one without), as a share of the
+// prompt: what one cached prefix serves (issue #28: ≥ 0.9), and as a share
+// of what precedes the node's own part, which is all a cache can share.
 //
-//	go test ./orchestrate -run '^$' -bench MetadataPrefix -count 5
-func BenchmarkMetadataPrefix(b *testing.B) {
-	srv := fakellm.Start(b, oneTurnScript())
+//	go test ./orchestrate -run '^$' -bench Prefix -count 5
+func BenchmarkMetadataPrefix(b *testing.B) { prefixShare(b, "whiteboard") }
+
+// BenchmarkPrefixAllKinds is BenchmarkMetadataPrefix with a whiteboard, a
+// quiz and an activity on each slide, for every level of the three: each
+// subagent's context also describes the slide's other children.
+func BenchmarkPrefixAllKinds(b *testing.B) { prefixShare(b, "whiteboard", "quiz", "activity") }
+
+func prefixShare(b *testing.B, kinds ...string) {
+	srv := fakellm.Start(b, allLevelsScript())
 	model := benchModel(b, srv)
-	var shared, whole, stable int
+	shared, whole, stable := map[string]int{}, map[string]int{}, map[string]int{}
 	for b.Loop() {
 		b.StopTimer()
-		var src strings.Builder
-		src.WriteString("version: 1\nmetadata:\n  title: Test\nslides:\n")
-		for i := range 8 {
-			board := fmt.Sprintf("!pending \"board %d\"", i)
-			if i%2 == 1 {
-				board = fmt.Sprintf("{heading: Board %d, layout: !pending, elements: !pending \"board %d\"}", i, i)
-			}
-			fmt.Fprintf(&src, "  - id: s%d\n    title: Slide %d\n    whiteboard: %s\n", i, i, board)
-		}
-		doc := loadSrc(b, src.String())
+		doc := loadSrc(b, prefixLesson(kinds...))
 		before := srv.RequestCount()
 		b.StartTimer()
 		if _, err := Run(context.Background(), doc, Scope{}, options(b, model, 1)); err != nil {
@@ -243,12 +292,24 @@ func BenchmarkMetadataPrefix(b *testing.B) {
 				first[lv] = p
 			}
 		}
-		a, c := first["slides/s1/whiteboard whiteboard.metadata"], first["slides/s2/whiteboard whiteboard.metadata"]
-		shared += commonPrefix(a, c)
-		whole += len(a)
-		stable += strings.Index(a, "Node: slides/s1")
+		for _, l := range prefixLevels {
+			a, c := first["slides/s1/"+l.child+" "+l.level], first["slides/s2/"+l.child+" "+l.level]
+			if !slices.Contains(kinds, l.child) {
+				continue
+			}
+			if a == "" || c == "" {
+				b.Fatalf("%s: no request from slides s1 and s2", l.level)
+			}
+			shared[l.short] += commonPrefix(a, c)
+			whole[l.short] += len(a)
+			stable[l.short] += strings.Index(a, "Node: slides/s1")
+		}
 		b.StartTimer()
 	}
-	b.ReportMetric(float64(shared)/float64(whole), "wb-meta-shared-prefix-share")
-	b.ReportMetric(float64(shared)/float64(stable), "wb-meta-shared-of-stable")
+	for _, l := range prefixLevels {
+		if whole[l.short] > 0 {
+			b.ReportMetric(float64(shared[l.short])/float64(whole[l.short]), l.short+"-shared-prefix-share")
+			b.ReportMetric(float64(shared[l.short])/float64(stable[l.short]), l.short+"-shared-of-stable")
+		}
+	}
 }

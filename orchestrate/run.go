@@ -556,9 +556,10 @@ func taskPrompt(opts *Options, st Step, bl modality.Level, sess *session.Session
 	if focus != "" {
 		maxNew = 0 // a focused subagent changes its item and adds nothing
 	}
+	canvas, free := brief(sess)
 	data := templates.Data{
 		Node: st.Node, Level: bl.Name, Context: st.Context, Pending: items, MaxSteps: opts.MaxSteps, Instruction: opts.Instruction,
-		MaxCalls: agent.MaxCallsPerTurn, MaxNew: maxNew, NewItems: bl.NewItems, Geometry: brief(sess), Sources: opts.Sources != nil, Carried: carry,
+		MaxCalls: agent.MaxCallsPerTurn, MaxNew: maxNew, NewItems: bl.NewItems, Canvas: canvas, Geometry: free, Sources: opts.Sources != nil, Carried: carry,
 		Rewrite: tools.Rewrite,
 	}
 	if opts.Instruction != "" && focus == "" {
@@ -650,16 +651,20 @@ func capNames(names []string) []string {
 	return append(names[:maxNamesShown:maxNamesShown], fmt.Sprintf("and %d more", len(names)-maxNamesShown))
 }
 
-// briefed is a state that states its geometry as numbers (a whiteboard).
-type briefed interface{ Brief() string }
+// briefed is a state that states its geometry as numbers (a whiteboard):
+// its canvas's rules and the space its content leaves free.
+type briefed interface {
+	CanvasRules() string
+	FreeSpace() string
+}
 
-func brief(sess *session.Session) (s string) {
+func brief(sess *session.Session) (canvas, free string) {
 	sess.View(func(st session.State) {
 		if b, ok := st.(briefed); ok {
-			s = b.Brief()
+			canvas, free = b.CanvasRules(), b.FreeSpace()
 		}
 	})
-	return s
+	return canvas, free
 }
 
 // defectsError names how many defects a node was left with; the summary

@@ -148,6 +148,19 @@ type kid struct {
 	bindErr error
 }
 
+// dropRepeatedBrief leaves out of a slide's line the brief of its child
+// of a kind when the child's own line (later in the same chain) says the
+// same brief: said once, every subagent of the slide reads the same words
+// in fewer bytes.
+func dropRepeatedBrief(slide, kind, child string) string {
+	_, brief, ok := strings.Cut(child, "\nBrief for this "+kind+": ")
+	if !ok {
+		return slide
+	}
+	brief, _, _ = strings.Cut(brief, "\n")
+	return strings.Replace(slide, " Brief for this slide's "+kind+": "+brief, "", 1)
+}
+
 // kids loads the children a slide places, kind by kind in registry order.
 func (w *walker) kids(id string) []kid {
 	var kids []kid
@@ -215,13 +228,16 @@ func (w *walker) children(ctx context.Context, id string, kids []kid) {
 		unfinished := ""
 		for _, part := range modality.Parts() {
 			ok := w.level(ctx, Step{Node: node, Slide: id, Note: note}, d, sess, part, "", k.bound(part), func() []string {
-				chain := []string{w.describe(w.tree.Session()), w.tree.DescribeSlide(id)}
+				slide := w.tree.DescribeSlide(id)
+				var chain []string
 				for _, sib := range kids {
+					line := w.describe(sib.sess)
+					slide = dropRepeatedBrief(slide, sib.d.Name, line)
 					if sib.sess != sess {
-						chain = append(chain, "Beside it on this slide: "+w.describe(sib.sess))
+						chain = append(chain, "Beside it on this slide: "+line)
 					}
 				}
-				return append(chain, w.describe(sess))
+				return append([]string{w.describe(w.tree.Session()), slide}, append(chain, w.describe(sess))...)
 			}, unfinished)
 			if !ok && unfinished == "" {
 				unfinished = d.Level(part).Name

@@ -57,8 +57,11 @@ type Data struct {
 	NewItems string
 	// Instruction is an extra request from the person running lessongen.
 	Instruction string
-	// Geometry states the node's space as numbers (canvas, margins, free
-	// regions, readable font sizes), for a node that has one.
+	// Canvas states the rules of the node's space as numbers (size,
+	// margins, heading band, readable font sizes) and Geometry the space
+	// its content leaves free, for a node that has one. Canvas is the same
+	// for every node of one canvas size, so it precedes the node's part.
+	Canvas   string
 	Geometry string
 	// Sources is set when the author gave --sources: the prompt asks the
 	// model to write from them and cite them.

@@ -140,7 +140,7 @@ func TestNodePartComesLast(t *testing.T) {
 	for _, level := range levelNames(t) {
 		render := func(node, hint string) string {
 			out, err := set.Render(level, Data{Node: node, Level: level, Context: []string{"A lesson about " + hint + "."},
-				Pending: []Item{{Path: "elements", Hint: hint, ID: "p1"}}, Geometry: "Geometry for " + node + ".", MaxSteps: 6, MaxCalls: 64})
+				Pending: []Item{{Path: "elements", Hint: hint, ID: "p1"}}, Canvas: "The canvas's rules.", Geometry: "Free space of " + node + ".", MaxSteps: 6, MaxCalls: 64})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -148,8 +148,8 @@ func TestNodePartComesLast(t *testing.T) {
 		}
 		a, b := render("slides/a/whiteboard", "light"), render("slides/b/whiteboard", "water")
 		fixed, _, ok := strings.Cut(a, "Node: slides/a/whiteboard")
-		if !ok || !strings.HasPrefix(b, fixed) || !strings.Contains(fixed, "How to work:") {
-			t.Errorf("%s: the prompts share %q before the node's part; want the fixed instructions, rules included", level, fixed)
+		if !ok || !strings.HasPrefix(b, fixed) || !strings.Contains(fixed, "How to work:") || !strings.Contains(fixed, "The canvas's rules.") {
+			t.Errorf("%s: the prompts share %q before the node's part; want the fixed instructions, rules and canvas included", level, fixed)
 		}
 	}
 }

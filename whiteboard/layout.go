@@ -146,9 +146,14 @@ func (g Geometry) headingDefect(heading string) string {
 const minFreeBand = 40.0
 
 // Brief states the canvas's geometry as numbers for a model's prompt:
-// canvas size, heading band, margins, free regions left by the elements
-// already drawn, and the font sizes that read well.
-func (b *Board) Brief() string {
+// the canvas's rules, then the space its elements leave free.
+func (b *Board) Brief() string { return b.CanvasRules() + " " + b.FreeSpace() }
+
+// CanvasRules states the rules of the board's canvas: its size and margins, the
+// heading band and the font sizes that read well. Every board of one size
+// (with a heading, or without) gets the same text, so a prompt can put it
+// before the node's own part and a server's prompt cache can share it.
+func (b *Board) CanvasRules() string {
 	g := b.Geometry()
 	var s strings.Builder
 	fmt.Fprintf(&s, "Geometry (px, from the top-left corner): the canvas is %gx%g; keep elements inside x %g–%g, y %g–%g (margins %g). ",
@@ -157,22 +162,27 @@ func (b *Board) Brief() string {
 		fmt.Fprintf(&s, "The heading is drawn at the top of the canvas, in the band x %g–%g, y %g–%g, one line at font size %g bold: keep it short enough for that, keep elements out of that band, and do not repeat the heading. ",
 			g.Heading.X, g.Heading.X+g.Heading.W, g.Heading.Y, g.Heading.Y+g.Heading.H, g.HeadingFontSize)
 	}
-	fmt.Fprintf(&s, "Font sizes that read well: %g for body text (one line is %g tall), never below %g. ",
+	fmt.Fprintf(&s, "Font sizes that read well: %g for body text (one line is %g tall), never below %g.",
 		g.BodyFontSize, g.BodyFontSize*textfit.LineHeight, g.MinFontSize)
+	return s.String()
+}
+
+// FreeSpace names the full-width strips the board's elements leave free.
+func (b *Board) FreeSpace() string {
+	g := b.Geometry()
 	bands := g.freeBands(b.elements())
-	switch {
-	case len(bands) == 0:
-		s.WriteString("No full-width strip is free: place new elements beside existing ones without overlapping them.")
-	default:
-		s.WriteString("Free full-width strips:")
-		for i, band := range bands {
-			if i > 0 {
-				s.WriteString(",")
-			}
-			fmt.Fprintf(&s, " y %g–%g", band[0], band[1])
-		}
-		s.WriteString(".")
+	if len(bands) == 0 {
+		return "No full-width strip is free: place new elements beside existing ones without overlapping them."
 	}
+	var s strings.Builder
+	s.WriteString("Free full-width strips:")
+	for i, band := range bands {
+		if i > 0 {
+			s.WriteString(",")
+		}
+		fmt.Fprintf(&s, " y %g–%g", band[0], band[1])
+	}
+	s.WriteString(".")
 	return s.String()
 }
 

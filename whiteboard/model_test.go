@@ -411,6 +411,12 @@ func TestBriefStatesGeometry(t *testing.T) {
 			t.Errorf("brief lacks %q:\n%s", want, got)
 		}
 	}
+	// The canvas's rules do not depend on the elements: boards of one size
+	// share them, and only the free space differs.
+	empty, _ := decode(t, "canvas: {width: 1280, height: 720}\nheading: H\nelements: []\n")
+	if b.CanvasRules() != empty.CanvasRules() || b.FreeSpace() == empty.FreeSpace() || strings.Contains(b.CanvasRules(), "Free") {
+		t.Errorf("canvas rules %q / %q, free space %q / %q", b.CanvasRules(), empty.CanvasRules(), b.FreeSpace(), empty.FreeSpace())
+	}
 	// Without a heading the band is free for content.
 	b, _ = decode(t, "canvas: {width: 1280, height: 720}\nelements:\n  - {id: a, type: text, text: A, x: 40, y: 200, w: 300, h: 100}\n")
 	if got := b.Brief(); !strings.Contains(got, "y 40–680") || strings.Contains(got, "heading") {
