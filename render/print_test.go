@@ -180,12 +180,14 @@ func TestPDF(t *testing.T) {
 	for i, c := range []struct {
 		lesson  string
 		handout bool
-		img     string // the picture of its second sheet, for the README
+		img     string // a picture of one sheet, for the README
+		sheet   string // which sheet img shows: the slide's id, or "" for the second
 		has     string // what only the teacher copy holds
 	}{
-		{example, false, "print-teacher.png", "Hold up a leaf"},
-		{allKinds, false, "", "0 °C at sea level"}, // taller than a sheet: shrunk to fit
-		{allKinds, true, "print-handout.png", ""},
+		{example, false, "print-teacher.png", "", "Hold up a leaf"},
+		{allKinds, false, "", "", "0 °C at sea level"}, // taller than a sheet: shrunk to fit
+		{allKinds, true, "", "", ""},
+		{example, true, "print-handout.png", "check", ""}, // an activity, an order and a short question
 	} {
 		pdf := filepath.Join(dir, "print-"+strconv.Itoa(i)+".pdf")
 		if err := os.WriteFile(pdf, write(t, c.lesson, render.PDFWriter(t.Context(), browser, c.handout)), 0o644); err != nil {
@@ -217,9 +219,24 @@ func TestPDF(t *testing.T) {
 			t.Errorf("%s: the teacher copy lacks %q", c.lesson, c.has)
 		}
 		if *update && c.img != "" {
-			tool(t, "pdftoppm", "-r", "60", "-f", "2", "-l", "2", "-singlefile", "-png", pdf, filepath.Join("..", "docs", "img", strings.TrimSuffix(c.img, ".png")))
+			sheet := "2"
+			if c.sheet != "" {
+				sheet = strconv.Itoa(sheetOf(t, page, c.sheet))
+			}
+			tool(t, "pdftoppm", "-r", "60", "-f", sheet, "-l", sheet, "-singlefile", "-png", pdf, filepath.Join("..", "docs", "img", strings.TrimSuffix(c.img, ".png")))
 		}
 	}
+}
+
+// sheetOf is the 1-based sheet of the PDF that prints the slide with id:
+// one sheet per page of the lesson, in order.
+func sheetOf(t *testing.T, page []byte, id string) int {
+	t.Helper()
+	at := bytes.Index(page, []byte(`id="slide-`+id+`"`))
+	if at < 0 {
+		t.Fatalf("no slide %q in the page", id)
+	}
+	return bytes.Count(page[:at], []byte(`<section class="page`))
 }
 
 // checkFonts fails unless pdffonts lists fonts, each embedded.
