@@ -87,7 +87,9 @@ type levelClass struct {
 }
 
 // calibration is what one subagent of a class is expected to spend
-// beyond its first request.
+// beyond its first request. The figures (calibrated, cost_calibrated.go)
+// are measured on the bundled example's recording; TestCostCalibration
+// -update rewrites them.
 type calibration struct {
 	// Turns is the requests a subagent sends.
 	Turns float64
@@ -97,9 +99,6 @@ type calibration struct {
 	// node subagent adds when the plan has no other subagent to size them by.
 	FirstBytes int
 }
-
-// calibrated (cost_calibrated.go) is measured on the bundled example's
-// recording; TestCostCalibration -update rewrites it.
 
 // spend is what a subagent of class c whose first request is bytes long
 // is expected to send. Each later turn's prompt is the first one plus,

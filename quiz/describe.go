@@ -9,17 +9,30 @@ import (
 	"github.com/lessongen/lessongen/session"
 )
 
+// kinds are the quiz kinds the set_kind tool offers (its enum), each with
+// the heading a slide shows and the phrase a description uses: one table,
+// so a new kind is named in one place.
+var kinds = map[string]struct{ label, phrase string }{
+	"starter": {"Starter quiz", "A starter quiz (recalling what students knew before the lesson)"},
+	"check":   {"Check for understanding", "A check-for-understanding quiz"},
+	"exit":    {"Exit quiz", "An exit quiz (what students learnt, at the end)"},
+}
+
 // kindPhrase names a quiz by its kind as a sentence would.
 func kindPhrase(kind string) string {
-	switch kind {
-	case "starter":
-		return "A starter quiz (recalling what students knew before the lesson)"
-	case "check":
-		return "A check-for-understanding quiz"
-	case "exit":
-		return "An exit quiz (what students learnt, at the end)"
+	if k, ok := kinds[kind]; ok {
+		return k.phrase
 	}
 	return "A quiz (kind not written yet)"
+}
+
+// kindLabel is how a slide heads a quiz of a kind: "exit" alone reads as
+// a stray word to a class.
+func kindLabel(kind string) string {
+	if k, ok := kinds[kind]; ok {
+		return k.label
+	}
+	return kind
 }
 
 // maxPrompt bounds how much of a prompt a description repeats, so a long

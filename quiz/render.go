@@ -144,17 +144,3 @@ func hintSuffix(hint string) string {
 	}
 	return ": " + html.EscapeString(hint)
 }
-
-// kindLabel is how a slide heads a quiz of a kind: "exit" alone reads as
-// a stray word to a class.
-func kindLabel(kind string) string {
-	switch kind {
-	case "starter":
-		return "Starter quiz"
-	case "check":
-		return "Check for understanding"
-	case "exit":
-		return "Exit quiz"
-	}
-	return kind
-}
