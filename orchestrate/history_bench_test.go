@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/lessongen/lessongen/compose"
 	"github.com/lessongen/lessongen/internal/fakellm"
@@ -11,32 +12,43 @@ import (
 
 // BenchmarkHistoryCPU generates the 20 pending whiteboards of a 200-slide
 // lesson, as BenchmarkCheckpointCPU does, with every subagent's
-// conversation saved to a state folder on disk as a real run saves it,
-// and reports the CPU time per model request (issue #28: history saving
-// was 40 % of it, most in an fsync per message).
+// conversation saved to a state folder on disk as a real run saves it
+// (state=disk, at generate's default checkpoint interval), and without
+// one (state=none), and reports the CPU time per run and per model
+// request (issue #28: history saving was 40 % of it, most in an fsync
+// per message). The difference of the two is what saving costs.
 //
 //	go test ./orchestrate -run '^$' -bench HistoryCPU -count 5
 func BenchmarkHistoryCPU(b *testing.B) {
 	srv := fakellm.Start(b, cleanBoardScript(benchLatency))
-	var cpu, requests float64
-	for b.Loop() {
-		b.StopTimer()
-		path := checkpointLesson(b, 200, 20)
-		doc, err := compose.Load(path, testRegistry())
-		if err != nil {
-			b.Fatal(err)
-		}
-		opts := options(b, benchModel(b, srv), 4)
-		opts.StateDir = filepath.Join(filepath.Dir(path), ".lessongen")
-		before := srv.RequestCount()
-		b.StartTimer()
-		start := cpuTime()
-		report, err := Run(context.Background(), doc, Scope{}, opts)
-		if err != nil || len(report.Incomplete()) > 0 {
-			b.Fatalf("run: %v %+v", err, report.Incomplete())
-		}
-		cpu += float64(cpuTime() - start)
-		requests += float64(srv.RequestCount() - before)
+	for _, state := range []string{"none", "disk"} {
+		b.Run("state="+state, func(b *testing.B) {
+			var cpu, requests float64
+			for b.Loop() {
+				b.StopTimer()
+				path := checkpointLesson(b, 200, 20)
+				doc, err := compose.Load(path, testRegistry())
+				if err != nil {
+					b.Fatal(err)
+				}
+				opts := options(b, benchModel(b, srv), 4)
+				if state == "disk" {
+					opts.StateDir = filepath.Join(filepath.Dir(path), ".lessongen")
+					opts.CheckpointInterval = time.Second // generate's default
+				}
+				before := srv.RequestCount()
+				b.StartTimer()
+				start := cpuTime()
+				report, err := Run(context.Background(), doc, Scope{}, opts)
+				if err != nil || len(report.Incomplete()) > 0 {
+					b.Fatalf("run: %v %+v", err, report.Incomplete())
+				}
+				cpu += float64(cpuTime() - start)
+				requests += float64(srv.RequestCount() - before)
+			}
+			b.ReportMetric(cpu/requests/1e6, "cpu-ms/req")
+			b.ReportMetric(cpu/float64(b.N)/1e6, "cpu-ms/run")
+			b.ReportMetric(requests/float64(b.N), "req/run")
+		})
 	}
-	b.ReportMetric(cpu/requests/1e6, "cpu-ms/req")
 }

@@ -448,6 +448,8 @@ func (r *runner) step(ctx context.Context, st Step, bl modality.Level, d *modali
 			return false
 		}
 		defer hist.Close()
+		// As durable as the lesson's checkpoints, no more.
+		hist.SyncEvery(r.opts.CheckpointInterval)
 		task.Append = hist.Append
 	}
 	// Under the requests' context: a spent budget lets this subagent's

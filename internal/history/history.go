@@ -121,17 +121,32 @@ func Summarise(content string) (string, bool) {
 }
 
 // Writer appends to one history file. Every record is written before
-// Append returns, so a killed process (kill -9) loses nothing appended;
-// the file is fsync'd once per turn — when the model's next turn is
-// appended, and at the end (SetContentHash, Close) — so a crash of the
-// machine loses at most the turn in flight. An fsync per message was
-// most of a run's own CPU.
+// Append returns, so a killed process (kill -9) loses nothing appended.
+// The file is fsync'd at a turn — when the model's next turn is appended
+// — at most once per SyncEvery, and at the end (SetContentHash, Close):
+// a crash of the machine loses at most what the run's checkpoints lose
+// (the turns of that interval), and a conversation that lost its tail
+// is not continued, as its node no longer reads as it says. An fsync per
+// message was most of a run's own CPU; one per turn still a fifth.
 type Writer struct {
 	mu     sync.Mutex
 	f      *os.File
 	redact func(string) string
 	dirty  bool // written since the last fsync
 	syncs  int  // fsyncs made, for tests
+	// every is SyncEvery's interval; synced when the last fsync was (or
+	// the file was opened).
+	every  time.Duration
+	synced time.Time
+}
+
+// SyncEvery makes a turn durable only when d has passed since the last
+// fsync (the run's checkpoint interval); 0, the default, makes every turn
+// durable.
+func (w *Writer) SyncEvery(d time.Duration) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.every = d
 }
 
 // Create starts a new history for node at level, replacing any old one.
@@ -146,12 +161,12 @@ func Create(dir string, h Header, redact func(string) string) (*Writer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("history: %w", err)
 	}
-	w := &Writer{f: f, redact: redact}
+	w := &Writer{f: f, redact: redact, synced: time.Now()}
 	h.Format = FormatVersion
 	// Durable with the first turn: a conversation with no model turn yet
 	// is the turn in flight, and an fsync of its own cost every subagent
 	// one more.
-	if err := w.line(h, false); err != nil {
+	if err := w.line(h, notYet); err != nil {
 		f.Close()
 		return nil, err
 	}
@@ -179,7 +194,7 @@ func Reopen(dir, node, level string, redact func(string) string) (*Writer, error
 	if err != nil {
 		return nil, fmt.Errorf("history: %w", err)
 	}
-	return &Writer{f: f, redact: redact}, nil
+	return &Writer{f: f, redact: redact, synced: time.Now()}, nil
 }
 
 // Append stores one message; a tool result over MaxResultBytes is stored
@@ -198,7 +213,11 @@ func (w *Writer) Append(m llm.Message) error {
 	}
 	// A model turn opens a new turn: it and the last turn's results become
 	// durable together, before any of its tools runs.
-	return w.line(r, m.Role == llm.RoleAssistant)
+	when := notYet
+	if m.Role == llm.RoleAssistant {
+		when = atTurn
+	}
+	return w.line(r, when)
 }
 
 // ImageMarker stands in a stored message for an image of n bytes that
@@ -210,10 +229,19 @@ func (w *Writer) MarkGenerated(ids ...string) error {
 	if len(ids) == 0 {
 		return nil
 	}
-	return w.line(Record{Role: "", Generated: ids}, false)
+	return w.line(Record{Role: "", Generated: ids}, notYet)
 }
 
-func (w *Writer) line(v any, durable bool) error {
+// durability says when a record written must reach the disk.
+type durability int
+
+const (
+	notYet durability = iota // with a later one
+	atTurn                   // now, if SyncEvery has passed
+	atOnce
+)
+
+func (w *Writer) line(v any, when durability) error {
 	data, err := json.Marshal(v)
 	if err != nil {
 		return fmt.Errorf("history: %w", err)
@@ -229,7 +257,7 @@ func (w *Writer) line(v any, durable bool) error {
 		return fmt.Errorf("history: %w", err)
 	}
 	w.dirty = true
-	if durable {
+	if when == atOnce || when == atTurn && time.Since(w.synced) >= w.every {
 		return w.sync()
 	}
 	return nil
@@ -245,12 +273,13 @@ func (w *Writer) sync() error {
 	}
 	w.dirty = false
 	w.syncs++
+	w.synced = time.Now()
 	return nil
 }
 
 // SetContentHash records the node's content as the run leaves it.
 func (w *Writer) SetContentHash(hash string) error {
-	return w.line(Record{ContentHash: hash}, true)
+	return w.line(Record{ContentHash: hash}, atOnce)
 }
 
 // Close makes what was written durable and closes the file.

@@ -1,6 +1,8 @@
 package history
 
 import (
+	"time"
+
 	"testing"
 
 	"github.com/lessongen/lessongen/llm"
@@ -42,4 +44,41 @@ func TestOneSyncPerTurn(t *testing.T) {
 	if err := w.Close(); err != nil || w.syncs != 3 {
 		t.Errorf("close: %v, %d fsyncs; want the rest made durable (3)", err, w.syncs)
 	}
+}
+
+// With SyncEvery (the run's checkpoint interval) a turn inside the
+// interval waits for the next fsync; the end still makes it all durable.
+func TestSyncEveryInterval(t *testing.T) {
+	dir := t.TempDir()
+	w, err := Create(dir, Header{Node: "n", Level: "whiteboard.node"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.SyncEvery(time.Hour)
+	call := []llm.ToolCall{{ID: "c1", Name: "f", Arguments: "{}"}}
+	for range 5 {
+		for _, m := range []llm.Message{{Role: llm.RoleAssistant, ToolCalls: call}, {Role: llm.RoleTool, ToolCallID: "c1", Content: `{"ok":true}`}} {
+			if err := w.Append(m); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if w.syncs != 0 {
+		t.Errorf("%d fsyncs for five turns inside the interval, want 0", w.syncs)
+	}
+	if err := w.SetContentHash("h"); err != nil || w.syncs != 1 {
+		t.Errorf("content hash: %v, %d fsyncs; want the end made durable (1)", err, w.syncs)
+	}
+	if err := w.Close(); err != nil || w.syncs != 1 {
+		t.Errorf("close: %v, %d fsyncs; want none more (1)", err, w.syncs)
+	}
+	w2, err := Reopen(dir, "n", "whiteboard.node", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w2.SyncEvery(time.Nanosecond)
+	if err := w2.Append(llm.Message{Role: llm.RoleAssistant, Content: "again"}); err != nil || w2.syncs != 1 {
+		t.Errorf("a turn after the interval: %v, %d fsyncs; want 1", err, w2.syncs)
+	}
+	w2.Close()
 }

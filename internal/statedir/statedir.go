@@ -103,12 +103,16 @@ func OpenFile(dir, rel string, flag int, perm os.FileMode) (*os.File, error) {
 		return nil, err
 	}
 	defer root.Close()
-	if err := walk(root, dir, rel, flag&os.O_CREATE != 0); err != nil {
-		return nil, err
-	}
-	f, err := root.OpenFile(filepath.FromSlash(rel), flag, perm)
+	parent, name, err := descend(root, dir, rel, flag&os.O_CREATE != 0)
 	if err != nil {
 		return nil, err
+	}
+	if parent != root {
+		defer parent.Close()
+	}
+	f, err := parent.OpenFile(name, flag, perm)
+	if err != nil {
+		return nil, fullPath(err, dir, rel)
 	}
 	if fi, err := f.Stat(); err == nil && What(fi) != "" {
 		f.Close()
@@ -186,28 +190,58 @@ func mkdirNoLinks(dir string) error {
 // for messages), making missing ones when mkdir says so, and the last part
 // if it exists.
 func walk(root *os.Root, dir, rel string, mkdir bool) error {
+	parent, _, err := descend(root, dir, rel, mkdir)
+	if err == nil && parent != root {
+		parent.Close()
+	}
+	return err
+}
+
+// descend is walk that also returns the folder holding rel's last part,
+// opened as a root (root itself for a part directly in it; the caller
+// closes any other), and that part's name. It goes down one folder at a
+// time, so each part is looked at once: looking up every prefix from root
+// cost a history file five folders deep about twice the system calls.
+func descend(root *os.Root, dir, rel string, mkdir bool) (*os.Root, string, error) {
 	parts := strings.Split(filepath.ToSlash(filepath.Clean(filepath.FromSlash(rel))), "/")
-	for i := range parts {
+	cur := root
+	fail := func(err error) (*os.Root, string, error) {
+		if cur != root {
+			cur.Close()
+		}
+		return nil, "", fullPath(err, dir, rel)
+	}
+	for i, name := range parts {
 		p := filepath.Join(parts[:i+1]...)
-		fi, err := root.Lstat(p)
+		fi, err := cur.Lstat(name)
 		last := i == len(parts)-1
 		switch {
 		case errors.Is(err, fs.ErrNotExist) && last:
-			return nil
+			return cur, name, nil
 		case errors.Is(err, fs.ErrNotExist) && mkdir:
-			if err := root.Mkdir(p, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
-				return err
+			if err := cur.Mkdir(name, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+				return fail(err)
 			}
-			continue
 		case err != nil:
-			return err
+			return fail(err)
 		case What(fi) != "":
-			return &LinkError{Path: filepath.Join(dir, p), What: What(fi)}
+			return fail(&LinkError{Path: filepath.Join(dir, p), What: What(fi)})
 		case !last && !fi.IsDir():
-			return fmt.Errorf("%s is a file, where lessongen keeps a folder", filepath.Join(dir, p))
+			return fail(fmt.Errorf("%s is a file, where lessongen keeps a folder", filepath.Join(dir, p)))
 		}
+		if last {
+			return cur, name, nil
+		}
+		next, err := cur.OpenRoot(name)
+		if err != nil {
+			return fail(err)
+		}
+		if cur != root {
+			cur.Close()
+		}
+		cur = next
 	}
-	return nil
+	return cur, parts[len(parts)-1], nil
 }
 
 // Check refuses, before a run writes anything, a state folder that a
@@ -316,6 +350,16 @@ func nearest(p string) (string, error) {
 			return "", err
 		}
 	}
+}
+
+// fullPath names dir/rel in err, a *fs.PathError from a folder opened on
+// the way that knows only the last part's name.
+func fullPath(err error, dir, rel string) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) && !filepath.IsAbs(pe.Path) {
+		pe.Path = filepath.Join(dir, filepath.FromSlash(rel))
+	}
+	return err
 }
 
 func unwrapPath(err error) error {

@@ -2,6 +2,8 @@ package statedir
 
 import (
 	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -151,5 +153,52 @@ func TestWriteFileRefusesLink(t *testing.T) {
 	}
 	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
 		t.Errorf("left %d entries in the state folder, want the link only", len(ents))
+	}
+}
+
+// A link deep in a history path is refused though it stays inside the
+// state folder, and an error names the whole path, not the last part.
+func TestOpenFileRefusesDeepLinkInside(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), ".lessongen", "lesson.yaml")
+	inside := filepath.Join(dir, "elsewhere")
+	if err := os.MkdirAll(filepath.Join(dir, "history", "slides"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(inside, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(inside, filepath.Join(dir, "history", "slides", "s1")); err != nil {
+		t.Fatal(err)
+	}
+	rel := "history/slides/s1/whiteboard/whiteboard.node.jsonl"
+	var le *LinkError
+	if _, err := OpenFile(dir, rel, os.O_CREATE|os.O_WRONLY, 0o644); !errors.As(err, &le) || le.Path != filepath.Join(dir, "history", "slides", "s1") {
+		t.Fatalf("err %v, want a LinkError naming history/slides/s1", err)
+	}
+	if entries, _ := os.ReadDir(inside); len(entries) != 0 {
+		t.Fatalf("wrote through the link: %v", entries)
+	}
+	_, err := ReadFile(dir, "history/slides/s2/quiz/quiz.node.jsonl")
+	if !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), filepath.Join(dir, "history", "slides", "s2")) {
+		t.Fatalf("missing file: %v, want not-exist naming the path", err)
+	}
+}
+
+// BenchmarkOpenFileDeep creates and reopens a history file five parts
+// deep, as each subagent of a run does.
+func BenchmarkOpenFileDeep(b *testing.B) {
+	dir := filepath.Join(b.TempDir(), ".lessongen", "lesson.yaml")
+	i := 0
+	for b.Loop() {
+		rel := fmt.Sprintf("history/slides/s%d/whiteboard/whiteboard.node.jsonl", i%50)
+		i++
+		f, err := OpenFile(dir, rel, os.O_CREATE|os.O_WRONLY, 0o644)
+		if err != nil {
+			b.Fatal(err)
+		}
+		f.Close()
+		if _, err := ReadFile(dir, rel); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
