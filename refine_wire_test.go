@@ -171,15 +171,15 @@ func messages(t *testing.T, body []byte) []json.RawMessage {
 }
 
 // lastRequestOf is the messages of the last request whose system message
-// holds every one of match.
+// and first user message (the node's part) hold every one of match.
 func lastRequestOf(t *testing.T, reqs []fakellm.Recorded, match ...string) []json.RawMessage {
 	t.Helper()
 	var last []json.RawMessage
 	for _, r := range reqs {
 		msgs := messages(t, r.Body)
-		ok := len(msgs) > 0
+		ok := len(msgs) > 1
 		for _, m := range match {
-			ok = ok && bytes.Contains(msgs[0], []byte(m))
+			ok = ok && (bytes.Contains(msgs[0], []byte(m)) || bytes.Contains(msgs[1], []byte(m)))
 		}
 		if ok {
 			last = msgs

@@ -33,9 +33,13 @@ type Tools interface {
 type Task struct {
 	Node  string
 	Level string
-	// Prompt is the rendered task prompt (template + describe chain +
-	// pending list); it goes out as the system message.
+	// Prompt is the rendered task prompt, the level's fixed instructions;
+	// it goes out as the system message.
 	Prompt string
+	// NodePart is the node's own part of the prompt (describe chain,
+	// pending list), sent after the kickoff in the first user message, so
+	// that what precedes it is the same for every subagent of a level.
+	NodePart string
 	// MaxSteps is the budget of model turns, the repair turn included.
 	MaxSteps int
 
@@ -206,13 +210,22 @@ func FirstRequest(tools Tools, task Task) llm.Request {
 		msgs = []llm.Message{{Role: llm.RoleSystem, Content: task.Prompt}}
 	}
 	turn := llm.Message{Role: llm.RoleUser, Content: cmp.Or(task.Continue, kickoff)}
+	if len(task.Prior) == 0 && task.NodePart != "" {
+		turn.Content += "\n\n" + strings.TrimSpace(task.NodePart)
+	}
 	// A run stopped before the answer to this very turn saved it already:
 	// ask it again, not twice, so the request is the one sent before (a
 	// batch in flight holds it, --batch).
-	if n := len(msgs); len(task.Prior) == 0 || msgs[n-1].Role != llm.RoleUser || msgs[n-1].Content != turn.Content {
+	if n := len(msgs); len(task.Prior) == 0 || msgs[n-1].Role != llm.RoleUser || !askedAlready(msgs[n-1].Content, turn.Content) {
 		msgs = append(msgs, turn)
 	}
 	return llm.Request{Messages: msgs, Tools: toLLMTools(tools.Tools())}
+}
+
+// askedAlready reports whether a saved user turn is lead: the same
+// words, or the first turn, lead followed by the node's part.
+func askedAlready(saved, lead string) bool {
+	return saved == lead || strings.HasPrefix(saved, lead+"\n\n")
 }
 
 // Run runs the subagent. It returns an error only for what ends it early

@@ -12,8 +12,11 @@ import (
 // one with an answer gets the kickoff as a new turn.
 func TestFirstRequestDoesNotRepeatUnansweredKickoff(t *testing.T) {
 	tools := newFakeTools(1, 1)
-	fresh := FirstRequest(tools, Task{Prompt: "sys"})
-	continued := FirstRequest(tools, Task{Prior: fresh.Messages})
+	fresh := FirstRequest(tools, Task{Prompt: "sys", NodePart: "Node: n (whiteboard.node)\n"})
+	if got := fresh.Messages; len(got) != 2 || got[0].Content != "sys" || got[1].Content != kickoff+"\n\nNode: n (whiteboard.node)" {
+		t.Fatalf("fresh request: %q; want the node's part after the kickoff in the user message", got)
+	}
+	continued := FirstRequest(tools, Task{Prior: fresh.Messages, NodePart: "Node: n (whiteboard.node)\n"})
 	if !reflect.DeepEqual(continued.Messages, fresh.Messages) {
 		t.Errorf("continued %v, want the fresh request %v", continued.Messages, fresh.Messages)
 	}

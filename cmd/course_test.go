@@ -153,7 +153,12 @@ func lessonPrompts(t *testing.T, srv *fakellm.Server, marker string) []string {
 		if err := json.Unmarshal(r.Body, &req); err != nil {
 			t.Fatal(err)
 		}
-		out = append(out, req.Messages[0].Content)
+		// The system message and the node's part, in the first user message.
+		task := req.Messages[0].Content
+		if len(req.Messages) > 1 {
+			task += "\n" + req.Messages[1].Content
+		}
+		out = append(out, task)
 	}
 	return out
 }

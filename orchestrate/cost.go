@@ -184,11 +184,11 @@ func (e *estimator) firstRequest(st Step, bl modality.Level, d *modality.Descrip
 		// A run offers describe_slide here; its text is not needed.
 		tools.Slide = func(string) (string, error) { return "", nil }
 	}
-	prompt, turn, err := taskPrompt(e.opts, st, bl, sess, focus, "", tools)
+	prompt, nodePart, turn, err := taskPrompt(e.opts, st, bl, sess, focus, "", tools)
 	if err != nil {
 		return 0, err
 	}
-	task := agent.Task{Prompt: prompt}
+	task := agent.Task{Prompt: prompt, NodePart: nodePart}
 	if len(tools.Pending()) == 0 {
 		task.Continue = turn
 	}

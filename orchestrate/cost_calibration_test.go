@@ -59,7 +59,12 @@ func readRecording(t *testing.T, path string) []recorded {
 		if err := json.Unmarshal(line.Request, &req); err != nil || len(req.Messages) == 0 {
 			t.Fatalf("a recorded request without messages: %v", err)
 		}
-		m := nodeLine.FindStringSubmatch(req.Messages[0].Content)
+		// The node's line is in the first user message (the node's part).
+		task := req.Messages[0].Content
+		if len(req.Messages) > 1 {
+			task += "\n" + req.Messages[1].Content
+		}
+		m := nodeLine.FindStringSubmatch(task)
 		if m == nil {
 			t.Fatalf("a recorded request names no node: %.200s", req.Messages[0].Content)
 		}

@@ -2,7 +2,6 @@ package orchestrate
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -365,14 +364,9 @@ func TestSourceLinesCarried(t *testing.T) {
 	}
 	system := map[string]string{}
 	for _, r := range srv.Requests() {
-		var req struct {
-			Messages []struct{ Content string } `json:"messages"`
-		}
-		if err := json.Unmarshal(r.Body, &req); err != nil {
-			t.Fatal(err)
-		}
-		if m := nodeRE.FindStringSubmatch(req.Messages[0].Content); m != nil {
-			system[m[1]+" "+m[2]] = req.Messages[0].Content
+		task := bodyTask(t, r.Body)
+		if m := nodeRE.FindStringSubmatch(task); m != nil {
+			system[m[1]+" "+m[2]] = task
 		}
 	}
 	half, quarter := "2: A half is one of two equal parts.", "3: A quarter is one of four."

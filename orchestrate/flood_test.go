@@ -41,7 +41,7 @@ func newFlooder(calls int) *flooder {
 }
 
 func (f *flooder) Complete(ctx context.Context, req llm.Request) (llm.Response, error) {
-	m := nodeRE.FindStringSubmatch(req.Messages[0].Content)
+	m := nodeRE.FindStringSubmatch(taskText(req))
 	node, level := m[1], m[2]
 	turn, size := 0, 0
 	var results []llm.Message
@@ -328,7 +328,7 @@ func TestPromptStatesTheBounds(t *testing.T) {
 	var mu sync.Mutex
 	rec := modelFunc(func(ctx context.Context, req llm.Request) (llm.Response, error) {
 		mu.Lock()
-		prompts = append(prompts, req.Messages[0].Content)
+		prompts = append(prompts, taskText(req))
 		mu.Unlock()
 		return model.Complete(ctx, req)
 	})

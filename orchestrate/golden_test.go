@@ -60,7 +60,7 @@ type firstRequests struct {
 }
 
 func (f *firstRequests) Complete(ctx context.Context, req llm.Request) (llm.Response, error) {
-	m := nodeRE.FindStringSubmatch(req.Messages[0].Content)
+	m := nodeRE.FindStringSubmatch(taskText(req))
 	if m == nil {
 		return llm.Response{}, fmt.Errorf("no node line in the prompt")
 	}

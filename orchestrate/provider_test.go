@@ -30,7 +30,7 @@ func newFlaky(pattern string, err error) *flaky {
 }
 
 func (f *flaky) Complete(ctx context.Context, req llm.Request) (llm.Response, error) {
-	node := nodeRE.FindStringSubmatch(req.Messages[0].Content)[1]
+	node := nodeRE.FindStringSubmatch(taskText(req))[1]
 	f.mu.Lock()
 	i, ok := f.order[node]
 	if !ok {

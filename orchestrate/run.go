@@ -410,14 +410,14 @@ func (r *runner) step(ctx context.Context, st Step, bl modality.Level, d *modali
 	if len(pending) == 0 && (r.opts.Instruction == "" || len(st.Pending) > 0) {
 		return true
 	}
-	prompt, turn, err := taskPrompt(&r.opts, st, bl, sess, focus, carry, tools)
+	prompt, nodePart, turn, err := taskPrompt(&r.opts, st, bl, sess, focus, carry, tools)
 	if err != nil {
 		r.fail(node, bl.Name, err)
 		return false
 	}
 
 	r.emit(event.Event{Kind: event.NodeStart, Node: node, Level: bl.Name})
-	task := agent.Task{Node: node, Level: bl.Name, Prompt: prompt, MaxSteps: r.opts.MaxSteps}
+	task := agent.Task{Node: node, Level: bl.Name, Prompt: prompt, NodePart: nodePart, MaxSteps: r.opts.MaxSteps}
 	if r.opts.Review && d.Review != nil && level == session.LevelNode {
 		task.Review = func(ctx context.Context) string { return reviewText(ctx, sess, d.Review) }
 		if r.opts.Shoot != nil && d.Render != nil {
@@ -548,7 +548,7 @@ func toolsFor(opts *Options, bl modality.Level, node string, sess *session.Sessi
 // taskPrompt renders a step's task prompt (template, describe chain,
 // what is pending) and, for a refinement, its turn: what a run sends
 // first, and what a cost estimate sizes.
-func taskPrompt(opts *Options, st Step, bl modality.Level, sess *session.Session, focus, carry string, tools *bridge.Toolset) (prompt, turn string, err error) {
+func taskPrompt(opts *Options, st Step, bl modality.Level, sess *session.Session, focus, carry string, tools *bridge.Toolset) (prompt, nodePart, turn string, err error) {
 	pending := tools.Pending()
 	items := make([]templates.Item, len(pending))
 	for i, p := range pending {
@@ -568,11 +568,11 @@ func taskPrompt(opts *Options, st Step, bl modality.Level, sess *session.Session
 		locked, editable := ownership(sess, st.Level)
 		data.Locked, data.Editable = capNames(locked), capNames(editable)
 	}
-	prompt, err = opts.Templates.Render(bl.Name, data)
+	prompt, nodePart, err = opts.Templates.Render(bl.Name, data)
 	if err == nil && opts.Instruction != "" {
 		turn, err = opts.Templates.RenderTurn(bl.Name, data)
 	}
-	return prompt, turn, err
+	return prompt, nodePart, turn, err
 }
 
 // describeSlide is a slide whole, for describe_slide: where it sits and

@@ -25,6 +25,40 @@ import (
 
 var nodeRE = regexp.MustCompile(`Node: (\S+) \((\S+)\)`)
 
+// taskText is what a request says of its task: the system message and
+// the first user message, which carries the node's part.
+func taskText(req llm.Request) string {
+	var parts []string
+	for _, m := range req.Messages {
+		if m.Role == llm.RoleSystem || m.Role == llm.RoleUser {
+			parts = append(parts, m.Content)
+		}
+		if m.Role == llm.RoleUser {
+			break
+		}
+	}
+	return strings.Join(parts, "\n\n")
+}
+
+// bodyTask is taskText of a request body as a server receives it.
+func bodyTask(t testing.TB, body []byte) string {
+	t.Helper()
+	var req struct {
+		Messages []struct {
+			Role    llm.Role `json:"role"`
+			Content string   `json:"content"`
+		} `json:"messages"`
+	}
+	if err := json.Unmarshal(body, &req); err != nil {
+		t.Fatal(err)
+	}
+	var r llm.Request
+	for _, m := range req.Messages {
+		r.Messages = append(r.Messages, llm.Message{Role: m.Role, Content: m.Content})
+	}
+	return taskText(r)
+}
+
 // solver is an in-memory model that completes whatever its level asks for
 // in one turn, then stops. It records the order conversations start in and
 // how many requests are in flight at once.
@@ -48,7 +82,7 @@ func newSolver() *solver {
 }
 
 func (s *solver) Complete(ctx context.Context, req llm.Request) (llm.Response, error) {
-	m := nodeRE.FindStringSubmatch(req.Messages[0].Content)
+	m := nodeRE.FindStringSubmatch(taskText(req))
 	node, level := m[1], m[2]
 	turn := 0
 	for _, msg := range req.Messages {

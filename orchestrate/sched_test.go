@@ -126,7 +126,7 @@ type spender struct {
 }
 
 func (s *spender) Complete(ctx context.Context, req llm.Request) (llm.Response, error) {
-	node := nodeRE.FindStringSubmatch(req.Messages[0].Content)[1]
+	node := nodeRE.FindStringSubmatch(taskText(req))[1]
 	switch node {
 	case "slides/s0/whiteboard":
 		select {

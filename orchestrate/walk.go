@@ -231,11 +231,13 @@ func (w *walker) children(ctx context.Context, id string, kids []kid) {
 				slide := w.tree.DescribeSlide(id)
 				var chain []string
 				for _, sib := range kids {
-					line := w.describe(sib.sess)
-					slide = dropRepeatedBrief(slide, sib.d.Name, line)
-					if sib.sess != sess {
-						chain = append(chain, "Beside it on this slide: "+line)
+					if sib.sess == sess {
+						slide = dropRepeatedBrief(slide, sib.d.Name, w.describe(sess))
+						continue
 					}
+					line := w.summary(sib.sess)
+					slide = dropRepeatedBrief(slide, sib.d.Name, line)
+					chain = append(chain, "Beside it on this slide: "+line)
 				}
 				return append([]string{w.describe(w.tree.Session()), slide}, append(chain, w.describe(sess))...)
 			}, unfinished)
@@ -304,6 +306,19 @@ func (w *walker) todo(base Step, d *modality.Descriptor, sess *session.Session, 
 
 func (w *walker) describe(sess *session.Session) (s string) {
 	sess.View(func(st session.State) { s = st.Describe() })
+	return s
+}
+
+// summary is what a sibling's describe chain says of sess: its Summary
+// when it has one (session.Summarizer), else its Describe.
+func (w *walker) summary(sess *session.Session) (s string) {
+	sess.View(func(st session.State) {
+		if sm, ok := st.(session.Summarizer); ok {
+			s = sm.Summary()
+		} else {
+			s = st.Describe()
+		}
+	})
 	return s
 }
 

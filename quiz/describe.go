@@ -42,13 +42,20 @@ const maxPrompt = 120
 // Describe says in plain sentences what the quiz holds, for a model's
 // context and for people reading `lessongen plan`: its Content, then the
 // author's briefs for what is pending.
-func (q *Quiz) Describe() string { return q.describe(true) }
+func (q *Quiz) Describe() string { return q.describe(true, true) }
+
+// Summary is Describe without the key (answers, distractors, hints, what
+// is pending in a question), for the describe chains of the other
+// children of its slide (session.Summarizer): a board or an activity
+// needs the questions to agree with, and had better not know the answers
+// it might otherwise write where pupils see them.
+func (q *Quiz) Summary() string { return q.describe(true, false) }
 
 // Content is Describe without the briefs, which a filled quiz may keep in
 // memory but its saved file does not: what resume compares.
-func (q *Quiz) Content() string { return q.describe(false) }
+func (q *Quiz) Content() string { return q.describe(false, true) }
 
-func (q *Quiz) describe(briefs bool) string {
+func (q *Quiz) describe(briefs, key bool) string {
 	var s strings.Builder
 	if q.Kind.Set || q.Kind.Pending {
 		s.WriteString(kindPhrase(q.Kind.Value))
@@ -72,7 +79,7 @@ func (q *Quiz) describe(briefs bool) string {
 		fmt.Fprintf(&s, " It has %s:", plural(len(qs), "question"))
 	}
 	for _, qu := range qs {
-		s.WriteString("\n- " + qu.describe())
+		s.WriteString("\n- " + qu.describe(key))
 	}
 	var more []string
 	if q.Questions.Pending && q.Questions.Hint != "" {
@@ -89,7 +96,7 @@ func (q *Quiz) describe(briefs bool) string {
 	return s.String()
 }
 
-func (qu *Question) describe() string {
+func (qu *Question) describe(key bool) string {
 	var s strings.Builder
 	s.WriteString(qu.ID + ": ")
 	if qu.kind() != TypeChoice {
@@ -99,6 +106,9 @@ func (qu *Question) describe() string {
 		fmt.Fprintf(&s, "%q", brief(p))
 	} else {
 		s.WriteString("prompt (pending)")
+	}
+	if !key {
+		return s.String()
 	}
 	for _, part := range qu.describeAnswer() {
 		s.WriteString("; " + part)

@@ -249,6 +249,14 @@ Brief for this quiz: two questions on what changed after they left.`
 	if got := q.Describe(); got != want {
 		t.Errorf("description:\n%s\nwant:\n%s", got, want)
 	}
+	// Summary, for the slide's other children, leaves out the key.
+	want = `A check-for-understanding quiz. It has 2 questions:
+- q1: "About when did the Roman army leave Britain?"
+- walls: "Which wall did the Romans build across northern Britain?"
+Brief for this quiz: two questions on what changed after they left.`
+	if got := q.Summary(); got != want {
+		t.Errorf("summary:\n%s\nwant:\n%s", got, want)
+	}
 	q = decode(t, "kind: exit\ninstructions: Answer on your own.\nquestions:\n  - {id: a, prompt: "+strings.Repeat("word ", 40)+", answers: [x, y]}\n")
 	d := q.Describe()
 	for _, w := range []string{`An exit quiz (what students learnt, at the end); students are told: "Answer on your own.".`, "It has 1 question:", `answers "x", "y"`, "word…\""} {

@@ -23,6 +23,15 @@ type State interface {
 	Pending() []Pending
 }
 
+// Summarizer is a State that can say what it holds more briefly than
+// Describe, for the describe chains of the other children of its slide:
+// what they need to agree with it, not what they would need to edit it
+// (a whiteboard's words without each element's box). Every such chain is
+// a subagent's own bytes, which no cached prefix serves.
+type Summarizer interface {
+	Summary() string
+}
+
 // Warning is a defect that does not block a change, such as two overlapping
 // elements. Recompile reports warnings; they reach the model with the result.
 type Warning struct {

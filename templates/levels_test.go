@@ -28,11 +28,11 @@ func TestLevelsOfTakesAModalitysOwnPrompts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := set.Render("poll.node", templates.Data{Node: "slides/a/poll", Level: "poll.node"})
+	got, _, err := set.Render("poll.node", templates.Data{Node: "slides/a/poll", Level: "poll.node"})
 	if err != nil || !strings.Contains(got, "Poll options for slides/a/poll.") {
 		t.Errorf("poll.node = %q, %v", got, err)
 	}
-	if got, err := set.Render("quiz.node", templates.Data{Node: "slides/a/quiz", Level: "quiz.node", MaxSteps: 3}); err != nil || !strings.Contains(got, "Node: slides/a/quiz (quiz.node)") {
+	if _, got, err := set.Render("quiz.node", templates.Data{Node: "slides/a/quiz", Level: "quiz.node", MaxSteps: 3}); err != nil || !strings.Contains(got, "Node: slides/a/quiz (quiz.node)") {
 		t.Errorf("quiz.node, from its embedded file = %q, %v", got, err)
 	}
 }

@@ -165,17 +165,31 @@ func sample(level string) Data {
 // ErrUnknownLevel is returned for a level without a template.
 var ErrUnknownLevel = errors.New("no template for level")
 
-// Render produces the task prompt for a level.
-func (s *Set) Render(level string, d Data) (string, error) {
+// Render produces the prompt for a level: the system message, and the
+// node's own part (common.tmpl's "task": where the node is, what is
+// pending) that goes in the first user message. A template that ends with
+// the node's part (every embedded one does) has it cut off the system
+// message, so every subagent of a level sends the same system message and
+// one cached prefix serves them all; a template that places it elsewhere,
+// or writes its own, keeps its whole text as the system message and
+// nodePart is "".
+func (s *Set) Render(level string, d Data) (system, nodePart string, err error) {
 	t, ok := s.byLevel[level]
 	if !ok {
-		return "", fmt.Errorf("%w %q", ErrUnknownLevel, level)
+		return "", "", fmt.Errorf("%w %q", ErrUnknownLevel, level)
 	}
-	var b strings.Builder
+	var b, task strings.Builder
 	if err := t.Execute(&b, d); err != nil {
-		return "", fmt.Errorf("template %s: %w", level, err)
+		return "", "", fmt.Errorf("template %s: %w", level, err)
 	}
-	return strings.TrimSpace(b.String()) + "\n", nil
+	if err := t.ExecuteTemplate(&task, "task", d); err != nil {
+		return "", "", fmt.Errorf("template %s: %w", level, err)
+	}
+	system, part := strings.TrimSpace(b.String()), strings.TrimSpace(task.String())
+	if rest, ok := strings.CutSuffix(system, part); ok && part != "" && strings.TrimSpace(rest) != "" {
+		return strings.TrimSpace(rest) + "\n", part + "\n", nil
+	}
+	return system + "\n", "", nil
 }
 
 // RenderTurn produces the user turn that continues a level's saved

@@ -14,7 +14,7 @@ func TestEmbeddedTemplatesRenderEveryLevel(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, level := range levelNames(t) {
-		out, err := set.Render(level, Data{
+		system, part, err := set.Render(level, Data{
 			Node: "slides/light/whiteboard", Level: level,
 			Context:  []string{"A grade 7 lesson.", "Slide 2 of 8."},
 			Pending:  []Item{{Path: "elements", Hint: "a chloroplast", ID: "p1"}, {Path: "heading"}},
@@ -24,6 +24,10 @@ func TestEmbeddedTemplatesRenderEveryLevel(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", level, err)
 		}
+		if strings.Contains(system, "slides/light") || !strings.Contains(part, "slides/light") {
+			t.Errorf("%s: the node's part is not cut off the system message:\n%s\n---\n%s", level, system, part)
+		}
+		out := system + part
 		for _, want := range []string{
 			"Node: slides/light/whiteboard (" + level + ")",
 			"1. A grade 7 lesson.\n2. Slide 2 of 8.",
@@ -39,7 +43,7 @@ func TestEmbeddedTemplatesRenderEveryLevel(t *testing.T) {
 			}
 		}
 	}
-	if _, err := set.Render("slides.node", Data{}); err == nil {
+	if _, _, err := set.Render("slides.node", Data{}); err == nil {
 		t.Error("an unknown level rendered")
 	}
 }
@@ -59,11 +63,11 @@ func TestOverrideDirectory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, _ := set.Render("whiteboard.node", Data{Node: "n", MaxSteps: 3})
-	if !strings.HasPrefix(out, "Draw n. How to work:") {
-		t.Errorf("override not used: %q", out)
+	out, part, _ := set.Render("whiteboard.node", Data{Node: "n", MaxSteps: 3})
+	if !strings.HasPrefix(out, "Draw n. How to work:") || part != "" {
+		t.Errorf("override not used, or given a node's part it does not write: %q %q", out, part)
 	}
-	out, _ = set.Render("lesson.node", Data{Node: "lesson", MaxSteps: 3})
+	out, _, _ = set.Render("lesson.node", Data{Node: "lesson", MaxSteps: 3})
 	if !strings.Contains(out, "You are writing the slides") {
 		t.Errorf("other levels should stay built in: %q", out)
 	}
@@ -120,7 +124,7 @@ func TestDefaultTemplates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := set.Render("poll.node", Data{Node: "slides/a/poll", Level: "poll.node"})
+	out, _, err := set.Render("poll.node", Data{Node: "slides/a/poll", Level: "poll.node"})
 	if err != nil || !strings.Contains(out, "Poll slides/a/poll") {
 		t.Errorf("default template: %q %v", out, err)
 	}
@@ -129,27 +133,31 @@ func TestDefaultTemplates(t *testing.T) {
 	}
 }
 
-// Two subagents of one level differ only after the fixed instructions: the
-// node's own part comes last, so a server's prompt cache can reuse
-// everything before it.
+// Two subagents of one level send the same system message: the node's own
+// part is cut off it and sent in the user message, where what many nodes
+// share (the canvas's rules, then the lesson) comes before the node.
 func TestNodePartComesLast(t *testing.T) {
 	set, err := Load("", embeddedLevels(t))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, level := range levelNames(t) {
-		render := func(node, hint string) string {
-			out, err := set.Render(level, Data{Node: node, Level: level, Context: []string{"A lesson about " + hint + "."},
+		render := func(node, hint string) (string, string) {
+			system, part, err := set.Render(level, Data{Node: node, Level: level, Context: []string{"A lesson about light.", "Slide " + node + "."},
 				Pending: []Item{{Path: "elements", Hint: hint, ID: "p1"}}, Canvas: "The canvas's rules.", Geometry: "Free space of " + node + ".", MaxSteps: 6, MaxCalls: 64})
 			if err != nil {
 				t.Fatal(err)
 			}
-			return out
+			return system, part
 		}
-		a, b := render("slides/a/whiteboard", "light"), render("slides/b/whiteboard", "water")
-		fixed, _, ok := strings.Cut(a, "Node: slides/a/whiteboard")
-		if !ok || !strings.HasPrefix(b, fixed) || !strings.Contains(fixed, "How to work:") || !strings.Contains(fixed, "The canvas's rules.") {
-			t.Errorf("%s: the prompts share %q before the node's part; want the fixed instructions, rules and canvas included", level, fixed)
+		sysA, a := render("slides/a/whiteboard", "light")
+		sysB, b := render("slides/b/whiteboard", "water")
+		if sysA != sysB || !strings.Contains(sysA, "How to work:") {
+			t.Errorf("%s: the system messages differ or lack the rules:\n%s\n---\n%s", level, sysA, sysB)
+		}
+		shared := "The canvas's rules.\n\nWhere this is (from the lesson down to your node):\n1. A lesson about light.\n2. Slide slides/"
+		if !strings.HasPrefix(a, shared) || !strings.HasPrefix(b, shared) {
+			t.Errorf("%s: the node's part does not start with what nodes share:\n%s", level, a)
 		}
 	}
 }

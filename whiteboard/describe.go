@@ -17,13 +17,18 @@ import (
 // context and for people reading `lessongen plan`: its Content, then the
 // author's brief while the board is pending. Every value in it is clipped
 // (clip.Text): a huge text is shown by its start, never whole.
-func (b *Board) Describe() string { return b.describe(true) }
+func (b *Board) Describe() string { return b.describe(true, true) }
+
+// Summary is Describe without where each element sits: what the other
+// children of its slide need to agree with the board (its words, its
+// pictures), for their describe chains (session.Summarizer).
+func (b *Board) Summary() string { return b.describe(true, false) }
 
 // Content is Describe without the brief, which a filled board keeps in
 // memory but its saved file does not: what resume compares.
-func (b *Board) Content() string { return b.describe(false) }
+func (b *Board) Content() string { return b.describe(false, true) }
 
-func (b *Board) describe(brief bool) string {
+func (b *Board) describe(brief, where bool) string {
 	c := b.CanvasSize()
 	var s strings.Builder
 	fmt.Fprintf(&s, "A %dx%d whiteboard", c.Width, c.Height)
@@ -54,7 +59,7 @@ func (b *Board) describe(brief bool) string {
 		fmt.Fprintf(&s, " It has %d elements:", len(els))
 	}
 	for _, e := range els {
-		s.WriteString("\n- " + e.describe())
+		s.WriteString("\n- " + e.describe(where))
 	}
 	hint := b.Hint()
 	if hint == "" && b.Elements.Pending {
@@ -66,8 +71,11 @@ func (b *Board) describe(brief bool) string {
 	return s.String()
 }
 
-func (e *Element) describe() string {
-	box := fmt.Sprintf("at (%g,%g) size %gx%g", e.X, e.Y, e.W, e.H)
+func (e *Element) describe(where bool) string {
+	box := ""
+	if where {
+		box = fmt.Sprintf(" at (%g,%g) size %gx%g", e.X, e.Y, e.W, e.H)
+	}
 	text := func(label string, f interface{ Get() (string, bool) }) string {
 		if v, ok := f.Get(); ok {
 			return fmt.Sprintf(" %s %q", label, clip.Text(v))
@@ -76,9 +84,9 @@ func (e *Element) describe() string {
 	}
 	switch e.Type {
 	case KindText:
-		return fmt.Sprintf("text %s %s:%s", e.ID, box, text("reading", e.Text))
+		return fmt.Sprintf("text %s%s:%s", e.ID, box, text("reading", e.Text))
 	case KindShape:
-		d := fmt.Sprintf("%s %s %s", e.Shape, e.ID, box)
+		d := fmt.Sprintf("%s %s%s", e.Shape, e.ID, box)
 		if e.Label.Set || e.Label.Pending {
 			d += "," + text("labelled", e.Label)
 		}
@@ -104,10 +112,10 @@ func (e *Element) describe() string {
 		}
 		return d
 	case KindEquation:
-		return fmt.Sprintf("equation %s %s:%s", e.ID, box, text("LaTeX", e.Latex))
+		return fmt.Sprintf("equation %s%s:%s", e.ID, box, text("LaTeX", e.Latex))
 	case KindImage:
 		description, alt := e.imageText()
-		return fmt.Sprintf("image %s %s:%s,%s%s", e.ID, box, text("showing", description), text("alt", alt), e.pictureNote())
+		return fmt.Sprintf("image %s%s:%s,%s%s", e.ID, box, text("showing", description), text("alt", alt), e.pictureNote())
 	case KindCode, KindTable, KindBlank:
 		return e.describeWorksheet(box, text)
 	}
@@ -123,15 +131,15 @@ func (e *Element) describeWorksheet(box string, text func(string, interface{ Get
 		if e.Language != "" {
 			d = fmt.Sprintf("%s code %s", clip.Text(e.Language), e.ID)
 		}
-		d = fmt.Sprintf("%s %s:%s", d, box, text("reading", e.Code))
+		d = fmt.Sprintf("%s%s:%s", d, box, text("reading", e.Code))
 		if e.hasOutput() {
 			d += "," + text("with output", e.Output)
 		}
 		return d
 	case KindTable:
-		return fmt.Sprintf("table %s %s: %s", e.ID, box, e.describeTable())
+		return fmt.Sprintf("table %s%s: %s", e.ID, box, e.describeTable())
 	}
-	d := fmt.Sprintf("answer space %s %s", e.ID, box)
+	d := fmt.Sprintf("answer space %s%s", e.ID, box)
 	if e.Label.Set || e.Label.Pending {
 		d += "," + text("labelled", e.Label)
 	}

@@ -334,6 +334,16 @@ func TestDescribe(t *testing.T) {
 	if n := strings.Count(d, "\n- "); n != 6 {
 		t.Errorf("%d element lines, want 6:\n%s", n, d)
 	}
+	// Summary is the same without where each element sits.
+	sum := b.Summary()
+	for _, want := range []string{`headed "Photosynthesis"`, `text t: reading "Light + water"`, `rect box, labelled "Leaf"`, `equation eq: LaTeX`, "image img:"} {
+		if !strings.Contains(sum, want) {
+			t.Errorf("summary lacks %q:\n%s", want, sum)
+		}
+	}
+	if strings.Contains(sum, " at (") || strings.Count(sum, "\n- ") != 6 {
+		t.Errorf("summary has boxes or lost elements:\n%s", sum)
+	}
 }
 
 func TestDescribeEmptyAndPendingBoards(t *testing.T) {

@@ -303,7 +303,9 @@ func requestsFor(t *testing.T, srv *fakellm.Server, node, level string) []chatRe
 		if err := json.Unmarshal(r.Body, &req); err != nil {
 			t.Fatal(err)
 		}
-		if len(req.Messages) > 0 && strings.Contains(fmt.Sprint(req.Messages[0].Content), "Node: "+node+" ("+level+")") {
+		// The node's line is in the system message or, after the kickoff,
+		// in the first user message.
+		if len(req.Messages) > 1 && strings.Contains(fmt.Sprint(req.Messages[0].Content, req.Messages[1].Content), "Node: "+node+" ("+level+")") {
 			out = append(out, req)
 		}
 	}
