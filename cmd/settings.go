@@ -185,7 +185,7 @@ var settingTable = []setting{
 		set:  func(s *settings, v any) { s.Replay = v.(string) }},
 	{key: "checkpoint_interval", typ: durationType, def: defaultCheckpointInterval,
 		help: "make finished nodes durable at most this often while subagents run (appended to the journal in the state folder; files of their own are saved as each node finishes; the lesson file is rewritten at the end); 0: after every node",
-		doc:  "`1s`: while subagents run, the nodes finished since are made durable at most this often: appended to `journal.jsonl.gz` in the state folder, not by rewriting the lesson file, which is written once at the end, on Ctrl-C and on failures (and when the lesson's own fields change or you edit it); whiteboard and quiz files of their own are saved as each node finishes. A killed run loses at most this much: the next run puts the journaled nodes back. `0` after every node",
+		doc:  "`1s`: while subagents run, the nodes finished since are made durable at most this often: appended to `journal.jsonl.gz` in the state folder, not by rewriting the lesson file, which is written once at the end, on Ctrl-C and on failures (and when the lesson's own fields change or you edit it); whiteboard and quiz files of their own are saved as each node finishes. A killed run loses at most this much: the next run puts the journaled nodes back. Saved conversations are fsync'd at most this often too, and at each one's end. `0` after every node (and every turn)",
 		set:  func(s *settings, v any) { s.CheckpointInterval = v.(time.Duration) }},
 }
 
