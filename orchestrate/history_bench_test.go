@@ -12,17 +12,21 @@ import (
 
 // BenchmarkHistoryCPU generates the 20 pending whiteboards of a 200-slide
 // lesson, as BenchmarkCheckpointCPU does, with every subagent's
-// conversation saved to a state folder on disk as a real run saves it
-// (state=disk, at generate's default checkpoint interval), and without
+// conversation saved to a state folder on disk as a real run saves it, at
+// generate's default checkpoint interval (state=disk) and with every turn
+// made durable (state=disk-every-turn, checkpoint_interval 0), and without
 // one (state=none), and reports the CPU time per run and per model
-// request (issue #28: history saving was 40 % of it, most in an fsync
-// per message). The difference of the two is what saving costs.
+// request (issue #28: history saving was 40 % of it, most in an fsync per
+// message). The difference from state=none is what saving costs.
 //
 //	go test ./orchestrate -run '^$' -bench HistoryCPU -count 5
 func BenchmarkHistoryCPU(b *testing.B) {
 	srv := fakellm.Start(b, cleanBoardScript(benchLatency))
-	for _, state := range []string{"none", "disk"} {
-		b.Run("state="+state, func(b *testing.B) {
+	for _, c := range []struct {
+		state    string
+		interval time.Duration
+	}{{"none", 0}, {"disk", time.Second}, {"disk-every-turn", 0}} {
+		b.Run("state="+c.state, func(b *testing.B) {
 			var cpu, requests float64
 			for b.Loop() {
 				b.StopTimer()
@@ -32,9 +36,9 @@ func BenchmarkHistoryCPU(b *testing.B) {
 					b.Fatal(err)
 				}
 				opts := options(b, benchModel(b, srv), 4)
-				if state == "disk" {
+				if c.state != "none" {
 					opts.StateDir = filepath.Join(filepath.Dir(path), ".lessongen")
-					opts.CheckpointInterval = time.Second // generate's default
+					opts.CheckpointInterval = c.interval
 				}
 				before := srv.RequestCount()
 				b.StartTimer()
