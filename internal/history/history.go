@@ -337,6 +337,12 @@ func Load(dir, node, level string) (Conversation, error) {
 		return Conversation{}, err
 	}
 	path := filepath.Join(dir, filepath.FromSlash(rel))
+	// Most nodes have none: one stat says so, where the walk that refuses
+	// links costs a dozen system calls. A path that seems to exist only
+	// through a link is refused by that walk, here or when Create writes.
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return Conversation{}, ErrNone
+	}
 	data, err := statedir.ReadFile(dir, rel)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Conversation{}, ErrNone

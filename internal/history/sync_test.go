@@ -1,10 +1,15 @@
 package history
 
 import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"time"
 
 	"testing"
 
+	"github.com/lessongen/lessongen/internal/statedir"
 	"github.com/lessongen/lessongen/llm"
 )
 
@@ -81,4 +86,31 @@ func TestSyncEveryInterval(t *testing.T) {
 		t.Errorf("a turn after the interval: %v, %d fsyncs; want 1", err, w2.syncs)
 	}
 	w2.Close()
+}
+
+// Load says "none" for a missing file without the walk, and a dangling
+// link where the file would be is still refused when Create writes.
+func TestLoadNoneAndDanglingLink(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := Load(dir, "slides/a/whiteboard", "whiteboard.node"); !errors.Is(err, ErrNone) {
+		t.Fatalf("missing: %v, want ErrNone", err)
+	}
+	folder := filepath.Join(dir, "history", "slides", "a", "whiteboard")
+	if err := os.MkdirAll(folder, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	outside := filepath.Join(t.TempDir(), "never")
+	if err := os.Symlink(outside, filepath.Join(folder, "whiteboard.node.jsonl")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(dir, "slides/a/whiteboard", "whiteboard.node"); !errors.Is(err, ErrNone) {
+		t.Fatalf("dangling link: %v, want ErrNone", err)
+	}
+	var le *statedir.LinkError
+	if _, err := Create(dir, Header{Node: "slides/a/whiteboard", Level: "whiteboard.node"}, nil); !errors.As(err, &le) {
+		t.Fatalf("create through a dangling link: %v, want a LinkError", err)
+	}
+	if _, err := os.Lstat(outside); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("the link's target was created: %v", err)
+	}
 }
