@@ -8,6 +8,7 @@ import (
 
 	"github.com/lessongen/lessongen/compose"
 	"github.com/lessongen/lessongen/internal/fakellm"
+	"github.com/lessongen/lessongen/internal/history"
 )
 
 // BenchmarkHistoryCPU generates the 20 pending whiteboards of a 200-slide
@@ -23,7 +24,7 @@ func BenchmarkHistoryCPU(b *testing.B) {
 	srv := fakellm.Start(b, cleanBoardScript(benchLatency))
 	for _, state := range []string{"none", "disk"} {
 		b.Run("state="+state, func(b *testing.B) {
-			var cpu, requests float64
+			var cpu, requests, syncs float64
 			for b.Loop() {
 				b.StopTimer()
 				path := checkpointLesson(b, 200, 20)
@@ -36,7 +37,7 @@ func BenchmarkHistoryCPU(b *testing.B) {
 					opts.StateDir = filepath.Join(filepath.Dir(path), ".lessongen")
 					opts.CheckpointInterval = time.Second // generate's default
 				}
-				before := srv.RequestCount()
+				before, synced := srv.RequestCount(), history.Syncs()
 				b.StartTimer()
 				start := cpuTime()
 				report, err := Run(context.Background(), doc, Scope{}, opts)
@@ -45,10 +46,12 @@ func BenchmarkHistoryCPU(b *testing.B) {
 				}
 				cpu += float64(cpuTime() - start)
 				requests += float64(srv.RequestCount() - before)
+				syncs += float64(history.Syncs() - synced)
 			}
 			b.ReportMetric(cpu/requests/1e6, "cpu-ms/req")
 			b.ReportMetric(cpu/float64(b.N)/1e6, "cpu-ms/run")
 			b.ReportMetric(requests/float64(b.N), "req/run")
+			b.ReportMetric(syncs/requests, "fsync/req")
 		})
 	}
 }
