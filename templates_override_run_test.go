@@ -47,7 +47,9 @@ func TestTemplateOverridesRun(t *testing.T) {
 			if code, out, errOut := runLessongen(t, "generate", "lesson.yaml", "--templates", "tmpl"); code != 0 {
 				t.Fatalf("exit %d\n%s%s", code, out, errOut)
 			}
-			var req struct{ Messages []struct{ Role, Content string } }
+			var req struct {
+				Messages []struct{ Role, Content string }
+			}
 			if err := json.Unmarshal(srv.Requests()[0].Body, &req); err != nil {
 				t.Fatal(err)
 			}
