@@ -57,7 +57,7 @@ func TestPlantedAtEveryDepth(t *testing.T) {
 						t.Errorf("%s: %v, want a LinkError", what, err)
 					case kind != "file" && le.Path != planted:
 						t.Errorf("%s: %v, want it to name %s", what, err, planted)
-					case kind == "file" && !strings.Contains(err.Error(), planted+" is a file, where lessongen keeps a folder"):
+					case kind == "file" && !strings.Contains(err.Error(), planted+" is a file, where lessongen keeps a folder; move it away"):
 						t.Errorf("%s: %v, want it to say %s is a file where a folder belongs", what, err, planted)
 					}
 				}
