@@ -210,22 +210,33 @@ func FirstRequest(tools Tools, task Task) llm.Request {
 		msgs = []llm.Message{{Role: llm.RoleSystem, Content: task.Prompt}}
 	}
 	turn := llm.Message{Role: llm.RoleUser, Content: cmp.Or(task.Continue, kickoff)}
-	if len(task.Prior) == 0 && task.NodePart != "" {
+	// The first user turn carries the node's part, also when a saved
+	// conversation holds only this layout's system message (a run killed
+	// before the turn was saved); one of the earlier layout held the part.
+	first := !slices.ContainsFunc(msgs, func(m llm.Message) bool { return m.Role == llm.RoleUser })
+	if first && task.NodePart != "" && (len(task.Prior) == 0 || msgs[0].Content == task.Prompt) {
 		turn.Content += "\n\n" + strings.TrimSpace(task.NodePart)
 	}
 	// A run stopped before the answer to this very turn saved it already:
 	// ask it again, not twice, so the request is the one sent before (a
 	// batch in flight holds it, --batch).
-	if n := len(msgs); len(task.Prior) == 0 || msgs[n-1].Role != llm.RoleUser || !askedAlready(msgs[n-1].Content, turn.Content) {
+	if n := len(msgs); len(task.Prior) == 0 || msgs[n-1].Role != llm.RoleUser || !askedAlready(msgs, turn.Content) {
 		msgs = append(msgs, turn)
 	}
 	return llm.Request{Messages: msgs, Tools: toLLMTools(tools.Tools())}
 }
 
-// askedAlready reports whether a saved user turn is lead: the same
-// words, or the first turn, lead followed by the node's part.
-func askedAlready(saved, lead string) bool {
-	return saved == lead || strings.HasPrefix(saved, lead+"\n\n")
+// askedAlready reports whether the last of msgs, a saved user turn, is
+// lead: the same words, or, as the conversation's first user turn, lead
+// followed by the node's part. A later turn must match whole: a new
+// instruction that is the start of an unanswered old one is still sent.
+func askedAlready(msgs []llm.Message, lead string) bool {
+	saved := msgs[len(msgs)-1].Content
+	if saved == lead {
+		return true
+	}
+	firstUser := slices.IndexFunc(msgs, func(m llm.Message) bool { return m.Role == llm.RoleUser }) == len(msgs)-1
+	return firstUser && strings.HasPrefix(saved, lead+"\n\n")
 }
 
 // Run runs the subagent. It returns an error only for what ends it early

@@ -25,3 +25,44 @@ func TestFirstRequestDoesNotRepeatUnansweredKickoff(t *testing.T) {
 		t.Errorf("answered conversation: want the kickoff appended, got %v", got)
 	}
 }
+
+// A conversation saved with its system message alone (a run killed
+// between saving it and saving the first user turn, or a torn last line)
+// continues with the node's part after the kickoff: the system message
+// holds the level's fixed instructions only, so without it the model
+// would not know which node it works on. A system message of the earlier
+// layout, which held the node's part, gets the kickoff alone.
+func TestFirstRequestSystemOnlyPriorKeepsNodePart(t *testing.T) {
+	tools := newFakeTools(1, 1)
+	part := "Node: n (whiteboard.node)\n"
+	got := FirstRequest(tools, Task{Prompt: "sys\n", NodePart: part, Prior: []llm.Message{{Role: llm.RoleSystem, Content: "sys\n"}}}).Messages
+	if len(got) != 2 || got[1].Content != kickoff+"\n\nNode: n (whiteboard.node)" {
+		t.Errorf("system-only prior: %q; want the kickoff and the node's part", got)
+	}
+	old := []llm.Message{{Role: llm.RoleSystem, Content: "sys\n\nNode: n (whiteboard.node)\n"}}
+	got = FirstRequest(tools, Task{Prompt: "sys\n", NodePart: part, Prior: old}).Messages
+	if len(got) != 2 || got[1].Content != kickoff {
+		t.Errorf("system-only prior of the earlier layout: %q; want the kickoff alone", got)
+	}
+}
+
+// A later user turn saved unanswered (a refinement killed before the
+// answer) is asked again only when the words are the same: a new
+// instruction that is the start of the old one is sent, not taken for it.
+func TestFirstRequestNewInstructionNotTakenForOld(t *testing.T) {
+	tools := newFakeTools(1, 1)
+	prior := []llm.Message{
+		{Role: llm.RoleSystem, Content: "sys"},
+		{Role: llm.RoleUser, Content: kickoff + "\n\nNode: n"},
+		{Role: llm.RoleAssistant, Content: "done"},
+		{Role: llm.RoleUser, Content: "Make it bigger\n\nand red"},
+	}
+	got := FirstRequest(tools, Task{Prior: prior, Continue: "Make it bigger", NodePart: "Node: n"}).Messages
+	if last := got[len(got)-1]; len(got) != len(prior)+1 || last.Content != "Make it bigger" {
+		t.Errorf("the new instruction was not sent: last message %q of %d", last.Content, len(got))
+	}
+	same := FirstRequest(tools, Task{Prior: prior, Continue: "Make it bigger\n\nand red", NodePart: "Node: n"}).Messages
+	if len(same) != len(prior) {
+		t.Errorf("the same instruction unanswered was asked twice: %d messages", len(same))
+	}
+}

@@ -288,6 +288,13 @@ func TestGoldenRefinePrompt(t *testing.T) {
 		t.Fatal("the whiteboard was not refined")
 	}
 	got := goldenText(req)
+	// Nothing is pending: the instruction leads the user message, said
+	// once, as are what is locked and the node's part.
+	for _, once := range []string{"Make the bar bigger", "Locked, written by the author", "Node: slides/why-not/whiteboard"} {
+		if n := strings.Count(got, once); n != 1 {
+			t.Errorf("%q is in the refinement's request %d times, want once", once, n)
+		}
+	}
 	file := filepath.Join("testdata", "prompts", "whiteboard.node.refine.txt")
 	if *update {
 		if err := os.WriteFile(file, []byte(got), 0o644); err != nil {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/lessongen/lessongen/compose"
 	"github.com/lessongen/lessongen/internal/fakellm"
+	"github.com/lessongen/lessongen/internal/history"
 )
 
 // BenchmarkHistoryCPU generates the 20 pending whiteboards of a 200-slide
@@ -27,7 +28,7 @@ func BenchmarkHistoryCPU(b *testing.B) {
 		interval time.Duration
 	}{{"none", 0}, {"disk", time.Second}, {"disk-every-turn", 0}} {
 		b.Run("state="+c.state, func(b *testing.B) {
-			var cpu, requests float64
+			var cpu, requests, syncs float64
 			for b.Loop() {
 				b.StopTimer()
 				path := checkpointLesson(b, 200, 20)
@@ -40,7 +41,7 @@ func BenchmarkHistoryCPU(b *testing.B) {
 					opts.StateDir = filepath.Join(filepath.Dir(path), ".lessongen")
 					opts.CheckpointInterval = c.interval
 				}
-				before := srv.RequestCount()
+				before, synced := srv.RequestCount(), history.Syncs()
 				b.StartTimer()
 				start := cpuTime()
 				report, err := Run(context.Background(), doc, Scope{}, opts)
@@ -49,10 +50,12 @@ func BenchmarkHistoryCPU(b *testing.B) {
 				}
 				cpu += float64(cpuTime() - start)
 				requests += float64(srv.RequestCount() - before)
+				syncs += float64(history.Syncs() - synced)
 			}
 			b.ReportMetric(cpu/requests/1e6, "cpu-ms/req")
 			b.ReportMetric(cpu/float64(b.N)/1e6, "cpu-ms/run")
 			b.ReportMetric(requests/float64(b.N), "req/run")
+			b.ReportMetric(syncs/requests, "fsync/req")
 		})
 	}
 }

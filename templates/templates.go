@@ -182,10 +182,14 @@ func (s *Set) Render(level string, d Data) (system, nodePart string, err error) 
 	if err := t.Execute(&b, d); err != nil {
 		return "", "", fmt.Errorf("template %s: %w", level, err)
 	}
-	if err := t.ExecuteTemplate(&task, "task", d); err != nil {
-		return "", "", fmt.Errorf("template %s: %w", level, err)
+	system = strings.TrimSpace(b.String())
+	// A common.tmpl of the person's own may have no "task", or one its
+	// level never uses and that would not render: then there is no node's
+	// part to cut, and the template's text is sent whole.
+	if t.Lookup("task") == nil || t.ExecuteTemplate(&task, "task", d) != nil {
+		return system + "\n", "", nil
 	}
-	system, part := strings.TrimSpace(b.String()), strings.TrimSpace(task.String())
+	part := strings.TrimSpace(task.String())
 	if rest, ok := strings.CutSuffix(system, part); ok && part != "" && strings.TrimSpace(rest) != "" {
 		return strings.TrimSpace(rest) + "\n", part + "\n", nil
 	}

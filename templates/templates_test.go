@@ -161,3 +161,43 @@ func TestNodePartComesLast(t *testing.T) {
 		}
 	}
 }
+
+// An overridden common.tmpl of its own, without a "task" (or with one its
+// levels never use, and that would not render), is sent whole as the
+// system message: the run does not fail on a template nobody uses. And
+// overrides that put the task alone, before other text, or nowhere, lose
+// nothing and repeat nothing.
+func TestOverridesWithoutTheTask(t *testing.T) {
+	data := Data{Node: "n", Level: "whiteboard.node", Context: []string{"A lesson."}, MaxSteps: 3}
+	common, err := embedded.ReadFile("common.tmpl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ name, common, level, system, part string }{
+		{"no task in common", `{{ define "rules" }}Rules.{{ end }}{{ define "turn" }}{{ .Instruction }}{{ end }}`, `Draw {{ .Node }}. {{ template "rules" . }}`, "Draw n. Rules.\n", ""},
+		{"unused broken task", `{{ define "turn" }}{{ .Instruction }}{{ end }}{{ define "task" }}{{ .Nope }}{{ end }}`, `Draw {{ .Node }}.`, "Draw n.\n", ""},
+		{"task alone", string(common), `{{ template "task" . }}`, "", "Where this is"},
+		{"text after the task", string(common), `Draw. {{ template "task" . }} Thanks.`, "", "Thanks."},
+		{"task never used", string(common), `Draw {{ .Node }}.`, "Draw n.\n", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			write(t, dir, "common.tmpl", tc.common)
+			write(t, dir, "whiteboard.node.tmpl", tc.level)
+			set, err := Load(dir, []Level{{Name: "whiteboard.node"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			system, part, err := set.Render("whiteboard.node", data)
+			if err != nil {
+				t.Fatalf("render: %v", err)
+			}
+			if part != "" || (tc.system != "" && system != tc.system) || !strings.Contains(system, tc.part) {
+				t.Errorf("system %q, node's part %q; want %q whole in the system message, no node's part", system, part, tc.system+tc.part)
+			}
+			if strings.Count(system, "Node: n") > 1 {
+				t.Errorf("the node's part twice: %q", system)
+			}
+		})
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/lessongen/lessongen/internal/statedir"
@@ -139,6 +140,13 @@ type Writer struct {
 	every  time.Duration
 	synced time.Time
 }
+
+// fsyncs counts the fsyncs of every Writer of this process.
+var fsyncs atomic.Int64
+
+// Syncs is how many fsyncs history files had in this process: what a
+// run's SyncEvery saves, for its tests and BenchmarkHistoryCPU.
+func Syncs() int64 { return fsyncs.Load() }
 
 // SyncEvery makes a turn durable only when d has passed since the last
 // fsync (the run's checkpoint interval); 0, the default, makes every turn
@@ -273,6 +281,7 @@ func (w *Writer) sync() error {
 	}
 	w.dirty = false
 	w.syncs++
+	fsyncs.Add(1)
 	w.synced = time.Now()
 	return nil
 }

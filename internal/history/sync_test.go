@@ -114,3 +114,28 @@ func TestLoadNoneAndDanglingLink(t *testing.T) {
 		t.Fatalf("the link's target was created: %v", err)
 	}
 }
+
+// The interval counts from the last fsync, not from the file's opening: a
+// turn that made the file durable starts a new interval, and the turn
+// right after it waits.
+func TestSyncEveryCountsFromLastSync(t *testing.T) {
+	w, err := Create(t.TempDir(), Header{Node: "n", Level: "whiteboard.node"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	w.SyncEvery(time.Hour)
+	w.synced = time.Now().Add(-2 * time.Hour) // opened two hours ago
+	before := Syncs()
+	for i := range 3 {
+		if err := w.Append(llm.Message{Role: llm.RoleAssistant, Content: "turn"}); err != nil {
+			t.Fatal(err)
+		}
+		if w.syncs != 1 {
+			t.Fatalf("after turn %d: %d fsyncs, want 1 (the first turn, past the interval; the next inside the new one)", i+1, w.syncs)
+		}
+	}
+	if got := Syncs() - before; got != 1 {
+		t.Errorf("Syncs counted %d, want 1", got)
+	}
+}

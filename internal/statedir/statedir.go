@@ -227,7 +227,7 @@ func descend(root *os.Root, dir, rel string, mkdir bool) (*os.Root, string, erro
 		case What(fi) != "":
 			return fail(&LinkError{Path: filepath.Join(dir, p), What: What(fi)})
 		case !last && !fi.IsDir():
-			return fail(fmt.Errorf("%s is a file, where lessongen keeps a folder", filepath.Join(dir, p)))
+			return fail(fmt.Errorf("%s is a file, where lessongen keeps a folder; move it away", filepath.Join(dir, p)))
 		}
 		if last {
 			return cur, name, nil
