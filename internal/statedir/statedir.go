@@ -205,11 +205,12 @@ func walk(root *os.Root, dir, rel string, mkdir bool) error {
 func descend(root *os.Root, dir, rel string, mkdir bool) (*os.Root, string, error) {
 	parts := strings.Split(filepath.ToSlash(filepath.Clean(filepath.FromSlash(rel))), "/")
 	cur := root
-	fail := func(err error) (*os.Root, string, error) {
+	// An error names the part it happened at, not the file beyond it.
+	fail := func(err error, p string) (*os.Root, string, error) {
 		if cur != root {
 			cur.Close()
 		}
-		return nil, "", fullPath(err, dir, rel)
+		return nil, "", fullPath(err, dir, p)
 	}
 	for i, name := range parts {
 		p := filepath.Join(parts[:i+1]...)
@@ -220,21 +221,21 @@ func descend(root *os.Root, dir, rel string, mkdir bool) (*os.Root, string, erro
 			return cur, name, nil
 		case errors.Is(err, fs.ErrNotExist) && mkdir:
 			if err := cur.Mkdir(name, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
-				return fail(err)
+				return fail(err, p)
 			}
 		case err != nil:
-			return fail(err)
+			return fail(err, p)
 		case What(fi) != "":
-			return fail(&LinkError{Path: filepath.Join(dir, p), What: What(fi)})
+			return fail(&LinkError{Path: filepath.Join(dir, p), What: What(fi)}, p)
 		case !last && !fi.IsDir():
-			return fail(fmt.Errorf("%s is a file, where lessongen keeps a folder; move it away", filepath.Join(dir, p)))
+			return fail(fmt.Errorf("%s is a file, where lessongen keeps a folder; move it away", filepath.Join(dir, p)), p)
 		}
 		if last {
 			return cur, name, nil
 		}
 		next, err := cur.OpenRoot(name)
 		if err != nil {
-			return fail(err)
+			return fail(err, p)
 		}
 		if cur != root {
 			cur.Close()

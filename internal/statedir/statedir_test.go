@@ -202,3 +202,15 @@ func BenchmarkOpenFileDeep(b *testing.B) {
 		}
 	}
 }
+
+// An error on the way names the part it happened at: here a folder name
+// longer than the system allows, two parts above the file.
+func TestErrorNamesThePartItHappenedAt(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), ".lessongen", "lesson.yaml")
+	long := strings.Repeat("s", 300)
+	_, err := OpenFile(dir, "history/"+long+"/whiteboard/whiteboard.node.jsonl", os.O_CREATE|os.O_WRONLY, 0o644)
+	var pe *fs.PathError
+	if !errors.As(err, &pe) || pe.Path != filepath.Join(dir, "history", long) {
+		t.Fatalf("err %v, want a path error naming history/%s…", err, long[:8])
+	}
+}
