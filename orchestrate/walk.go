@@ -228,18 +228,18 @@ func (w *walker) children(ctx context.Context, id string, kids []kid) {
 		unfinished := ""
 		for _, part := range modality.Parts() {
 			ok := w.level(ctx, Step{Node: node, Slide: id, Note: note}, d, sess, part, "", k.bound(part), func() []string {
-				slide := w.tree.DescribeSlide(id)
+				slide, own := w.tree.DescribeSlide(id), w.describe(sess)
 				var chain []string
 				for _, sib := range kids {
 					if sib.sess == sess {
-						slide = dropRepeatedBrief(slide, sib.d.Name, w.describe(sess))
+						slide = dropRepeatedBrief(slide, sib.d.Name, own)
 						continue
 					}
 					line := w.summary(sib.sess)
 					slide = dropRepeatedBrief(slide, sib.d.Name, line)
 					chain = append(chain, "Beside it on this slide: "+line)
 				}
-				return append([]string{w.describe(w.tree.Session()), slide}, append(chain, w.describe(sess))...)
+				return append([]string{w.describe(w.tree.Session()), slide}, append(chain, own)...)
 			}, unfinished)
 			if !ok && unfinished == "" {
 				unfinished = d.Level(part).Name
