@@ -64,7 +64,7 @@ func TestExampleRecording(t *testing.T) {
 	if got := treeFiles(t, exampleDir); !slices.Equal(got, before) {
 		t.Errorf("the run changed the example's folder:\n%v\nwant:\n%v", got, before)
 	}
-	if _, err := os.Stat("out/.lessongen/lesson.yaml/history"); err != nil {
+	if _, err := os.Stat("out/.lessongen/lesson.yaml/history.jsonl"); err != nil {
 		t.Errorf("the run's conversations are not beside its output: %v", err)
 	}
 	if code, stdout, stderr := runLessongen(t, "validate", "--strict", "out/lesson.yaml"); code != 0 || !strings.Contains(stdout, ", 0 pending spots)") {

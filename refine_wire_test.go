@@ -117,8 +117,20 @@ func TestRefineOnTheWire(t *testing.T) {
 	after := snapshot(t, dir)
 	for name, data := range before {
 		switch {
-		case name == "slides/b.yaml" || strings.HasPrefix(name, ".lessongen/lesson.yaml/history/slides/b/whiteboard/whiteboard.node") ||
-			name == ".lessongen/lesson.yaml/provenance.json": // slide b's new caption is the run's
+		case name == historyLog:
+			// Append-only: what was saved stays byte for byte, and every
+			// line added is slide b's board's conversation.
+			added, ok := bytes.CutPrefix(after[name], data)
+			if !ok || len(added) == 0 {
+				t.Errorf("%s was not appended to:\nbefore:\n%s\nafter:\n%s", name, data, after[name])
+			}
+			for _, ln := range bytes.Split(bytes.TrimSuffix(added, []byte("\n")), []byte("\n")) {
+				var l logLine
+				if json.Unmarshal(ln, &l) != nil || l.Node != "slides/b/whiteboard" || l.Level != "whiteboard.node" {
+					t.Errorf("%s gained a line not of slide b's board, though only slide b was refined: %s", name, ln)
+				}
+			}
+		case name == "slides/b.yaml" || name == ".lessongen/lesson.yaml/provenance.json": // slide b's new caption is the run's
 			if bytes.Equal(after[name], data) {
 				t.Errorf("%s did not change", name)
 			}

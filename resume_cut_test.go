@@ -8,9 +8,9 @@ import (
 	"testing"
 )
 
-// A saved conversation cut at any line, or inside one (what a machine
-// crash may leave of a history fsync'd once per checkpoint interval, or a
-// run killed between two writes), is continued or started afresh, never a
+// The saved conversations cut at any line, or inside one (what a machine
+// crash may leave of a history log fsync'd once per checkpoint interval,
+// or a run killed between two writes), is continued or started afresh, never a
 // crash, and the request sent is a well-formed conversation: the system
 // message first, one user turn naming the node before any answer, no two
 // user turns in a row, every tool result answering a call of the turn
@@ -22,7 +22,7 @@ func TestResumeFromEveryCut(t *testing.T) {
 	write(t, "slides/a.yaml", "heading: Attract\nelements: []\n")
 	const board = "heading: Poles\nelements: !pending \"the two poles\"\n"
 	write(t, "slides/b.yaml", board)
-	const hist = ".lessongen/lesson.yaml/history/slides/b/whiteboard/whiteboard.node.jsonl"
+	const hist = historyLog
 	startScript(t, `{"rules": [{"match": ["slides/b/whiteboard", "whiteboard.node"], "turns": [
 		{"tool_calls": [{"name": "describe_whiteboard", "args": {}}, {"name": "list_pending", "args": {}}]},
 		{"tool_calls": [{"name": "add_text", "args": {"x": 40, "y": 200, "w": 500, "h": 60, "text": "N"}}]}]}]}`)

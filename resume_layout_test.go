@@ -22,17 +22,13 @@ func TestResumeUnansweredAcrossPromptLayout(t *testing.T) {
 			write(t, "lesson.yaml", refineLesson)
 			write(t, "slides/a.yaml", "heading: Attract\nelements: []\n")
 			write(t, "slides/b.yaml", "heading: Poles\nelements: !pending \"the two poles\"\n")
-			const hist = ".lessongen/lesson.yaml/history/slides/b/whiteboard/whiteboard.node.jsonl"
 
 			startScript(t, `{"rules": [{"match": ["slides/b/whiteboard", "whiteboard.node"], "turns": [{"status": 400, "times": -1}]}]}`)
 			if code, out, errOut := runLessongen(t, "generate", "lesson.yaml"); code == 0 {
 				t.Fatalf("the refused run: exit 0\n%s%s", out, errOut)
 			}
-			data, err := os.ReadFile(hist)
-			if err != nil {
-				t.Fatal(err)
-			}
-			lines := bytes.Split(bytes.TrimSpace(data), []byte("\n"))
+			lines := conversationLines(t, historyLog, "slides/b/whiteboard", "whiteboard.node")
+			data := bytes.Join(lines, []byte("\n"))
 			if len(lines) != 4 {
 				t.Fatalf("saved %d lines, want the header, the system message, the user turn and the content's hash:\n%s", len(lines), data)
 			}
@@ -49,8 +45,7 @@ func TestResumeUnansweredAcrossPromptLayout(t *testing.T) {
 				user["content"] = kickoff
 				l1, _ := json.Marshal(sys)
 				l2, _ := json.Marshal(user)
-				data = bytes.Join([][]byte{lines[0], l1, l2, lines[3], nil}, []byte("\n"))
-				write(t, hist, string(data))
+				replaceConversation(t, historyLog, "slides/b/whiteboard", "whiteboard.node", [][]byte{lines[0], l1, l2, lines[3]})
 			}
 
 			srv := startScript(t, `{"rules": [{"match": ["whiteboard.node"], "turns": [
@@ -85,27 +80,22 @@ func TestRefineHistoryOfEarlierLayout(t *testing.T) {
 	write(t, "lesson.yaml", refineLesson)
 	write(t, "slides/a.yaml", "heading: Attract\nelements: []\n")
 	write(t, "slides/b.yaml", "heading: Poles\nelements:\n  - {id: t0, type: text, text: Mine, x: 40, y: 500, w: 300, h: 40}\n  - !pending \"the two poles\"\n")
-	const hist = ".lessongen/lesson.yaml/history/slides/b/whiteboard/whiteboard.node.jsonl"
 	startScript(t, `{"rules": [{"match": ["whiteboard.node"], "turns": [
 		{"tool_calls": [{"name": "add_text", "args": {"x": 40, "y": 200, "w": 500, "h": 60, "text": "N and S"}}]}]}]}`)
 	if code, out, errOut := runLessongen(t, "generate", "lesson.yaml"); code != 0 {
 		t.Fatalf("generate: exit %d\n%s%s", code, out, errOut)
 	}
-	data, err := os.ReadFile(hist)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := bytes.Split(bytes.TrimSpace(data), []byte("\n"))
+	lines := conversationLines(t, historyLog, "slides/b/whiteboard", "whiteboard.node")
 	var sys, user map[string]any
 	if len(lines) < 4 || json.Unmarshal(lines[1], &sys) != nil || json.Unmarshal(lines[2], &user) != nil {
-		t.Fatalf("saved:\n%s", data)
+		t.Fatalf("saved:\n%s", bytes.Join(lines, []byte("\n")))
 	}
 	kickoff, part, _ := strings.Cut(user["content"].(string), "\n\n")
 	sys["content"] = sys["content"].(string) + "\n" + part + "\n"
 	user["content"] = kickoff
 	lines[1], _ = json.Marshal(sys)
 	lines[2], _ = json.Marshal(user)
-	write(t, hist, string(append(bytes.Join(lines, []byte("\n")), '\n')))
+	replaceConversation(t, historyLog, "slides/b/whiteboard", "whiteboard.node", lines)
 
 	srv := startScript(t, `{"rules": [{"turns": [{"content": "unused"},
 		{"tool_calls": [{"name": "add_text", "args": {"x": 40, "y": 300, "w": 500, "h": 60, "text": "Magnets pull"}}]}]}]}`)

@@ -81,7 +81,8 @@ func TestAskAuthorOnTerminal(t *testing.T) {
 			t.Errorf("events lack %s:\n%s", want, events)
 		}
 	}
-	saved, err := os.ReadFile(filepath.Join(dir, ".lessongen", "lesson.yaml", "history", "lesson", "lesson.metadata.jsonl"))
+	// The lesson's saved conversations, one log (docs/history.md).
+	saved, err := os.ReadFile(filepath.Join(dir, ".lessongen", "lesson.yaml", "history.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}

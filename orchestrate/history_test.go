@@ -54,7 +54,11 @@ func TestKilledHistoryContinuesWithoutReapplying(t *testing.T) {
 	}
 	state := t.TempDir()
 	wb, _ := testRegistry().Child("whiteboard")
-	w, err := history.Create(state, history.Header{Node: "slides/a/whiteboard", Level: "whiteboard.node", ContentHash: contentHash(wb, sess)}, nil)
+	saved, err := history.Open(state, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := saved.Create(history.Header{Node: "slides/a/whiteboard", Level: "whiteboard.node", ContentHash: contentHash(wb, sess)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +74,7 @@ func TestKilledHistoryContinuesWithoutReapplying(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	w.Close()
+	saved.Close()
 
 	model := &resumeModel{}
 	opts := options(t, model, 1)
@@ -96,7 +100,11 @@ func TestKilledHistoryContinuesWithoutReapplying(t *testing.T) {
 	if strings.Contains(desc, "again") || !strings.Contains(desc, "new") {
 		t.Errorf("board after the run: %s", desc)
 	}
-	conv, err := history.Load(state, "slides/a/whiteboard", "whiteboard.node")
+	saved, err = history.Open(state, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conv, err := saved.Load("slides/a/whiteboard", "whiteboard.node")
 	if err != nil || len(conv.Interrupted) != 0 || !conv.Committed["k1"] || !conv.Committed["k2"] {
 		t.Errorf("history after the run: interrupted %v committed %v err %v", conv.Interrupted, conv.Committed, err)
 	}

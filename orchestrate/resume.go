@@ -19,6 +19,34 @@ import (
 	"github.com/lessongen/lessongen/session"
 )
 
+// openLog opens the lesson's saved conversations, when it has a state
+// folder. A log that cannot be read costs the run its saved
+// conversations, not the run: it is set aside when the run may write,
+// with a warning naming where, and every node starts afresh.
+func openLog(opts Options) (*history.Log, error) {
+	if opts.StateDir == "" {
+		return nil, nil
+	}
+	l, err := history.Open(opts.StateDir, opts.Redact)
+	var bad *history.CorruptError
+	if errors.As(err, &bad) {
+		msg := fmt.Sprintf("saved conversations not continued: %v", bad)
+		if !opts.HistoryReadOnly {
+			aside, err := l.SetAsideLog(time.Now())
+			if err != nil {
+				return nil, err
+			}
+			msg += "; set aside as " + aside + ", every node starts afresh"
+		}
+		opts.Events(event.Event{Kind: event.Warning, Text: msg})
+	} else if err != nil {
+		return nil, err
+	}
+	// As durable as the lesson's checkpoints, no more.
+	l.SyncEvery(opts.CheckpointInterval)
+	return l, nil
+}
+
 // openHistory continues the node's saved conversation when there is one
 // and the node still reads as the conversation left it, else starts a new
 // one. A stale history (the author changed the node since) is replaced,
@@ -28,7 +56,7 @@ func (r *runner) openHistory(task *agent.Task, d *modality.Descriptor, sess *ses
 	conv, err := r.loadHistory(task, true)
 	switch {
 	case err == nil && conv.Header.ContentHash == hash:
-		w, err := history.Reopen(r.opts.StateDir, task.Node, task.Level, r.opts.Redact)
+		w, err := r.hist.Reopen(task.Node, task.Level)
 		if err != nil {
 			return nil, err
 		}
@@ -37,7 +65,6 @@ func (r *runner) openHistory(task *agent.Task, d *modality.Descriptor, sess *ses
 		for _, m := range conv.Messages {
 			if m.Role == llm.RoleTool && slices.Contains(conv.Interrupted, m.ToolCallID) {
 				if err := w.Append(m); err != nil {
-					w.Close()
 					return nil, err
 				}
 			}
@@ -49,7 +76,7 @@ func (r *runner) openHistory(task *agent.Task, d *modality.Descriptor, sess *ses
 	case !errors.Is(err, history.ErrNone):
 		return nil, err
 	}
-	return history.Create(r.opts.StateDir, history.Header{Node: task.Node, Level: task.Level, ContentHash: hash}, r.opts.Redact)
+	return r.hist.Create(history.Header{Node: task.Node, Level: task.Level, ContentHash: hash})
 }
 
 // continueHistory is openHistory without writing: the node's saved
@@ -70,14 +97,14 @@ func (r *runner) continueHistory(task *agent.Task, d *modality.Descriptor, sess 
 // conversation, not the run: it is set aside when the run may write
 // (setAside), with a warning naming where, and the node starts afresh.
 func (r *runner) loadHistory(task *agent.Task, setAside bool) (history.Conversation, error) {
-	conv, err := history.Load(r.opts.StateDir, task.Node, task.Level)
+	conv, err := r.hist.Load(task.Node, task.Level)
 	var bad *history.CorruptError
 	if !errors.As(err, &bad) {
 		return conv, err
 	}
 	msg := fmt.Sprintf("saved conversation not continued: %v", bad)
 	if setAside {
-		aside, err := history.SetAside(r.opts.StateDir, task.Node, task.Level, time.Now())
+		aside, err := r.hist.SetAside(task.Node, task.Level, time.Now())
 		if err != nil {
 			return conv, err
 		}

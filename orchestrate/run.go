@@ -169,6 +169,9 @@ type runner struct {
 	// prov is the record of what runs generated: adopted by each node
 	// before its first step, updated after each.
 	prov *provenance
+	// hist holds the lesson's saved conversations (nil without a state
+	// folder).
+	hist *history.Log
 	// lessonAt is the lesson session's version at the last rewrite of
 	// the lesson file (or as loaded): a journal holds children only.
 	lessonAt uint64
@@ -221,11 +224,24 @@ func Run(ctx context.Context, tree Tree, scope Scope, opts Options) (Report, err
 	if err != nil {
 		return Report{}, err
 	}
-	r := &runner{tree: tree, opts: opts, emit: opts.Events, requests: ctx, cancel: cancel, health: h, prov: prov}
+	hist, err := openLog(opts)
+	if err != nil {
+		return Report{}, err
+	}
+	if hist != nil {
+		defer hist.Close()
+	}
+	r := &runner{tree: tree, opts: opts, emit: opts.Events, requests: ctx, cancel: cancel, health: h, prov: prov, hist: hist}
 	if opts.Checkpoint != nil {
-		// The record of what was generated goes first: a saved file
-		// never holds generated content its record does not name.
+		// The conversations and the record of what was generated go
+		// first: a saved file never holds generated content its record
+		// does not name, nor a node whose conversation a crash lost.
 		save := func(lesson bool) ([]string, error) {
+			if hist != nil {
+				if err := hist.Sync(); err != nil {
+					return nil, err
+				}
+			}
 			if err := prov.flush(); err != nil {
 				return nil, err
 			}
@@ -245,7 +261,12 @@ func Run(ctx context.Context, tree Tree, scope Scope, opts Options) (Report, err
 	if r.ckpt != nil {
 		r.ckpt.close()
 	}
-	// What the last nodes generated, for the caller's final save.
+	// What the last nodes said and generated, for the caller's final save.
+	if hist != nil {
+		if err := hist.Close(); err != nil {
+			return r.report, err
+		}
+	}
 	if err := prov.flush(); err != nil {
 		return r.report, err
 	}
@@ -434,22 +455,19 @@ func (r *runner) step(ctx context.Context, st Step, bl modality.Level, d *modali
 		task.BudgetLeft = b.left
 	}
 	var hist *history.Writer
-	if r.opts.StateDir != "" && r.opts.HistoryReadOnly {
+	if r.hist != nil && r.opts.HistoryReadOnly {
 		if err := r.continueHistory(&task, d, sess, turn); err != nil {
 			r.fail(node, bl.Name, err)
 			r.cancel(err)
 			return false
 		}
-	} else if r.opts.StateDir != "" {
+	} else if r.hist != nil {
 		hist, err = r.openHistory(&task, d, sess, turn)
 		if err != nil {
 			r.fail(node, bl.Name, err)
 			r.cancel(err)
 			return false
 		}
-		defer hist.Close()
-		// As durable as the lesson's checkpoints, no more.
-		hist.SyncEvery(r.opts.CheckpointInterval)
 		task.Append = hist.Append
 	}
 	// Under the requests' context: a spent budget lets this subagent's

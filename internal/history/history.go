@@ -1,29 +1,23 @@
-// Package history persists a subagent's conversation, one JSON Lines file
-// per node and level, so a later run can continue it. The format is
-// described in docs/history.md; FormatVersion names it.
+// Package history persists subagents' conversations, so a later run can
+// continue them: one append-only JSON Lines file per lesson (Log), every
+// line naming its node and level. The format is described in
+// docs/history.md; FormatVersion names it. The earlier layout, one file
+// per node and level (format 1), is still read (legacy.go).
 package history
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"strings"
-	"sync"
-	"sync/atomic"
-	"time"
 
-	"github.com/lessongen/lessongen/internal/statedir"
 	"github.com/lessongen/lessongen/llm"
 )
 
-// FormatVersion is written in every file's header; a file with another
-// version is not loaded.
-const FormatVersion = 1
+// FormatVersion is written in every conversation's header; a
+// conversation with another version is not loaded.
+const FormatVersion = 2
 
 // Summary bounds: a tool result over MaxResultBytes is stored as its first
 // lines (at most SummaryLines, within MaxResultBytes) and a marker, so the
@@ -41,7 +35,8 @@ const SummaryMarker = "[lessongen: result summarised"
 // without its result (a crash, a kill, Ctrl-C before it committed).
 const Interrupted = `{"ok":false,"error":{"kind":"interrupted","message":"not known whether this call ran: the run stopped before its result was saved; check the current state before repeating it"}}`
 
-// Header is a file's first line.
+// Header starts a conversation: in the log, the line that begins (or
+// begins again) the conversation of its node and level.
 type Header struct {
 	Format int    `json:"format"`
 	Node   string `json:"node"`
@@ -54,7 +49,8 @@ type Header struct {
 	Generated []string `json:"generated,omitempty"`
 }
 
-// Record is every line after the header: one message.
+// Record is every further line of a conversation: one message (in the
+// log, with the node and level it belongs to: entry).
 type Record struct {
 	Role       llm.Role   `json:"role"`
 	Content    string     `json:"content"`
@@ -73,26 +69,6 @@ type toolCall struct {
 	ID        string `json:"id"`
 	Name      string `json:"name"`
 	Arguments string `json:"arguments"`
-}
-
-// Path is where the history of node at level lives under dir:
-// dir/history/<node>/<level>.jsonl.
-func Path(dir, node, level string) (string, error) {
-	rel, err := relPath(node, level)
-	if err != nil {
-		return "", err
-	}
-	return filepath.Join(dir, filepath.FromSlash(rel)), nil
-}
-
-// relPath is Path inside the state folder, slash-separated.
-func relPath(node, level string) (string, error) {
-	for _, part := range append(strings.Split(node, "/"), level) {
-		if part == "" || part == "." || part == ".." || strings.ContainsAny(part, `\/`+"\x00") {
-			return "", fmt.Errorf("history: node %q level %q is not a safe file name", node, level)
-		}
-	}
-	return statedir.HistoryDir + "/" + node + "/" + level + ".jsonl", nil
 }
 
 // Summarise returns content as stored: unchanged when small, else its
@@ -121,186 +97,9 @@ func Summarise(content string) (string, bool) {
 	return b.String(), true
 }
 
-// Writer appends to one history file. Every record is written before
-// Append returns, so a killed process (kill -9) loses nothing appended.
-// The file is fsync'd at a turn — when the model's next turn is appended
-// — at most once per SyncEvery, and at the end (SetContentHash, Close):
-// a crash of the machine loses at most what the run's checkpoints lose
-// (the turns of that interval), and a conversation that lost its tail
-// is not continued, as its node no longer reads as it says. An fsync per
-// message was most of a run's own CPU; one per turn still a fifth.
-type Writer struct {
-	mu     sync.Mutex
-	f      *os.File
-	redact func(string) string
-	dirty  bool // written since the last fsync
-	syncs  int  // fsyncs made, for tests
-	// every is SyncEvery's interval; synced when the last fsync was (or
-	// the file was opened).
-	every  time.Duration
-	synced time.Time
-}
-
-// fsyncs counts the fsyncs of every Writer of this process.
-var fsyncs atomic.Int64
-
-// Syncs is how many fsyncs history files had in this process: what a
-// run's SyncEvery saves, for its tests and BenchmarkHistoryCPU.
-func Syncs() int64 { return fsyncs.Load() }
-
-// SyncEvery makes a turn durable only when d has passed since the last
-// fsync (the run's checkpoint interval); 0, the default, makes every turn
-// durable.
-func (w *Writer) SyncEvery(d time.Duration) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.every = d
-}
-
-// Create starts a new history for node at level, replacing any old one.
-// redact, when set, is applied to every string stored.
-func Create(dir string, h Header, redact func(string) string) (*Writer, error) {
-	rel, err := relPath(h.Node, h.Level)
-	if err != nil {
-		return nil, err
-	}
-	// Through statedir: never through a link, never outside dir.
-	f, err := statedir.OpenFile(dir, rel, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o644)
-	if err != nil {
-		return nil, fmt.Errorf("history: %w", err)
-	}
-	w := &Writer{f: f, redact: redact, synced: time.Now()}
-	h.Format = FormatVersion
-	// Durable with the first turn: a conversation with no model turn yet
-	// is the turn in flight, and an fsync of its own cost every subagent
-	// one more.
-	if err := w.line(h, notYet); err != nil {
-		f.Close()
-		return nil, err
-	}
-	return w, nil
-}
-
-// Reopen appends to an existing history.
-func Reopen(dir, node, level string, redact func(string) string) (*Writer, error) {
-	rel, err := relPath(node, level)
-	if err != nil {
-		return nil, err
-	}
-	// A torn last line (a crash mid-append) is cut off first, so the
-	// next record starts on a line of its own.
-	data, err := statedir.ReadFile(dir, rel)
-	if err != nil {
-		return nil, fmt.Errorf("history: %w", err)
-	}
-	if i := bytes.LastIndexByte(data, '\n'); i+1 < len(data) {
-		if err := statedir.Truncate(dir, rel, int64(i+1)); err != nil {
-			return nil, fmt.Errorf("history: %w", err)
-		}
-	}
-	f, err := statedir.OpenFile(dir, rel, os.O_APPEND|os.O_WRONLY, 0)
-	if err != nil {
-		return nil, fmt.Errorf("history: %w", err)
-	}
-	return &Writer{f: f, redact: redact, synced: time.Now()}, nil
-}
-
-// Append stores one message; a tool result over MaxResultBytes is stored
-// summarised.
-func (w *Writer) Append(m llm.Message) error {
-	r := Record{Role: m.Role, Content: m.Content, ToolCallID: m.ToolCallID}
-	for _, img := range m.Images {
-		// An image is not kept: a marker says it was sent.
-		r.Content += ImageMarker(len(img))
-	}
-	if m.Role == llm.RoleTool {
-		r.Content, r.Summarised = Summarise(m.Content)
-	}
-	for _, c := range m.ToolCalls {
-		r.ToolCalls = append(r.ToolCalls, toolCall{ID: c.ID, Name: c.Name, Arguments: c.Arguments})
-	}
-	// A model turn opens a new turn: it and the last turn's results become
-	// durable together, before any of its tools runs.
-	when := notYet
-	if m.Role == llm.RoleAssistant {
-		when = atTurn
-	}
-	return w.line(r, when)
-}
-
 // ImageMarker stands in a stored message for an image of n bytes that
 // was sent with it (--review-images).
 func ImageMarker(n int) string { return fmt.Sprintf("\n\n[image: board as drawn, %d bytes]", n) }
-
-// MarkGenerated records ids the run created.
-func (w *Writer) MarkGenerated(ids ...string) error {
-	if len(ids) == 0 {
-		return nil
-	}
-	return w.line(Record{Role: "", Generated: ids}, notYet)
-}
-
-// durability says when a record written must reach the disk.
-type durability int
-
-const (
-	notYet durability = iota // with a later one
-	atTurn                   // now, if SyncEvery has passed
-	atOnce
-)
-
-func (w *Writer) line(v any, when durability) error {
-	data, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Errorf("history: %w", err)
-	}
-	if w.redact != nil {
-		// Redacting the JSON text covers every string field at once; the
-		// redactor's masks contain no JSON-special characters.
-		data = []byte(w.redact(string(data)))
-	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if _, err := w.f.Write(append(data, '\n')); err != nil {
-		return fmt.Errorf("history: %w", err)
-	}
-	w.dirty = true
-	if when == atOnce || when == atTurn && time.Since(w.synced) >= w.every {
-		return w.sync()
-	}
-	return nil
-}
-
-// sync fsyncs what was written since the last one; w.mu is held.
-func (w *Writer) sync() error {
-	if !w.dirty {
-		return nil
-	}
-	if err := w.f.Sync(); err != nil {
-		return fmt.Errorf("history: %w", err)
-	}
-	w.dirty = false
-	w.syncs++
-	fsyncs.Add(1)
-	w.synced = time.Now()
-	return nil
-}
-
-// SetContentHash records the node's content as the run leaves it.
-func (w *Writer) SetContentHash(hash string) error {
-	return w.line(Record{ContentHash: hash}, atOnce)
-}
-
-// Close makes what was written durable and closes the file.
-func (w *Writer) Close() error {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	err := w.sync()
-	if cerr := w.f.Close(); err == nil {
-		err = cerr
-	}
-	return err
-}
 
 // ErrNone is returned by Load when there is no history for the node.
 var ErrNone = errors.New("history: none saved")
@@ -335,37 +134,21 @@ func (e *CorruptError) Error() string {
 
 func (e *CorruptError) Unwrap() error { return e.Err }
 
-// Load reads the history of node at level. It returns ErrNone when there
-// is none, and a *CorruptError when the file cannot be read as a history.
-// A torn last line (a crash mid-write) is dropped; every call
+// numbered is one line of a stored conversation and its line number.
+type numbered struct {
+	no   int
+	data []byte
+}
+
+// build replays a conversation's records after its header. Every call
 // without a result gets the Interrupted result, placed where the result
-// belongs, so Messages is always a well-formed Chat Completions history.
-func Load(dir, node, level string) (Conversation, error) {
-	rel, err := relPath(node, level)
-	if err != nil {
-		return Conversation{}, err
-	}
-	path := filepath.Join(dir, filepath.FromSlash(rel))
-	// Most nodes have none: one stat says so, where the walk that refuses
-	// links costs a dozen system calls. A path that seems to exist only
-	// through a link is refused by that walk, here or when Create writes.
-	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-		return Conversation{}, ErrNone
-	}
-	data, err := statedir.ReadFile(dir, rel)
-	if errors.Is(err, fs.ErrNotExist) {
-		return Conversation{}, ErrNone
-	}
-	if err != nil {
-		return Conversation{}, fmt.Errorf("history: %w", err)
-	}
+// belongs, so Messages is always a well-formed Chat Completions history;
+// a record that cannot be one is a *CorruptError naming its line.
+func build(path string, h Header, lines []numbered) (Conversation, error) {
+	c := Conversation{Header: h, Committed: map[string]bool{}}
 	bad := func(line int, format string, args ...any) (Conversation, error) {
 		return Conversation{}, &CorruptError{Path: path, Line: line, Err: fmt.Errorf(format, args...)}
 	}
-	c := Conversation{Committed: map[string]bool{}}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 0, 64<<10), 64<<20)
-	lineNo := 0
 	var open []string // calls of the last assistant turn still without a result
 	closeOpen := func() {
 		for _, id := range open {
@@ -374,24 +157,10 @@ func Load(dir, node, level string) (Conversation, error) {
 		}
 		open = nil
 	}
-	for sc.Scan() {
-		lineNo++
-		line := sc.Bytes()
-		if lineNo == 1 {
-			if err := json.Unmarshal(line, &c.Header); err != nil {
-				return bad(1, "history header: %w", err)
-			}
-			if c.Header.Format != FormatVersion {
-				return bad(1, "history format %d; this lessongen reads format %d", c.Header.Format, FormatVersion)
-			}
-			continue
-		}
+	for _, l := range lines {
 		var r Record
-		if err := json.Unmarshal(line, &r); err != nil {
-			if !bytes.HasSuffix(data, []byte("\n")) && !sc.Scan() {
-				break // the torn last line of an interrupted append
-			}
-			return bad(lineNo, "history record: %w", err)
+		if err := json.Unmarshal(l.data, &r); err != nil {
+			return bad(l.no, "history record: %w", err)
 		}
 		if r.ContentHash != "" {
 			c.Header.ContentHash = r.ContentHash
@@ -405,7 +174,7 @@ func Load(dir, node, level string) (Conversation, error) {
 		case llm.RoleTool:
 			i := indexOf(open, r.ToolCallID)
 			if i < 0 {
-				return bad(lineNo, "result for call %q, which no open assistant turn made", r.ToolCallID)
+				return bad(l.no, "result for call %q, which no open assistant turn made", r.ToolCallID)
 			}
 			open = append(open[:i], open[i+1:]...)
 			c.Committed[r.ToolCallID] = true
@@ -419,29 +188,50 @@ func Load(dir, node, level string) (Conversation, error) {
 		}
 		c.Messages = append(c.Messages, m)
 	}
-	if err := sc.Err(); err != nil {
-		return bad(0, "%w", err)
-	}
-	if lineNo == 0 {
-		return bad(0, "empty history file")
-	}
 	closeOpen()
 	return c, nil
 }
 
-// SetAside renames the history of node at level, one Load found corrupt,
-// to NAME.broken-<UTC time> beside it, so the node starts afresh and the
-// file is kept for a person to look at; it returns the new path.
-func SetAside(dir, node, level string, now time.Time) (string, error) {
-	rel, err := relPath(node, level)
-	if err != nil {
-		return "", err
+// record is what Append stores of m.
+func record(m llm.Message) Record {
+	r := Record{Role: m.Role, Content: m.Content, ToolCallID: m.ToolCallID}
+	for _, img := range m.Images {
+		// An image is not kept: a marker says it was sent.
+		r.Content += ImageMarker(len(img))
 	}
-	aside := rel + ".broken-" + now.UTC().Format("20060102T150405.000000000Z")
-	if err := statedir.Rename(dir, rel, aside); err != nil {
-		return "", fmt.Errorf("history: set aside: %w", err)
+	if m.Role == llm.RoleTool {
+		r.Content, r.Summarised = Summarise(m.Content)
 	}
-	return filepath.Join(dir, filepath.FromSlash(aside)), nil
+	for _, c := range m.ToolCalls {
+		r.ToolCalls = append(r.ToolCalls, toolCall{ID: c.ID, Name: c.Name, Arguments: c.Arguments})
+	}
+	return r
+}
+
+// lines splits data into numbered lines, from line first on. An
+// unterminated last line is the write a kill cut short: it is left out.
+func lines(data []byte, first int) []numbered {
+	var out []numbered
+	for no := first; len(data) > 0; no++ {
+		i := bytes.IndexByte(data, '\n')
+		if i < 0 {
+			break
+		}
+		out = append(out, numbered{no, data[:i]})
+		data = data[i+1:]
+	}
+	return out
+}
+
+// safeName refuses a node or level that could not be a file name of the
+// earlier layout (which still names them so) or that would cut a path.
+func safeName(node, level string) error {
+	for _, part := range append(strings.Split(node, "/"), level) {
+		if part == "" || part == "." || part == ".." || strings.ContainsAny(part, `\/`+"\x00") {
+			return fmt.Errorf("history: node %q level %q is not a safe file name", node, level)
+		}
+	}
+	return nil
 }
 
 func indexOf(s []string, v string) int {

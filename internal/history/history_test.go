@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lessongen/lessongen/internal/statedir"
 	"github.com/lessongen/lessongen/llm"
 )
 
@@ -27,9 +28,23 @@ func conversation() []llm.Message {
 	}
 }
 
+// open is Open that must succeed; the log is closed with the test.
+func open(t *testing.T, dir string, redact func(string) string) *Log {
+	t.Helper()
+	l, err := Open(dir, redact)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	return l
+}
+
+func logPath(dir string) string { return filepath.Join(dir, statedir.HistoryLog) }
+
 func TestRoundTrip(t *testing.T) {
 	dir := t.TempDir()
-	w, err := Create(dir, Header{Node: "slides/light", Level: "whiteboard.node", ContentHash: "h1"}, nil)
+	l := open(t, dir, nil)
+	w, err := l.Create(Header{Node: "slides/light", Level: "whiteboard.node", ContentHash: "h1"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,8 +56,8 @@ func TestRoundTrip(t *testing.T) {
 	if err := w.MarkGenerated("t1"); err != nil {
 		t.Fatal(err)
 	}
-	w.Close()
-	c, err := Load(dir, "slides/light", "whiteboard.node")
+	l.Close()
+	c, err := open(t, dir, nil).Load("slides/light", "whiteboard.node")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,23 +72,60 @@ func TestRoundTrip(t *testing.T) {
 	}
 }
 
+// Conversations of many nodes share the one file, their lines
+// interleaved as the subagents ran side by side; each loads as its own,
+// and one begun again replaces the one before.
+func TestInterleavedConversations(t *testing.T) {
+	dir := t.TempDir()
+	l := open(t, dir, nil)
+	a, _ := l.Create(Header{Node: "slides/a/whiteboard", Level: "whiteboard.node", ContentHash: "ha"})
+	b, _ := l.Create(Header{Node: "slides/b/whiteboard", Level: "whiteboard.node", ContentHash: "hb"})
+	for i, m := range conversation() {
+		if err := a.Append(m); err != nil {
+			t.Fatal(err)
+		}
+		if i%2 == 0 {
+			if err := b.Append(llm.Message{Role: llm.RoleUser, Content: "b" + m.Content}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if _, err := l.Create(Header{Node: "slides/b/whiteboard", Level: "whiteboard.node", ContentHash: "hb2"}); err != nil {
+		t.Fatal(err)
+	}
+	l.Close()
+	l = open(t, dir, nil)
+	ca, err := l.Load("slides/a/whiteboard", "whiteboard.node")
+	if err != nil || !reflect.DeepEqual(ca.Messages, conversation()) || ca.Header.ContentHash != "ha" {
+		t.Fatalf("a: %v %+v", err, ca)
+	}
+	cb, err := l.Load("slides/b/whiteboard", "whiteboard.node")
+	if err != nil || len(cb.Messages) != 0 || cb.Header.ContentHash != "hb2" {
+		t.Fatalf("b begun again: %v %+v, want the new, empty conversation", err, cb)
+	}
+	if data, _ := os.ReadFile(logPath(dir)); strings.Count(string(data), "\n") != 1+1+len(conversation())+3+1 {
+		t.Errorf("log has %d lines:\n%s", strings.Count(string(data), "\n"), data)
+	}
+}
+
 func TestInterruptedCallGetsSyntheticResult(t *testing.T) {
 	dir := t.TempDir()
-	w, _ := Create(dir, Header{Node: "n", Level: "l"}, nil)
+	l := open(t, dir, nil)
+	w, _ := l.Create(Header{Node: "n", Level: "l"})
 	msgs := conversation()[:4] // c2 has no result: the run was killed
 	for _, m := range msgs {
 		if err := w.Append(m); err != nil {
 			t.Fatal(err)
 		}
 	}
-	w.Close()
+	l.Close()
 	// A torn half line, as a kill mid-append leaves.
-	path, _ := Path(dir, "n", "l")
-	f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
-	f.WriteString(`{"role":"tool","tool_call_id":"c2","con`)
+	f, _ := os.OpenFile(logPath(dir), os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(`{"node":"n","level":"l","role":"tool","tool_call_id":"c2","con`)
 	f.Close()
 
-	c, err := Load(dir, "n", "l")
+	l = open(t, dir, nil)
+	c, err := l.Load("n", "l")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,17 +136,16 @@ func TestInterruptedCallGetsSyntheticResult(t *testing.T) {
 	if !c.Committed["c1"] || c.Committed["c2"] || !reflect.DeepEqual(c.Interrupted, []string{"c2"}) {
 		t.Fatalf("committed %v interrupted %v", c.Committed, c.Interrupted)
 	}
-	// Continuing appends after the synthetic result stay well-formed.
-	w, err = Reopen(dir, "n", "l", nil)
+	// Continuing appends after the synthetic result stay well-formed: the
+	// first write cut the torn line off.
+	w, err = l.Reopen("n", "l")
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Reopen cut the torn line; the synthetic result is not stored, so
-	// the continuing run appends the result it decides on.
 	w.Append(llm.Message{Role: llm.RoleTool, ToolCallID: "c2", Content: Interrupted})
 	w.Append(llm.Message{Role: llm.RoleUser, Content: "again"})
-	w.Close()
-	c, err = Load(dir, "n", "l")
+	l.Close()
+	c, err = open(t, dir, nil).Load("n", "l")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,17 +156,17 @@ func TestInterruptedCallGetsSyntheticResult(t *testing.T) {
 
 func TestLargeResultIsSummarised(t *testing.T) {
 	dir := t.TempDir()
-	w, _ := Create(dir, Header{Node: "n", Level: "l"}, nil)
+	l := open(t, dir, nil)
+	w, _ := l.Create(Header{Node: "n", Level: "l"})
 	big := strings.Repeat("line of a large result\n", 1000)
 	w.Append(llm.Message{Role: llm.RoleAssistant, ToolCalls: []llm.ToolCall{{ID: "c1", Name: "describe_lesson", Arguments: "{}"}}})
 	w.Append(llm.Message{Role: llm.RoleTool, ToolCallID: "c1", Content: big})
-	w.Close()
-	path, _ := Path(dir, "n", "l")
-	raw, _ := os.ReadFile(path)
+	l.Close()
+	raw, _ := os.ReadFile(logPath(dir))
 	if !strings.Contains(string(raw), `"summarised":true`) {
 		t.Fatalf("no summarised flag in %s", raw)
 	}
-	c, err := Load(dir, "n", "l")
+	c, err := open(t, dir, nil).Load("n", "l")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,62 +178,97 @@ func TestLargeResultIsSummarised(t *testing.T) {
 
 func TestRedactsAndRefusesUnsafeNames(t *testing.T) {
 	dir := t.TempDir()
-	w, _ := Create(dir, Header{Node: "n", Level: "l"}, func(s string) string { return strings.ReplaceAll(s, "sk-secret", "sk-…") })
+	l := open(t, dir, func(s string) string { return strings.ReplaceAll(s, "sk-secret", "sk-…") })
+	w, _ := l.Create(Header{Node: "n", Level: "l"})
 	w.Append(llm.Message{Role: llm.RoleUser, Content: "key sk-secret"})
-	w.Close()
-	path, _ := Path(dir, "n", "l")
-	raw, _ := os.ReadFile(path)
-	if strings.Contains(string(raw), "sk-secret") {
+	l.Close()
+	raw, _ := os.ReadFile(logPath(dir))
+	if strings.Contains(string(raw), "sk-secret") || !strings.Contains(string(raw), "sk-…") {
 		t.Fatalf("secret stored: %s", raw)
 	}
 	for _, node := range []string{"../x", "a/../../b", ""} {
-		if _, err := Path(dir, node, "l"); err == nil {
-			t.Errorf("node %q accepted", node)
+		if _, err := l.Load(node, "l"); err == nil || errors.Is(err, ErrNone) {
+			t.Errorf("node %q accepted: %v", node, err)
+		}
+		if _, err := l.Create(Header{Node: node, Level: "l"}); err == nil {
+			t.Errorf("node %q created", node)
 		}
 	}
-	if _, err := Load(dir, "none", "l"); err != ErrNone {
+	if _, err := l.Load("none", "l"); err != ErrNone {
 		t.Fatalf("missing history: %v", err)
 	}
 }
 
-// A file that cannot be read is a *CorruptError (the run sets it aside);
-// a torn last line is no damage.
+// A conversation that cannot be read is a *CorruptError naming its line
+// (the run sets it aside, and it stays aside); a log that cannot be read
+// as a whole is Open's *CorruptError (the run sets the file aside); a
+// torn last line is no damage.
 func TestLoadCorrupt(t *testing.T) {
-	header := `{"format":1,"node":"n","level":"l","content_hash":"sha256:0"}` + "\n"
+	const header = `{"format":2,"node":"n","level":"l","content_hash":"sha256:0"}` + "\n"
+	const other = `{"format":2,"node":"o","level":"l"}` + "\n" + `{"node":"o","level":"l","role":"user","content":"kept"}` + "\n"
 	for _, tc := range []struct {
 		name, data string
-		line       int // 0: not corrupt
-		corrupt    bool
+		openLine   int // Open's CorruptError at this line
+		loadLine   int // Load's CorruptError at this line
 	}{
-		{"empty", "", 0, true},
-		{"bad middle line", header + `{"role":"user","content":` + "\n" + `{"role":"user","content":"x"}` + "\n", 2, true},
-		{"other format", `{"format":9,"node":"n","level":"l"}` + "\n", 1, true},
-		{"torn last line", header + `{"role":"user","content":"x"}` + "\n" + `{"role":"us`, 0, false},
+		{"bad middle line", header + `{"node":"n","level":"l","role":"user","content":` + "\n" + other, 2, 0},
+		{"line naming nothing", header + `{"role":"user","content":"x"}` + "\n" + other, 2, 0},
+		{"record before header", `{"node":"n","level":"l","role":"user","content":"x"}` + "\n", 1, 0},
+		{"other format", other + `{"format":9,"node":"n","level":"l"}` + "\n", 0, 3},
+		{"result without its call", other + header + `{"node":"n","level":"l","role":"tool","tool_call_id":"zz","content":"x"}` + "\n", 0, 4},
+		{"torn last line", header + `{"node":"n","level":"l","role":"user","content":"x"}` + "\n" + other + `{"node":"n","level":"l","role":"us`, 0, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
-			p, _ := Path(dir, "n", "l")
-			os.MkdirAll(filepath.Dir(p), 0o755)
-			if err := os.WriteFile(p, []byte(tc.data), 0o644); err != nil {
+			if err := os.WriteFile(logPath(dir), []byte(tc.data), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			_, err := Load(dir, "n", "l")
+			now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+			l, err := Open(dir, nil)
 			var ce *CorruptError
-			if errors.As(err, &ce) != tc.corrupt || (tc.corrupt && ce.Line != tc.line) {
-				t.Fatalf("Load: %v, want corrupt=%v at line %d", err, tc.corrupt, tc.line)
+			if errors.As(err, &ce) != (tc.openLine > 0) || (ce != nil && ce.Line != tc.openLine) {
+				t.Fatalf("Open: %v, want corrupt at line %d", err, tc.openLine)
 			}
-			if !tc.corrupt {
+			defer l.Close()
+			if tc.openLine > 0 {
+				if _, err := l.Create(Header{Node: "n", Level: "l"}); err == nil {
+					t.Fatal("wrote to a log not set aside")
+				}
+				aside, err := l.SetAsideLog(now)
+				if err != nil || filepath.Base(aside) != "history.jsonl.broken-20260102T030405.000000000Z" {
+					t.Fatalf("SetAsideLog = %s, %v", aside, err)
+				}
+				if data, _ := os.ReadFile(aside); string(data) != tc.data {
+					t.Error("the set-aside file lost its content")
+				}
+				if _, err := l.Create(Header{Node: "n", Level: "l"}); err != nil {
+					t.Fatalf("create after set aside: %v", err)
+				}
 				return
 			}
-			aside, err := SetAside(dir, "n", "l", time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
-			if err != nil || filepath.Base(aside) != "l.jsonl.broken-20260102T030405.000000000Z" {
+			_, err = l.Load("n", "l")
+			if errors.As(err, &ce) != (tc.loadLine > 0) || (ce != nil && ce.Line != tc.loadLine) {
+				t.Fatalf("Load: %v, want corrupt at line %d", err, tc.loadLine)
+			}
+			if c, err := l.Load("o", "l"); err != nil || c.Messages[0].Content != "kept" {
+				t.Fatalf("another node's conversation: %v %+v", err, c)
+			}
+			if tc.loadLine == 0 {
+				return
+			}
+			aside, err := l.SetAside("n", "l", now)
+			if err != nil || filepath.Base(aside) != "history.jsonl.broken-20260102T030405.000000000Z" {
 				t.Fatalf("SetAside = %s, %v", aside, err)
 			}
-			if data, _ := os.ReadFile(aside); string(data) != tc.data {
-				t.Error("the set-aside file lost its content")
+			if data, _ := os.ReadFile(aside); !strings.Contains(tc.data, string(data)) || !strings.Contains(string(data), `"node":"n"`) || strings.Contains(string(data), `"node":"o"`) {
+				t.Errorf("the set-aside file holds %q, want n's lines alone", data)
 			}
-			if _, err := Load(dir, "n", "l"); !errors.Is(err, ErrNone) {
-				t.Errorf("after SetAside, Load = %v, want ErrNone", err)
+			l.Close()
+			// Aside in this run and the next, until begun again.
+			for _, l := range []*Log{l, open(t, dir, nil)} {
+				if _, err := l.Load("n", "l"); !errors.Is(err, ErrNone) {
+					t.Errorf("after SetAside, Load = %v, want ErrNone", err)
+				}
 			}
 		})
 	}
@@ -193,7 +279,8 @@ func TestLoadCorrupt(t *testing.T) {
 // as text.
 func TestImageStoredAsMarker(t *testing.T) {
 	dir := t.TempDir()
-	w, err := Create(dir, Header{Node: "slides/light", Level: "whiteboard.node", ContentHash: "h1"}, nil)
+	l := open(t, dir, nil)
+	w, err := l.Create(Header{Node: "slides/light", Level: "whiteboard.node", ContentHash: "h1"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -201,16 +288,15 @@ func TestImageStoredAsMarker(t *testing.T) {
 	if err := w.Append(llm.Message{Role: llm.RoleUser, Content: "Review", Images: [][]byte{img}}); err != nil {
 		t.Fatal(err)
 	}
-	w.Close()
-	path, _ := Path(dir, "slides/light", "whiteboard.node")
-	data, err := os.ReadFile(path)
+	l.Close()
+	data, err := os.ReadFile(logPath(dir))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if b64 := base64.StdEncoding.EncodeToString(img); strings.Contains(string(data), b64[20:60]) || strings.Contains(string(data), "pixels") {
 		t.Errorf("the history file holds the image:\n%s", data)
 	}
-	c, err := Load(dir, "slides/light", "whiteboard.node")
+	c, err := open(t, dir, nil).Load("slides/light", "whiteboard.node")
 	if err != nil {
 		t.Fatal(err)
 	}

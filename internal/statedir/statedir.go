@@ -36,8 +36,11 @@ var Reserved = []string{"schema", ".gitignore", oldHistory, oldNotes}
 
 // The entries of a state folder.
 const (
-	HistoryDir = "history"
+	HistoryLog = "history.jsonl"
 	NotesFile  = "notes.jsonl"
+	// HistoryDir held the conversations before HistoryLog did, a file
+	// per node and level; they are still read.
+	HistoryDir = "history"
 )
 
 // The old layout, one state folder shared by every lesson beside it.
