@@ -41,7 +41,8 @@ func runCourse(ctx context.Context, opts *generateOptions) error {
 }
 
 // checkCourseFlags refuses what a course run cannot do for many lessons
-// at once: one output file, one recording, one terminal to ask on.
+// at once: one output file, one recording, one terminal to ask on, one
+// state folder.
 func checkCourseFlags(opts *generateOptions, cfg *settings) error {
 	switch {
 	case opts.slide != "" || opts.metadata:
@@ -58,6 +59,10 @@ func checkCourseFlags(opts *generateOptions, cfg *settings) error {
 		return usagef("--json prints one lesson's summary; each lesson of a course prints its own on stderr")
 	case cfg.Events != "" && cfg.Events != "-":
 		return usagef("--events FILE logs one lesson's run; with a course use --events - (stderr), or run a lesson file")
+	case cfg.StateDir != "":
+		// One folder would hold every lesson's conversations, journal and
+		// provenance, and its lock would let one lesson run at a time.
+		return usagef("--state-dir names one state folder, but each lesson of a course keeps its own (.lessongen/FILE beside it); unset it (state_dir in the config, LESSONGEN_STATE_DIR), or run a lesson file")
 	}
 	// Before the course's own levels send anything.
 	return checkMaxCost(cfg)

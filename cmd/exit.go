@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/lessongen/lessongen/internal/history"
 	"github.com/lessongen/lessongen/internal/yamlsrc"
 	"github.com/lessongen/lessongen/orchestrate"
 )
@@ -67,6 +68,7 @@ func exitCode(err error) int {
 	var usage *usageError
 	var problems yamlsrc.Problems
 	var silent *silentError
+	var busy *history.BusyError
 	switch {
 	case err == nil:
 		return ExitOK
@@ -78,7 +80,7 @@ func exitCode(err error) int {
 		return ExitInterrupted
 	case errors.Is(err, ErrPartial), errors.Is(err, ErrConflict):
 		return ExitPartial
-	case errors.As(err, &usage), errors.As(err, &problems):
+	case errors.As(err, &usage), errors.As(err, &problems), errors.As(err, &busy):
 		return ExitUsage
 	}
 	return ExitFailure

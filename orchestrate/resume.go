@@ -44,6 +44,13 @@ func openLog(opts Options) (*history.Log, error) {
 	}
 	// As durable as the lesson's checkpoints, no more.
 	l.SyncEvery(opts.CheckpointInterval)
+	if !opts.HistoryReadOnly {
+		// Another run holding the log stops this one before its first
+		// request.
+		if err := l.Claim(); err != nil {
+			return nil, err
+		}
+	}
 	return l, nil
 }
 

@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/lessongen/lessongen/internal/lock"
 	"github.com/lessongen/lessongen/internal/statedir"
 	"github.com/lessongen/lessongen/llm"
 )
@@ -42,6 +43,7 @@ type Log struct {
 	convs map[string]*stored // by key(node, level)
 	lines int                // complete lines in the file
 	size  int64              // their bytes
+	read  int64              // the file's size when it was read
 	torn  bool               // bytes after them: a write a kill cut short
 	// broken is why the file as a whole could not be read (a line that
 	// names no conversation); nothing is written until SetAsideLog.
@@ -108,6 +110,7 @@ func Open(dir string, redact func(string) string) (*Log, error) {
 	if err != nil {
 		return nil, fmt.Errorf("history: %w", err)
 	}
+	l.read = int64(len(data))
 	if err := l.index(data); err != nil {
 		l.convs, l.broken = map[string]*stored{}, err
 		return l, err
@@ -316,9 +319,13 @@ func (l *Log) write(v any, when durability) (numbered, error) {
 	return numbered{l.lines, data}, nil
 }
 
-// file opens the log for appending on the first write: the torn line of
-// a killed run is cut off first, so the next record starts on a line of
-// its own, and a log mostly of superseded conversations is compacted.
+// file opens the log for appending on the first write, under an
+// exclusive lock held until Close: another process's run on a lesson
+// sharing this state folder is refused (BusyError), never interleaved
+// with a compaction. Under the lock the log is read again if it changed
+// since Open, the torn line of a killed run is cut off, so the next
+// record starts on a line of its own, and a log mostly of superseded
+// conversations is compacted.
 func (l *Log) file() (*os.File, error) {
 	if l.f != nil {
 		return l.f, nil
@@ -326,23 +333,82 @@ func (l *Log) file() (*os.File, error) {
 	if l.broken != nil {
 		return nil, fmt.Errorf("history: %w (set it aside first)", l.broken)
 	}
-	if l.torn {
-		if err := statedir.Truncate(l.dir, statedir.HistoryLog, l.size); err != nil {
-			return nil, fmt.Errorf("history: %w", err)
+	f, err := l.openLocked()
+	if err != nil {
+		return nil, err
+	}
+	fail := func(err error) (*os.File, error) {
+		f.Close()
+		return nil, err
+	}
+	if fi, err := f.Stat(); err != nil {
+		return fail(fmt.Errorf("history: %w", err))
+	} else if fi.Size() != l.read {
+		data, err := statedir.ReadFile(l.dir, statedir.HistoryLog)
+		if err != nil {
+			return fail(fmt.Errorf("history: %w", err))
 		}
-		l.torn = false
+		l.convs, l.read = map[string]*stored{}, int64(len(data))
+		if err := l.index(data); err != nil {
+			l.broken = err
+			return fail(fmt.Errorf("history: %w (set it aside first)", err))
+		}
+	}
+	if l.torn {
+		if err := f.Truncate(l.size); err != nil {
+			return fail(fmt.Errorf("history: %w", err))
+		}
+		l.torn, l.read = false, l.size
 	}
 	if l.size >= compactAt && 2*l.liveBytes() < l.size {
 		if err := l.compact(); err != nil {
-			return nil, err
+			return fail(err)
 		}
+		// The log is a new file now: lock it, and let the old one go.
+		nf, err := l.openLocked()
+		if err != nil {
+			return fail(err)
+		}
+		f.Close()
+		f = nf
 	}
+	l.f = f
+	return f, nil
+}
+
+// BusyError means another process holds the log: a run on another lesson
+// that shares this state folder (--state-dir).
+type BusyError struct{ Path string }
+
+func (e *BusyError) Error() string {
+	return fmt.Sprintf("%s is being written by another lessongen run: do two lessons share this state folder (--state-dir)? Give each lesson its own, or wait for that run to finish", e.Path)
+}
+
+// openLocked opens the log for appending and takes its lock.
+func (l *Log) openLocked() (*os.File, error) {
 	f, err := statedir.OpenFile(l.dir, statedir.HistoryLog, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("history: %w", err)
 	}
-	l.f = f
+	ok, err := lock.TryLock(f)
+	if err == nil && !ok {
+		err = &BusyError{Path: l.path}
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
 	return f, nil
+}
+
+// Claim opens the log for this run's writes before its first request, so
+// a log another run holds stops it there (BusyError), not at its first
+// saved turn.
+func (l *Log) Claim() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	_, err := l.file()
+	return err
 }
 
 // liveBytes is the size of the lines a compacted log keeps.
@@ -382,7 +448,7 @@ func (l *Log) compact() error {
 	if err := statedir.WriteFile(l.dir, statedir.HistoryLog, buf.Bytes(), 0o644); err != nil {
 		return fmt.Errorf("history: compact: %w", err)
 	}
-	l.convs = map[string]*stored{}
+	l.convs, l.read = map[string]*stored{}, int64(buf.Len())
 	if err := l.index(buf.Bytes()); err != nil {
 		return err
 	}
@@ -433,7 +499,7 @@ func (l *Log) SetAsideLog(now time.Time) (string, error) {
 	if err := statedir.Rename(l.dir, statedir.HistoryLog, name); err != nil {
 		return "", fmt.Errorf("history: set aside: %w", err)
 	}
-	l.broken, l.convs, l.lines, l.size, l.torn = nil, map[string]*stored{}, 0, 0, false
+	l.broken, l.convs, l.lines, l.size, l.read, l.torn = nil, map[string]*stored{}, 0, 0, 0, false
 	return filepath.Join(l.dir, name), nil
 }
 

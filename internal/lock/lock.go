@@ -164,7 +164,7 @@ func acquire(file, lp string, self Holder, mkdir bool) (f *os.File, left *Holder
 		if err != nil {
 			return nil, nil, made, &Error{File: file, Lock: lp, Err: unwrapPath(err)}
 		}
-		ok, err := tryLock(f)
+		ok, err := TryLock(f)
 		if err != nil {
 			f.Close()
 			return nil, nil, made, fmt.Errorf("lock %s: %w", file, err)
