@@ -13,6 +13,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"syscall"
 	"time"
 
 	"github.com/lessongen/lessongen/internal/statedir"
@@ -36,7 +37,9 @@ func loadLegacy(dir, node, level string) (Conversation, Header, []numbered, erro
 	// Most nodes have none: one stat says so, where the walk that refuses
 	// links costs a dozen system calls. A path that seems to exist only
 	// through a link is refused by that walk.
-	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+	// A file where one of its folders would be (ENOTDIR) holds none
+	// either: the earlier layout is never written, so it is only read past.
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
 		return Conversation{}, Header{}, nil, ErrNone
 	}
 	data, err := statedir.ReadFile(dir, rel)

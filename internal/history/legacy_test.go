@@ -156,3 +156,26 @@ func TestCompaction(t *testing.T) {
 		t.Fatalf("set aside before compaction: %v, want ErrNone", err)
 	}
 }
+
+// A file planted where a folder of the earlier layout would be holds no
+// conversation: nothing is read through it, and the log is written as
+// ever.
+func TestFileWhereLegacyFolderWouldBe(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "history", "slides"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "history", "slides", "a"), []byte("planted"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	l := open(t, dir, nil)
+	if _, err := l.Load("slides/a/whiteboard", "whiteboard.node"); !errors.Is(err, ErrNone) {
+		t.Fatalf("Load = %v, want ErrNone", err)
+	}
+	if _, err := l.Create(Header{Node: "slides/a/whiteboard", Level: "whiteboard.node"}); err != nil {
+		t.Fatal(err)
+	}
+	if data, _ := os.ReadFile(filepath.Join(dir, "history", "slides", "a")); string(data) != "planted" {
+		t.Errorf("the planted file changed: %q", data)
+	}
+}
