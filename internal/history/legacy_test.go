@@ -179,3 +179,35 @@ func TestFileWhereLegacyFolderWouldBe(t *testing.T) {
 		t.Errorf("the planted file changed: %q", data)
 	}
 }
+
+// The log is one run's at a time: a second Claim (another run on a lesson
+// sharing the state folder) is a *BusyError until the first closes, and a
+// broken log another run holds is not renamed from under it.
+func TestClaimIsExclusive(t *testing.T) {
+	dir := t.TempDir()
+	first := open(t, dir, nil)
+	if err := first.Claim(); err != nil {
+		t.Fatal(err)
+	}
+	second := open(t, dir, nil)
+	var busy *BusyError
+	if err := second.Claim(); !errors.As(err, &busy) || busy.Path != logPath(dir) {
+		t.Fatalf("second claim: %v, want a BusyError naming the log", err)
+	}
+	if _, err := second.SetAsideLog(time.Now()); !errors.As(err, &busy) {
+		t.Fatalf("set aside while held: %v, want a BusyError", err)
+	}
+	w, err := first.Create(Header{Node: "n", Level: "l"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Append(llm.Message{Role: llm.RoleUser, Content: "first's"})
+	first.Close()
+	// Claimed now, and read again: the first run's conversation is there.
+	if err := second.Claim(); err != nil {
+		t.Fatal(err)
+	}
+	if c, err := second.Load("n", "l"); err != nil || len(c.Messages) != 1 {
+		t.Fatalf("after the first run: %v %+v, want its conversation", err, c)
+	}
+}

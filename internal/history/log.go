@@ -495,6 +495,12 @@ func (l *Log) SetAside(node, level string, now time.Time) (string, error) {
 func (l *Log) SetAsideLog(now time.Time) (string, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	// Under its lock: a log another run is writing is that run's.
+	f, err := l.openLocked()
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
 	name := statedir.HistoryLog + brokenSuffix(now)
 	if err := statedir.Rename(l.dir, statedir.HistoryLog, name); err != nil {
 		return "", fmt.Errorf("history: set aside: %w", err)
