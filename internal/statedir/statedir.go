@@ -263,7 +263,7 @@ func Check(dir string) error {
 		}
 	}
 	// What the run writes must be of its kind where it exists.
-	for p, dirWanted := range map[string]bool{dir: true, filepath.Join(dir, HistoryDir): true, filepath.Join(dir, NotesFile): false} {
+	for p, dirWanted := range map[string]bool{dir: true, filepath.Join(dir, HistoryDir): true, filepath.Join(dir, HistoryLog): false, filepath.Join(dir, NotesFile): false} {
 		if fi, err := os.Lstat(p); err == nil && What(fi) == "" && fi.IsDir() != dirWanted {
 			what := map[bool]string{true: "a folder", false: "a file"}
 			return fmt.Errorf("%s is %s, where lessongen keeps %s; move it away", p, what[fi.IsDir()], what[dirWanted])
