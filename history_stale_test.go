@@ -1,0 +1,83 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A saved conversation is continued only while its node reads as the
+// conversation left it (docs/history.md): after the author edits the
+// slide, a refinement starts afresh from the slide as it stands, in a run
+// that saves (a new conversation begins in the log, the old one stays
+// superseded above it) and in a dry run (nothing is written).
+func TestStaleConversationNotContinued(t *testing.T) {
+	cleanEnv(t)
+	t.Chdir(t.TempDir())
+	write(t, "lesson.yaml", refineLesson)
+	write(t, "slides/a.yaml", "# slide a\nelements: !pending \"one line of text\"\n")
+	write(t, "slides/b.yaml", "# slide b\nheading: Poles\nelements: !pending \"the two poles\"\n")
+	startScript(t, refineGenerate)
+	if code, out, errOut := runLessongen(t, "generate", "lesson.yaml", "--concurrency", "1"); code != 0 {
+		t.Fatalf("generate: exit %d\n%s%s", code, out, errOut)
+	}
+	const saved = "Let me look first." // the generate run's first answer on b
+	b, _ := os.ReadFile("slides/b.yaml")
+	write(t, "slides/b.yaml", strings.Replace(string(b), "heading: Poles", "heading: Magnet poles", 1))
+	for _, dry := range []bool{true, false} {
+		before, _ := os.ReadFile(historyLog)
+		srv := startScript(t, refineFill)
+		args := []string{"fill", "lesson.yaml", "--slide", "b", "--instruction", "Add a caption"}
+		if dry {
+			args = append(args, "--dry-run")
+		}
+		code, out, errOut := runLessongen(t, args...)
+		if code != 0 || len(srv.Requests()) == 0 {
+			t.Fatalf("dry run %v: exit %d, %d requests\n%s%s", dry, code, len(srv.Requests()), out, errOut)
+		}
+		first := srv.Requests()[0].Body
+		if bytes.Contains(first, []byte(saved)) || !bytes.Contains(first, []byte("Magnet poles")) {
+			t.Fatalf("dry run %v: the first request continues the conversation saved before the edit:\n%s", dry, first)
+		}
+		after, _ := os.ReadFile(historyLog)
+		if dry && !bytes.Equal(before, after) {
+			t.Errorf("the dry run wrote the log:\n%s", after[len(before):])
+		}
+		if !dry && (!bytes.HasPrefix(after, before) || len(conversationLines(t, historyLog, "slides/b/whiteboard", "whiteboard.node")) < 3 ||
+			bytes.Contains(bytes.Join(conversationLines(t, historyLog, "slides/b/whiteboard", "whiteboard.node"), nil), []byte(saved))) {
+			t.Errorf("the log after the refinement: want the old conversation kept above a new one that holds none of it:\n%s", after)
+		}
+	}
+}
+
+// A run that saves nothing (a dry run) warns about a saved conversation
+// it cannot read and starts that node afresh, but sets nothing aside:
+// no copy beside the log, no line added to it.
+func TestDryRunSetsNothingAside(t *testing.T) {
+	cleanEnv(t)
+	t.Chdir(t.TempDir())
+	write(t, "lesson.yaml", refineLesson)
+	write(t, "slides/a.yaml", "# slide a\nelements: !pending \"one line of text\"\n")
+	write(t, "slides/b.yaml", "# slide b\nheading: Poles\nelements: !pending \"the two poles\"\n")
+	startScript(t, refineGenerate)
+	if code, out, errOut := runLessongen(t, "generate", "lesson.yaml", "--concurrency", "1"); code != 0 {
+		t.Fatalf("generate: exit %d\n%s%s", code, out, errOut)
+	}
+	lines := conversationLines(t, historyLog, "slides/b/whiteboard", "whiteboard.node")
+	lines = append(lines, []byte(`{"node":"slides/b/whiteboard","level":"whiteboard.node","role":"tool","tool_call_id":"nobody","content":"x"}`))
+	replaceConversation(t, historyLog, "slides/b/whiteboard", "whiteboard.node", lines)
+	before, _ := os.ReadFile(historyLog)
+	startScript(t, refineFill)
+	code, out, errOut := runLessongen(t, "fill", "lesson.yaml", "--slide", "b", "--instruction", "Add a caption", "--dry-run")
+	if code != 0 || !strings.Contains(errOut, "saved conversation not continued") || strings.Contains(errOut, "set aside") {
+		t.Fatalf("dry run: exit %d; want a warning that sets nothing aside\n%s%s", code, out, errOut)
+	}
+	if after, _ := os.ReadFile(historyLog); !bytes.Equal(before, after) {
+		t.Errorf("the dry run wrote the log:\n%s", after[len(before):])
+	}
+	if m, _ := filepath.Glob(historyLog + ".broken-*"); len(m) > 0 {
+		t.Errorf("the dry run set aside %v", m)
+	}
+}
