@@ -81,3 +81,61 @@ func TestDryRunSetsNothingAside(t *testing.T) {
 		t.Errorf("the dry run set aside %v", m)
 	}
 }
+
+// A refinement killed while the model was answering leaves its
+// instruction saved without an answer. The next refinement, with other
+// words, sends a well-formed conversation (no two user turns in a row:
+// servers whose chat template wants the roles to alternate refuse it).
+// The same instruction again is asked once, not twice.
+func TestRefineAfterKilledRefinement(t *testing.T) {
+	cleanEnv(t)
+	t.Chdir(t.TempDir())
+	write(t, "lesson.yaml", refineLesson)
+	write(t, "slides/a.yaml", "# slide a\nelements: !pending \"one line of text\"\n")
+	write(t, "slides/b.yaml", "# slide b\nheading: Poles\nelements: !pending \"the two poles\"\n")
+	startScript(t, refineGenerate)
+	if code, out, errOut := runLessongen(t, "generate", "lesson.yaml", "--concurrency", "1"); code != 0 {
+		t.Fatalf("generate: exit %d\n%s%s", code, out, errOut)
+	}
+	if err := os.CopyFS("../generated", os.DirFS(".")); err != nil {
+		t.Fatal(err)
+	}
+	// What a refinement killed before its answer leaves: the log holds its
+	// instruction turn (as sent, with what may change) and nothing after.
+	startScript(t, refineFill)
+	if code, out, errOut := runLessongen(t, "fill", "lesson.yaml", "--slide", "b", "--instruction", "Make it red"); code != 0 {
+		t.Fatalf("fill: exit %d\n%s%s", code, out, errOut)
+	}
+	var killed []byte
+	for _, ln := range conversationLines(t, historyLog, "slides/b/whiteboard", "whiteboard.node") {
+		if bytes.Contains(ln, []byte(`"role":"user","content":"Make it red`)) {
+			killed = ln
+		}
+	}
+	for _, instruction := range []string{"Make it red", "Add a caption"} {
+		for _, f := range []string{".lessongen", "slides", "lesson.yaml"} {
+			if err := os.RemoveAll(f); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := os.CopyFS(".", os.DirFS("../generated")); err != nil {
+			t.Fatal(err)
+		}
+		lines := conversationLines(t, historyLog, "slides/b/whiteboard", "whiteboard.node")
+		replaceConversation(t, historyLog, "slides/b/whiteboard", "whiteboard.node", append(lines, killed))
+		srv := startScript(t, refineFill)
+		if code, out, errOut := runLessongen(t, "fill", "lesson.yaml", "--slide", "b", "--instruction", instruction); code != 0 || len(srv.Requests()) == 0 {
+			t.Fatalf("fill %q: exit %d\n%s%s", instruction, code, out, errOut)
+		}
+		first := srv.Requests()[0].Body
+		if msg := malformed(first); msg != "" {
+			t.Errorf("fill %q after a killed refinement: %s", instruction, msg)
+		}
+		if n := bytes.Count(first, []byte(`"content":"Make it red`)); n != 1 {
+			t.Errorf("fill %q: the killed instruction is in the request %d times, want once", instruction, n)
+		}
+		if !bytes.Contains(first, []byte(`"content":"`+instruction)) {
+			t.Errorf("fill %q: the instruction was not sent", instruction)
+		}
+	}
+}
