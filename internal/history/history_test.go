@@ -193,6 +193,12 @@ func TestRedactsAndRefusesUnsafeNames(t *testing.T) {
 		if _, err := l.Create(Header{Node: node, Level: "l"}); err == nil {
 			t.Errorf("node %q created", node)
 		}
+		if _, err := l.Reopen(node, "l"); err == nil || errors.Is(err, ErrNone) {
+			t.Errorf("node %q reopened: %v", node, err)
+		}
+		if _, err := l.SetAside(node, "l", time.Now()); err == nil {
+			t.Errorf("node %q set aside", node)
+		}
 	}
 	if _, err := l.Load("none", "l"); err != ErrNone {
 		t.Fatalf("missing history: %v", err)
