@@ -139,3 +139,47 @@ func TestRefineAfterKilledRefinement(t *testing.T) {
 		}
 	}
 }
+
+// A refinement's saved conversation cut at any line, or inside one (what
+// a kill -9 or a machine crash may leave), is continued by the next
+// refinement with a well-formed request (malformed: no two user turns in
+// a row, every result answering a call of the turn before it), whatever
+// the new instruction.
+func TestRefineFromEveryCut(t *testing.T) {
+	cleanEnv(t)
+	t.Chdir(t.TempDir())
+	write(t, "lesson.yaml", refineLesson)
+	write(t, "slides/a.yaml", "# slide a\nelements: !pending \"one line of text\"\n")
+	write(t, "slides/b.yaml", "# slide b\nheading: Poles\nelements: !pending \"the two poles\"\n")
+	startScript(t, refineGenerate)
+	if code, out, errOut := runLessongen(t, "generate", "lesson.yaml", "--concurrency", "1"); code != 0 {
+		t.Fatalf("generate: exit %d\n%s%s", code, out, errOut)
+	}
+	generated, _ := os.ReadFile(historyLog)
+	board, _ := os.ReadFile("slides/b.yaml")
+	startScript(t, refineFill)
+	if code, out, errOut := runLessongen(t, "fill", "lesson.yaml", "--slide", "b", "--instruction", "Make it red"); code != 0 {
+		t.Fatalf("fill: exit %d\n%s%s", code, out, errOut)
+	}
+	whole, _ := os.ReadFile(historyLog)
+	var cuts []int
+	for i := len(generated); i < len(whole); i++ {
+		if whole[i-1] == '\n' {
+			cuts = append(cuts, i, i+(len(whole)-i)/3) // at the line's end, and inside the next
+		}
+	}
+	for _, cut := range cuts {
+		for _, instruction := range []string{"Make it red", "Add a caption"} {
+			write(t, "slides/b.yaml", string(board))
+			write(t, historyLog, string(whole[:cut]))
+			srv := startScript(t, refineFill)
+			code, out, errOut := runLessongen(t, "fill", "lesson.yaml", "--slide", "b", "--instruction", instruction)
+			if code != 0 && code != 3 || len(srv.Requests()) == 0 {
+				t.Fatalf("cut at byte %d, %q: exit %d, %d requests\n%s%s", cut, instruction, code, len(srv.Requests()), out, errOut)
+			}
+			if msg := malformed(srv.Requests()[0].Body); msg != "" {
+				t.Errorf("cut at byte %d, %q: %s", cut, instruction, msg)
+			}
+		}
+	}
+}
