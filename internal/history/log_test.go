@@ -176,3 +176,44 @@ func TestCompactionThresholds(t *testing.T) {
 		})
 	}
 }
+
+// Lines are as long as a model's turn makes them (a whole table in one
+// call's arguments): a line of 100 KiB is read, and a torn one of that
+// size is dropped and cut off before the next write, like a short one.
+func TestLongLines(t *testing.T) {
+	dir := t.TempDir()
+	long := strings.Repeat("x", 100<<10)
+	l := open(t, dir, nil)
+	w, err := l.Create(Header{Node: "n", Level: "l"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	call := []llm.ToolCall{{ID: "c1", Name: "add_table", Arguments: `{"rows":"` + long + `"}`}}
+	if err := w.Append(llm.Message{Role: llm.RoleAssistant, ToolCalls: call}); err != nil {
+		t.Fatal(err)
+	}
+	l.Close()
+	f, err := os.OpenFile(logPath(dir), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(`{"node":"n","level":"l","role":"tool","tool_call_id":"c1","content":"` + long) // a kill mid-write
+	f.Close()
+	l = open(t, dir, nil)
+	conv, err := l.Load("n", "l")
+	if err != nil || len(conv.Messages) != 2 || conv.Messages[0].ToolCalls[0].Arguments != call[0].Arguments || conv.Messages[1].Content != Interrupted {
+		t.Fatalf("Load: %v, %d messages; want the long call and an interrupted result", err, len(conv.Messages))
+	}
+	w, err = l.Reopen("n", "l")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Append(llm.Message{Role: llm.RoleTool, ToolCallID: "c1", Content: "ok"}); err != nil {
+		t.Fatal(err)
+	}
+	l.Close()
+	conv, err = open(t, dir, nil).Load("n", "l")
+	if err != nil || len(conv.Messages) != 2 || conv.Messages[1].Content != "ok" {
+		t.Fatalf("after the next write: %v %+v", err, conv.Messages)
+	}
+}
