@@ -220,11 +220,24 @@ func FirstRequest(tools Tools, task Task) llm.Request {
 	// A run stopped before the answer to this very turn saved it already:
 	// ask it again, not twice, so the request is the one sent before (a
 	// batch in flight holds it, --batch).
-	if n := len(msgs); len(task.Prior) == 0 || msgs[n-1].Role != llm.RoleUser || !askedAlready(msgs, turn.Content) {
+	unanswered := len(task.Prior) > 0 && msgs[len(msgs)-1].Role == llm.RoleUser
+	switch {
+	case unanswered && askedAlready(msgs, turn.Content):
+	case unanswered:
+		// Another turn was saved unanswered (a refinement killed while the
+		// model answered): it gets an answer of its own, saved with the
+		// new turn, so no two user turns meet (a chat template that wants
+		// the roles to alternate refuses them).
+		msgs = append(msgs, llm.Message{Role: llm.RoleAssistant, Content: Unanswered}, turn)
+	default:
 		msgs = append(msgs, turn)
 	}
 	return llm.Request{Messages: msgs, Tools: toLLMTools(tools.Tools())}
 }
+
+// Unanswered stands in a conversation for the answer to a user turn the
+// model never gave: the run stopped first, and another turn follows.
+const Unanswered = "[lessongen: not answered: the run stopped before this turn was answered]"
 
 // askedAlready reports whether the last of msgs, a saved user turn, is
 // lead: the same words, or, as the conversation's first user turn, lead

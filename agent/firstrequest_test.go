@@ -48,7 +48,8 @@ func TestFirstRequestSystemOnlyPriorKeepsNodePart(t *testing.T) {
 
 // A later user turn saved unanswered (a refinement killed before the
 // answer) is asked again only when the words are the same: a new
-// instruction that is the start of the old one is sent, not taken for it.
+// instruction that is the start of the old one is sent, not taken for it,
+// after a stand-in answer to the old one.
 func TestFirstRequestNewInstructionNotTakenForOld(t *testing.T) {
 	tools := newFakeTools(1, 1)
 	prior := []llm.Message{
@@ -58,8 +59,12 @@ func TestFirstRequestNewInstructionNotTakenForOld(t *testing.T) {
 		{Role: llm.RoleUser, Content: "Make it bigger\n\nand red"},
 	}
 	got := FirstRequest(tools, Task{Prior: prior, Continue: "Make it bigger", NodePart: "Node: n"}).Messages
-	if last := got[len(got)-1]; len(got) != len(prior)+1 || last.Content != "Make it bigger" {
+	if last := got[len(got)-1]; len(got) != len(prior)+2 || last.Content != "Make it bigger" {
 		t.Errorf("the new instruction was not sent: last message %q of %d", last.Content, len(got))
+	}
+	// The old one is answered first: no two user turns in a row.
+	if a := got[len(prior)]; a.Role != llm.RoleAssistant || a.Content != Unanswered {
+		t.Errorf("between the unanswered instruction and the new one: %+v, want the Unanswered answer", a)
 	}
 	same := FirstRequest(tools, Task{Prior: prior, Continue: "Make it bigger\n\nand red", NodePart: "Node: n"}).Messages
 	if len(same) != len(prior) {

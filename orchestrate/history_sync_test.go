@@ -48,3 +48,39 @@ func TestHistorySyncedPerCheckpointInterval(t *testing.T) {
 		t.Errorf("interval 0: %d fsyncs for %d conversations, want every turn's too", every, convs)
 	}
 }
+
+// A checkpoint makes the conversations durable before it saves the
+// lesson: with a checkpoint interval longer than the run, no model turn
+// is fsync'd, yet each checkpoint after a write finds the log synced
+// (a saved lesson never holds a node whose conversation a crash lost).
+func TestCheckpointSyncsHistoryFirst(t *testing.T) {
+	srv := fakellm.Start(t, cleanBoardScript(0))
+	path := checkpointLesson(t, 6, 3)
+	doc, err := compose.Load(path, testRegistry())
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := options(t, benchModel(t, srv), 1)
+	opts.StateDir = filepath.Join(filepath.Dir(path), ".lessongen")
+	opts.CheckpointInterval = time.Hour
+	last, size := history.Syncs(), int64(0)
+	var written, unsynced int
+	opts.Checkpoint = func(bool) ([]string, error) {
+		fi, err := os.Stat(filepath.Join(opts.StateDir, statedir.HistoryLog))
+		if err != nil || fi.Size() == size {
+			return nil, nil // nothing written since the last
+		}
+		written++
+		if history.Syncs() == last {
+			unsynced++
+		}
+		last, size = history.Syncs(), fi.Size()
+		return nil, nil
+	}
+	if report, err := Run(context.Background(), doc, Scope{}, opts); err != nil || len(report.Incomplete()) > 0 {
+		t.Fatalf("run: %v %+v", err, report.Incomplete())
+	}
+	if written == 0 || unsynced > 0 {
+		t.Errorf("%d of %d checkpoints after a write to the log saved with it not synced", unsynced, written)
+	}
+}

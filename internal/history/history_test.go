@@ -193,6 +193,12 @@ func TestRedactsAndRefusesUnsafeNames(t *testing.T) {
 		if _, err := l.Create(Header{Node: node, Level: "l"}); err == nil {
 			t.Errorf("node %q created", node)
 		}
+		if _, err := l.Reopen(node, "l"); err == nil || errors.Is(err, ErrNone) {
+			t.Errorf("node %q reopened: %v", node, err)
+		}
+		if _, err := l.SetAside(node, "l", time.Now()); err == nil {
+			t.Errorf("node %q set aside", node)
+		}
 	}
 	if _, err := l.Load("none", "l"); err != ErrNone {
 		t.Fatalf("missing history: %v", err)
@@ -214,6 +220,9 @@ func TestLoadCorrupt(t *testing.T) {
 		{"bad middle line", header + `{"node":"n","level":"l","role":"user","content":` + "\n" + other, 2, 0},
 		{"line naming nothing", header + `{"role":"user","content":"x"}` + "\n" + other, 2, 0},
 		{"record before header", `{"node":"n","level":"l","role":"user","content":"x"}` + "\n", 1, 0},
+		{"header naming a node and no level", header + `{"format":2,"node":"n","content_hash":"sha256:0"}` + "\n" + other, 2, 0},
+		{"record after its conversation was set aside", header + `{"format":2,"node":"n","level":"l","set_aside":"history.jsonl.broken-x"}` + "\n" + `{"node":"n","level":"l","role":"user","content":"x"}` + "\n", 3, 0},
+		{"earlier format inside the log", other + `{"format":1,"node":"n","level":"l"}` + "\n", 0, 3},
 		{"other format", other + `{"format":9,"node":"n","level":"l"}` + "\n", 0, 3},
 		{"result without its call", other + header + `{"node":"n","level":"l","role":"tool","tool_call_id":"zz","content":"x"}` + "\n", 0, 4},
 		{"torn last line", header + `{"node":"n","level":"l","role":"user","content":"x"}` + "\n" + other + `{"node":"n","level":"l","role":"us`, 0, 0},
@@ -264,6 +273,9 @@ func TestLoadCorrupt(t *testing.T) {
 				t.Errorf("the set-aside file holds %q, want n's lines alone", data)
 			}
 			l.Close()
+			if _, err := l.Reopen("n", "l"); !errors.Is(err, ErrNone) {
+				t.Errorf("Reopen of a conversation set aside = %v, want ErrNone", err)
+			}
 			// Aside in this run and the next, until begun again.
 			for _, l := range []*Log{l, open(t, dir, nil)} {
 				if _, err := l.Load("n", "l"); !errors.Is(err, ErrNone) {

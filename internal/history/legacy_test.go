@@ -211,3 +211,18 @@ func TestClaimIsExclusive(t *testing.T) {
 		t.Fatalf("after the first run: %v %+v, want its conversation", err, c)
 	}
 }
+
+// A file of the earlier layout whose header names another format (a
+// later lessongen's, or the log's own) is not read as one: it is set
+// aside like any file that cannot be read.
+func TestLegacyOtherFormat(t *testing.T) {
+	dir := t.TempDir()
+	for _, format := range []string{"2", "9"} {
+		writeLegacy(t, dir, "slides/a/whiteboard", "whiteboard.node", strings.Replace(legacyConversation, `"format":1`, `"format":`+format, 1))
+		_, err := open(t, dir, nil).Load("slides/a/whiteboard", "whiteboard.node")
+		var ce *CorruptError
+		if !errors.As(err, &ce) || ce.Line != 1 || !strings.Contains(ce.Error(), "history format "+format) {
+			t.Errorf("format %s: Load = %v, want corrupt at line 1", format, err)
+		}
+	}
+}
