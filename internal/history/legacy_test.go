@@ -226,3 +226,24 @@ func TestLegacyOtherFormat(t *testing.T) {
 		}
 	}
 }
+
+// A folder where the log belongs holds no conversation: Open says so as a
+// log that cannot be read (a run that only reads warns and goes on), and
+// nothing is written into it.
+func TestFolderWhereLogBelongs(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Mkdir(logPath(dir), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	l, err := Open(dir, nil)
+	var ce *CorruptError
+	if !errors.As(err, &ce) || !strings.Contains(err.Error(), "a folder") || l == nil {
+		t.Fatalf("Open = %v, want a CorruptError saying it is a folder", err)
+	}
+	if _, err := l.Load("n", "l"); !errors.Is(err, ErrNone) {
+		t.Errorf("Load = %v, want ErrNone", err)
+	}
+	if _, err := l.Create(Header{Node: "n", Level: "l"}); err == nil {
+		t.Error("wrote into a folder where the log belongs")
+	}
+}

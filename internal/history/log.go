@@ -100,8 +100,15 @@ func Syncs() int64 { return fsyncs.Load() }
 // it aside (SetAsideLog) before anything is written.
 func Open(dir string, redact func(string) string) (*Log, error) {
 	l := &Log{dir: dir, path: filepath.Join(dir, statedir.HistoryLog), redact: redact, convs: map[string]*stored{}, synced: time.Now()}
-	if _, err := os.Stat(l.path); errors.Is(err, fs.ErrNotExist) {
+	fi, err := os.Stat(l.path)
+	if errors.Is(err, fs.ErrNotExist) {
 		return l, nil
+	}
+	if err == nil && fi.IsDir() {
+		// Nothing to read: a run that writes is refused before it starts
+		// (statedir.Check); one that only reads goes on without.
+		l.broken = &CorruptError{Path: l.path, Err: errors.New("a folder, where lessongen keeps the history log")}
+		return l, l.broken
 	}
 	data, err := statedir.ReadFile(dir, statedir.HistoryLog)
 	if errors.Is(err, fs.ErrNotExist) {
