@@ -14,15 +14,7 @@ import (
 // that saves (a new conversation begins in the log, the old one stays
 // superseded above it) and in a dry run (nothing is written).
 func TestStaleConversationNotContinued(t *testing.T) {
-	cleanEnv(t)
-	t.Chdir(t.TempDir())
-	write(t, "lesson.yaml", refineLesson)
-	write(t, "slides/a.yaml", "# slide a\nelements: !pending \"one line of text\"\n")
-	write(t, "slides/b.yaml", "# slide b\nheading: Poles\nelements: !pending \"the two poles\"\n")
-	startScript(t, refineGenerate)
-	if code, out, errOut := runLessongen(t, "generate", "lesson.yaml", "--concurrency", "1"); code != 0 {
-		t.Fatalf("generate: exit %d\n%s%s", code, out, errOut)
-	}
+	generatedRefineLesson(t)
 	const saved = "Let me look first." // the generate run's first answer on b
 	b, _ := os.ReadFile("slides/b.yaml")
 	write(t, "slides/b.yaml", strings.Replace(string(b), "heading: Poles", "heading: Magnet poles", 1))
@@ -56,15 +48,7 @@ func TestStaleConversationNotContinued(t *testing.T) {
 // it cannot read and starts that node afresh, but sets nothing aside:
 // no copy beside the log, no line added to it.
 func TestDryRunSetsNothingAside(t *testing.T) {
-	cleanEnv(t)
-	t.Chdir(t.TempDir())
-	write(t, "lesson.yaml", refineLesson)
-	write(t, "slides/a.yaml", "# slide a\nelements: !pending \"one line of text\"\n")
-	write(t, "slides/b.yaml", "# slide b\nheading: Poles\nelements: !pending \"the two poles\"\n")
-	startScript(t, refineGenerate)
-	if code, out, errOut := runLessongen(t, "generate", "lesson.yaml", "--concurrency", "1"); code != 0 {
-		t.Fatalf("generate: exit %d\n%s%s", code, out, errOut)
-	}
+	generatedRefineLesson(t)
 	lines := conversationLines(t, historyLog, "slides/b/whiteboard", "whiteboard.node")
 	lines = append(lines, []byte(`{"node":"slides/b/whiteboard","level":"whiteboard.node","role":"tool","tool_call_id":"nobody","content":"x"}`))
 	replaceConversation(t, historyLog, "slides/b/whiteboard", "whiteboard.node", lines)
@@ -88,15 +72,7 @@ func TestDryRunSetsNothingAside(t *testing.T) {
 // servers whose chat template wants the roles to alternate refuse it).
 // The same instruction again is asked once, not twice.
 func TestRefineAfterKilledRefinement(t *testing.T) {
-	cleanEnv(t)
-	t.Chdir(t.TempDir())
-	write(t, "lesson.yaml", refineLesson)
-	write(t, "slides/a.yaml", "# slide a\nelements: !pending \"one line of text\"\n")
-	write(t, "slides/b.yaml", "# slide b\nheading: Poles\nelements: !pending \"the two poles\"\n")
-	startScript(t, refineGenerate)
-	if code, out, errOut := runLessongen(t, "generate", "lesson.yaml", "--concurrency", "1"); code != 0 {
-		t.Fatalf("generate: exit %d\n%s%s", code, out, errOut)
-	}
+	generatedRefineLesson(t)
 	if err := os.CopyFS("../generated", os.DirFS(".")); err != nil {
 		t.Fatal(err)
 	}
@@ -146,15 +122,7 @@ func TestRefineAfterKilledRefinement(t *testing.T) {
 // a row, every result answering a call of the turn before it), whatever
 // the new instruction.
 func TestRefineFromEveryCut(t *testing.T) {
-	cleanEnv(t)
-	t.Chdir(t.TempDir())
-	write(t, "lesson.yaml", refineLesson)
-	write(t, "slides/a.yaml", "# slide a\nelements: !pending \"one line of text\"\n")
-	write(t, "slides/b.yaml", "# slide b\nheading: Poles\nelements: !pending \"the two poles\"\n")
-	startScript(t, refineGenerate)
-	if code, out, errOut := runLessongen(t, "generate", "lesson.yaml", "--concurrency", "1"); code != 0 {
-		t.Fatalf("generate: exit %d\n%s%s", code, out, errOut)
-	}
+	generatedRefineLesson(t)
 	generated, _ := os.ReadFile(historyLog)
 	board, _ := os.ReadFile("slides/b.yaml")
 	startScript(t, refineFill)

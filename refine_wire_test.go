@@ -69,17 +69,7 @@ const refineFill = `{"rules": [
 // that slide's file changes: every other file, and the other slide's saved
 // conversation, stay byte for byte.
 func TestRefineOnTheWire(t *testing.T) {
-	cleanEnv(t)
-	dir := t.TempDir()
-	t.Chdir(dir)
-	write(t, "lesson.yaml", refineLesson)
-	write(t, "slides/a.yaml", "# slide a\nelements: !pending \"one line of text\"\n")
-	write(t, "slides/b.yaml", "# slide b\nheading: Poles\nelements: !pending \"the two poles\"\n")
-
-	gen := startScript(t, refineGenerate)
-	if code, out, errOut := runLessongen(t, "generate", "lesson.yaml", "--concurrency", "1"); code != 0 {
-		t.Fatalf("generate: exit %d\n%s%s", code, out, errOut)
-	}
+	dir, gen := generatedRefineLesson(t)
 	last := lastRequestOf(t, gen.Requests(), "slides/b/whiteboard", "whiteboard.node")
 	before := snapshot(t, dir)
 
@@ -156,6 +146,25 @@ func write(t *testing.T, name, data string) {
 	if err := os.WriteFile(name, []byte(data), 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// generatedRefineLesson is refineLesson, generated (one subagent at a
+// time, so the requests come in one order) in a new working folder: where
+// the refinement tests start. It returns the folder and the generate
+// run's server.
+func generatedRefineLesson(t *testing.T) (dir string, gen *fakellm.Server) {
+	t.Helper()
+	cleanEnv(t)
+	dir = t.TempDir()
+	t.Chdir(dir)
+	write(t, "lesson.yaml", refineLesson)
+	write(t, "slides/a.yaml", "# slide a\nelements: !pending \"one line of text\"\n")
+	write(t, "slides/b.yaml", "# slide b\nheading: Poles\nelements: !pending \"the two poles\"\n")
+	gen = startScript(t, refineGenerate)
+	if code, out, errOut := runLessongen(t, "generate", "lesson.yaml", "--concurrency", "1"); code != 0 {
+		t.Fatalf("generate: exit %d\n%s%s", code, out, errOut)
+	}
+	return dir, gen
 }
 
 func startScript(t *testing.T, script string) *fakellm.Server {
