@@ -118,7 +118,7 @@ func costOptions(cfg *settings, reg, lessonReg *modality.Registry, srcs *sources
 		return orchestrate.Options{}, err
 	}
 	run := orchestrate.Options{Bridge: br, Templates: tmpl, Form: form, Approval: bridge.ApproveAuto,
-		MaxSteps: cfg.MaxSteps, Review: cfg.Review || cfg.ReviewImages, Sources: srcs}
+		MaxSteps: cfg.MaxSteps, Review: cfg.Review, Sources: srcs}
 	if cfg.ReviewImages {
 		// The estimate counts the board as drawn without drawing it.
 		run.Shoot = func(context.Context, string) ([]byte, error) { return nil, errors.New("not drawn for an estimate") }

@@ -230,13 +230,20 @@ func (e *estimator) step(ctx context.Context, st Step, bl modality.Level, d *mod
 func classKey(c levelClass) string { return fmt.Sprintf("%v %s", c.child, c.part) }
 
 // carriedSources is what a subagent is shown of the sources once an
-// earlier one has read them: every listed file read from its start, within
-// what a prompt carries.
+// earlier one has read them: the listed files read from their start, in
+// the order carried keeps them, until it has all a prompt carries.
 func carriedSources(sb *sources.Sandbox) string {
 	var log readLog
-	for _, f := range sb.List().Files {
+	files := sb.List().Files
+	slices.SortFunc(files, func(a, b sources.File) int { return strings.Compare(a.Path, b.Path) })
+	lines := 0
+	for _, f := range files {
+		if lines >= maxCarriedLines {
+			break
+		}
 		if text, e := sb.Read(f.Path, 0, 0); e == nil {
 			log.add(f.Path, text)
+			lines += strings.Count(text, "\n")
 		}
 	}
 	return carried(&log)
