@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
 	"math"
 	"os"
@@ -34,18 +33,65 @@ func within(est, measured, frac float64) bool {
 	return measured > 0 && math.Abs(est-measured) <= frac*measured
 }
 
-// plan --cost on the bundled example is within 20% of what its recorded
-// run measured (the usage its answers report, summed from the run's
-// events per level), in requests, prompt and completion tokens, per
-// level and in total; and the run's summary prices what it measured.
-func TestPlanCostWithinTwentyPercentOfTheExample(t *testing.T) {
+// fractionsDir is a capable model's run (see its README.md): the
+// lesson, its sources and a summary of each request it sent.
+const fractionsDir = "testdata/recordings/fractions"
+
+// plan --cost is within 20% of what a run sends, in requests and prompt
+// tokens: on the bundled example (a scripted model; what its replay
+// measures) and on a capable model's run with --sources and
+// --review-images (what its answers reported); and the run's summary
+// prices what it measured.
+func TestPlanCostWithinTwentyPercent(t *testing.T) {
 	repo, err := os.Getwd()
 	if err != nil {
 		t.Fatal(err)
 	}
 	cleanEnv(t)
-	inExampleTree(t, repo)
-	code, stdout, stderr := runLessongen(t, "plan", "--cost", "--json", exampleDir+"/lesson.yaml")
+	t.Run("example", func(t *testing.T) {
+		inExampleTree(t, repo)
+		plan := planCostOf(t, exampleDir+"/lesson.yaml")
+		code, stdout, stderr := runLessongen(t, "generate", exampleDir+"/lesson.yaml", "--replay", exampleRecording, "-o", "out/lesson.yaml", "--json")
+		if code != 0 {
+			t.Fatalf("replay: exit %d\n%s", code, stderr)
+		}
+		var sum struct {
+			Requests int `json:"model_requests"`
+			Tokens   struct{ Prompt, Completion int64 }
+			Cost     struct {
+				USD *float64 `json:"usd"`
+			}
+		}
+		if err := json.Unmarshal([]byte(stdout), &sum); err != nil {
+			t.Fatalf("%v\n%s", err, stdout)
+		}
+		checkWithin(t, plan, float64(sum.Requests), sum.Tokens.Prompt)
+		// gpt-4.1-mini: $0.40 in, $1.60 out per 1M tokens.
+		want := (float64(sum.Tokens.Prompt)*0.40 + float64(sum.Tokens.Completion)*1.60) / 1e6
+		if sum.Cost.USD == nil || math.Abs(*sum.Cost.USD-want) > 1e-9 {
+			t.Errorf("the run's cost %v; want $%.6f", sum.Cost.USD, want)
+		}
+		tot := plan.Estimate.Total
+		if want := (float64(tot.Prompt)*0.40 + float64(tot.Completion)*1.60) / 1e6; plan.Cost == nil || math.Abs(plan.Cost.USD-want) > 1e-9 {
+			t.Errorf("plan's cost %+v; want $%.6f for its tokens", plan.Cost, want)
+		}
+	})
+	t.Run("fractions", func(t *testing.T) {
+		t.Chdir(repo)
+		plan := planCostOf(t, fractionsDir+"/lesson.yaml", "--sources", fractionsDir+"/sources", "--review-images")
+		requests, prompt := 0, int64(0)
+		for _, r := range readSummary(t, fractionsDir+"/requests.jsonl") {
+			requests++
+			prompt += r.Prompt
+		}
+		checkWithin(t, plan, float64(requests), prompt)
+	})
+}
+
+// planCostOf is plan --cost --json on file with args.
+func planCostOf(t *testing.T, file string, args ...string) planCost {
+	t.Helper()
+	code, stdout, stderr := runLessongen(t, append([]string{"plan", "--cost", "--json", file}, args...)...)
 	if code != 0 {
 		t.Fatalf("plan --cost: exit %d\n%s", code, stderr)
 	}
@@ -53,67 +99,40 @@ func TestPlanCostWithinTwentyPercentOfTheExample(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &plan); err != nil {
 		t.Fatalf("%v\n%s", err, stdout)
 	}
-	code, stdout, stderr = runLessongen(t, "generate", exampleDir+"/lesson.yaml", "--replay", exampleRecording, "-o", "out/lesson.yaml", "--events", "events.jsonl", "--json")
-	if code != 0 {
-		t.Fatalf("replay: exit %d\n%s", code, stderr)
-	}
-	var sum struct {
-		Requests int `json:"model_requests"`
-		Tokens   struct{ Prompt, Completion int64 }
-		Cost     struct {
-			USD *float64 `json:"usd"`
-		}
-	}
-	if err := json.Unmarshal([]byte(stdout), &sum); err != nil {
-		t.Fatalf("%v\n%s", err, stdout)
-	}
-	measured := usageByLevel(t, "events.jsonl")
-	for _, l := range plan.Estimate.Levels {
-		m := measured[l.Level]
-		if !within(l.Requests, m[0], 0.2) || !within(float64(l.Prompt), m[1], 0.2) || !within(float64(l.Completion), m[2], 0.2) {
-			t.Errorf("%s: estimated %v requests, %d prompt, %d completion tokens; measured %v", l.Level, l.Requests, l.Prompt, l.Completion, m)
-		}
-		delete(measured, l.Level)
-	}
-	if len(measured) > 0 {
-		t.Errorf("levels the run spent on and the estimate left out: %v", measured)
-	}
-	tot := plan.Estimate.Total
-	if !within(tot.Requests, float64(sum.Requests), 0.2) || !within(float64(tot.Prompt+tot.Completion), float64(sum.Tokens.Prompt+sum.Tokens.Completion), 0.2) {
-		t.Errorf("estimated %+v; the run measured %d requests, %+v tokens", tot, sum.Requests, sum.Tokens)
-	}
-	t.Logf("estimated %d prompt + %d completion tokens; measured %d + %d", tot.Prompt, tot.Completion, sum.Tokens.Prompt, sum.Tokens.Completion)
-	// gpt-4.1-mini: $0.40 in, $1.60 out per 1M tokens.
-	want := (float64(sum.Tokens.Prompt)*0.40 + float64(sum.Tokens.Completion)*1.60) / 1e6
-	if sum.Cost.USD == nil || math.Abs(*sum.Cost.USD-want) > 1e-9 || plan.Cost == nil || !within(plan.Cost.USD, want, 0.2) {
-		t.Errorf("the run's cost %v, plan's %+v; want $%.6f", sum.Cost.USD, plan.Cost, want)
-	}
+	return plan
 }
 
-// usageByLevel sums an event log's usage per level: requests, prompt
-// and completion tokens.
-func usageByLevel(t *testing.T, path string) map[string][3]float64 {
+func checkWithin(t *testing.T, plan planCost, requests float64, prompt int64) {
 	t.Helper()
-	f, err := os.Open(path)
+	tot := plan.Estimate.Total
+	if !within(tot.Requests, requests, 0.2) || !within(float64(tot.Prompt), float64(prompt), 0.2) {
+		t.Errorf("estimated %v requests, %d prompt tokens; the run sent %v, %d", tot.Requests, tot.Prompt, requests, prompt)
+	}
+	t.Logf("estimated %v requests, %d prompt tokens; the run sent %v, %d (%.2f, %.2f)", tot.Requests, tot.Prompt, requests, prompt,
+		tot.Requests/requests, float64(tot.Prompt)/float64(prompt))
+}
+
+// readSummary reads a run's summed-up requests (one JSON object a line,
+// TestCostRequestSummary in orchestrate writes them).
+func readSummary(t *testing.T, path string) []struct {
+	Prompt int64 `json:"prompt_tokens"`
+} {
+	t.Helper()
+	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	out := map[string][3]float64{}
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<22)
-	for sc.Scan() {
-		var ev struct {
-			Kind, Level string
-			Tokens      struct{ Prompt, Completion int64 }
+	var out []struct {
+		Prompt int64 `json:"prompt_tokens"`
+	}
+	for line := range strings.Lines(string(data)) {
+		var r struct {
+			Prompt int64 `json:"prompt_tokens"`
 		}
-		if err := json.Unmarshal(sc.Bytes(), &ev); err != nil {
-			t.Fatal(err)
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatalf("%s: %v", path, err)
 		}
-		if ev.Kind == "usage" {
-			s := out[ev.Level]
-			out[ev.Level] = [3]float64{s[0] + 1, s[1] + float64(ev.Tokens.Prompt), s[2] + float64(ev.Tokens.Completion)}
-		}
+		out = append(out, r)
 	}
 	return out
 }

@@ -99,7 +99,7 @@ func TestExampleRecording(t *testing.T) {
 		t.Fatalf("%v\nfix: go test -run TestExampleRecording -update .", err)
 	}
 	if got, want := recordedKeys(t, rec), recordedKeys(t, old); !slices.Equal(got, want) {
-		t.Fatalf("%s is stale: the run now makes other requests than it holds (%d now, %d recorded)\nfix: go test -run TestExampleRecording -update . && go test ./orchestrate -run TestCostCalibration -update (then review the diff)", exampleRecording, len(got), len(want))
+		t.Fatalf("%s is stale: the run now makes other requests than it holds (%d now, %d recorded)\nfix: go test -run TestExampleRecording -update . (then review the diff)", exampleRecording, len(got), len(want))
 	}
 }
 

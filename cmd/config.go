@@ -123,7 +123,11 @@ func loadSettings(cmd *cobra.Command) (*settings, error) {
 		// grows with --timeout for models that are slow to answer.
 		s.AttemptTimeout = s.Timeout / 2
 	}
-	if s.ReviewImages {
+	if s.ReviewImages && cmd.Flags().Lookup("chromium") == nil {
+		// A command that does not draw (plan --cost) counts the board
+		// as drawn without a browser.
+		s.Review = true
+	} else if s.ReviewImages {
 		// Found now, so a missing browser stops the run before any request.
 		path, err := render.FindBrowser(s.Chromium)
 		if err != nil {

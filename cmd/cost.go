@@ -1,7 +1,9 @@
 package cmd
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -10,9 +12,13 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lessongen/lessongen/bridge"
+	"github.com/lessongen/lessongen/course"
 	"github.com/lessongen/lessongen/internal/price"
+	"github.com/lessongen/lessongen/internal/sources"
 	"github.com/lessongen/lessongen/internal/termsafe"
 	"github.com/lessongen/lessongen/llm"
+	"github.com/lessongen/lessongen/modalities"
+	"github.com/lessongen/lessongen/modality"
 	"github.com/lessongen/lessongen/orchestrate"
 	"github.com/lessongen/lessongen/templates"
 )
@@ -22,8 +28,10 @@ import (
 const worstAnswerTokens = 16384
 
 // costFlags are the settings plan --cost reads beside the config file:
-// what changes the requests a run would send, or their price.
-var costFlags = []string{"model", "base_url", "templates", "tool_schema", "max_steps", "max_tokens", "token_field", "parallel_tool_calls", "review"}
+// what changes the requests a run would send (their number, their
+// bodies), or their price.
+var costFlags = []string{"model", "base_url", "templates", "tool_schema", "max_steps", "max_tokens", "token_field",
+	"parallel_tool_calls", "temperature", "seed", "stream", "review", "review_images", "sources"}
 
 // addCostFlags declares plan's --cost and the settings it reads.
 func addCostFlags(cmd *cobra.Command, opts *planOptions) {
@@ -62,34 +70,108 @@ func runPlanCost(cmd *cobra.Command, opts *planOptions) error {
 }
 
 // estimateCost sizes the first request of every subagent the run would
-// start, through the client the run would use (nothing is sent).
+// start, through the client the run would use (nothing is sent): a
+// lesson's, or a course's and each of its lessons'.
 func estimateCost(cfg *settings, opts *planOptions) (orchestrate.Estimate, error) {
-	form, err := bridge.ParseForm(cfg.ToolSchema)
+	client, err := llm.New(llm.Config{BaseURL: cfg.BaseURL, Model: cfg.Model, MaxTokens: cfg.MaxTokens,
+		Temperature: cfg.Temperature, Seed: cfg.Seed, Stream: cfg.Stream,
+		TokenField: cfg.TokenField, NoParallelToolCalls: !cfg.ParallelToolCalls})
 	if err != nil {
 		return orchestrate.Estimate{}, &usageError{err}
 	}
-	tmpl, err := templates.Load(cfg.Templates, templateLevels(opts.reg))
+	srcs, err := openSources(cfg.Sources)
 	if err != nil {
-		return orchestrate.Estimate{}, &usageError{err}
+		return orchestrate.Estimate{}, err
+	}
+	defer srcs.Close()
+	run, err := costOptions(cfg, opts.reg, opts.reg, srcs)
+	if err != nil {
+		return orchestrate.Estimate{}, err
+	}
+	if course.Sniff(opts.file) {
+		return estimateCourseCost(cfg, opts, run, client.RequestBytes)
 	}
 	doc, err := loadLesson(opts.file, opts.reg)
 	if err != nil {
 		return orchestrate.Estimate{}, err
 	}
-	br, err := bridge.New(opts.reg)
-	if err != nil {
-		return orchestrate.Estimate{}, err
-	}
-	client, err := llm.New(llm.Config{BaseURL: cfg.BaseURL, Model: cfg.Model, MaxTokens: cfg.MaxTokens,
-		TokenField: cfg.TokenField, NoParallelToolCalls: !cfg.ParallelToolCalls})
-	if err != nil {
-		return orchestrate.Estimate{}, &usageError{err}
-	}
-	run := orchestrate.Options{Bridge: br, Templates: tmpl, Form: form, Approval: bridge.ApproveAuto,
-		MaxSteps: cfg.MaxSteps, Review: cfg.Review}
 	est, err := orchestrate.EstimateCost(doc, orchestrate.Scope{Slide: opts.slide}, run, client.RequestBytes)
 	if err != nil {
 		return est, &usageError{err}
+	}
+	return est, nil
+}
+
+// costOptions are the run's options as far as they change what is sent:
+// the registry's tools, templates, tool schemas, steps, sources, review.
+func costOptions(cfg *settings, reg, lessonReg *modality.Registry, srcs *sources.Sandbox) (orchestrate.Options, error) {
+	form, err := bridge.ParseForm(cfg.ToolSchema)
+	if err != nil {
+		return orchestrate.Options{}, &usageError{err}
+	}
+	tmpl, err := templates.Load(cfg.Templates, templateLevels(lessonReg))
+	if err != nil {
+		return orchestrate.Options{}, &usageError{err}
+	}
+	br, err := bridge.New(reg)
+	if err != nil {
+		return orchestrate.Options{}, err
+	}
+	run := orchestrate.Options{Bridge: br, Templates: tmpl, Form: form, Approval: bridge.ApproveAuto,
+		MaxSteps: cfg.MaxSteps, Review: cfg.Review, Sources: srcs}
+	if cfg.ReviewImages {
+		// The estimate counts the board as drawn without drawing it.
+		run.Shoot = func(context.Context, string) ([]byte, error) { return nil, errors.New("not drawn for an estimate") }
+	}
+	return run, nil
+}
+
+// estimateCourseCost is a course's estimate: its own levels', then each
+// lesson's with the course above its chain, as generate runs them. A
+// lesson the course still names pending is not counted: its file is
+// written once the course's node subagent names it.
+func estimateCourseCost(cfg *settings, opts *planOptions, lessonRun orchestrate.Options, size orchestrate.Sizer) (orchestrate.Estimate, error) {
+	if opts.slide != "" {
+		return orchestrate.Estimate{}, usagef("--slide plans one lesson's slide; run plan on that lesson's file")
+	}
+	c := &courseRun{opts: &generateOptions{io: opts.io, reg: opts.reg, file: opts.file}}
+	if err := c.load(); err != nil {
+		return orchestrate.Estimate{}, err
+	}
+	all, err := c.summaries()
+	if err != nil {
+		return orchestrate.Estimate{}, err
+	}
+	reg, err := modalities.Course()
+	if err != nil {
+		return orchestrate.Estimate{}, err
+	}
+	run, err := costOptions(cfg, reg, opts.reg, lessonRun.Sources)
+	if err != nil {
+		return orchestrate.Estimate{}, err
+	}
+	est, err := orchestrate.EstimateCost(course.NewTree(c.file, courseOverview(all)), orchestrate.Scope{}, run, size)
+	if err != nil {
+		return est, &usageError{err}
+	}
+	pending := 0
+	for i, path := range c.paths {
+		if path == "" {
+			pending++
+			continue
+		}
+		doc, err := loadLesson(path, opts.reg)
+		if err != nil {
+			return est, err
+		}
+		e, err := orchestrate.EstimateCost(doc, orchestrate.Scope{Above: course.Above(c.file.Course, all, i)}, lessonRun, size)
+		if err != nil {
+			return est, &usageError{fmt.Errorf("%s: %w", path, err)}
+		}
+		est = est.Add(e)
+	}
+	if pending > 0 {
+		est.Notes = append(est.Notes, fmt.Sprintf("%s the course's node subagent names not counted: each is written, then generated as a lesson", plural(pending, "pending lesson")))
 	}
 	return est, nil
 }
@@ -117,7 +199,7 @@ func writePlanCost(out *strings.Builder, file string, cfg *settings, est orchest
 	row("total", n, est.Total)
 	tw.Flush()
 	fmt.Fprintf(out, "\nat most %s (%d turns for each subagent); retries not counted\n", plural(est.MaxRequests, "request"), cfg.MaxSteps)
-	fmt.Fprintf(out, "prompt tokens: the requests the run would send, at %g bytes a token; turns and completion tokens: as measured on the bundled example\n", orchestrate.BytesPerToken)
+	fmt.Fprintf(out, "prompt tokens: the requests the run would send, at %g bytes a token (an image too); turns, what each adds and completion tokens: as a capable model's recorded run measured\n", orchestrate.BytesPerToken)
 	for _, note := range est.Notes {
 		fmt.Fprintf(out, "assumed: %s\n", note)
 	}

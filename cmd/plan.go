@@ -38,11 +38,13 @@ A complete lesson reports nothing to do.
 
 With --cost, estimate instead what the run would spend: requests, prompt
 and completion tokens per level, and money at the model's price (the
-prices setting over a built-in table of OpenAI's). Prompt tokens come from
-the requests the run would send (templates, describe chains, tools) at 4
-bytes a token; turns and completion tokens per subagent as measured on the
-bundled example. No request is made.`,
-		Example: "  lessongen plan examples/photosynthesis/lesson.yaml\n  lessongen plan lesson.yaml --slide light --json\n  lessongen plan lesson.yaml --cost --model gpt-4.1",
+prices setting over a built-in table of OpenAI's); for a course, its own
+levels and each lesson's. Prompt tokens come from the requests the run
+would send (templates, describe chains, tools, source lines) at 4 bytes a
+token; turns, what each adds (the turns spent reading --sources, the
+--review turn and its --review-images board) and completion tokens as
+measured on a capable model's recorded run. No request is made.`,
+		Example: "  lessongen plan examples/photosynthesis/lesson.yaml\n  lessongen plan lesson.yaml --slide light --json\n  lessongen plan lesson.yaml --cost --model gpt-4.1 --sources sources --review-images\n  lessongen plan course.yaml --cost",
 		Args:    exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.file = args[0]

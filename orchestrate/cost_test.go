@@ -1,21 +1,11 @@
 package orchestrate
 
-import "testing"
+import (
+	"testing"
 
-func TestCountInHint(t *testing.T) {
-	for hint, want := range map[string]int{
-		"two practice slides: one on inputs": 2,
-		"3 slides, one on each stage":        3,
-		"a recap slide":                      1,
-		"Twelve quick questions":             12,
-		"":                                   1,
-	} {
-		got, said := countInHint(hint)
-		if got != want || said != (hint != "a recap slide" && hint != "") {
-			t.Errorf("countInHint(%q) = %d, %v; want %d", hint, got, said, want)
-		}
-	}
-}
+	"github.com/lessongen/lessongen/llm"
+	"github.com/lessongen/lessongen/session"
+)
 
 // Estimates add level by level, so a course can sum its lessons'.
 func TestEstimateAddSumsLevels(t *testing.T) {
@@ -33,5 +23,39 @@ func TestEstimateAddSumsLevels(t *testing.T) {
 	}
 	if len(a.Levels) != 1 || a.Levels[0].Prompt != 100 {
 		t.Errorf("Add changed its receiver: %+v", a.Levels)
+	}
+}
+
+// The slides a lesson node adds are counted as generation counts them
+// (session.HintCount: a leading count, not a number inside the brief),
+// each with a whiteboard, and with a quiz or an activity when the hint
+// names one.
+func TestEstimateCountsNewSlidesAsGenerationDoes(t *testing.T) {
+	for hint, want := range map[string]map[string]int{
+		"a practice slide with a whiteboard of 4 questions":  {"whiteboard.node": 1, "whiteboard.metadata": 1},
+		"two practice slides: one on inputs, one on outputs": {"whiteboard.node": 2},
+		"3 slides, each ending in a quiz":                    {"whiteboard.node": 3, "quiz.node": 3, "quiz.metadata": 3},
+		"an exit slide with an activity in pairs":            {"whiteboard.node": 1, "activity.node": 1},
+	} {
+		src := "version: 1\nmetadata:\n  title: Test\nslides:\n  - !pending \"" + hint + "\"\n"
+		est, err := EstimateCost(loadSrc(t, src), Scope{}, options(t, nil, 1), func(llm.Request) (int, error) { return 4000, nil })
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := session.HintCount(hint); n != want["whiteboard.node"] {
+			t.Fatalf("%q: generation counts %d slides, the test %d", hint, n, want["whiteboard.node"])
+		}
+		got := map[string]int{}
+		for _, l := range est.Levels {
+			got[l.Level] = l.Assumed
+		}
+		for level, n := range want {
+			if got[level] != n {
+				t.Errorf("%q: %d %s assumed, want %d (levels %+v)", hint, got[level], level, n, est.Levels)
+			}
+		}
+		if (got["quiz.node"] > 0) != (want["quiz.node"] > 0) || (got["activity.node"] > 0) != (want["activity.node"] > 0) {
+			t.Errorf("%q: assumed %v, want %v", hint, got, want)
+		}
 	}
 }
