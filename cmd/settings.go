@@ -137,7 +137,7 @@ var settingTable = []setting{
 		set:  func(s *settings, v any) { s.Batch = v.(bool) }},
 	{key: "batch_dir", typ: textType, def: "", arg: "DIR",
 		help: "with --batch, write each round to DIR/round-HASH.in.jsonl for an offline runner (vLLM's run_batch) and read its answers from DIR/round-HASH.out.jsonl, instead of the Batch API",
-		doc:  "none; with `batch`, each round is written to `DIR/round-HASH.in.jsonl` (OpenAI's batch input format) and the run waits, polling every `batch_poll`, until `DIR/round-HASH.out.jsonl` holds an answer for every line (`python -m vllm.entrypoints.openai.run_batch -i IN -o OUT --model MODEL` writes it); nothing is sent to the server. The name is the round's hash, so a rerun reads the answers already there",
+		doc:  "none; with `batch`, each round is written to `DIR/round-HASH.in.jsonl` (OpenAI's batch input format) and the run waits, polling every `batch_poll`, until `DIR/round-HASH.out.jsonl` holds an answer for every line (`vllm run-batch -i IN -o OUT --model MODEL --enable-auto-tool-choice --tool-call-parser PARSER` writes it), failing a line still unanswered once that output has stayed the same for 3 polls, or 24h after the round was written; nothing is sent to the server. The name is the round's hash, so a rerun reads the answers already there",
 		set:  func(s *settings, v any) { s.BatchDir = v.(string) }},
 	{key: "batch_window", typ: durationType, def: llm.DefaultBatchWindow,
 		help: "with --batch, how long a round gathers requests after its first before it is sent (it is sent at once when every worker waits)",

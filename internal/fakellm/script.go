@@ -167,6 +167,11 @@ type Turn struct {
 	// status; ErrorBody is then the error's message. A request that does
 	// not stream gets the HTTP status.
 	StreamError string `json:"stream_error,omitempty"`
+	// BatchRaised, with Status, makes the offline runner (RunBatch) write
+	// the failure as vLLM's run_batch writes a request that raised: status
+	// 400 and the message as a string "error". Over HTTP it changes
+	// nothing.
+	BatchRaised bool `json:"batch_raised,omitempty"`
 
 	// Quirks of compatible servers, applied to the normal answer.
 
@@ -292,6 +297,8 @@ func (s Script) validate() error {
 				return fmt.Errorf("%s: status and hang are exclusive", where)
 			case t.Hold && t.Hang:
 				return fmt.Errorf("%s: hold and hang are exclusive", where)
+			case t.BatchRaised && t.Status == 0:
+				return fmt.Errorf("%s: batch_raised needs a status", where)
 			case t.StreamError != "" && t.Status == 0:
 				return fmt.Errorf("%s: stream_error needs a status", where)
 			case t.StreamError != "" && t.StreamError != StreamErrorVLLM && t.StreamError != StreamErrorLlamaCpp && t.StreamError != StreamErrorOllama:

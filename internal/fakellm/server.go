@@ -56,6 +56,8 @@ type Server struct {
 	files   map[string]string
 	batches map[string]*fakeBatch
 	uploads int
+	// runnerLines counts lines the offline runner answered (runbatch.go).
+	runnerLines int
 
 	conns atomic.Int64 // connections accepted
 	cut   atomic.Bool  // a stream was cut (StreamOptions.CutOnce)
@@ -250,6 +252,7 @@ type reply struct {
 	hang       bool
 	hold       bool
 	sse        bool // body is Server-Sent Events
+	raised     bool // the failure is an exception to an offline runner (Turn.BatchRaised)
 	// write, when set, writes the body as it is sent (runaway answers),
 	// instead of body.
 	write func(ctx context.Context, w io.Writer)
@@ -364,7 +367,7 @@ func (s *Server) decide(r *http.Request, body []byte) reply {
 		if turn.StreamError != "" && req.Stream {
 			return s.answer(req, body, turnIdx, turn)
 		}
-		rep := reply{status: turn.Status, body: turn.ErrorBody, retryAfter: turn.RetryAfter}
+		rep := reply{status: turn.Status, body: turn.ErrorBody, retryAfter: turn.RetryAfter, raised: turn.BatchRaised}
 		if rep.body == "" {
 			rep.body = errorJSON(fmt.Sprintf("fakellm: scripted %d %s", turn.Status, http.StatusText(turn.Status)))
 		}
