@@ -72,14 +72,15 @@ type StreamOptions struct {
 // started a 200 stream.
 const (
 	// StreamErrorVLLM: a data event {"error": {...,"code": STATUS}}, then
-	// [DONE] (vLLM, and llama.cpp since late 2025).
+	// [DONE] (vLLM; newer llama.cpp builds send such a data event too).
 	StreamErrorVLLM = "vllm"
 	// StreamErrorLlamaCpp: a non-standard SSE field `error: {...}`, then
 	// [DONE] (llama.cpp builds through 2025).
 	StreamErrorLlamaCpp = "llama.cpp"
-	// StreamErrorOllama: a bare JSON line {"error": {...,"code": null}}
-	// written into the stream, which then ends with no finish_reason and
-	// no [DONE] (Ollama's OpenAI layer).
+	// StreamErrorOllama: a chunk with an empty delta and no
+	// finish_reason, then the end of the stream, without [DONE] and
+	// without the error's text (Ollama's OpenAI layer; see streamError).
+	// The status and message are not sent.
 	StreamErrorOllama = "ollama"
 )
 
