@@ -129,7 +129,7 @@ var settingTable = []setting{
 		set:  func(s *settings, v any) { s.MaxAnswerBytes = v.(int64) }},
 	{key: "stream", typ: boolType, def: false, probe: true,
 		help: "stream answers: show the model's text as it arrives on a terminal, and log it in pieces to --events",
-		doc:  "`false`; `true` asks for streamed answers (with `stream_options.include_usage`): the model's text is printed above the live progress view as it arrives, and `--events` gets `text_chunk` events (each ends at whitespace, so no word is split). Documents are the same as without it; a stream cut before its end is retried like a dropped connection, and the text it had shown is declared void (a `text_chunk` event with `\"restart\": true`; on the terminal, \"the answer was cut off; it starts again\")",
+		doc:  "`false`; `true` asks for streamed answers (with `stream_options.include_usage`): the model's text is printed above the live progress view as it arrives, and `--events` gets `text_chunk` events (each ends at whitespace, so no word is split). Documents are the same as without it; a stream cut before its end is retried like a dropped connection (so is Ollama's stream of a model that failed mid-answer, which just stops after an empty chunk, without the reason: the error says so and points to Ollama's log), and the text it had shown is declared void (a `text_chunk` event with `\"restart\": true`; on the terminal, \"the answer was cut off; it starts again\")",
 		set:  func(s *settings, v any) { s.Stream = v.(bool) }},
 	{key: "batch", typ: boolType, def: false,
 		help: "send each round of requests through OpenAI's Batch API (half the price, answers within 24 hours); batch ids are saved in the state folder, so a rerun waits on them instead of paying twice",
