@@ -408,6 +408,9 @@ func (s *Server) models(w http.ResponseWriter) {
 func (s *Server) quirk(req chatRequest) (reply, bool) {
 	q := s.script.Quirks
 	if q.NoJinja && len(req.Tools) > 0 {
+		// llama.cpp: oaicompat_chat_params_parse throws runtime_error
+		// "tools param requires --jinja flag", answered by
+		// format_error_response as a 500 server_error.
 		return reply{status: http.StatusInternalServerError,
 			body: `{"error":{"code":500,"message":"tools param requires --jinja flag","type":"server_error"}}`}, true
 	}

@@ -144,6 +144,10 @@ func streamError(b *strings.Builder, t Turn, cc completion) {
 		// ErrorResponse, Python's spacing, then chat's closing [DONE].
 		fmt.Fprintf(b, `data: {"error": {"message": %s, "type": "BadRequestError", "param": null, "code": %d}}`+"\n\ndata: [DONE]\n\n", m, t.Status)
 	case StreamErrorLlamaCpp:
+		// llama.cpp's tools/server/server.cpp through 2025: the stream's
+		// error callback writes server_sent_event(sink, "error", …) (an
+		// `error:` field of format_error_response's {code, message,
+		// type}), then the "data: [DONE]" every OpenAI-style stream gets.
 		fmt.Fprintf(b, `error: {"code":%d,"message":%s,"type":"invalid_request_error"}`+"\n\ndata: [DONE]\n\n", t.Status, m)
 	case StreamErrorOllama:
 		// server/routes.go (ollama/ollama fb30760), streamResponse: once
