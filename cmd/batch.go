@@ -62,12 +62,14 @@ func batchModel(cfg *settings, model llm.Model, stateDir string, log *lineLog) (
 	if !ok || !cfg.Batch {
 		return model, nil
 	}
+	var parserNote sync.Once // what PARSER means, with the first round only
 	b := llm.NewBatcher(client, llm.BatchConfig{
 		Window: cfg.BatchWindow, Size: max(1, cfg.Concurrency),
 		Poll: cfg.BatchPoll, StateDir: stateDir, Dir: cfg.BatchDir,
 		OnExport: func(in, out string, lines int) {
-			log.printf("lessongen: round of %d request(s) in %s; waiting for %s\n  run: %s\n  %s\n", lines, in, out,
-				runBatchCommand(in, out, cfg.Model), vllmParserNote)
+			log.printf("lessongen: round of %d request(s) in %s; waiting for %s\n  run: %s\n", lines, in, out,
+				runBatchCommand(in, out, cfg.Model))
+			parserNote.Do(func() { log.printf("  %s\n", vllmParserNote) })
 		},
 		OnBatch: func(id string, lines int, resumed bool) {
 			what := "sent"
