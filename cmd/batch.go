@@ -12,8 +12,32 @@ import (
 	"github.com/lessongen/lessongen/llm"
 )
 
-// vllmRunBatch is how teams on their own hardware run the same requests.
-const vllmRunBatch = "python -m vllm.entrypoints.openai.run_batch -i in.jsonl -o out.jsonl --model MODEL"
+// vllmRunBatch is how teams on their own hardware run the same requests:
+// vLLM's offline runner (`vllm run-batch`, vllm/entrypoints/cli/run_batch.py).
+// Tool calls need the same two flags as its server, or every line fails
+// 400 "\"auto\" tool choice requires --enable-auto-tool-choice and
+// --tool-call-parser to be set"; run-batch takes them since
+// vllm-project/vllm#32967 (BatchFrontendArgs in
+// vllm/entrypoints/launchers/run_batch.py), and before could not call
+// tools at all.
+const vllmRunBatch = "vllm run-batch -i IN -o OUT --model MODEL --enable-auto-tool-choice --tool-call-parser PARSER"
+
+// vllmParserNote says what PARSER stands for: it depends on the model,
+// which lessongen cannot know.
+const vllmParserNote = "PARSER: the tool-call parser for the model (hermes for Qwen and Hermes, llama3_json for Llama 3.1+, mistral for Mistral; `vllm run-batch --help` lists them)"
+
+// runBatchCommand is vllmRunBatch for one round's files.
+func runBatchCommand(in, out, model string) string {
+	return strings.NewReplacer("IN", shellWord(in), "OUT", shellWord(out), "MODEL", shellWord(model)).Replace(vllmRunBatch)
+}
+
+// shellWord quotes s for a POSIX shell unless it needs none.
+func shellWord(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./:@%+=,-") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
 
 // checkBatch refuses --batch with what it cannot go with, before anything
 // is sent.
@@ -38,12 +62,14 @@ func batchModel(cfg *settings, model llm.Model, stateDir string, log *lineLog) (
 	if !ok || !cfg.Batch {
 		return model, nil
 	}
+	var parserNote sync.Once // what PARSER means, with the first round only
 	b := llm.NewBatcher(client, llm.BatchConfig{
 		Window: cfg.BatchWindow, Size: max(1, cfg.Concurrency),
 		Poll: cfg.BatchPoll, StateDir: stateDir, Dir: cfg.BatchDir,
 		OnExport: func(in, out string, lines int) {
 			log.printf("lessongen: round of %d request(s) in %s; waiting for %s\n  run: %s\n", lines, in, out,
-				strings.NewReplacer("in.jsonl", in, "out.jsonl", out, "MODEL", cfg.Model).Replace(vllmRunBatch))
+				runBatchCommand(in, out, cfg.Model))
+			parserNote.Do(func() { log.printf("  %s\n", vllmParserNote) })
 		},
 		OnBatch: func(id string, lines int, resumed bool) {
 			what := "sent"

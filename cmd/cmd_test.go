@@ -176,3 +176,13 @@ func TestLiveProgressPauses(t *testing.T) {
 		t.Errorf("after resume: %q", out)
 	}
 }
+
+// The run-batch command printed for a round is one a shell runs as is,
+// whatever the paths and model name hold.
+func TestRunBatchCommand(t *testing.T) {
+	got := runBatchCommand("rounds dir/round-1.in.jsonl", "it's/round-1.out.jsonl", "Qwen/Qwen3-8B")
+	want := `vllm run-batch -i 'rounds dir/round-1.in.jsonl' -o 'it'\''s/round-1.out.jsonl' --model Qwen/Qwen3-8B --enable-auto-tool-choice --tool-call-parser PARSER`
+	if got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}

@@ -50,6 +50,9 @@ type BatchConfig struct {
 	// DIR/round-HASH.out.jsonl once that holds a line for every request.
 	// The name is the input's hash, so a rerun finds its answers.
 	Dir string
+	// DirWindow, with Dir, bounds the wait for a round's output; 0 means
+	// DefaultBatchDirWindow.
+	DirWindow time.Duration
 	// OnExport, with Dir, is told of every round file written.
 	OnExport func(in, out string, lines int)
 	// OnBatch, when set, is told of every batch sent or resumed.

@@ -116,7 +116,8 @@ func TestBatchProbe(t *testing.T) {
 // offlineRunner stands in for vLLM's run_batch: it answers every round
 // file in dir, each line with the last user message echoed, but fails the
 // first line that asks for "flaky" with a 500, as run_batch writes a
-// failed request (status_code and error body in "response").
+// failed request: the status in "response" beside a null body, the
+// ErrorResponse in "error" (vllm/entrypoints/launchers/run_batch.py).
 func offlineRunner(t *testing.T, dir string, stop <-chan struct{}) {
 	failed := false
 	for {
@@ -147,7 +148,7 @@ func offlineRunner(t *testing.T, dir string, stop <-chan struct{}) {
 				text := l.Body.Messages[len(l.Body.Messages)-1].Content
 				if text == "flaky" && !failed {
 					failed = true
-					fmt.Fprintf(&res, `{"id":"vllm-1","custom_id":%q,"response":{"status_code":500,"request_id":"r","body":{"error":{"message":"engine died"}}},"error":null}`+"\n", l.CustomID)
+					fmt.Fprintf(&res, `{"id":"vllm-1","custom_id":%q,"response":{"status_code":500,"request_id":"r","body":null},"error":{"error":{"message":"engine died","type":"InternalServerError","param":null,"code":500}}}`+"\n", l.CustomID)
 					continue
 				}
 				fmt.Fprintf(&res, `{"id":"vllm-2","custom_id":%q,"response":{"status_code":200,"request_id":"r","body":{"id":"c","object":"chat.completion","created":0,"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"ok %s"},"finish_reason":"stop"}]}},"error":null}`+"\n", l.CustomID, text)

@@ -80,17 +80,25 @@ func (b *Batcher) poll(ctx context.Context, id string) (*openai.Batch, *Provider
 	}
 }
 
-// batchLine is one line of a batch's output or error file.
+// batchLine is one line of a batch's output or error file. Its error is
+// any JSON the writer chose, so it is kept raw: OpenAI writes an object
+// {"code","message"} (with "response": null when the line never ran);
+// vLLM's run_batch (vllm/entrypoints/launchers/run_batch.py,
+// BatchRequestOutput, whose error is typed Any) writes its ErrorResponse
+// object ({"error":{"message",…,"code":400}}, before that the flat
+// {"object":"error","message",…}) beside "response": {"status_code",
+// "body": null}, or a string when the request raised; null when it
+// answered.
 type batchLine struct {
 	CustomID string `json:"custom_id"`
 	Response *struct {
 		StatusCode int             `json:"status_code"`
 		Body       json.RawMessage `json:"body"`
 	} `json:"response"`
-	Error *struct {
-		Code    string `json:"code"`
-		Message string `json:"message"`
-	} `json:"error"`
+	Error json.RawMessage `json:"error"`
+
+	// unread is why a line with this custom_id could not be decoded.
+	unread string
 }
 
 // download reads a result file's lines into got.
@@ -108,16 +116,25 @@ func (b *Batcher) download(ctx context.Context, file string, got map[string]batc
 	return nil
 }
 
-// readLines reads a batch output or error file by custom_id.
+// readLines reads a batch output or error file by custom_id. A line that
+// names a custom_id but cannot be decoded is kept, as that request's
+// failure, rather than left to be waited on.
 func readLines(r io.Reader) (map[string]batchLine, error) {
 	got := map[string]batchLine{}
 	sc := bufio.NewScanner(io.LimitReader(r, 1<<30))
 	sc.Buffer(nil, 64<<20)
 	for sc.Scan() {
-		var l batchLine
-		if json.Unmarshal(sc.Bytes(), &l) == nil && l.CustomID != "" {
-			got[l.CustomID] = l
+		var id struct {
+			CustomID string `json:"custom_id"`
 		}
+		if json.Unmarshal(sc.Bytes(), &id) != nil || id.CustomID == "" {
+			continue
+		}
+		var l batchLine
+		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
+			l = batchLine{CustomID: id.CustomID, unread: err.Error()}
+		}
+		got[id.CustomID] = l
 	}
 	return got, sc.Err()
 }
@@ -138,7 +155,8 @@ func (b *Batcher) deliver(got map[string]batchLine, calls map[string]*batchCall)
 // lineAnswer is a line's answer, or its error classified like an HTTP
 // error of its status (an error with no response counts as a 500).
 func (b *Batcher) lineAnswer(l batchLine) (answer, *ProviderError) {
-	if l.Response != nil && l.Response.StatusCode == http.StatusOK {
+	failed := !isNull(l.Error) || l.unread != ""
+	if !failed && l.Response != nil && l.Response.StatusCode == http.StatusOK && !isNull(l.Response.Body) {
 		var cc openai.ChatCompletion
 		if err := json.Unmarshal(l.Response.Body, &cc); err != nil {
 			return answer{}, &ProviderError{StatusCode: http.StatusOK, Message: "cannot decode answer: " + err.Error(), kind: ErrBadResponse}
@@ -146,13 +164,40 @@ func (b *Batcher) lineAnswer(l batchLine) (answer, *ProviderError) {
 		return fromCompletion(&cc), nil
 	}
 	pe := &ProviderError{StatusCode: http.StatusInternalServerError}
-	switch {
-	case l.Response != nil:
+	if l.Response != nil && l.Response.StatusCode >= 400 {
 		pe.StatusCode = l.Response.StatusCode
+	}
+	switch {
+	case l.unread != "":
+		pe.Message = "cannot read the batch line: " + l.unread
+	case l.Response != nil && !isNull(l.Response.Body):
 		pe.Message = bodyMessage(bytes.TrimSpace(l.Response.Body))
-	case l.Error != nil:
-		pe.Message, pe.Code = l.Error.Message, l.Error.Code
+	case !isNull(l.Error):
+		pe.Message, pe.Code = lineError(l.Error)
+	default:
+		pe.Message = "the line holds neither an answer nor an error"
 	}
 	pe.byStatus(nil)
 	return answer{}, pe.finish(b.c.apiKey)
+}
+
+// lineError is the message and code of a line's error in any of the
+// shapes batchLine lists.
+func lineError(raw json.RawMessage) (msg, code string) {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s, ""
+	}
+	var obj struct {
+		Code json.RawMessage `json:"code"`
+	}
+	if json.Unmarshal(raw, &obj) == nil && json.Unmarshal(obj.Code, &s) == nil {
+		code = s // OpenAI's "batch_expired"; vLLM's is the status
+	}
+	return bodyMessage(bytes.TrimSpace(raw)), code
+}
+
+func isNull(raw json.RawMessage) bool {
+	raw = bytes.TrimSpace(raw)
+	return len(raw) == 0 || string(raw) == "null"
 }

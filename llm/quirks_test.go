@@ -65,7 +65,6 @@ func TestStreamErrorEvents(t *testing.T) {
 		{"vLLM: data event with code 400", fakellm.StreamErrorVLLM, 400, 400, false},
 		{"vLLM: data event with code 500", fakellm.StreamErrorVLLM, 500, 500, true},
 		{"llama.cpp through 2025: an error: field", fakellm.StreamErrorLlamaCpp, 400, 400, false},
-		{"Ollama: a bare JSON line, no code, no finish_reason", fakellm.StreamErrorOllama, 500, 500, true},
 	} {
 		t.Run(tc.server, func(t *testing.T) {
 			turn := quirkTurn
@@ -87,6 +86,53 @@ func TestStreamErrorEvents(t *testing.T) {
 				t.Errorf("not retried: %v after %d requests; want the error after 1", err, srv.RequestCount())
 			}
 		})
+	}
+}
+
+// Ollama ends a stream whose model failed with an empty chunk and nothing
+// after (no finish_reason, no [DONE], no message): an error that says so,
+// retried like a cut, never an answer made of the text so far.
+func TestStreamOllamaFailure(t *testing.T) {
+	turn := quirkTurn
+	turn.Status, turn.StreamError, turn.Times = 500, fakellm.StreamErrorOllama, 1
+	turn.ErrorBody = "model runner has unexpectedly stopped"
+	srv := fakellm.Start(t, fakellm.Script{Rules: []fakellm.Rule{{Turns: []fakellm.Turn{turn}}}, Stream: fakellm.StreamOptions{Chunk: 3}})
+	_, err := newClient(t, Config{BaseURL: srv.URL(), Clock: newFakeClock(), Stream: true, MaxRetries: -1}).Complete(context.Background(), userReq("go"))
+	pe := providerError(t, err)
+	if !strings.Contains(pe.Message, "ended the stream mid-answer with an empty chunk") || !strings.Contains(pe.Message, "Ollama") ||
+		!pe.Retryable || Systemic(err) || strings.Contains(pe.Message, turn.ErrorBody) {
+		t.Errorf("error %q (retryable %v, systemic %v); want Ollama's failed stream named, retryable, not systemic", pe, pe.Retryable, Systemic(err))
+	}
+	srv = fakellm.Start(t, fakellm.Script{Rules: []fakellm.Rule{{Turns: []fakellm.Turn{turn}}}, Stream: fakellm.StreamOptions{Chunk: 3}})
+	resp, err := newClient(t, Config{BaseURL: srv.URL(), Clock: newFakeClock(), Stream: true}).Complete(context.Background(), userReq("go"))
+	if err != nil || len(resp.Message.ToolCalls) != 3 || srv.RequestCount() != 2 {
+		t.Errorf("retried: %v, %d calls after %d requests; want the whole answer on the second", err, len(resp.Message.ToolCalls), srv.RequestCount())
+	}
+}
+
+// The stream that ends after an empty chunk is told apart by its end: a
+// cut after text is a cut, and an empty chunk followed by [DONE] is not
+// Ollama's failure.
+func TestAssemblerEmptyLastChunk(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		chunks []string
+		want   error
+	}{
+		{"ollama failure", []string{`{"choices":[{"index":0,"delta":{"content":"Wri"},"finish_reason":null}]}`,
+			`{"id":"x","model":"","choices":[{"index":0,"delta":{"content":""},"finish_reason":null}]}`}, errStreamAbandoned},
+		{"cut after text", []string{`{"choices":[{"index":0,"delta":{"content":"Wri"},"finish_reason":null}]}`}, errStreamCut},
+		{"empty chunk then [DONE]", []string{`{"choices":[{"index":0,"delta":{"content":""},"finish_reason":null}]}`, `[DONE]`}, errStreamCut},
+	} {
+		var a assembler
+		for _, c := range tc.chunks {
+			if _, err := a.add([]byte(c)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := a.done(); err != tc.want {
+			t.Errorf("%s: got %v, want %v", tc.name, err, tc.want)
+		}
 	}
 }
 

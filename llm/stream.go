@@ -21,10 +21,28 @@ import (
 // or a proxy hung up before the answer was whole.
 var errStreamCut = errors.New("the streamed answer ended before it was complete (no finish_reason)")
 
+// errStreamAbandoned is a cut whose last chunk was empty: how Ollama's
+// OpenAI layer ends a stream when the model fails mid-answer. Its
+// streamResponse (server/routes.go) writes the error as {"error": "…"}
+// into the stream, which ChatWriter (middleware/openai.go) decodes as an
+// empty chat chunk; then the stream ends with no finish_reason, no [DONE]
+// and the error's text nowhere. The message says so rather than pass for
+// a dropped connection; it is retried like any cut.
+var errStreamAbandoned = abandonedError{}
+
+type abandonedError struct{}
+
+func (abandonedError) Error() string {
+	return "the server ended the stream mid-answer with an empty chunk, no finish_reason and no [DONE], without saying why (Ollama does this when the model fails; its server log has the reason)"
+}
+
+func (abandonedError) Unwrap() error { return errStreamCut }
+
 // streamError is an error the server reported inside a stream it had
-// begun with 200: a data event {"error": …} (vLLM, llama.cpp), an SSE
-// field `error: …` (llama.cpp through 2025) or a bare JSON line (Ollama).
-// Status is the HTTP status its code names, 0 when it names none.
+// begun with 200: a data event {"error": …} (vLLM, llama.cpp) or an SSE
+// field `error: …` (llama.cpp through 2025). Ollama sends none (see
+// errStreamAbandoned). Status is the HTTP status its code names, 0 when
+// it names none.
 type streamError struct {
 	Status  int
 	Message string
@@ -76,9 +94,9 @@ func (c *Client) streamed(ctx context.Context, params openai.ChatCompletionNewPa
 }
 
 // readEvents reads Server-Sent Events and hands each payload to fn: the
-// data of an event, the value of an `error:` field, or a bare line of
-// JSON. Lines are read whole whatever their length (the answer cap bounds
-// them); comments and other fields are skipped.
+// data of an event, or the value of an `error:` field. Lines are read
+// whole whatever their length (the answer cap bounds them); comments and
+// other fields are skipped.
 func readEvents(r io.Reader, fn func(payload []byte) (stop bool, err error)) error {
 	br := bufio.NewReaderSize(r, 16<<10)
 	var data []byte
@@ -123,10 +141,6 @@ func readEvents(r io.Reader, fn func(payload []byte) (stop bool, err error)) err
 				data = append(data, value...)
 			case string(name) == "error":
 				if stop, ferr := fn(fmt.Appendf(nil, `{"error":%s}`, value)); stop || ferr != nil {
-					return ferr
-				}
-			case line[0] == '{':
-				if stop, ferr := fn(bytes.Clone(line)); stop || ferr != nil {
 					return ferr
 				}
 			}
@@ -190,10 +204,14 @@ type assembler struct {
 	finished bool
 	usage    Usage
 	err      *streamError
+	// empty is whether the stream ended on a chunk that carried nothing:
+	// no text, no tool call, no finish_reason, no usage, no [DONE] after.
+	empty bool
 }
 
 func (a *assembler) add(payload []byte) (bool, error) {
 	if bytes.Equal(bytes.TrimSpace(payload), []byte("[DONE]")) {
+		a.empty = false
 		return true, nil
 	}
 	var ch wireChunk
@@ -204,6 +222,7 @@ func (a *assembler) add(payload []byte) (bool, error) {
 		a.err = e
 		return false, nil // the server may still send [DONE]; its error stands
 	}
+	a.empty = ch.Usage == nil && len(ch.Choices) > 0
 	if ch.Usage != nil {
 		a.usage = Usage{PromptTokens: ch.Usage.PromptTokens, CompletionTokens: ch.Usage.CompletionTokens}
 		if ch.Usage.PromptTokensDetails != nil {
@@ -212,15 +231,18 @@ func (a *assembler) add(payload []byte) (bool, error) {
 	}
 	for _, choice := range ch.Choices {
 		if d := choice.Delta.Content; d != nil && *d != "" {
+			a.empty = false
 			a.text.WriteString(*d)
 			if a.onText != nil {
 				a.onText(*d)
 			}
 		}
 		for _, d := range choice.Delta.ToolCalls {
+			a.empty = false
 			a.addCall(d)
 		}
 		if choice.FinishReason != nil && *choice.FinishReason != "" {
+			a.empty = false
 			a.finish, a.finished = *choice.FinishReason, true
 		}
 	}
@@ -289,6 +311,9 @@ func (a *assembler) newCall() *callParts {
 func (a *assembler) done() (answer, error) {
 	if a.err != nil {
 		return answer{}, a.err
+	}
+	if !a.finished && a.empty {
+		return answer{}, errStreamAbandoned
 	}
 	if !a.finished {
 		return answer{}, errStreamCut

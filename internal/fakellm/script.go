@@ -72,14 +72,15 @@ type StreamOptions struct {
 // started a 200 stream.
 const (
 	// StreamErrorVLLM: a data event {"error": {...,"code": STATUS}}, then
-	// [DONE] (vLLM, and llama.cpp since late 2025).
+	// [DONE] (vLLM; newer llama.cpp builds send such a data event too).
 	StreamErrorVLLM = "vllm"
 	// StreamErrorLlamaCpp: a non-standard SSE field `error: {...}`, then
 	// [DONE] (llama.cpp builds through 2025).
 	StreamErrorLlamaCpp = "llama.cpp"
-	// StreamErrorOllama: a bare JSON line {"error": {...,"code": null}}
-	// written into the stream, which then ends with no finish_reason and
-	// no [DONE] (Ollama's OpenAI layer).
+	// StreamErrorOllama: a chunk with an empty delta and no
+	// finish_reason, then the end of the stream, without [DONE] and
+	// without the error's text (Ollama's OpenAI layer; see streamError).
+	// The status and message are not sent.
 	StreamErrorOllama = "ollama"
 )
 
@@ -167,6 +168,11 @@ type Turn struct {
 	// status; ErrorBody is then the error's message. A request that does
 	// not stream gets the HTTP status.
 	StreamError string `json:"stream_error,omitempty"`
+	// BatchRaised, with Status, makes the offline runner (RunBatch) write
+	// the failure as vLLM's run_batch writes a request that raised: status
+	// 400 and the message as a string "error". Over HTTP it changes
+	// nothing.
+	BatchRaised bool `json:"batch_raised,omitempty"`
 
 	// Quirks of compatible servers, applied to the normal answer.
 
@@ -292,6 +298,8 @@ func (s Script) validate() error {
 				return fmt.Errorf("%s: status and hang are exclusive", where)
 			case t.Hold && t.Hang:
 				return fmt.Errorf("%s: hold and hang are exclusive", where)
+			case t.BatchRaised && t.Status == 0:
+				return fmt.Errorf("%s: batch_raised needs a status", where)
 			case t.StreamError != "" && t.Status == 0:
 				return fmt.Errorf("%s: stream_error needs a status", where)
 			case t.StreamError != "" && t.StreamError != StreamErrorVLLM && t.StreamError != StreamErrorLlamaCpp && t.StreamError != StreamErrorOllama:

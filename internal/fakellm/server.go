@@ -56,6 +56,8 @@ type Server struct {
 	files   map[string]string
 	batches map[string]*fakeBatch
 	uploads int
+	// runnerLines counts lines the offline runner answered (runbatch.go).
+	runnerLines int
 
 	conns atomic.Int64 // connections accepted
 	cut   atomic.Bool  // a stream was cut (StreamOptions.CutOnce)
@@ -250,6 +252,7 @@ type reply struct {
 	hang       bool
 	hold       bool
 	sse        bool // body is Server-Sent Events
+	raised     bool // the failure is an exception to an offline runner (Turn.BatchRaised)
 	// write, when set, writes the body as it is sent (runaway answers),
 	// instead of body.
 	write func(ctx context.Context, w io.Writer)
@@ -364,7 +367,7 @@ func (s *Server) decide(r *http.Request, body []byte) reply {
 		if turn.StreamError != "" && req.Stream {
 			return s.answer(req, body, turnIdx, turn)
 		}
-		rep := reply{status: turn.Status, body: turn.ErrorBody, retryAfter: turn.RetryAfter}
+		rep := reply{status: turn.Status, body: turn.ErrorBody, retryAfter: turn.RetryAfter, raised: turn.BatchRaised}
 		if rep.body == "" {
 			rep.body = errorJSON(fmt.Sprintf("fakellm: scripted %d %s", turn.Status, http.StatusText(turn.Status)))
 		}
@@ -405,12 +408,18 @@ func (s *Server) models(w http.ResponseWriter) {
 func (s *Server) quirk(req chatRequest) (reply, bool) {
 	q := s.script.Quirks
 	if q.NoJinja && len(req.Tools) > 0 {
+		// llama.cpp: oaicompat_chat_params_parse throws runtime_error
+		// "tools param requires --jinja flag", answered by
+		// format_error_response as a 500 server_error.
 		return reply{status: http.StatusInternalServerError,
 			body: `{"error":{"code":500,"message":"tools param requires --jinja flag","type":"server_error"}}`}, true
 	}
 	if q.NoAutoToolChoice && len(req.Tools) > 0 {
+		// vLLM's ErrorResponse as its server sends it today
+		// (vllm/entrypoints/openai/engine/protocol.py at 040a2cc2:
+		// {"error": ErrorInfo}); before, it was flat, as RejectStrict's.
 		return reply{status: http.StatusBadRequest,
-			body: `{"object":"error","message":"\"auto\" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set","type":"BadRequestError","param":null,"code":400}`}, true
+			body: `{"error":{"message":"\"auto\" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set","type":"BadRequestError","param":null,"code":400}}`}, true
 	}
 	if q.AzureParallelToolCalls && req.ParallelToolCalls != nil {
 		return reply{status: http.StatusBadRequest,
@@ -421,8 +430,16 @@ func (s *Server) quirk(req chatRequest) (reply, bool) {
 			body: `{"error":{"message":"Unrecognized request argument supplied: stream_options","type":"invalid_request_error","param":null,"code":null}}`}, true
 	}
 	if q.OllamaNoTools && len(req.Tools) > 0 {
+		// ollama/ollama fb30760: server/routes.go scheduleRunner prefixes
+		// CheckCapabilities' "does not support tools" (server/images.go)
+		// with the model's full name; the OpenAI layer wraps a 400 as
+		// openai.NewError (openai/openai.go): "invalid_request_error".
+		name := req.Model
+		if !strings.Contains(name, ":") {
+			name += ":latest"
+		}
 		return reply{status: http.StatusBadRequest,
-			body: `{"error":{"message":"registry.ollama.ai/library/` + req.Model + ` does not support tools","type":"api_error","param":null,"code":null}}`}, true
+			body: `{"error":{"message":"registry.ollama.ai/library/` + name + ` does not support tools","type":"invalid_request_error","param":null,"code":null}}`}, true
 	}
 	if q.LlamaCppNoToolStream && len(req.Tools) > 0 && req.Stream {
 		return reply{status: http.StatusInternalServerError,
@@ -437,6 +454,8 @@ func (s *Server) quirk(req chatRequest) (reply, bool) {
 		}
 	}
 	if q.RejectStrict {
+		// Older vLLM: pydantic's extra="forbid" on its request models, and
+		// the flat ErrorResponse of those releases.
 		for _, t := range req.Tools {
 			if t.Function.Strict != nil {
 				return reply{status: http.StatusBadRequest,
@@ -449,7 +468,10 @@ func (s *Server) quirk(req chatRequest) (reply, bool) {
 			for _, tc := range m.ToolCalls {
 				var obj map[string]any
 				if json.Unmarshal([]byte(tc.Function.Arguments), &obj) != nil {
-					return reply{status: http.StatusBadRequest, body: `{"error":"invalid tool call arguments"}`}, true
+					// ollama/ollama fb30760: openai.FromChatRequest fails
+					// (openai/openai.go), and ChatMiddleware answers
+					// openai.NewError(400, …) (middleware/openai.go).
+					return reply{status: http.StatusBadRequest, body: `{"error":{"message":"invalid tool call arguments","type":"invalid_request_error","param":null,"code":null}}`}, true
 				}
 			}
 		}

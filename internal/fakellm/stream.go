@@ -110,7 +110,7 @@ func (s *Server) streamReply(cc completion, includeUsage bool, t Turn) reply {
 		for _, f := range frames[:len(frames)/2] {
 			write(chunk{Choices: []chunkChoice{f}})
 		}
-		streamError(&b, t)
+		streamError(&b, t, cc)
 		return reply{status: http.StatusOK, body: b.String(), sse: true}
 	}
 	if opt.CutOnce && s.cut.CompareAndSwap(false, true) {
@@ -131,7 +131,7 @@ func (s *Server) streamReply(cc completion, includeUsage bool, t Turn) reply {
 
 // streamError writes t's failure the way its server reports an error
 // inside a stream it has already begun with 200.
-func streamError(b *strings.Builder, t Turn) {
+func streamError(b *strings.Builder, t Turn, cc completion) {
 	msg := t.ErrorBody
 	if msg == "" {
 		msg = fmt.Sprintf("fakellm: scripted %d %s", t.Status, http.StatusText(t.Status))
@@ -139,11 +139,24 @@ func streamError(b *strings.Builder, t Turn) {
 	m, _ := json.Marshal(msg)
 	switch t.StreamError {
 	case StreamErrorVLLM:
-		fmt.Fprintf(b, `data: {"error":{"object":"error","message":%s,"type":"BadRequestError","param":null,"code":%d}}`+"\n\ndata: [DONE]\n\n", m, t.Status)
+		// vllm/entrypoints/openai/engine/serving.py (vllm-project/vllm
+		// 00bd1493), create_streaming_error_response: json.dumps of its
+		// ErrorResponse, Python's spacing, then chat's closing [DONE].
+		fmt.Fprintf(b, `data: {"error": {"message": %s, "type": "BadRequestError", "param": null, "code": %d}}`+"\n\ndata: [DONE]\n\n", m, t.Status)
 	case StreamErrorLlamaCpp:
+		// llama.cpp's tools/server/server.cpp through 2025: the stream's
+		// error callback writes server_sent_event(sink, "error", …) (an
+		// `error:` field of format_error_response's {code, message,
+		// type}), then the "data: [DONE]" every OpenAI-style stream gets.
 		fmt.Fprintf(b, `error: {"code":%d,"message":%s,"type":"invalid_request_error"}`+"\n\ndata: [DONE]\n\n", t.Status, m)
 	case StreamErrorOllama:
-		fmt.Fprintf(b, `{"error":{"message":%s,"type":"api_error","param":null,"code":null}}`+"\n", m)
+		// server/routes.go (ollama/ollama fb30760), streamResponse: once
+		// the stream has begun, the error is encoded as {"error": "…"}
+		// into the response writer, which the OpenAI layer's ChatWriter
+		// (middleware/openai.go) decodes as an api.ChatResponse: a chunk
+		// with an empty delta, no model, no finish_reason. Then the
+		// stream ends: no [DONE], and the message is nowhere on the wire.
+		fmt.Fprintf(b, `data: {"id":%q,"object":"chat.completion.chunk","created":%d,"model":"","system_fingerprint":"fp_ollama","choices":[{"index":0,"delta":{"content":""},"finish_reason":null}]}`+"\n\n", cc.ID, cc.Created)
 	}
 }
 

@@ -43,12 +43,15 @@ func Setup(env *testscript.Env) error {
 //	fakellm release           let held answers ("hold": true) go
 //	fakellm conns N           fail unless exactly N connections were accepted
 //	fakellm stop              close the server (its counts stay readable)
+//	fakellm run-batch DIR N   answer N round files written to DIR as vLLM's
+//	                          offline runner would (Server.RunBatch), each
+//	                          as it appears (10s cap for each)
 //
 // A second start replaces the first server. The server closes when the
 // script ends.
 func Cmd(ts *testscript.TestScript, neg bool, args []string) {
-	if len(args) != 2 && (len(args) != 1 || (args[0] != "release" && args[0] != "stop")) {
-		ts.Fatalf("usage: fakellm start SCRIPTFILE | requests N | wait N | dump FILE | release | conns N | stop")
+	if len(args) != 2 && (len(args) != 1 || (args[0] != "release" && args[0] != "stop")) && (len(args) != 3 || args[0] != "run-batch") {
+		ts.Fatalf("usage: fakellm start SCRIPTFILE | requests N | wait N | dump FILE | release | conns N | stop | run-batch DIR N")
 	}
 	h, _ := ts.Value(holderKey{}).(*holder)
 	if h == nil {
@@ -95,6 +98,12 @@ func Cmd(ts *testscript.TestScript, neg bool, args []string) {
 
 	case "stop":
 		h.srv.Close()
+
+	case "run-batch":
+		if len(args) != 3 {
+			ts.Fatalf("usage: fakellm run-batch DIR N")
+		}
+		ts.Check(h.srv.runBatchDir(ts.MkAbs(args[1]), atoi(ts, args[2])))
 
 	case "conns":
 		if got, want := h.srv.Conns(), atoi(ts, args[1]); got != want {
