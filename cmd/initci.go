@@ -121,17 +121,20 @@ jobs:
         # A lesson file has a top-level slides key; its whiteboard and quiz
         # files do not. Names are read NUL-separated; one holding a control
         # character, "::" or "##[" is refused, as the runner would read it
-        # as a workflow command where a line of the log starts with it.
+        # as a workflow command where a line of the log starts with it. The
+        # lists go in the runner's temp folder, not over a file of the
+        # repository.
         run: |
-          git grep -l -z -E '^slides:' -- '*.yaml' '*.yml' > lessons.z || [ $? -eq 1 ]
-          jq -R -s -c 'split("\u0000") | map(select(length > 0))' lessons.z > lessons.json
-          bad=$(jq -r 'map(select(test("[[:cntrl:]]|::|##\\[")) | tojson | gsub(":"; "\\u003a") | gsub("#"; "\\u0023")) | join(", ")' lessons.json)
+          list="$RUNNER_TEMP/lessons"
+          git grep -l -z -E '^slides:' -- '*.yaml' '*.yml' > "$list.z" || [ $? -eq 1 ]
+          jq -R -s -c 'split("\u0000") | map(select(length > 0))' "$list.z" > "$list.json"
+          bad=$(jq -r 'map(select(test("[[:cntrl:]]|::|##\\[")) | tojson | gsub(":"; "\\u003a") | gsub("#"; "\\u0023")) | join(", ")' "$list.json")
           if [ -n "$bad" ]; then
             echo "::error::lesson file names holding a control character, two colons in a row or a hash sign followed by a bracket are refused (the log would read them as workflow commands); rename $bad"
             exit 1
           fi
-          echo "lessons=$(cat lessons.json)" >> "$GITHUB_OUTPUT"
-          echo "lessons: $(cat lessons.json)"
+          echo "lessons=$(cat "$list.json")" >> "$GITHUB_OUTPUT"
+          echo "lessons: $(cat "$list.json")"
 
   validate:
     needs: lessons

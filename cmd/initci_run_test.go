@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // The workflow init --ci github writes runs green in a new repository of
@@ -102,11 +103,7 @@ func TestInitCIListRefusesNamesThatReadAsWorkflowCommands(t *testing.T) {
 		writeFile(t, filepath.Join(repo, name), badLesson)
 	}
 	gitCommitAll(t, repo)
-	out := newCIRunner(t, repo).runJob("lessons", nil, nil)
-	var lessons []string
-	if err := json.Unmarshal([]byte(out.outputs["lessons"]), &lessons); err != nil {
-		t.Fatal(err)
-	}
+	lessons := runListStep(t, repo)
 	if want := slices.Sorted(slices.Values(fine)); !slices.Equal(slices.Sorted(slices.Values(lessons)), want) {
 		t.Errorf("listed %q, want %q", lessons, want)
 	}
@@ -299,6 +296,8 @@ func (r *ciRunner) newJob(name string, matrix map[string]string, extra []string)
 func (r *ciRunner) runJob(name string, matrix map[string]string, extra []string) ciJobResult {
 	r.t.Helper()
 	j := r.newJob(name, matrix, extra)
+	start := time.Now()
+	defer func() { r.t.Logf("job %s %v: %v", name, matrix, time.Since(start).Round(time.Millisecond)) }()
 	for i, s := range r.job(name)["steps"].([]any) {
 		log, err := j.step(s.(map[string]any))
 		j.res.log += log
