@@ -30,6 +30,9 @@ type initOptions struct {
 	// lets it replace the files it writes.
 	ci    string
 	force bool
+	// ciSource and ciRef are where the workflow gets lessongen's source
+	// (--source, --source-ref); ciRef empty is ciDefaultRef of this build.
+	ciSource, ciRef string
 }
 
 // newCmdInit builds init; runF, when set, runs in place of runInit with
@@ -52,8 +55,9 @@ exits 2. Next: lessongen validate, plan, generate, render.
 DIR (` + ciWorkflowPath + `, with the problem matcher
 ` + ciMatcherPath + `): every pull request validates every lesson, errors
 shown on the lines of the diff; the label ` + ciLabel + ` or a manual run
-generates each lesson in a job of its own and attaches its decks. Existing
-files are kept (exit 2) unless --force.`,
+generates each lesson in a job of its own and attaches its decks. Each job
+builds lessongen from its source: --source (default ` + ciDefaultSource + `)
+at --source-ref. Existing files are kept (exit 2) unless --force.`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 1 {
 				return usagef("too many arguments (%d, want at most 1)\nusage: %s", len(args), cmd.UseLine())
@@ -74,6 +78,11 @@ files are kept (exit 2) unless --force.`,
 			if opts.force {
 				return usagef("--force goes with --ci: init never replaces a lesson")
 			}
+			for _, name := range []string{"source", "source-ref"} {
+				if cmd.Flags().Changed(name) {
+					return usagef("--%s goes with --ci: it is where the CI workflow gets lessongen", name)
+				}
+			}
 			return runInit(opts)
 		},
 	}
@@ -82,6 +91,8 @@ files are kept (exit 2) unless --force.`,
 	cmd.Flags().StringVar(&opts.title, "title", "", "the lesson's title (default: pending)")
 	cmd.Flags().StringVar(&opts.ci, "ci", "", "instead of a lesson, write a CI workflow for the repository in DIR: github ("+ciWorkflowPath+" and "+ciMatcherPath+")")
 	cmd.Flags().BoolVar(&opts.force, "force", false, "with --ci, replace the files it writes if they exist")
+	cmd.Flags().StringVar(&opts.ciSource, "source", ciDefaultSource, "with --ci, the git repository of lessongen's source the workflow builds lessongen from (a fork or mirror: its https:// or git@host:path URL)")
+	cmd.Flags().StringVar(&opts.ciRef, "source-ref", "", "with --ci, the branch, tag or commit of --source to build (default: this release's tag, or this build's commit, or with local changes the repository's default branch)")
 	return cmd
 }
 

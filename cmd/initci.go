@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime/debug"
 	"strings"
 
 	"github.com/lessongen/lessongen/internal/atomicfile"
@@ -40,13 +41,44 @@ const ciMatcher = `{
 }
 `
 
-// ciWorkflow is the GitHub Actions workflow; %[1]s is the lessongen
-// version it installs, %[2]s the label, %[3]s the matcher's path.
+// ciDefaultSource is where the workflow fetches lessongen's source unless
+// --source names another: the repository the module path names. The
+// module is not published on a module proxy, so the workflow builds from
+// source rather than "go install MODULE@VERSION".
+const ciDefaultSource = "https://github.com/lessongen/lessongen"
+
+// ciInstall is the steps that put lessongen on the PATH of a job: fetch
+// its source (one commit, no history) outside the workspace, set up the
+// Go its go.mod asks for (caching by its go.sum), build and install it.
+// The source and ref are the workflow's env, written by init from
+// --source and --source-ref.
+const ciInstall = `      - name: fetch lessongen's source
+        run: |
+          src="$RUNNER_TEMP/lessongen"
+          git init -q "$src"
+          if ! git -C "$src" fetch -q --depth 1 -- "$LESSONGEN_SOURCE_URL" "$LESSONGEN_SOURCE_REF"; then
+            echo "::error::cannot fetch lessongen $LESSONGEN_SOURCE_REF from $LESSONGEN_SOURCE_URL; set LESSONGEN_SOURCE_URL and LESSONGEN_SOURCE_REF at the top of this workflow to a repository and ref of lessongen's source the runner can read (lessongen init --ci github --force --source URL --source-ref REF writes them)"
+            exit 1
+          fi
+          git -C "$src" checkout -q FETCH_HEAD
+      - uses: actions/setup-go@v5
+        with:
+          go-version-file: ${{ runner.temp }}/lessongen/go.mod
+          cache-dependency-path: ${{ runner.temp }}/lessongen/go.sum
+      - name: install lessongen
+        run: |
+          go -C "$RUNNER_TEMP/lessongen" install .
+          lessongen version
+`
+
+// ciWorkflow is the GitHub Actions workflow; %[1]s is the source's URL,
+// %[2]s its ref, %[3]s the label, %[4]s the matcher's path, %[5]s the
+// install steps (ciInstall).
 const ciWorkflow = `# Written by "lessongen init --ci github". Edit freely; "init --ci github
 # --force" writes it again.
 #
 # Every pull request: validate every lesson (errors show on the lines of the
-# diff). Generation, when asked (the %[2]s label on a pull request, or
+# diff). Generation, when asked (the %[3]s label on a pull request, or
 # "Run workflow" on the Actions tab): one job per lesson, each lesson's
 # decks (HTML, PDF, PowerPoint) attached to the run as an artifact.
 # Generation needs the repository secret OPENAI_API_KEY; the variables
@@ -65,6 +97,17 @@ concurrency:
   group: lessongen-${{ github.ref }}
   cancel-in-progress: true
 
+# Where each job builds lessongen from: a git repository of its source and
+# a branch, tag or commit in it.
+env:
+  LESSONGEN_SOURCE_URL: "%[1]s"
+  LESSONGEN_SOURCE_REF: "%[2]s"
+
+defaults:
+  run:
+    # bash -eo pipefail: a failure anywhere in a pipe fails the step.
+    shell: bash
+
 jobs:
   lessons:
     name: list lessons
@@ -76,13 +119,22 @@ jobs:
       - id: list
         name: every lesson file in the repository, as JSON
         # A lesson file has a top-level slides key; its whiteboard and quiz
-        # files do not.
+        # files do not. Names are read NUL-separated; one holding a control
+        # character, "::" or "##[" is refused, as the runner would read it
+        # as a workflow command where a line of the log starts with it. The
+        # lists go in the runner's temp folder, not over a file of the
+        # repository.
         run: |
-          git ls-files -z -- '*.yaml' '*.yml' \
-            | xargs -0 -r grep -l -E '^slides:' \
-            | jq -R -s -c 'split("\n") | map(select(length > 0))' > lessons.json
-          echo "lessons=$(cat lessons.json)" >> "$GITHUB_OUTPUT"
-          echo "lessons: $(cat lessons.json)"
+          list="$RUNNER_TEMP/lessons"
+          git grep -l -z -E '^slides:' -- '*.yaml' '*.yml' > "$list.z" || [ $? -eq 1 ]
+          jq -R -s -c 'split("\u0000") | map(select(length > 0))' "$list.z" > "$list.json"
+          bad=$(jq -r 'map(select(test("[[:cntrl:]]|::|##\\[")) | tojson | gsub(":"; "\\u003a") | gsub("#"; "\\u0023")) | join(", ")' "$list.json")
+          if [ -n "$bad" ]; then
+            echo "::error::lesson file names holding a control character, two colons in a row or a hash sign followed by a bracket are refused (the log would read them as workflow commands); rename $bad"
+            exit 1
+          fi
+          echo "lessons=$(cat "$list.json")" >> "$GITHUB_OUTPUT"
+          echo "lessons: $(cat "$list.json")"
 
   validate:
     needs: lessons
@@ -90,20 +142,16 @@ jobs:
     runs-on: ubuntu-latest
     steps:
       - uses: actions/checkout@v4
-      - uses: actions/setup-go@v5
-        with:
-          go-version: stable
-      - run: go install github.com/lessongen/lessongen@%[1]s
-      - name: show problems on the lines of the diff
-        run: echo "::add-matcher::%[3]s"
+%[5]s      - name: show problems on the lines of the diff
+        run: echo "::add-matcher::%[4]s"
       - name: validate every lesson
         env:
           LESSONS: ${{ needs.lessons.outputs.lessons }}
-        run: jq -r '.[]' <<<"$LESSONS" | tr '\n' '\0' | xargs -0 lessongen validate
+        run: jq -j '.[] | (., "\u0000")' <<<"$LESSONS" | xargs -0 lessongen validate --
 
   generate:
     needs: [lessons, validate]
-    if: github.event_name == 'workflow_dispatch' || contains(github.event.pull_request.labels.*.name, '%[2]s')
+    if: github.event_name == 'workflow_dispatch' || contains(github.event.pull_request.labels.*.name, '%[3]s')
     runs-on: ubuntu-latest
     timeout-minutes: 60
     strategy:
@@ -112,11 +160,7 @@ jobs:
         lesson: ${{ fromJSON(needs.lessons.outputs.lessons) }}
     steps:
       - uses: actions/checkout@v4
-      - uses: actions/setup-go@v5
-        with:
-          go-version: stable
-      - run: go install github.com/lessongen/lessongen@%[1]s
-      - id: name
+%[5]s      - id: name
         name: name the lesson's artifact
         env:
           LESSON: ${{ matrix.lesson }}
@@ -127,13 +171,13 @@ jobs:
           OPENAI_API_KEY: ${{ secrets.OPENAI_API_KEY }}
           LESSONGEN_MODEL: ${{ vars.LESSONGEN_MODEL }}
           LESSONGEN_MAX_COST: ${{ vars.LESSONGEN_MAX_COST }}
-        run: lessongen generate "$LESSON" -o "out/$LESSON" --json > summary.json
+        run: lessongen generate -o "out/$LESSON" --json -- "$LESSON" > summary.json
       - name: render the decks
         if: ${{ !cancelled() }}
         env:
           LESSON: ${{ matrix.lesson }}
         run: |
-          deck="decks/$(basename "${LESSON%%.*}")"
+          deck="decks/$(basename -- "${LESSON%%.*}")"
           mkdir -p decks
           lessongen render "out/$LESSON" -o "$deck.html"
           lessongen render "out/$LESSON" --format pptx -o "$deck.pptx"
@@ -152,15 +196,64 @@ jobs:
 // semverTag is a release's version, which the workflow pins.
 var semverTag = regexp.MustCompile(`^v[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.-]+)?$`)
 
-// ciFiles are what init --ci github writes: the workflow, pinned to this
-// build's version when it is a release, and the problem matcher.
-func ciFiles(version string) []initFile {
-	pin := "latest"
-	if semverTag.MatchString(version) {
-		pin = version
+// pseudoVersion is the version the go command stamps on a build from a
+// commit that is no release (golang.org/x/mod/module's pattern):
+// v0.0.0-20261128141531-c1c8d38e61a6 names no git ref.
+var pseudoVersion = regexp.MustCompile(`^v[0-9]+\.(0\.0-|\d+\.\d+-([^+]*\.)?0\.)\d{14}-[A-Za-z0-9]+(\+[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?$`)
+
+// ciSourceURL is a git URL the workflow may fetch: scheme://… or
+// user@host:path, printable ASCII without space, quotes, backslash or $
+// (it is written into YAML, read by a shell and must not open a ${{ }}
+// expression), not starting with "-" (git would read an option).
+var ciSourceURL = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9+.-]*://|[A-Za-z0-9._-]+@[A-Za-z0-9.-]+:)[!#%&(-\[\]-~]+$`)
+
+// ciSourceRef is a branch, tag or commit name as git check-ref-format
+// takes it, in the same safe characters.
+var ciSourceRef = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9._/+-]*$`)
+
+// ciDefaultRef is the ref the workflow builds when --source-ref is not
+// given: a release build's own tag; for a build from a clean checkout,
+// its commit (in full: git fetches no abbreviated hash); else the source
+// repository's default branch.
+func ciDefaultRef(info *debug.BuildInfo) string {
+	if info == nil {
+		return "HEAD"
 	}
+	if v := info.Main.Version; semverTag.MatchString(v) && !pseudoVersion.MatchString(v) {
+		return v
+	}
+	rev, modified := "", false
+	for _, s := range info.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			modified = s.Value == "true"
+		}
+	}
+	if rev != "" && !modified {
+		return rev
+	}
+	return "HEAD"
+}
+
+// checkCISource refuses a --source or --source-ref the workflow could not
+// use as written (exit 2).
+func checkCISource(source, ref string) error {
+	if !ciSourceURL.MatchString(source) {
+		return usagef("--source %q is not a git URL the workflow can fetch\nfix: give its https://, ssh:// or git@host:path URL (no spaces, quotes, backslashes or $)", source)
+	}
+	if !ciSourceRef.MatchString(ref) || strings.Contains(ref, "..") || strings.HasSuffix(ref, "/") || strings.HasSuffix(ref, ".lock") {
+		return usagef("--source-ref %q is not a branch, tag or commit name\nfix: give one such as main, v1.2.0 or a commit's hash", ref)
+	}
+	return nil
+}
+
+// ciFiles are what init --ci github writes: the workflow, building
+// lessongen from source at ref, and the problem matcher.
+func ciFiles(source, ref string) []initFile {
 	return []initFile{
-		{ciWorkflowPath, []byte(fmt.Sprintf(ciWorkflow, pin, ciLabel, ciMatcherPath))},
+		{ciWorkflowPath, []byte(fmt.Sprintf(ciWorkflow, source, ref, ciLabel, ciMatcherPath, ciInstall))},
 		{ciMatcherPath, []byte(ciMatcher)},
 	}
 }
@@ -171,7 +264,15 @@ func runInitCI(opts *initOptions) error {
 	if opts.ci != "github" {
 		return usagef("--ci %q is not known; the one CI lessongen writes for is github", opts.ci)
 	}
-	files := ciFiles(version())
+	ref := opts.ciRef
+	if ref == "" {
+		info, _ := debug.ReadBuildInfo()
+		ref = ciDefaultRef(info)
+	}
+	if err := checkCISource(opts.ciSource, ref); err != nil {
+		return err
+	}
+	files := ciFiles(opts.ciSource, ref)
 	if err := noLinkedDirs(opts.dir, files); err != nil {
 		return err
 	}

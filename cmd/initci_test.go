@@ -65,13 +65,9 @@ func TestInitCIMatrixFromTheRepositoryFitsTheWorkflowSchema(t *testing.T) {
 	}
 	writeFile(t, filepath.Join(repo, "unit", "lessongen.yaml"), "model: gpt-4.1\n")
 	writeFile(t, filepath.Join(repo, "bad lesson.yaml"), badLesson)
-	for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}} {
-		if out, err := gitIn(repo, args...); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
+	gitCommitAll(t, repo)
 	wf := workflowValue(t, filepath.Join(repo, ciWorkflowPath))
-	lessons := runListStep(t, repo, wf)
+	lessons := runListStep(t, repo)
 	want := []string{"bad lesson.yaml", "unit/photosynthesis/lesson.yaml"}
 	if !slices.Equal(lessons, want) {
 		t.Fatalf("the matrix lists %q, want %q", lessons, want)
@@ -251,31 +247,14 @@ func workflowValue(t *testing.T, path string) map[string]any {
 	return editorValue(&n).(map[string]any)
 }
 
-// runListStep runs the lessons job's listing step in repo, as the runner
-// would (bash, with GITHUB_OUTPUT), and returns the lessons it output.
-func runListStep(t *testing.T, repo string, wf map[string]any) []string {
+// runListStep runs the lessons job in repo (committed), as the runner
+// would (ciRunner), and returns the lessons it output.
+func runListStep(t *testing.T, repo string) []string {
 	t.Helper()
-	var script string
-	for _, s := range wf["jobs"].(map[string]any)["lessons"].(map[string]any)["steps"].([]any) {
-		if step := s.(map[string]any); step["id"] == "list" {
-			script = step["run"].(string)
-		}
-	}
-	out := filepath.Join(t.TempDir(), "output")
-	cmd := exec.Command("bash", "-e", "-o", "pipefail", "-c", script)
-	cmd.Dir = repo
-	cmd.Env = append(os.Environ(), "GITHUB_OUTPUT="+out)
-	if b, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("the listing step: %v\n%s", err, b)
-	}
-	data, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	value, ok := strings.CutPrefix(strings.TrimSpace(string(data)), "lessons=")
+	out := newCIRunner(t, repo).runJob("lessons", nil, nil)
 	var lessons []string
-	if err := json.Unmarshal([]byte(value), &lessons); !ok || err != nil {
-		t.Fatalf("the listing step's output %q: %v", data, err)
+	if err := json.Unmarshal([]byte(out.outputs["lessons"]), &lessons); err != nil {
+		t.Fatalf("the listing step's output %q: %v", out.outputs["lessons"], err)
 	}
 	return lessons
 }
