@@ -7,6 +7,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/lessongen/lessongen/internal/price"
 )
 
 // planCost is what plan --cost --json prints, in part.
@@ -44,6 +46,7 @@ func TestPlanCostWithinTwentyPercentOfTheExample(t *testing.T) {
 		t.Fatal(err)
 	}
 	cleanEnv(t)
+	examplePrices(t)
 	inExampleTree(t, repo)
 	code, stdout, stderr := runLessongen(t, "plan", "--cost", "--json", exampleDir+"/lesson.yaml")
 	if code != 0 {
@@ -83,7 +86,7 @@ func TestPlanCostWithinTwentyPercentOfTheExample(t *testing.T) {
 		t.Errorf("estimated %+v; the run measured %d requests, %+v tokens", tot, sum.Requests, sum.Tokens)
 	}
 	t.Logf("estimated %d prompt + %d completion tokens; measured %d + %d", tot.Prompt, tot.Completion, sum.Tokens.Prompt, sum.Tokens.Completion)
-	// gpt-4.1-mini: $0.40 in, $1.60 out per 1M tokens.
+	// The fixed price exampleprices sets: $0.40 in, $1.60 out per 1M tokens.
 	want := (float64(sum.Tokens.Prompt)*0.40 + float64(sum.Tokens.Completion)*1.60) / 1e6
 	if sum.Cost.USD == nil || math.Abs(*sum.Cost.USD-want) > 1e-9 || plan.Cost == nil || !within(plan.Cost.USD, want, 0.2) {
 		t.Errorf("the run's cost %v, plan's %+v; want $%.6f", sum.Cost.USD, plan.Cost, want)
@@ -126,6 +129,7 @@ func TestMaxCostStopsTheRunBeforePassingIt(t *testing.T) {
 		t.Fatal(err)
 	}
 	cleanEnv(t)
+	examplePrices(t)
 	inExampleTree(t, repo)
 	const limit = 0.035 // the whole run costs $0.02; a request's worst case about $0.028
 	code, stdout, stderr := runLessongen(t, "generate", exampleDir+"/lesson.yaml", "--replay", exampleRecording, "-o", "out/lesson.yaml",
@@ -153,4 +157,11 @@ func TestMaxCostStopsTheRunBeforePassingIt(t *testing.T) {
 			t.Errorf("the saved lesson lost %q", authored)
 		}
 	}
+}
+
+// examplePrices prices the default model, which the example's recording
+// was made with, at a fixed $0.40 in and $1.60 out per 1M tokens through
+// the config's prices, so these figures do not move with the table.
+func examplePrices(t *testing.T) {
+	t.Setenv("LESSONGEN_PRICES", `[{"model": "`+price.DefaultModel+`", "input": 0.40, "cached_input": 0.10, "output": 1.60}]`)
 }

@@ -87,7 +87,7 @@ type settings struct {
 }
 
 const (
-	defaultModel    = "gpt-4.1-mini"
+	defaultModel    = price.DefaultModel
 	defaultBaseURL  = "https://api.openai.com/v1"
 	defaultSteps    = 12
 	defaultParallel = 4

@@ -82,6 +82,9 @@ type Config struct {
 	// ImageModel names the model GenerateImage asks for; "" leaves it
 	// to the server.
 	ImageModel string
+	// ImageResponseFormat sends response_format: b64_json with image
+	// requests, for DALL·E-style models that answer a URL without it.
+	ImageResponseFormat bool
 	// HTTPClient is optional.
 	HTTPClient *http.Client
 	// WrapTransport, when set, wraps the HTTP client's transport: a hook
@@ -212,7 +215,7 @@ func New(cfg Config) (*Client, error) {
 		maxRetries: maxRetries,
 		limiter:    lim,
 		clock:      clock,
-		images:     newImageService(u, cfg.ImageModel, opts),
+		images:     newImageService(u, cfg.ImageModel, cfg.ImageResponseFormat, opts),
 	}
 	c.noReasoning.Store(cfg.ToolsWithoutReasoning)
 	return c, nil

@@ -17,6 +17,9 @@ type Script struct {
 	Latency Duration `json:"latency,omitempty"`
 	// Models are listed by GET /v1/models; none answers 404 there.
 	Models []string `json:"models,omitempty"`
+	// ShutdownDates gives listed models a shutdown_date (YYYY-MM-DD), as
+	// OpenAI's GET /v1/models does for models it will shut down.
+	ShutdownDates map[string]string `json:"shutdown_dates,omitempty"`
 	// Quirks imitate how real servers refuse requests.
 	Quirks Quirks `json:"quirks,omitempty"`
 	// Stream shapes streamed answers. A request with "stream": true is

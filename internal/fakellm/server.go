@@ -388,15 +388,16 @@ func (s *Server) models(w http.ResponseWriter) {
 		return
 	}
 	type model struct {
-		ID     string `json:"id"`
-		Object string `json:"object"`
+		ID       string `json:"id"`
+		Object   string `json:"object"`
+		Shutdown string `json:"shutdown_date,omitempty"`
 	}
 	list := struct {
 		Object string  `json:"object"`
 		Data   []model `json:"data"`
 	}{Object: "list"}
 	for _, id := range s.script.Models {
-		list.Data = append(list.Data, model{ID: id, Object: "model"})
+		list.Data = append(list.Data, model{ID: id, Object: "model", Shutdown: s.script.ShutdownDates[id]})
 	}
 	b, _ := json.Marshal(list)
 	writeRaw(w, http.StatusOK, string(b))
