@@ -42,7 +42,7 @@ prices setting over a built-in table of OpenAI's). Prompt tokens come from
 the requests the run would send (templates, describe chains, tools) at 4
 bytes a token; turns and completion tokens per subagent as measured on the
 bundled example. No request is made.`,
-		Example: "  lessongen plan examples/photosynthesis/lesson.yaml\n  lessongen plan lesson.yaml --slide light --json\n  lessongen plan lesson.yaml --cost --model gpt-4.1",
+		Example: "  lessongen plan examples/photosynthesis/lesson.yaml\n  lessongen plan lesson.yaml --slide light --json\n  lessongen plan lesson.yaml --cost --model gpt-6-sol",
 		Args:    exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.file = args[0]
