@@ -214,7 +214,7 @@ func costCap(cfg *settings, model llm.Model) *orchestrate.CostCap {
 func checkMaxCost(cfg *settings) error {
 	if _, _, ok := priceOf(cfg); cfg.MaxCost > 0 && !ok {
 		why := "which has none"
-		if m, known := price.Info(cfg.Model); known && m.Shutdown != "" && m.Price == nil {
+		if m, known := modelInfo(cfg, cfg.Model); known && m.Shutdown != "" && m.Price == nil {
 			why = "which has none: it was shut down on " + m.Shutdown
 		}
 		return usagef("--max-cost needs the price of model %q, %s\nfix: %s (prices are matched by exact name; the table in internal/price was checked %s)", cfg.Model, why, price.HowToAdd(cfg.Model), price.Checked)

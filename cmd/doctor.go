@@ -250,8 +250,11 @@ func reachChecks(ctx context.Context, cfg *settings) ([]check, bool) {
 	}
 	// The server's own shutdown_date first, else the table's.
 	from := "GET /models"
-	if m, known := price.Info(cfg.Model); shutdown == "" && known {
+	if m, known := modelInfo(cfg, cfg.Model); shutdown == "" && known {
 		shutdown, from = m.Shutdown, "OpenAI's deprecations page"
+		if _, own := cfg.Models[cfg.Model]; own {
+			from = "models in the config file"
+		}
 	}
 	if note := price.ShutdownNote(cfg.Model, shutdown, time.Now(), price.ShutdownWarnDays); note != "" {
 		return append(out, check{"models", checkWarn, fmt.Sprintf("model %q is listed, but %s (%s)", cfg.Model, strings.TrimPrefix(note, fmt.Sprintf("model %q ", cfg.Model)), from),

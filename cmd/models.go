@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -16,10 +17,10 @@ import (
 // and tools go with reasoning_effort none where the model takes them
 // only so. A model not in the table changes nothing: the settings decide.
 func modelWire(cfg *settings, c *llm.Config) {
-	if img, ok := price.Info(c.ImageModel); ok {
+	if img, ok := modelInfo(cfg, c.ImageModel); ok {
 		c.ImageResponseFormat = img.Caps.ResponseFormat
 	}
-	m, ok := price.Info(cfg.Model)
+	m, ok := modelInfo(cfg, cfg.Model)
 	if !ok {
 		return
 	}
@@ -48,12 +49,16 @@ func modelNotes(cfg *settings, now time.Time) []string {
 		names = append(names, imageModel(cfg))
 	}
 	for _, name := range names {
-		m, ok := price.Info(name)
+		m, ok := modelInfo(cfg, name)
 		if !ok {
 			continue
 		}
+		from := "OpenAI's deprecations page"
+		if _, own := cfg.Models[name]; own {
+			from = "models in the config file"
+		}
 		if note := price.ShutdownNote(name, m.Shutdown, now, price.ShutdownWarnDays); note != "" {
-			out = append(out, note+" (OpenAI's deprecations page)")
+			out = append(out, note+" ("+from+")")
 		}
 	}
 	return out
@@ -79,4 +84,127 @@ func warnOnce(w io.Writer) func(string) {
 		seen[msg] = true
 		fmt.Fprintf(w, "lessongen: warning: %s\n", msg)
 	}
+}
+
+// modelInfo is model's entry: the config file's (models), else the
+// table's by name or alias.
+func modelInfo(cfg *settings, model string) (price.Model, bool) {
+	if m, ok := cfg.Models[model]; ok {
+		return m, true
+	}
+	return price.Info(model)
+}
+
+// parseModels reads the models setting: a list of entries, each the
+// table's entry of that name (if any) with the fields given changed; or
+// the same list as JSON from the environment.
+func parseModels(v any) (map[string]price.Model, error) {
+	if v == nil {
+		return nil, nil
+	}
+	if s, ok := v.(string); ok {
+		if err := json.Unmarshal([]byte(s), &v); err != nil {
+			return nil, err
+		}
+	}
+	if t, ok := v.(map[string]price.Model); ok {
+		return t, nil
+	}
+	list, ok := v.([]any)
+	if !ok {
+		return nil, errSettingType
+	}
+	out := map[string]price.Model{}
+	for _, it := range list {
+		e, ok := it.(map[string]any)
+		if !ok {
+			return nil, errSettingType
+		}
+		name, _ := e["model"].(string)
+		if name == "" {
+			return nil, fmt.Errorf("a model entry needs model: %v", e)
+		}
+		m, _ := price.Info(name)
+		m.Aliases = nil // the entry is its own name only
+		for k, val := range e {
+			if err := setModelField(&m, k, val); err != nil {
+				return nil, fmt.Errorf("model %q: %w", name, err)
+			}
+		}
+		out[name] = m
+	}
+	return out, nil
+}
+
+// modelFields are the booleans an entry may set, by key.
+var modelFields = map[string]func(*price.Model) *bool{
+	"tools_without_reasoning": func(m *price.Model) *bool { return &m.Caps.ToolsNeedNoReasoning },
+	"max_completion_tokens":   func(m *price.Model) *bool { return &m.Caps.CompletionTokens },
+	"response_format":         func(m *price.Model) *bool { return &m.Caps.ResponseFormat },
+}
+
+func setModelField(m *price.Model, key string, val any) error {
+	switch key {
+	case "model":
+		return nil
+	case "context":
+		n, err := parseInt(val)
+		if err != nil || n < 0 {
+			return fmt.Errorf("context must be a whole number of tokens, got %v", val)
+		}
+		m.Context = int(n)
+		return nil
+	case "shutdown_date":
+		var day string
+		switch d := val.(type) {
+		case time.Time: // YAML reads an unquoted date as a timestamp
+			day = d.Format(time.DateOnly)
+		case string:
+			day = d
+		case nil:
+		default:
+			return fmt.Errorf("shutdown_date must be YYYY-MM-DD (or \"\" for none), got %v", val)
+		}
+		if _, err := time.Parse(time.DateOnly, day); day != "" && err != nil {
+			return fmt.Errorf("shutdown_date must be YYYY-MM-DD (or \"\" for none), got %v", val)
+		}
+		m.Shutdown = day
+		return nil
+	case "parallel_tool_calls":
+		b, ok := val.(bool)
+		if !ok {
+			return fmt.Errorf("parallel_tool_calls must be true or false, got %v", val)
+		}
+		m.Caps.NoParallelToolCalls = !b
+		return nil
+	}
+	field, known := modelFields[key]
+	if !known {
+		return fmt.Errorf("unknown field %q (want model, context, shutdown_date, parallel_tool_calls, tools_without_reasoning, max_completion_tokens, response_format)", key)
+	}
+	b, ok := val.(bool)
+	if !ok {
+		return fmt.Errorf("%s must be true or false, got %v", key, val)
+	}
+	*field(m) = b
+	return nil
+}
+
+// modelsSchema is the models setting's JSON Schema.
+func modelsSchema() map[string]any {
+	flag := map[string]any{"type": "boolean"}
+	return map[string]any{"type": "array", "items": map[string]any{
+		"type": "object",
+		"properties": map[string]any{
+			"model":                   map[string]any{"type": "string"},
+			"context":                 map[string]any{"type": "integer", "minimum": 0},
+			"shutdown_date":           map[string]any{"type": "string", "pattern": `^(\d{4}-\d{2}-\d{2})?$`},
+			"parallel_tool_calls":     flag,
+			"tools_without_reasoning": flag,
+			"max_completion_tokens":   flag,
+			"response_format":         flag,
+		},
+		"required":             []any{"model"},
+		"additionalProperties": false,
+	}}
 }

@@ -51,3 +51,41 @@ func TestModelNotes(t *testing.T) {
 		t.Errorf("the defaults are going away: %q", notes)
 	}
 }
+
+// The config file's models add an entry or change the named fields of
+// the table's, by exact name; a bad field is named.
+func TestModelsSetting(t *testing.T) {
+	got, err := parseModels([]any{
+		map[string]any{"model": "o3", "parallel_tool_calls": true, "shutdown_date": ""},
+		map[string]any{"model": "my-gateway-model", "context": 32768, "shutdown_date": time.Date(2027, 3, 1, 0, 0, 0, 0, time.UTC), "tools_without_reasoning": true},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o3 := got["o3"]
+	if o3.Caps.NoParallelToolCalls || o3.Shutdown != "" || o3.Price == nil || !o3.Caps.CompletionTokens {
+		t.Errorf("o3 overridden: %+v (want the table's entry with parallel calls allowed, no shutdown)", o3)
+	}
+	if m := got["my-gateway-model"]; m.Context != 32768 || m.Shutdown != "2027-03-01" || !m.Caps.ToolsNeedNoReasoning {
+		t.Errorf("added: %+v", m)
+	}
+	c := llm.Config{}
+	modelWire(&settings{Model: "o3", Models: got}, &c)
+	if c.NoParallelToolCalls {
+		t.Error("the config's o3 entry did not win over the table's")
+	}
+	for _, bad := range []map[string]any{
+		{"model": "m", "context": "big"},
+		{"model": "m", "shutdown_date": "soon"},
+		{"model": "m", "parallel": false},
+		{"context": 1},
+	} {
+		if _, err := parseModels([]any{bad}); err == nil {
+			t.Errorf("%v accepted", bad)
+		}
+	}
+	// From the environment, as JSON.
+	if got, err := parseModels(`[{"model": "x", "max_completion_tokens": true}]`); err != nil || !got["x"].Caps.CompletionTokens {
+		t.Errorf("JSON: %v, %v", got, err)
+	}
+}
