@@ -61,6 +61,9 @@ func modelNotes(cfg *settings, now time.Time) []string {
 			out = append(out, note+" ("+from+")")
 		}
 	}
+	if m, ok := modelInfo(cfg, cfg.Model); ok && !m.Caps.Tools {
+		out = append(out, fmt.Sprintf("model %q takes no tools through Chat Completions, which every subagent uses (its page sends tool calls to the Responses API); expect the server to refuse them", cfg.Model))
+	}
 	return out
 }
 
@@ -124,7 +127,10 @@ func parseModels(v any) (map[string]price.Model, error) {
 		if name == "" {
 			return nil, fmt.Errorf("a model entry needs model: %v", e)
 		}
-		m, _ := price.Info(name)
+		m, known := price.Info(name)
+		if !known {
+			m.Caps.Tools = true // a model added for a run is taken to call tools
+		}
 		m.Aliases = nil // the entry is its own name only
 		for k, val := range e {
 			if err := setModelField(&m, k, val); err != nil {

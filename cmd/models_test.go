@@ -50,6 +50,13 @@ func TestModelNotes(t *testing.T) {
 	if notes := modelNotes(&settings{Model: price.DefaultModel, BaseURL: defaultBaseURL, Images: true}, now); len(notes) != 0 {
 		t.Errorf("the defaults are going away: %q", notes)
 	}
+	if notes := modelNotes(&settings{Model: "gpt-6.2-sol", BaseURL: defaultBaseURL}, now); len(notes) != 1 || !strings.Contains(notes[0], "takes no tools through Chat Completions") {
+		t.Errorf("a model without tools on Chat Completions: %q", notes)
+	}
+	added, _ := parseModels([]any{map[string]any{"model": "my-model"}})
+	if notes := modelNotes(&settings{Model: "my-model", Models: added}, now); len(notes) != 0 {
+		t.Errorf("a model the config adds: %q", notes)
+	}
 }
 
 // The config file's models add an entry or change the named fields of
