@@ -94,7 +94,10 @@ var reasoning5 = Caps{Tools: true, CompletionTokens: true, Vision: true, Batch: 
 // Models is the one table of OpenAI models, checked on Checked against
 // Sources. Figures that were not found are left out rather than guessed
 // (GPT-6 Astra, GPT-6.1 Sol, o3-pro and gpt-5-pro have no entry; a
-// model shut down has no price). The config file's prices add to it.
+// model shut down has no price; the context of models going away was not
+// re-read). The prices of models going away are the previous table's
+// (checked 2026-11-26), their shutdown dates today's. The config file's
+// prices and models add to it or override it.
 var Models = map[string]Model{
 	// Current models (no shutdown announced).
 	"gpt-6-luna":   {Price: p(0.10, 0.01, 0.50), Context: 1_050_000, Caps: gpt6},
@@ -106,16 +109,16 @@ var Models = map[string]Model{
 	"gpt-6.2-sol":   {Price: p(2, 0.10, 10), Context: 1_050_000, Caps: Caps{CompletionTokens: true, Vision: true, Batch: true}},
 
 	// Shut down on 2027-01-14 (replacement: gpt-6-luna).
-	"gpt-4.1":      {Price: p(2, 0.50, 8), Context: 1_047_576, Caps: chat41, Shutdown: "2027-01-14", Aliases: []string{"gpt-4.1-2025-04-14"}},
-	"gpt-4.1-mini": {Price: p(0.40, 0.10, 1.60), Context: 1_047_576, Caps: chat41, Shutdown: "2027-01-14", Aliases: []string{"gpt-4.1-mini-2025-04-14"}},
-	"gpt-4o":       {Price: p(2.50, 1.25, 10), Context: 128_000, Caps: chat41, Shutdown: "2027-01-14", Aliases: []string{"gpt-4o-2024-08-06", "gpt-4o-2024-11-20"}},
-	"gpt-4o-mini":  {Price: p(0.15, 0.075, 0.60), Context: 128_000, Caps: chat41, Shutdown: "2027-01-14", Aliases: []string{"gpt-4o-mini-2024-07-18"}},
+	"gpt-4.1":      {Price: p(2, 0.50, 8), Caps: chat41, Shutdown: "2027-01-14", Aliases: []string{"gpt-4.1-2025-04-14"}},
+	"gpt-4.1-mini": {Price: p(0.40, 0.10, 1.60), Caps: chat41, Shutdown: "2027-01-14", Aliases: []string{"gpt-4.1-mini-2025-04-14"}},
+	"gpt-4o":       {Price: p(2.50, 1.25, 10), Caps: chat41, Shutdown: "2027-01-14", Aliases: []string{"gpt-4o-2024-08-06", "gpt-4o-2024-11-20"}},
+	"gpt-4o-mini":  {Price: p(0.15, 0.075, 0.60), Caps: chat41, Shutdown: "2027-01-14", Aliases: []string{"gpt-4o-mini-2024-07-18"}},
 
 	// Shut down on 2026-12-11.
-	"gpt-5":      {Price: p(1.25, 0.125, 10), Context: 400_000, Caps: reasoning5, Shutdown: "2026-12-11", Aliases: []string{"gpt-5-2025-08-07"}},
-	"gpt-5-mini": {Price: p(0.25, 0.025, 2), Context: 400_000, Caps: reasoning5, Shutdown: "2026-12-11", Aliases: []string{"gpt-5-mini-2025-08-07"}},
-	"gpt-5-nano": {Price: p(0.05, 0.005, 0.40), Context: 400_000, Caps: reasoning5, Shutdown: "2026-12-11", Aliases: []string{"gpt-5-nano-2025-08-07"}},
-	"o3": {Price: p(2, 0.50, 8), Context: 200_000, Shutdown: "2026-12-11", Aliases: []string{"o3-2025-04-16"},
+	"gpt-5":      {Price: p(1.25, 0.125, 10), Caps: reasoning5, Shutdown: "2026-12-11", Aliases: []string{"gpt-5-2025-08-07"}},
+	"gpt-5-mini": {Price: p(0.25, 0.025, 2), Caps: reasoning5, Shutdown: "2026-12-11", Aliases: []string{"gpt-5-mini-2025-08-07"}},
+	"gpt-5-nano": {Price: p(0.05, 0.005, 0.40), Caps: reasoning5, Shutdown: "2026-12-11", Aliases: []string{"gpt-5-nano-2025-08-07"}},
+	"o3": {Price: p(2, 0.50, 8), Shutdown: "2026-12-11", Aliases: []string{"o3-2025-04-16"},
 		Caps: Caps{Tools: true, NoParallelToolCalls: true, CompletionTokens: true, Vision: true, Batch: true}},
 
 	// Shut down on 2026-10-23: kept, without a price, so a run names
