@@ -6,6 +6,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/lessongen/lessongen/internal/price"
 )
 
 // planCost is what plan --cost --json prints, in part.
@@ -49,6 +51,7 @@ func TestPlanCostWithinTwentyPercent(t *testing.T) {
 	}
 	cleanEnv(t)
 	t.Run("example", func(t *testing.T) {
+		examplePrices(t)
 		inExampleTree(t, repo)
 		plan := planCostOf(t, exampleDir+"/lesson.yaml")
 		code, stdout, stderr := runLessongen(t, "generate", exampleDir+"/lesson.yaml", "--replay", exampleRecording, "-o", "out/lesson.yaml", "--json")
@@ -66,7 +69,7 @@ func TestPlanCostWithinTwentyPercent(t *testing.T) {
 			t.Fatalf("%v\n%s", err, stdout)
 		}
 		checkWithin(t, plan, float64(sum.Requests), sum.Tokens.Prompt)
-		// gpt-4.1-mini: $0.40 in, $1.60 out per 1M tokens.
+		// examplePrices: $0.40 in, $1.60 out per 1M tokens.
 		want := (float64(sum.Tokens.Prompt)*0.40 + float64(sum.Tokens.Completion)*1.60) / 1e6
 		if sum.Cost.USD == nil || math.Abs(*sum.Cost.USD-want) > 1e-9 {
 			t.Errorf("the run's cost %v; want $%.6f", sum.Cost.USD, want)
@@ -145,6 +148,7 @@ func TestMaxCostStopsTheRunBeforePassingIt(t *testing.T) {
 		t.Fatal(err)
 	}
 	cleanEnv(t)
+	examplePrices(t)
 	inExampleTree(t, repo)
 	const limit = 0.035 // the whole run costs $0.02; a request's worst case about $0.028
 	code, stdout, stderr := runLessongen(t, "generate", exampleDir+"/lesson.yaml", "--replay", exampleRecording, "-o", "out/lesson.yaml",
@@ -172,4 +176,11 @@ func TestMaxCostStopsTheRunBeforePassingIt(t *testing.T) {
 			t.Errorf("the saved lesson lost %q", authored)
 		}
 	}
+}
+
+// examplePrices prices the default model, which the example's recording
+// was made with, at a fixed $0.40 in and $1.60 out per 1M tokens through
+// the config's prices, so these figures do not move with the table.
+func examplePrices(t *testing.T) {
+	t.Setenv("LESSONGEN_PRICES", `[{"model": "`+price.DefaultModel+`", "input": 0.40, "cached_input": 0.10, "output": 1.60}]`)
 }

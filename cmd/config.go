@@ -79,6 +79,9 @@ type settings struct {
 	MaxCost float64
 	// Prices are the config file's prices per model, over price.Default.
 	Prices price.Table
+	// Models are the config file's model entries, over price.Models
+	// (modelInfo).
+	Models map[string]price.Model
 	// MaxAnswerBytes caps what is read of one answer from the server.
 	MaxAnswerBytes int64
 	// CheckpointInterval bounds how often a run rewrites the lesson file;
@@ -87,7 +90,7 @@ type settings struct {
 }
 
 const (
-	defaultModel    = "gpt-4.1-mini"
+	defaultModel    = price.DefaultModel
 	defaultBaseURL  = "https://api.openai.com/v1"
 	defaultSteps    = 12
 	defaultParallel = 4

@@ -93,7 +93,7 @@ func checkSettingType(path string, st setting, value any, at configPos) error {
 	case map[string]any:
 		return usagef("config file %s: %s must be %s, not a list or a map%s", path, st.key, want, at.value)
 	case []any:
-		if st.typ != foldersType && st.typ != pricesType {
+		if st.typ != foldersType && st.typ != pricesType && st.typ != modelsType {
 			return usagef("config file %s: %s must be %s, not a list or a map%s", path, st.key, want, at.value)
 		}
 	}
@@ -106,8 +106,11 @@ func checkSettingType(path string, st setting, value any, at configPos) error {
 	}
 	msg := fmt.Sprintf("config file %s: %s must be %s, got %s%s", path, st.key, want, fmt.Sprint(value), at.value)
 	var mu missingUnitError
-	if errors.As(err, &mu) {
+	switch {
+	case errors.As(err, &mu):
 		msg += "\nfix: " + mu.fix()
+	case st.typ == modelsType && !errors.Is(err, errSettingType):
+		msg += ": " + err.Error() // which entry and field
 	}
 	return usagef("%s", msg)
 }

@@ -73,9 +73,11 @@ func runPlanCost(cmd *cobra.Command, opts *planOptions) error {
 // start, through the client the run would use (nothing is sent): a
 // lesson's, or a course's and each of its lessons'.
 func estimateCost(cfg *settings, opts *planOptions) (orchestrate.Estimate, error) {
-	client, err := llm.New(llm.Config{BaseURL: cfg.BaseURL, Model: cfg.Model, MaxTokens: cfg.MaxTokens,
+	wire := llm.Config{BaseURL: cfg.BaseURL, Model: cfg.Model, MaxTokens: cfg.MaxTokens,
 		Temperature: cfg.Temperature, Seed: cfg.Seed, Stream: cfg.Stream,
-		TokenField: cfg.TokenField, NoParallelToolCalls: !cfg.ParallelToolCalls})
+		TokenField: cfg.TokenField, NoParallelToolCalls: !cfg.ParallelToolCalls}
+	modelWire(cfg, &wire)
+	client, err := llm.New(wire)
 	if err != nil {
 		return orchestrate.Estimate{}, &usageError{err}
 	}
@@ -293,7 +295,11 @@ func costCap(cfg *settings, model llm.Model) *orchestrate.CostCap {
 // checkMaxCost refuses --max-cost for a model without a price.
 func checkMaxCost(cfg *settings) error {
 	if _, _, ok := priceOf(cfg); cfg.MaxCost > 0 && !ok {
-		return usagef("--max-cost needs the price of model %q, which has none\nfix: %s", cfg.Model, price.HowToAdd(cfg.Model))
+		why := "which has none"
+		if m, known := modelInfo(cfg, cfg.Model); known && m.Shutdown != "" && m.Price == nil {
+			why = "which has none: it was shut down on " + m.Shutdown
+		}
+		return usagef("--max-cost needs the price of model %q, %s\nfix: %s (prices are matched by exact name; the table in internal/price was checked %s)", cfg.Model, why, price.HowToAdd(cfg.Model), price.Checked)
 	}
 	return nil
 }

@@ -44,7 +44,7 @@ var root = func() string { wd, _ := os.Getwd(); return filepath.Dir(wd) }()
 func TestPlanCostPricesFromTheConfigFile(t *testing.T) {
 	dir := costEnv(t)
 	config := filepath.Join(dir, "lessongen.yaml")
-	if err := os.WriteFile(config, []byte("prices:\n  - {model: gpt-4.1-mini, input: 100, output: 100}\n  - {model: llama3.1:8b, input: 0, output: 0}\n"), 0o644); err != nil {
+	if err := os.WriteFile(config, []byte("prices:\n  - {model: gpt-6-luna, input: 100, output: 100}\n  - {model: llama3.1:8b, input: 0, output: 0}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	t.Setenv("LESSONGEN_CONFIG", config)

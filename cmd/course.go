@@ -3,6 +3,7 @@ package cmd
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/lessongen/lessongen/bridge"
 	"github.com/lessongen/lessongen/course"
@@ -65,7 +66,11 @@ func checkCourseFlags(opts *generateOptions, cfg *settings) error {
 		return usagef("--state-dir names one state folder, but each lesson of a course keeps its own (.lessongen/FILE beside it); unset it (state_dir in the config, LESSONGEN_STATE_DIR), or run a lesson file")
 	}
 	// Before the course's own levels send anything.
-	return checkMaxCost(cfg)
+	if err := checkMaxCost(cfg); err != nil {
+		return err
+	}
+	printModelNotes(opts.io.ErrOut, cfg, time.Now())
+	return nil
 }
 
 func (c *courseRun) run(ctx context.Context) error {
@@ -85,7 +90,7 @@ func (c *courseRun) run(ctx context.Context) error {
 		return err
 	}
 	defer release()
-	if c.model, err = newModel(c.cfg, nil); err != nil {
+	if c.model, err = newModel(c.cfg, nil, c.opts.io.ErrOut); err != nil {
 		return err
 	}
 	// One --max-cost for the course, as one --max-requests: a lesson's

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/lessongen/lessongen/bridge"
 	"github.com/lessongen/lessongen/internal/clip"
+	"github.com/lessongen/lessongen/internal/price"
 	"github.com/lessongen/lessongen/internal/redact"
 	"github.com/lessongen/lessongen/llm"
 	"github.com/lessongen/lessongen/modality"
@@ -157,11 +159,13 @@ func doctorChecks(ctx context.Context, cfg *settings, strict bool, sized []llm.T
 	if !ok {
 		return out
 	}
-	c, err := probeClient(cfg)
+	var adapted []string // the client's warnings: a field refused and left out
+	c, err := probeClient(cfg, func(msg string) { adapted = append(adapted, msg) })
 	if err != nil {
 		return append(out, check{"tool calls", checkFail, err.Error(), ""})
 	}
 	req, first, found, ok := firstTurnChecks(ctx, c, cfg, strict)
+	out = append(out, refusedChecks(adapted)...)
 	out = append(out, found...)
 	if !ok {
 		return out
@@ -183,7 +187,43 @@ func doctorChecks(ctx context.Context, cfg *settings, strict bool, sized []llm.T
 	if len(sized) > 0 {
 		out = append(out, sizeCheck(ctx, c, sized, cfg))
 	}
+	if cfg.Images {
+		out = append(out, imageCheck(ctx, c, cfg))
+	}
 	return out
+}
+
+// refusedChecks turns the fields the server refused, and the client then
+// left out, into warnings: generation works, one request more each run.
+func refusedChecks(warnings []string) []check {
+	var out []check
+	for _, w := range warnings {
+		msg, fix, _ := strings.Cut(w, "; to save the refused request, ")
+		out = append(out, check{"refused field", checkWarn, msg, fix})
+	}
+	return out
+}
+
+// imageCheck asks the image endpoint for one picture, as --images would:
+// a server without the endpoint is a warning (the run keeps its
+// placeholders), any other failure fails with the server's fix.
+func imageCheck(ctx context.Context, c *llm.Client, cfg *settings) check {
+	by := cmp.Or(imageModel(cfg), "the server's image model")
+	data, _, err := c.GenerateImage(ctx, "lessongen doctor: a plain red square")
+	switch {
+	case errors.Is(err, llm.ErrNoImageEndpoint):
+		return check{"images", checkWarn, err.Error(), "point --base-url at a server with the OpenAI images API, or run without --images"}
+	case err != nil:
+		f := toolFailure(err, cfg)
+		f.Name, f.Message = "images", "POST /images/generations with "+by+" fails: "+f.Message
+		if f.Fix == "" {
+			f.Fix = "check --image-model (" + by + ") against the server's image models"
+		}
+		return f
+	case len(data) == 0:
+		return check{"images", checkFail, "the image endpoint answered no picture", ""}
+	}
+	return check{"images", checkOK, fmt.Sprintf("%s drew a picture of %d bytes", by, len(data)), ""}
 }
 
 // reachChecks checks that the server answers and lists the model; false
@@ -203,11 +243,24 @@ func reachChecks(ctx context.Context, cfg *settings) ([]check, bool) {
 			{"models", checkWarn, "the server does not list its models (" + err.Error() + ")", ""}}, true
 	}
 	out := []check{{"reachable", checkOK, fmt.Sprintf("%s answers", base), ""}}
-	if listed[cfg.Model] {
-		return append(out, check{"models", checkOK, fmt.Sprintf("model %q is listed", cfg.Model), ""}), true
+	shutdown, ok := listed[cfg.Model]
+	if !ok {
+		return append(out, check{"models", checkWarn, fmt.Sprintf("model %q is not among the %d listed", cfg.Model, len(listed)),
+			"check --model against the server's model names"}), true
 	}
-	return append(out, check{"models", checkWarn, fmt.Sprintf("model %q is not among the %d listed", cfg.Model, len(listed)),
-		"check --model against the server's model names"}), true
+	// The server's own shutdown_date first, else the table's.
+	from := "GET /models"
+	if m, known := modelInfo(cfg, cfg.Model); shutdown == "" && known {
+		shutdown, from = m.Shutdown, "OpenAI's deprecations page"
+		if _, own := cfg.Models[cfg.Model]; own {
+			from = "models in the config file"
+		}
+	}
+	if note := price.ShutdownNote(cfg.Model, shutdown, time.Now(), price.ShutdownWarnDays); note != "" {
+		return append(out, check{"models", checkWarn, fmt.Sprintf("model %q is listed, but %s (%s)", cfg.Model, strings.TrimPrefix(note, fmt.Sprintf("model %q ", cfg.Model)), from),
+			price.Replacement()}), true
+	}
+	return append(out, check{"models", checkOK, fmt.Sprintf("model %q is listed", cfg.Model), ""}), true
 }
 
 // firstTurnChecks sends the first turn, which asks for two tool calls:
@@ -411,14 +464,16 @@ func lastLine(s string) string {
 
 // probeClient is the client generate would make, retries included, so a
 // failure generate would retry past does not fail the probe.
-func probeClient(cfg *settings) (*llm.Client, error) {
-	return llm.New(llm.Config{
-		BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Model: cfg.Model,
+func probeClient(cfg *settings, warn func(string)) (*llm.Client, error) {
+	c := llm.Config{
+		BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Model: cfg.Model, Warn: warn, ImageModel: imageModel(cfg),
 		Temperature: cfg.Temperature, Seed: cfg.Seed, MaxTokens: cfg.MaxTokens,
 		TurnTimeout: cfg.Timeout, AttemptTimeout: cfg.AttemptTimeout,
 		MaxRetries: retries(cfg.Retries), TokenField: cfg.TokenField, NoParallelToolCalls: !cfg.ParallelToolCalls,
 		Stream: cfg.Stream, MaxAnswerBytes: cfg.MaxAnswerBytes,
-	})
+	}
+	modelWire(cfg, &c)
+	return llm.New(c)
 }
 
 // pingRequest asks for two calls of a tiny tool in one turn.
@@ -435,8 +490,10 @@ func pingRequest(strict bool) llm.Request {
 	}
 }
 
-// listModels reads GET /models and returns the model ids.
-func listModels(ctx context.Context, cfg *settings) (map[string]bool, error) {
+// listModels reads GET /models and returns the model ids, each with its
+// shutdown_date (YYYY-MM-DD) where the server gives one (OpenAI does,
+// for models it has announced a shutdown of), else "".
+func listModels(ctx context.Context, cfg *settings) (map[string]string, error) {
 	ctx, cancel := context.WithTimeout(ctx, min(max(cfg.Timeout, time.Second), 30*time.Second))
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimSuffix(cfg.BaseURL, "/")+"/models", nil)
@@ -460,15 +517,19 @@ func listModels(ctx context.Context, cfg *settings) (map[string]bool, error) {
 	}
 	var list struct {
 		Data []struct {
-			ID string `json:"id"`
+			ID       string  `json:"id"`
+			Shutdown *string `json:"shutdown_date"`
 		} `json:"data"`
 	}
 	if err := json.Unmarshal(body, &list); err != nil {
 		return nil, errors.New("GET /models did not answer a model list")
 	}
-	ids := make(map[string]bool, len(list.Data))
+	ids := make(map[string]string, len(list.Data))
 	for _, m := range list.Data {
-		ids[m.ID] = true
+		ids[m.ID] = ""
+		if m.Shutdown != nil {
+			ids[m.ID] = *m.Shutdown
+		}
 	}
 	return ids, nil
 }

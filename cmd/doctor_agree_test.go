@@ -58,7 +58,11 @@ func TestDoctorAgreesWithGenerate(t *testing.T) {
 		{"no tool-call parser: calls as text", both(func(t *fakellm.Turn) {
 			t.Content, t.ToolCalls = "<tool_call>"+`{"name": "`+t.ToolCalls[0].Name+`", "arguments": `+t.ToolCalls[0].Arguments+"}</tool_call>", nil
 		}), false, false},
-		{"Azure: parallel_tool_calls refused", with(func(s *fakellm.Script) { s.Quirks.AzureParallelToolCalls = true }), false, false},
+		// A refused parallel_tool_calls is left out after one refusal (issue #36).
+		{"Azure: parallel_tool_calls refused", with(func(s *fakellm.Script) { s.Quirks.AzureParallelToolCalls = true }), false, true},
+		{"newer Azure: Unknown parameter", with(func(s *fakellm.Script) { s.Quirks.AzureUnknownParameter = true }), false, true},
+		{"newer Azure: stream_options", with(func(s *fakellm.Script) { s.Quirks.AzureUnknownParameter = true }), true, false},
+		{"OpenAI reasoning model: Unsupported parameter", with(func(s *fakellm.Script) { s.Quirks.OpenAIReasoning = true }), false, true},
 		{"Azure: stream_options refused", with(func(s *fakellm.Script) { s.Quirks.AzureStreamOptions = true }), true, false},
 		{"Ollama: model without tools", with(func(s *fakellm.Script) { s.Quirks.OllamaNoTools = true }), false, false},
 		{"llama.cpp: no streamed tool calls", with(func(s *fakellm.Script) { s.Quirks.LlamaCppNoToolStream = true }), true, false},

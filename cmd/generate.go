@@ -350,7 +350,7 @@ func lessonOnly(doc *compose.Document, steps []orchestrate.Step) bool {
 	return true
 }
 
-func newModel(cfg *settings, wrap func(http.RoundTripper) http.RoundTripper) (llm.Model, error) {
+func newModel(cfg *settings, wrap func(http.RoundTripper) http.RoundTripper, errOut io.Writer) (llm.Model, error) {
 	if cfg.APIKey == "" && cfg.Replay == "" && cfg.BatchDir == "" && strings.HasPrefix(cfg.BaseURL, defaultBaseURL) {
 		// Missing configuration: the user's to fix (exit 2).
 		return nil, usagef("no API key for %s\nfix: set LESSONGEN_API_KEY or OPENAI_API_KEY (or api_key in the config file), or point --base-url at a local OpenAI-compatible server", redact.URL(cfg.BaseURL))
@@ -359,15 +359,17 @@ func newModel(cfg *settings, wrap func(http.RoundTripper) http.RoundTripper) (ll
 	if cfg.Replay != "" {
 		clock = llm.NoWait // recorded errors replay without their backoff
 	}
-	return llm.New(llm.Config{
-		BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Model: cfg.Model, Clock: clock,
+	c := llm.Config{
+		BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Model: cfg.Model, Clock: clock, Warn: warnOnce(errOut),
 		Temperature: cfg.Temperature, Seed: cfg.Seed, MaxTokens: cfg.MaxTokens,
 		TurnTimeout: cfg.Timeout, AttemptTimeout: cfg.AttemptTimeout, Limiter: llm.NewLimiter(cfg.RPS, max(1, cfg.Concurrency)),
 		MaxRetries: retries(cfg.Retries),
 		TokenField: cfg.TokenField, NoParallelToolCalls: !cfg.ParallelToolCalls,
 		IdleConns: max(1, cfg.Concurrency), Stream: cfg.Stream, WrapTransport: wrap,
-		MaxAnswerBytes: cfg.MaxAnswerBytes, ImageModel: cfg.ImageModel,
-	})
+		MaxAnswerBytes: cfg.MaxAnswerBytes, ImageModel: imageModel(cfg),
+	}
+	modelWire(cfg, &c)
+	return llm.New(c)
 }
 
 // explainProvider adds which setting to fix to a provider failure. The

@@ -156,6 +156,9 @@ func (g *generation) read() error {
 	if err := checkMaxCost(cfg); err != nil {
 		return err
 	}
+	if g.course == nil && cfg.Replay == "" {
+		printModelNotes(g.opts.io.ErrOut, cfg, time.Now())
+	}
 	if g.tmpl, err = templates.Load(cfg.Templates, templateLevels(opts.reg)); err != nil {
 		return &usageError{err}
 	}
@@ -410,7 +413,7 @@ func (g *generation) newModel() (llm.Model, error) {
 	if g.course != nil {
 		return g.course.model, nil
 	}
-	return newModel(g.cfg, g.tp.wrap())
+	return newModel(g.cfg, g.tp.wrap(), g.opts.io.ErrOut)
 }
 
 // runOptions are the settings of orchestrate.Generate but its events and

@@ -228,7 +228,7 @@ const initConfig = `# lessongen settings (see "Configuration" in the README). Fl
 # LESSONGEN_* environment variables override these. Keep the API key out of
 # this file: set LESSONGEN_API_KEY (or OPENAI_API_KEY) instead.
 #
-# model: gpt-4.1-mini
+# model: gpt-6-luna
 # base_url: https://api.openai.com/v1   # or a local server, e.g. http://localhost:11434/v1
 # concurrency: 4
 # timeout: 2m
@@ -236,5 +236,5 @@ const initConfig = `# lessongen settings (see "Configuration" in the README). Fl
 # tool_schema: strict                   # compatible: for servers without strict schemas
 # max_cost: 1.00                        # USD for a run; "lessongen plan --cost" estimates it
 # prices:                               # USD per 1M tokens, over the built-in table
-#   - {model: gpt-4.1-mini, input: 0.40, cached_input: 0.10, output: 1.60}
+#   - {model: gpt-6-luna, input: 0.10, cached_input: 0.01, output: 0.50}
 `

@@ -44,7 +44,7 @@ would send (templates, describe chains, tools, source lines) at 4 bytes a
 token; turns, what each adds (the turns spent reading --sources, the
 --review turn and its --review-images board) and completion tokens as
 measured on a capable model's recorded run. No request is made.`,
-		Example: "  lessongen plan examples/photosynthesis/lesson.yaml\n  lessongen plan lesson.yaml --slide light --json\n  lessongen plan lesson.yaml --cost --model gpt-4.1 --sources sources --review-images\n  lessongen plan course.yaml --cost",
+		Example: "  lessongen plan examples/photosynthesis/lesson.yaml\n  lessongen plan lesson.yaml --slide light --json\n  lessongen plan lesson.yaml --cost --model gpt-6-sol --sources sources --review-images\n  lessongen plan course.yaml --cost",
 		Args:    exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.file = args[0]

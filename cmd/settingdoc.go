@@ -36,6 +36,8 @@ func (t settingType) schema() map[string]any {
 		}}
 	case pricesType:
 		return pricesSchema()
+	case modelsType:
+		return modelsSchema()
 	}
 	return map[string]any{"type": []any{"string", "number", "boolean"}}
 }
@@ -76,6 +78,7 @@ func (t settingType) docName() string {
 		boolType:     "`true`/`false`",
 		foldersType:  "folders",
 		pricesType:   "list of prices",
+		modelsType:   "list of models",
 	}[t]
 }
 

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -37,7 +38,7 @@ type setting struct {
 var settingTable = []setting{
 	{key: "model", typ: textType, def: defaultModel, probe: true,
 		help: "model name",
-		doc:  "`gpt-4.1-mini`",
+		doc:  "`" + defaultModel + "` (`internal/price` holds the model table: prices, context, what each model takes, shutdown dates; a run and `doctor` warn " + fmt.Sprint(price.ShutdownWarnDays) + " days before a model is shut down)",
 		set:  func(s *settings, v any) { s.Model = v.(string) }},
 	{key: "base_url", typ: textType, def: defaultBaseURL, probe: true, env: []string{"OPENAI_BASE_URL"},
 		help: "OpenAI-compatible API base URL, with /v1 (e.g. http://localhost:11434/v1 for Ollama)",
@@ -121,8 +122,12 @@ var settingTable = []setting{
 		set:  func(s *settings, v any) { s.MaxCost = v.(float64) }},
 	{key: "prices", typ: pricesType, def: price.Table(nil), noFlag: true,
 		help: "model prices in USD per 1M tokens, over the built-in table: a list of {model, input, cached_input, output}",
-		doc:  "OpenAI's current models (`internal/price`, checked " + price.Checked + "); a list of `{model: NAME, input: USD, cached_input: USD, output: USD}` per 1M tokens adds a model or overrides one (a dated snapshot, `gpt-4.1-mini-2025-04-14`, takes the price of `gpt-4.1-mini`). In the environment, the list as JSON. `plan --cost` and the run's summary use it; a model with none gets tokens only",
+		doc:  "OpenAI's current models (`internal/price`, checked " + price.Checked + "); a list of `{model: NAME, input: USD, cached_input: USD, output: USD}` per 1M tokens adds a model or overrides one (names are matched exactly: a dated snapshot is priced only where the table lists it, and `o3-pro` is not priced as `o3`). In the environment, the list as JSON. `plan --cost` and the run's summary use it; a model with none gets tokens only",
 		set:  func(s *settings, v any) { s.Prices = v.(price.Table) }},
+	{key: "models", typ: modelsType, def: map[string]price.Model(nil), noFlag: true,
+		help: "entries of the model table to add or override: a list of {model, context, shutdown_date, parallel_tool_calls, tools_without_reasoning, max_completion_tokens, response_format}",
+		doc:  "the model table (`internal/price`); a list of `{model: NAME, …}` adds a model or changes the named fields of one (matched by exact name): `context` (tokens), `shutdown_date` (`YYYY-MM-DD`, `\"\"` for none; a run and `doctor` warn before it), `parallel_tool_calls: false` (never sent), `tools_without_reasoning: true` (`reasoning_effort: none` with tools), `max_completion_tokens: true` (the answer cap's field), `response_format: true` (an image model that takes it). In the environment, the list as JSON",
+		set:  func(s *settings, v any) { s.Models = v.(map[string]price.Model) }},
 	{key: "max_answer_bytes", typ: intType, def: int64(llm.DefaultMaxAnswerBytes), probe: true,
 		help: "cap on bytes read of one answer from the server; a longer answer is a failed attempt (an endless or huge body cannot exhaust memory)",
 		doc:  "`8388608` (8 MiB); cap on what is read of one answer body, streamed or not. An answer that passes it (an endless or huge body from a broken server or proxy) stops being read there and is a failed attempt, retried like a cut stream; the error names the cap and this setting. A streamed answer sends each token in a chunk of its own, about 200 bytes each, so 8 MiB holds some 40 000 streamed tokens; at least `4096`",
@@ -155,13 +160,13 @@ var settingTable = []setting{
 		help: "with the review turn (implies --review), also show the model the board as drawn: a PNG screenshotted in headless Chromium, which must be installed; a server that refuses images gets the review as text, with a warning",
 		doc:  "`false`; `true` implies `review` and adds to each review turn the board as drawn: a PNG of the whiteboard as `render` draws it (the canvas's size, its longer side at most 1280 px), screenshotted in headless Chromium and sent as an image part (a `data:image/png;base64,` URL) of the review message, for a model that takes images. A server that refuses the image (llama-server without `--mmproj`: \"image input is not supported\"; a text-only model) gets that review again as text with a warning, and the run sends no more images. Saved conversations hold `[image: board as drawn, N bytes]`, not the image; `--record` holds it, so `--replay` of such a recording needs `--review-images` and a browser that draws the same PNG (the same Chromium version), or it misses",
 		set:  func(s *settings, v any) { s.ReviewImages = v.(bool) }},
-	{key: "images", typ: boolType, def: false,
+	{key: "images", typ: boolType, def: false, probe: true,
 		help: "once the subagents are done, ask the server's image endpoint (POST /v1/images/generations) for a picture of each image the run described, saved beside the lesson; a server without one gets a message and the placeholders stay",
 		doc:  "`false`; `true` draws each image element the run generated without a picture through the server's image endpoint (the OpenAI images API, `b64_json`, 1024×1024), saves it as `images/<element id>-<8 hex of its SHA-256>.png` beside the YAML that holds the board, and sets its `src`, its `prompt` (what was asked) and its `credit` (the model). Each picture is one request more, counted against `max_requests`, recorded and replayed like the rest. A server without the endpoint (llama.cpp's server, Ollama: 404) gets one message naming it and the fix, no more pictures are asked for, the placeholders stay and the run ends as it otherwise would",
 		set:  func(s *settings, v any) { s.Images = v.(bool) }},
-	{key: "image_model", typ: textType, def: "", arg: "NAME",
-		help: "the model --images asks for pictures (e.g. dall-e-3, gpt-image-1); default: the server's",
-		doc:  "the server's default; the model `images` asks to draw (`gpt-image-*` models are sent no `response_format`, as they always answer in base64)",
+	{key: "image_model", typ: textType, def: "", arg: "NAME", probe: true,
+		help: "the model --images asks for pictures (e.g. " + price.DefaultImageModel + "); default: " + price.DefaultImageModel + " on OpenAI, the server's own elsewhere",
+		doc:  "`" + price.DefaultImageModel + "` on OpenAI's API (without a model it falls back to the removed `dall-e-2`), the server's own model elsewhere (llama.cpp's mediagen, vLLM-Omni); the model `images` asks to draw. Only models the table marks as taking it (DALL·E) are sent `response_format`: GPT image models always answer `b64_json` and refuse the field, and local servers answer `b64_json` by default",
 		set:  func(s *settings, v any) { s.ImageModel = v.(string) }},
 	{key: "chromium", typ: textType, def: "", arg: "PATH",
 		help: "the headless browser --review-images draws the board with and render --format pdf prints with (a path or a name on the PATH); default: the first of chromium, chromium-browser, google-chrome, google-chrome-stable on the PATH",

@@ -52,6 +52,7 @@ var sampleValues = map[settingType]any{
 	textType: "x", intType: int64(7), floatType: 0.5, durationType: 3 * time.Second,
 	boolType: true, foldersType: []string{"d"},
 	pricesType: price.Table{"m": {Input: 1, Output: 2}},
+	modelsType: map[string]price.Model{"m": {Context: 1}},
 }
 
 // Every field of settings is filled by some row of the table (Browser is

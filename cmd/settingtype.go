@@ -25,6 +25,7 @@ const (
 	boolType                        // bool
 	foldersType                     // []string
 	pricesType                      // price.Table
+	modelsType                      // map[string]price.Model
 )
 
 // want is the type as messages name it: "timeout must be …".
@@ -37,6 +38,7 @@ func (t settingType) want() string {
 		boolType:     "true or false",
 		foldersType:  "a folder or a list of folders",
 		pricesType:   "a list of {model, input, cached_input, output} (USD per 1M tokens)",
+		modelsType:   "a list of {model, context, shutdown_date, parallel_tool_calls, tools_without_reasoning, max_completion_tokens, response_format}",
 	}[t]
 }
 
@@ -75,6 +77,8 @@ func (t settingType) parse(v any) (any, error) {
 		return parseFolders(v)
 	case pricesType:
 		return parsePrices(v)
+	case modelsType:
+		return parseModels(v)
 	}
 	switch v.(type) {
 	case string, bool, int, int64, uint64, float64:

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/openai/openai-go/v3"
@@ -48,6 +49,13 @@ type Config struct {
 	// tools, for a server that rejects the field; otherwise it is sent
 	// true, since llama.cpp's server defaults it to false.
 	NoParallelToolCalls bool
+	// ToolsWithoutReasoning sends reasoning_effort "none" with tools, for
+	// models that take tools on Chat Completions only so (GPT-6 Luna).
+	ToolsWithoutReasoning bool
+	// Warn, when set, is told (once per change) when the client adapts a
+	// request to a server's refusal of an optional field, with the
+	// setting that saves the extra request. Nil says nothing.
+	Warn func(string)
 	// IdleConns is the number of idle connections kept per host when New
 	// makes the HTTP client (at least the run's concurrency, so requests
 	// reuse connections instead of dialling anew); 0 means 16.
@@ -74,6 +82,9 @@ type Config struct {
 	// ImageModel names the model GenerateImage asks for; "" leaves it
 	// to the server.
 	ImageModel string
+	// ImageResponseFormat sends response_format: b64_json with image
+	// requests, for DALL·E-style models that answer a URL without it.
+	ImageResponseFormat bool
 	// HTTPClient is optional.
 	HTTPClient *http.Client
 	// WrapTransport, when set, wraps the HTTP client's transport: a hook
@@ -99,14 +110,20 @@ type Client struct {
 	maxTokens  int64
 	completion bool // send max_completion_tokens rather than max_tokens
 	parallel   bool // send parallel_tool_calls: true with tools
-	stream     bool // ask for Server-Sent Events
-	timeout    time.Duration
-	attempt    time.Duration // per-attempt timeout; 0 = none
-	maxRetries int
-	limiter    *Limiter
-	clock      Clock
-	tools      sync.Map // toolKey -> cachedTool
-	images     imageService
+	// What the server refused, learnt during the run (Client.adapt),
+	// shared by every subagent's turns.
+	parallelOff atomic.Bool // drop parallel_tool_calls
+	tokenFlip   atomic.Bool // send the answer cap in the other field
+	noReasoning atomic.Bool // send reasoning_effort none with tools
+	warn        func(string)
+	stream      bool // ask for Server-Sent Events
+	timeout     time.Duration
+	attempt     time.Duration // per-attempt timeout; 0 = none
+	maxRetries  int
+	limiter     *Limiter
+	clock       Clock
+	tools       sync.Map // toolKey -> cachedTool
+	images      imageService
 }
 
 var _ Model = (*Client)(nil)
@@ -181,7 +198,8 @@ func New(cfg Config) (*Client, error) {
 		option.WithHTTPClient(hc),
 		option.WithMaxRetries(0), // we retry ourselves, through the shared limiter
 	}
-	return &Client{
+	c := &Client{
+		warn:       cfg.Warn,
 		chat:       openai.NewChatCompletionService(opts...),
 		opts:       opts,
 		model:      cfg.Model,
@@ -197,8 +215,10 @@ func New(cfg Config) (*Client, error) {
 		maxRetries: maxRetries,
 		limiter:    lim,
 		clock:      clock,
-		images:     newImageService(u, cfg.ImageModel, opts),
-	}, nil
+		images:     newImageService(u, cfg.ImageModel, cfg.ImageResponseFormat, opts),
+	}
+	c.noReasoning.Store(cfg.ToolsWithoutReasoning)
+	return c, nil
 }
 
 // errTurnTimeout is the cause of our own per-turn deadline, to tell it from
@@ -226,6 +246,7 @@ func (c *Client) Complete(ctx context.Context, req Request) (Response, error) {
 	}
 
 	attempts := 0
+	adapted := false // one request changed to a refusal per turn
 	var last *ProviderError
 	// texted is whether the current attempt has handed out text, which a
 	// retry makes void (Request.OnRestart).
@@ -259,6 +280,15 @@ func (c *Client) Complete(ctx context.Context, req Request) (Response, error) {
 			return Response{Requests: attempts}, c.stopped(parent, ctx, err, last)
 		}
 		last = err.(*ProviderError) // send returns one unless ctx ended
+		if !adapted && c.adapt(last, params) {
+			// The same turn again without what was refused: the refusal
+			// is the same for every request, so the change stays.
+			adapted = true
+			if params, err = c.params(req); err != nil {
+				return Response{Requests: attempts}, err
+			}
+			continue
+		}
 		delay, ok := retryDelay(res, attempts-1, c.clock.Now())
 		limited := last.StatusCode == http.StatusTooManyRequests
 		if limited {
@@ -351,6 +381,44 @@ func (c *Client) stopped(parent, ctx context.Context, err error, last *ProviderE
 	return fmt.Errorf("llm: %w", err)
 }
 
+// adapt changes the client's requests to a refusal of an optional field
+// the request carried, and warns with the setting that saves the refused
+// request next time; false when the refusal is not one to adapt to.
+// parallel_tool_calls is a hint the server's default stands in for; the
+// answer cap moves to the field the model names; tools without
+// reasoning are what such a model's page asks for. stream_options and
+// strict are not adapted to: without them a run loses its usage or its
+// schemas, which the user should choose (the error's fix says how).
+func (c *Client) adapt(pe *ProviderError, sent openai.ChatCompletionNewParams) bool {
+	// Another subagent's turn may have learnt the same refusal first:
+	// this turn is still sent again, and only the first one warns.
+	var msg string
+	switch {
+	case pe.field == fieldParallel && sent.ParallelToolCalls.Valid():
+		if !c.parallelOff.Swap(true) {
+			msg = fmt.Sprintf("model %q on this server refuses parallel_tool_calls: sending requests without it; to save the refused request, set --parallel-tool-calls=false (parallel_tool_calls: false in the config file)", c.model)
+		}
+	case pe.field == fieldMaxTokens && sent.MaxTokens.Valid(), pe.field == fieldCompletionToken && sent.MaxCompletionTokens.Valid():
+		other := TokenFieldMaxCompletionTokens
+		if pe.field == fieldCompletionToken {
+			other = TokenFieldMaxTokens
+		}
+		if want := c.completion != (other == TokenFieldMaxCompletionTokens); c.tokenFlip.Swap(want) != want {
+			msg = fmt.Sprintf("model %q on this server refuses %s: sending the answer cap as %s; to save the refused request, set --token-field %s", c.model, pe.field, other, other)
+		}
+	case pe.field == fieldReasoning && len(sent.Tools) > 0 && sent.ReasoningEffort == "":
+		if !c.noReasoning.Swap(true) {
+			msg = fmt.Sprintf("model %q takes tools through Chat Completions only with reasoning_effort none: sending it with tools", c.model)
+		}
+	default:
+		return false
+	}
+	if msg != "" && c.warn != nil {
+		c.warn(msg)
+	}
+	return true
+}
+
 // params builds the wire request from our own types; per the openai-go
 // notes we never round-trip a response through ToParam.
 func (c *Client) params(req Request) (openai.ChatCompletionNewParams, error) {
@@ -369,8 +437,11 @@ func (c *Client) params(req Request) (openai.ChatCompletionNewParams, error) {
 		}
 		p.Tools = append(p.Tools, tp)
 	}
-	if len(p.Tools) > 0 && c.parallel {
+	if len(p.Tools) > 0 && c.parallel && !c.parallelOff.Load() {
 		p.ParallelToolCalls = openai.Bool(true)
+	}
+	if len(p.Tools) > 0 && c.noReasoning.Load() {
+		p.ReasoningEffort = shared.ReasoningEffortNone
 	}
 	if c.temp != nil {
 		p.Temperature = openai.Float(*c.temp)
@@ -381,7 +452,7 @@ func (c *Client) params(req Request) (openai.ChatCompletionNewParams, error) {
 	if c.maxTokens > 0 {
 		// OpenAI deprecated max_tokens for max_completion_tokens, but Ollama
 		// and other compatible servers document only max_tokens.
-		if c.completion {
+		if c.completion != c.tokenFlip.Load() {
 			p.MaxCompletionTokens = openai.Int(c.maxTokens)
 		} else {
 			p.MaxTokens = openai.Int(c.maxTokens)

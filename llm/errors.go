@@ -52,7 +52,8 @@ type ProviderError struct {
 	// Fix says what to change when the server named a setting it lacks.
 	Fix string
 
-	kind error // one of the sentinels above, or nil
+	kind  error  // one of the sentinels above, or nil
+	field string // the request field the server refused, if it named one
 }
 
 func (e *ProviderError) Error() string {
@@ -162,8 +163,8 @@ func (pe *ProviderError) byStatus(res *http.Response) {
 	case http.StatusNotFound:
 		pe.kind = ErrNotFound
 	}
-	if fix := setupFix(pe.Message); fix != "" {
-		pe.Fix, pe.Retryable, pe.kind = fix, false, ErrServerSetup
+	if fix, field := setupFix(pe.Message); fix != "" {
+		pe.Fix, pe.Retryable, pe.kind, pe.field = fix, false, ErrServerSetup, field
 	}
 }
 
@@ -226,41 +227,78 @@ func ImageRefused(err error) bool {
 	return false
 }
 
-// unknownFieldMarkers are how servers refuse a request field they do not
-// know, naming the field in the message: pydantic's "Extra inputs are not
-// permitted" (older vLLM), Azure OpenAI's "Unrecognized request argument
-// supplied: FIELD".
-var unknownFieldMarkers = []string{"extra inputs are not permitted", "unrecognized request argument supplied"}
+// unknownFieldMarkers are how servers refuse a request field, naming the
+// field in the message: OpenAI's "Unsupported parameter: 'FIELD' is not
+// supported with this model." (reasoning models), newer Azure OpenAI's
+// "Unknown parameter: 'FIELD'.", older Azure's "Unrecognized request
+// argument supplied: FIELD", pydantic's "Extra inputs are not permitted"
+// (older vLLM, the field in the error's loc before the words).
+var unknownFieldMarkers = []string{
+	"unsupported parameter", "unknown parameter",
+	"unrecognized request argument supplied", "extra inputs are not permitted",
+}
 
-// fieldFixes say how to stop sending a refused field; strict last, since
-// the word may appear in other messages.
+// Fields a server may refuse, each with what to change. The client
+// adapts to the first three once by itself (Client.adapt); the rest
+// change what a run gets (usage while streaming, schemas enforced), so
+// they stay the user's choice.
+const (
+	fieldParallel        = "parallel_tool_calls"
+	fieldMaxTokens       = "max_tokens"
+	fieldCompletionToken = "max_completion_tokens"
+	fieldReasoning       = "reasoning_effort"
+)
+
 var fieldFixes = []struct{ field, fix string }{
-	{"parallel_tool_calls", "this server rejects parallel_tool_calls: use --parallel-tool-calls=false"},
-	{"max_completion_tokens", "this server rejects max_completion_tokens: use --token-field max_tokens"},
+	{fieldParallel, "this server or model refuses parallel_tool_calls: use --parallel-tool-calls=false (parallel_tool_calls: false in the config file)"},
+	{fieldCompletionToken, "this server refuses max_completion_tokens: use --token-field max_tokens"},
+	{fieldMaxTokens, "this model refuses max_tokens: use --token-field max_completion_tokens"},
 	{"stream_options", "this server rejects stream_options, which --stream sends: run without --stream"},
 	{"strict", "this server rejects strict schemas: use --tool-schema compatible"},
 }
 
-// setupFix returns the fix for a server setup refusal in msg, or "".
-func setupFix(msg string) string {
+// reasoningToolsMarker is OpenAI's refusal of tools beside reasoning on
+// Chat Completions (GPT-5.4 and later): "Function tools with
+// reasoning_effort are not supported for MODEL in /v1/chat/completions.
+// To use function tools, use /v1/responses or set reasoning_effort to
+// 'none'."
+const reasoningToolsMarker = "function tools with reasoning_effort are not supported"
+
+const reasoningToolsFix = "this model calls tools through Chat Completions only with reasoning_effort none, which it refused: choose a model that does (e.g. gpt-6-luna) with --model"
+
+// setupFix returns the fix for a server setup refusal in msg and the
+// request field it refused ("" when it names none), or "".
+func setupFix(msg string) (fix, field string) {
 	low := strings.ToLower(msg)
+	if strings.Contains(low, reasoningToolsMarker) {
+		return reasoningToolsFix, fieldReasoning
+	}
 	for _, m := range unknownFieldMarkers {
-		if !strings.Contains(low, m) {
+		at := strings.Index(low, m)
+		if at < 0 {
 			continue
 		}
-		for _, f := range fieldFixes {
-			if strings.Contains(low, f.field) {
-				return f.fix
+		// The field named first after the words, else anywhere (pydantic
+		// names it before them).
+		for _, text := range []string{low[at:], low} {
+			best, bestAt := -1, len(text)
+			for i, f := range fieldFixes {
+				if j := strings.Index(text, f.field); j >= 0 && j < bestAt {
+					best, bestAt = i, j
+				}
+			}
+			if best >= 0 {
+				return fieldFixes[best].fix, fieldFixes[best].field
 			}
 		}
-		return ""
+		return "", ""
 	}
 	for _, f := range setupFixes {
 		if strings.Contains(low, strings.ToLower(f.marker)) {
-			return f.fix
+			return f.fix, ""
 		}
 	}
-	return ""
+	return "", ""
 }
 
 // retryableStatus follows the OpenAI SDKs: 408, 409, 429 and 5xx are

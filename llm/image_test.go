@@ -24,7 +24,7 @@ func TestImageRefused(t *testing.T) {
 			t.Errorf("ImageRefused(%v) = %v, want %v", c.err, got, c.want)
 		}
 	}
-	if fix := setupFix("image input is not supported - hint: ..."); fix == "" {
+	if fix, _ := setupFix("image input is not supported - hint: ..."); fix == "" {
 		t.Error("llama.cpp's image refusal names no fix, so it would be retried")
 	}
 }

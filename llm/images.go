@@ -26,13 +26,15 @@ const ImageSize = openai.ImageGenerateParamsSize1024x1024
 type imageService struct {
 	svc   openai.ImageService
 	model string
+	// responseFormat sends response_format: b64_json (Config.ImageResponseFormat).
+	responseFormat bool
 	// server names the server in messages: scheme and host, no
 	// credentials, no path.
 	server string
 }
 
-func newImageService(u *url.URL, model string, opts []option.RequestOption) imageService {
-	return imageService{svc: openai.NewImageService(opts...), model: model, server: u.Scheme + "://" + u.Host}
+func newImageService(u *url.URL, model string, responseFormat bool, opts []option.RequestOption) imageService {
+	return imageService{svc: openai.NewImageService(opts...), model: model, responseFormat: responseFormat, server: u.Scheme + "://" + u.Host}
 }
 
 // GenerateImage asks the server's image endpoint for one picture drawn
@@ -45,8 +47,11 @@ func (c *Client) GenerateImage(ctx context.Context, prompt string) (data []byte,
 	if c.images.model != "" {
 		params.Model = openai.ImageModel(c.images.model)
 	}
-	// gpt-image models always answer in base64 and refuse the field.
-	if !strings.HasPrefix(c.images.model, "gpt-image") {
+	// Only DALL·E-style models take the field (and answer a URL without
+	// it); GPT image models always answer b64_json and refuse it with 400
+	// "Unknown parameter: 'response_format'.", and llama.cpp's mediagen
+	// and vLLM-Omni answer b64_json by default.
+	if c.images.responseFormat {
 		params.ResponseFormat = openai.ImageGenerateParamsResponseFormatB64JSON
 	}
 	if c.timeout > 0 {

@@ -19,7 +19,7 @@ import (
 // for as b64_json; the key is sent, never shown.
 func TestGenerateImage(t *testing.T) {
 	srv := fakellm.Start(t, fakellm.Script{Images: &fakellm.ImagesOptions{Width: 30, Height: 10}})
-	c, err := llm.New(llm.Config{BaseURL: srv.URL(), APIKey: fakellm.DummyAPIKey, Model: "m", ImageModel: "dall-e-3"})
+	c, err := llm.New(llm.Config{BaseURL: srv.URL(), APIKey: fakellm.DummyAPIKey, Model: "m", ImageModel: "dall-e-3", ImageResponseFormat: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,6 +35,47 @@ func TestGenerateImage(t *testing.T) {
 	}
 	if p := srv.Requests()[0].Path; p != "/v1/images/generations" {
 		t.Errorf("asked %s", p)
+	}
+}
+
+// Each image server is asked what it takes and its answer read: OpenAI's
+// GPT image models refuse response_format (chatgpt-image-latest was sent
+// it, issue #36), llama.cpp's mediagen and vLLM-Omni are sent no model
+// they would not know and answer b64_json in their own shapes.
+func TestGenerateImageOnEachServer(t *testing.T) {
+	for _, tc := range []struct{ style, model string }{
+		{fakellm.ImagesOpenAI, "chatgpt-image-latest"},
+		{fakellm.ImagesOpenAI, "gpt-image-2.6-sunburst"},
+		{fakellm.ImagesLlamaCpp, ""},
+		{fakellm.ImagesVLLMOmni, ""},
+	} {
+		t.Run(tc.style+" "+tc.model, func(t *testing.T) {
+			srv := fakellm.Start(t, fakellm.Script{Images: &fakellm.ImagesOptions{Width: 8, Height: 4, Style: tc.style}})
+			c, err := llm.New(llm.Config{BaseURL: srv.URL(), APIKey: fakellm.DummyAPIKey, Model: "m", ImageModel: tc.model})
+			if err != nil {
+				t.Fatal(err)
+			}
+			data, _, err := c.GenerateImage(context.Background(), "a leaf")
+			if err != nil || string(data) != string(picturetest.TwoColourPNG(8, 4)) {
+				t.Fatalf("GenerateImage = %d bytes, %v\nrequest %s", len(data), err, srv.Requests()[0].Body)
+			}
+			if body := string(srv.Requests()[0].Body); strings.Contains(body, "response_format") {
+				t.Errorf("request %s carries response_format", body)
+			}
+		})
+	}
+	// The fake's OpenAI refuses what the API does: no model (the removed
+	// dall-e-2) and response_format to a GPT image model.
+	srv := fakellm.Start(t, fakellm.Script{Images: &fakellm.ImagesOptions{Style: fakellm.ImagesOpenAI}})
+	for _, cfg := range []llm.Config{{}, {ImageModel: "gpt-image-2.6-flare", ImageResponseFormat: true}} {
+		cfg.BaseURL, cfg.APIKey, cfg.Model, cfg.Clock = srv.URL(), fakellm.DummyAPIKey, "m", llm.NoWait
+		c, err := llm.New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := c.GenerateImage(context.Background(), "a leaf"); err == nil {
+			t.Errorf("%+v: no error from the fake OpenAI", cfg.ImageModel)
+		}
 	}
 }
 

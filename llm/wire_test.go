@@ -89,23 +89,23 @@ func TestServerSetupNotRetried(t *testing.T) {
 
 func TestSetupFixParallelField(t *testing.T) {
 	msg := `[{'type': 'extra_forbidden', 'loc': ('body', 'parallel_tool_calls'), 'msg': 'Extra inputs are not permitted'}]`
-	if fix := setupFix(msg); !strings.Contains(fix, "--parallel-tool-calls=false") {
+	if fix, _ := setupFix(msg); !strings.Contains(fix, "--parallel-tool-calls=false") {
 		t.Errorf("fix = %q", fix)
 	}
 	msg = `[{'type': 'extra_forbidden', 'loc': ('body', 'max_completion_tokens'), 'msg': 'Extra inputs are not permitted'}]`
-	if fix := setupFix(msg); !strings.Contains(fix, "--token-field max_tokens") {
+	if fix, _ := setupFix(msg); !strings.Contains(fix, "--token-field max_tokens") {
 		t.Errorf("fix = %q", fix)
 	}
 	msg = `[{'type': 'extra_forbidden', 'loc': ('body', 'stream_options'), 'msg': 'Extra inputs are not permitted'}]`
-	if fix := setupFix(msg); !strings.Contains(fix, "run without --stream") {
+	if fix, _ := setupFix(msg); !strings.Contains(fix, "run without --stream") {
 		t.Errorf("fix = %q", fix)
 	}
 	// A field we cannot name a setting for gets no fix rather than a wrong one.
 	msg = `[{'type': 'extra_forbidden', 'loc': ('body', 'logit_bias'), 'msg': 'Extra inputs are not permitted'}]`
-	if fix := setupFix(msg); fix != "" {
+	if fix, _ := setupFix(msg); fix != "" {
 		t.Errorf("unknown field got fix %q", fix)
 	}
-	if fix := setupFix("tool_call_id call_1 not found"); fix != "" {
+	if fix, _ := setupFix("tool_call_id call_1 not found"); fix != "" {
 		t.Errorf("unrelated error got fix %q", fix)
 	}
 }

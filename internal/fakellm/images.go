@@ -1,10 +1,12 @@
 package fakellm
 
 import (
+	"cmp"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strings"
 
 	"github.com/lessongen/lessongen/internal/picturetest"
 )
@@ -23,7 +25,29 @@ type ImagesOptions struct {
 	// model says, or 500 for a failure to retry.
 	Status  int    `json:"status,omitempty"`
 	Message string `json:"message,omitempty"`
+	// Style is the server whose answers and refusals are imitated:
+	// "" an OpenAI-shaped answer to any request; ImagesOpenAI, ImagesLlamaCpp
+	// and ImagesVLLMOmni as below.
+	Style string `json:"style,omitempty"`
 }
+
+// Image servers Style imitates.
+const (
+	// ImagesOpenAI: a request without a model falls back to the removed
+	// dall-e-2 (404 model_not_found), a GPT image model refuses
+	// response_format (400 "Unknown parameter: 'response_format'."), and
+	// the answer is b64_json (servers.md, "OpenAI images").
+	ImagesOpenAI = "openai"
+	// ImagesLlamaCpp: llama.cpp's server with a media generation model
+	// (tools/server/server-mediagen.cpp, post_images_generations): n must
+	// be 1, response_format b64_json if sent, any model name; the answer
+	// carries revised_prompt and a zero usage.
+	ImagesLlamaCpp = "llama.cpp"
+	// ImagesVLLMOmni: vLLM-Omni (vllm_omni/entrypoints/openai/protocol/
+	// images.py, ImageGenerationResponse): b64_json by default, "url"
+	// refused, the answer with output_format, size and null extras.
+	ImagesVLLMOmni = "vllm-omni"
+)
 
 const imagesPath = "/v1/images/generations"
 
@@ -34,7 +58,11 @@ func (s *Server) imageReply(body []byte) reply {
 		return errorReply(http.StatusNotFound, "File Not Found")
 	}
 	var req struct {
-		Prompt string `json:"prompt"`
+		Prompt         string  `json:"prompt"`
+		Model          string  `json:"model"`
+		N              *int    `json:"n"`
+		ResponseFormat *string `json:"response_format"`
+		Size           string  `json:"size"`
 	}
 	if err := json.Unmarshal(body, &req); err != nil || req.Prompt == "" {
 		return errorReply(http.StatusBadRequest, "fakellm: an image request needs a prompt")
@@ -47,5 +75,35 @@ func (s *Server) imageReply(body []byte) reply {
 		w, h = 64, 32
 	}
 	png := base64.StdEncoding.EncodeToString(picturetest.TwoColourPNG(w, h))
-	return reply{status: http.StatusOK, body: fmt.Sprintf(`{"created":%d,"data":[{"b64_json":%q}]}`, max(s.script.Created, 1), png)}
+	created := max(s.script.Created, 1)
+	format := ""
+	if req.ResponseFormat != nil {
+		format = *req.ResponseFormat
+	}
+	switch opt.Style {
+	case ImagesOpenAI:
+		gptImage := strings.HasPrefix(req.Model, "gpt-image-") || req.Model == "chatgpt-image-latest"
+		switch {
+		case req.Model == "":
+			return reply{status: http.StatusNotFound, body: `{"error":{"message":"The model ` + "`dall-e-2`" + ` does not exist or you do not have access to it.","type":"invalid_request_error","param":null,"code":"model_not_found"}}`}
+		case gptImage && req.ResponseFormat != nil:
+			return reply{status: http.StatusBadRequest, body: `{"error":{"message":"Unknown parameter: 'response_format'.","type":"invalid_request_error","param":"response_format","code":"unknown_parameter"}}`}
+		case !gptImage && format != "b64_json":
+			return errorReply(http.StatusBadRequest, "fakellm: a DALL·E answer without response_format b64_json is a URL, which fakellm does not serve")
+		}
+	case ImagesLlamaCpp:
+		switch {
+		case req.N != nil && *req.N != 1:
+			return reply{status: http.StatusBadRequest, body: `{"error":{"code":400,"message":"only n=1 is supported","type":"invalid_request_error"}}`}
+		case req.ResponseFormat != nil && format != "b64_json":
+			return reply{status: http.StatusBadRequest, body: `{"error":{"code":400,"message":"only response_format=b64_json is supported","type":"invalid_request_error"}}`}
+		}
+		return reply{status: http.StatusOK, body: fmt.Sprintf(`{"created":%d,"data":[{"b64_json":%q,"revised_prompt":%q}],"usage":{"input_tokens":0,"output_tokens":0,"total_tokens":0}}`, created, png, req.Prompt)}
+	case ImagesVLLMOmni:
+		if req.ResponseFormat != nil && format != "b64_json" && format != "file" {
+			return errorReply(http.StatusBadRequest, "Only 'b64_json' or 'file' response format is supported, got: "+format)
+		}
+		return reply{status: http.StatusOK, body: fmt.Sprintf(`{"created":%d,"data":[{"b64_json":%q,"url":null,"revised_prompt":null}],"output_format":"png","size":%q,"cot_output":null,"metrics":null}`, created, png, cmp.Or(req.Size, fmt.Sprintf("%dx%d", w, h)))}
+	}
+	return reply{status: http.StatusOK, body: fmt.Sprintf(`{"created":%d,"data":[{"b64_json":%q}]}`, created, png)}
 }

@@ -17,6 +17,9 @@ type Script struct {
 	Latency Duration `json:"latency,omitempty"`
 	// Models are listed by GET /v1/models; none answers 404 there.
 	Models []string `json:"models,omitempty"`
+	// ShutdownDates gives listed models a shutdown_date (YYYY-MM-DD), as
+	// OpenAI's GET /v1/models does for models it will shut down.
+	ShutdownDates map[string]string `json:"shutdown_dates,omitempty"`
 	// Quirks imitate how real servers refuse requests.
 	Quirks Quirks `json:"quirks,omitempty"`
 	// Stream shapes streamed answers. A request with "stream": true is
@@ -102,6 +105,17 @@ type Quirks struct {
 	// AzureParallelToolCalls refuses a request that sends
 	// parallel_tool_calls, as Azure OpenAI does for models without it.
 	AzureParallelToolCalls bool `json:"azure_parallel_tool_calls,omitempty"`
+	// OpenAIReasoning refuses parallel_tool_calls and max_tokens as
+	// OpenAI's reasoning models do (o3, o4-mini): 400 "Unsupported
+	// parameter: 'FIELD' is not supported with this model."
+	OpenAIReasoning bool `json:"openai_reasoning,omitempty"`
+	// ToolsNeedNoReasoning refuses tools unless reasoning_effort is
+	// "none", as OpenAI's Chat Completions does for GPT-5.4 and later.
+	ToolsNeedNoReasoning bool `json:"tools_need_no_reasoning,omitempty"`
+	// AzureUnknownParameter refuses parallel_tool_calls and
+	// stream_options as newer Azure OpenAI API versions do: 400 "Unknown
+	// parameter: 'FIELD'."
+	AzureUnknownParameter bool `json:"azure_unknown_parameter,omitempty"`
 	// AzureStreamOptions refuses a request that sends stream_options, as
 	// Azure OpenAI API versions before 2024-09 do.
 	AzureStreamOptions bool `json:"azure_stream_options,omitempty"`

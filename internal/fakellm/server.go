@@ -189,6 +189,8 @@ type (
 			IncludeUsage bool `json:"include_usage"`
 		} `json:"stream_options"`
 		ParallelToolCalls *bool         `json:"parallel_tool_calls"`
+		MaxTokens         *int64        `json:"max_tokens"`
+		ReasoningEffort   string        `json:"reasoning_effort"`
 		Messages          []chatMessage `json:"messages"`
 		Tools             []struct {
 			Function struct {
@@ -389,18 +391,34 @@ func (s *Server) models(w http.ResponseWriter) {
 		return
 	}
 	type model struct {
-		ID     string `json:"id"`
-		Object string `json:"object"`
+		ID       string `json:"id"`
+		Object   string `json:"object"`
+		Shutdown string `json:"shutdown_date,omitempty"`
 	}
 	list := struct {
 		Object string  `json:"object"`
 		Data   []model `json:"data"`
 	}{Object: "list"}
 	for _, id := range s.script.Models {
-		list.Data = append(list.Data, model{ID: id, Object: "model"})
+		list.Data = append(list.Data, model{ID: id, Object: "model", Shutdown: s.script.ShutdownDates[id]})
 	}
 	b, _ := json.Marshal(list)
 	writeRaw(w, http.StatusOK, string(b))
+}
+
+// openAIUnsupported is OpenAI's 400 for a field a model does not take,
+// as its reasoning models answer parallel_tool_calls and max_tokens
+// (servers.md, "Refusals by wording").
+func openAIUnsupported(field, more string) reply {
+	return reply{status: http.StatusBadRequest, body: `{"error":{"message":"Unsupported parameter: '` + field +
+		`' is not supported with this model.` + more + `","type":"invalid_request_error","param":"` + field + `","code":"unsupported_parameter"}}`}
+}
+
+// azureUnknown is newer Azure OpenAI API versions' 400 for a field they
+// do not know (servers.md, "Refusals by wording").
+func azureUnknown(field string) reply {
+	return reply{status: http.StatusBadRequest, body: `{"error":{"message":"Unknown parameter: '` + field +
+		`'.","type":"invalid_request_error","param":"` + field + `","code":"unknown_parameter"}}`}
 }
 
 // quirk answers a request the way a server with the script's quirks
@@ -424,6 +442,22 @@ func (s *Server) quirk(req chatRequest) (reply, bool) {
 	if q.AzureParallelToolCalls && req.ParallelToolCalls != nil {
 		return reply{status: http.StatusBadRequest,
 			body: `{"error":{"message":"Unrecognized request argument supplied: parallel_tool_calls","type":"invalid_request_error","param":null,"code":null}}`}, true
+	}
+	if q.OpenAIReasoning && req.ParallelToolCalls != nil {
+		return openAIUnsupported("parallel_tool_calls", ""), true
+	}
+	if q.OpenAIReasoning && req.MaxTokens != nil {
+		return openAIUnsupported("max_tokens", " Use 'max_completion_tokens' instead."), true
+	}
+	if q.ToolsNeedNoReasoning && len(req.Tools) > 0 && req.ReasoningEffort != "none" {
+		return reply{status: http.StatusBadRequest,
+			body: `{"error":{"message":"Function tools with reasoning_effort are not supported for ` + req.Model + ` in /v1/chat/completions. To use function tools, use /v1/responses or set reasoning_effort to 'none'.","type":"invalid_request_error","param":"reasoning_effort","code":null}}`}, true
+	}
+	if q.AzureUnknownParameter && req.ParallelToolCalls != nil {
+		return azureUnknown("parallel_tool_calls"), true
+	}
+	if q.AzureUnknownParameter && req.StreamOptions != nil {
+		return azureUnknown("stream_options"), true
 	}
 	if q.AzureStreamOptions && req.StreamOptions != nil {
 		return reply{status: http.StatusBadRequest,

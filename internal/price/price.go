@@ -1,6 +1,6 @@
-// Package price turns token counts into money: a table of prices per
-// model, per 1M tokens, with a default for OpenAI's models that a config
-// file's prices extend or override.
+// Package price holds the one table of models (Models: prices per 1M
+// tokens, context window, capabilities, shutdown date) and turns token
+// counts into money. A config file's prices extend or override it.
 package price
 
 import (
@@ -8,7 +8,6 @@ import (
 	"maps"
 	"math"
 	"slices"
-	"strings"
 )
 
 // Price is what one model costs, in US dollars per 1M tokens.
@@ -36,26 +35,9 @@ func (p Price) Cost(u Usage) float64 {
 	return (float64(u.Prompt-cached)*p.Input + float64(cached)*cachedPrice + float64(u.Completion)*p.Output) / 1e6
 }
 
-// Checked is when Default was last compared with OpenAI's published
-// prices (https://platform.openai.com/docs/pricing, standard tier). They
-// change: a config file's prices win over these.
-const Checked = "2026-11-26"
-
-// Default is OpenAI's price list for its current chat models (standard
-// tier, USD per 1M tokens), as of Checked. The one place these figures
-// live.
-var Default = Table{
-	"gpt-5":        {Input: 1.25, CachedInput: 0.125, Output: 10},
-	"gpt-5-mini":   {Input: 0.25, CachedInput: 0.025, Output: 2},
-	"gpt-5-nano":   {Input: 0.05, CachedInput: 0.005, Output: 0.40},
-	"gpt-4.1":      {Input: 2, CachedInput: 0.50, Output: 8},
-	"gpt-4.1-mini": {Input: 0.40, CachedInput: 0.10, Output: 1.60},
-	"gpt-4.1-nano": {Input: 0.10, CachedInput: 0.025, Output: 0.40},
-	"gpt-4o":       {Input: 2.50, CachedInput: 1.25, Output: 10},
-	"gpt-4o-mini":  {Input: 0.15, CachedInput: 0.075, Output: 0.60},
-	"o3":           {Input: 2, CachedInput: 0.50, Output: 8},
-	"o4-mini":      {Input: 1.10, CachedInput: 0.275, Output: 4.40},
-}
+// Default is the price of every model in Models that has one, by its
+// name and by each alias: the one place these figures live is Models.
+var Default = defaultTable()
 
 // Table maps a model name to its price.
 type Table map[string]Price
@@ -70,22 +52,16 @@ func (t Table) With(over Table) Table {
 	return out
 }
 
-// Lookup finds model's price: its own entry, else the longest entry it
-// starts with followed by "-" (a dated snapshot, "gpt-4.1-mini-2025-04-14",
-// costs what "gpt-4.1-mini" costs). It reports the entry it used.
+// Lookup finds model's price by its exact name (a dated snapshot is an
+// alias listed in Models, or an entry of the config file's prices). A
+// name is never priced as a prefix of another: o3-pro is not o3. It
+// reports the entry it used.
 func (t Table) Lookup(model string) (p Price, entry string, ok bool) {
-	if p, ok := t[model]; ok {
-		return p, model, true
+	p, ok = t[model]
+	if !ok {
+		return Price{}, "", false
 	}
-	keys := slices.Collect(maps.Keys(t))
-	// Longest first, so gpt-4.1-mini wins over gpt-4.1.
-	slices.SortFunc(keys, func(a, b string) int { return len(b) - len(a) })
-	for _, k := range keys {
-		if strings.HasPrefix(model, k+"-") {
-			return t[k], k, true
-		}
-	}
-	return Price{}, "", false
+	return p, model, true
 }
 
 // Check refuses a negative price, or one that is not a finite number (a

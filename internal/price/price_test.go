@@ -4,6 +4,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestCostPricesCachedTokensApart(t *testing.T) {
@@ -19,19 +20,24 @@ func TestCostPricesCachedTokensApart(t *testing.T) {
 	}
 }
 
-func TestLookupTakesTheLongestModelPrefix(t *testing.T) {
+// A price is found by the model's exact name or a listed alias, never by
+// a prefix: o3-pro costs ten times o3, gpt-5-pro twelve times gpt-5, and
+// o3-mini was priced 1.8 times over as o3 (issue #36).
+func TestLookupIsExact(t *testing.T) {
 	for model, want := range map[string]string{
 		"gpt-4.1-mini":            "gpt-4.1-mini",
-		"gpt-4.1-mini-2025-04-14": "gpt-4.1-mini",
-		"gpt-4.1-2025-04-14":      "gpt-4.1",
-		"gpt-5-nano":              "gpt-5-nano",
+		"gpt-4.1-mini-2025-04-14": "gpt-4.1-mini-2025-04-14",
+		"gpt-6-luna":              "gpt-6-luna",
 	} {
 		_, entry, ok := Default.Lookup(model)
 		if !ok || entry != want {
 			t.Errorf("Lookup(%q) = %q, %v; want %q", model, entry, ok, want)
 		}
 	}
-	for _, model := range []string{"llama3.1:8b", "gpt-4.10", "my-gpt-4.1"} {
+	if a, b := Default["gpt-4.1-mini-2025-04-14"], Default["gpt-4.1-mini"]; a != b {
+		t.Errorf("the dated snapshot costs %v, its model %v", a, b)
+	}
+	for _, model := range []string{"o3-pro", "gpt-5-pro", "o3-mini", "gpt-4.1-mini-2099-01-01", "llama3.1:8b", "gpt-4.10", "my-gpt-4.1"} {
 		if _, entry, ok := Default.Lookup(model); ok {
 			t.Errorf("Lookup(%q) found %q; want no price", model, entry)
 		}
@@ -89,5 +95,66 @@ func TestCostClampsCachedTokensToThePrompt(t *testing.T) {
 	}
 	if got := p.Cost(Usage{Prompt: 1e6, Cached: -5e6}); got != 2 {
 		t.Errorf("cost with negative cached = %v, want 2", got)
+	}
+}
+
+// The table is current as of the day it was checked: no model it prices
+// is shut down by then, the default model is in it, priced, and not
+// going away within the warning window, and every image model it names
+// as the default is one it knows.
+func TestModelsAreCurrent(t *testing.T) {
+	checked, err := time.Parse(time.DateOnly, Checked)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, m := range Models {
+		if m.Shutdown == "" {
+			continue
+		}
+		day, err := time.Parse(time.DateOnly, m.Shutdown)
+		if err != nil {
+			t.Errorf("%s: shutdown %q is not YYYY-MM-DD", name, m.Shutdown)
+			continue
+		}
+		if !day.After(checked) && m.Price != nil {
+			t.Errorf("%s was shut down on %s but still has a price", name, m.Shutdown)
+		}
+	}
+	def, ok := Models[DefaultModel]
+	switch {
+	case !ok || def.Price == nil:
+		t.Errorf("default model %q has no entry with a price", DefaultModel)
+	case def.Shutdown != "" && ShutdownNote(DefaultModel, def.Shutdown, checked, ShutdownWarnDays) != "":
+		t.Errorf("default model %q: %s", DefaultModel, ShutdownNote(DefaultModel, def.Shutdown, checked, ShutdownWarnDays))
+	case !def.Caps.Tools:
+		t.Errorf("default model %q cannot call tools through Chat Completions", DefaultModel)
+	}
+	if img, ok := Models[DefaultImageModel]; !ok || !img.Caps.Images || img.Shutdown != "" {
+		t.Errorf("default image model %q: %+v", DefaultImageModel, img)
+	}
+	// Every alias names one model only.
+	seen := map[string]string{}
+	for name, m := range Models {
+		for _, a := range append([]string{name}, m.Aliases...) {
+			if other, dup := seen[a]; dup {
+				t.Errorf("%q is both %s and %s", a, other, name)
+			}
+			seen[a] = name
+		}
+	}
+}
+
+func TestShutdownNote(t *testing.T) {
+	now := time.Date(2026, 11, 28, 15, 0, 0, 0, time.UTC)
+	for shutdown, want := range map[string]string{
+		"2026-10-23": "was shut down on 2026-10-23",
+		"2026-12-11": "shuts down on 2026-12-11, in 13 days",
+		"2027-06-01": "",
+		"":           "",
+	} {
+		got := ShutdownNote("m", shutdown, now, ShutdownWarnDays)
+		if (want == "") != (got == "") || !strings.Contains(got, want) {
+			t.Errorf("ShutdownNote(%q) = %q, want %q", shutdown, got, want)
+		}
 	}
 }
