@@ -150,7 +150,8 @@ func (g *generation) resume() error {
 	fmt.Fprintf(opts.info(), "lessongen: note: continuing the run that made %s from %s, which %s: %s holds what it finished\n", opts.out, opts.file, stopped, opts.out)
 	g.doc = doc
 	opts.file, opts.out = opts.out, ""
-	return nil
+	// The output's own files are the inputs now: --events must not be one.
+	return checkPaths(g.doc, opts, g.cfg.Events)
 }
 
 // stoppedAs says how a run that ended with status stopped, after "which".
