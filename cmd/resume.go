@@ -143,11 +143,12 @@ func (g *generation) resume() error {
 		fmt.Fprintf(opts.io.ErrOut, "lessongen: warning: %s changed since the run that made %s from it, which %s; starting over from %s (what that run generated in %s is made again)\n", opts.file, opts.out, stopped, opts.file, opts.out)
 		return nil
 	}
+	// Said first: a problem loading the output is then read as what it is.
+	fmt.Fprintf(opts.info(), "lessongen: note: continuing the run that made %s from %s, which %s: %s holds what it finished\n", opts.out, opts.file, stopped, opts.out)
 	doc, err := loadLesson(opts.out, opts.reg)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(opts.info(), "lessongen: note: continuing the run that made %s from %s, which %s: %s holds what it finished\n", opts.out, opts.file, stopped, opts.out)
 	g.doc = doc
 	opts.file, opts.out = opts.out, ""
 	// The output's own files are the inputs now: --events must not be one.
