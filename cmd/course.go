@@ -105,7 +105,7 @@ func (c *courseRun) run(ctx context.Context) error {
 // continues it (each lesson goes on where it stopped), and returns err.
 func (c *courseRun) continued(ctx context.Context, err error) error {
 	if exitCode(err) == ExitInterrupted {
-		if cmd := resumeCommand(ctx); cmd != "" {
+		if cmd := resumeCommand(ctx, c.red.String); cmd != "" {
 			// The command quotes file names, which may hold anything.
 			fmt.Fprintf(c.opts.io.ErrOut, "lessongen: to continue, run the same command: %s\n", termsafe.Line(cmd))
 		}

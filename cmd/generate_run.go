@@ -46,7 +46,7 @@ func runGenerate(ctx context.Context, opts *generateOptions) error {
 		return nil
 	}
 	return prepared(opts, check, func(o *generateOptions, cfg *settings, srcs *sources.Sandbox, red *redact.Redactor) error {
-		g := &generation{opts: o, cfg: cfg, start: start, srcs: srcs, red: red, resumeWith: resumeCommand(ctx)}
+		g := &generation{opts: o, cfg: cfg, start: start, srcs: srcs, red: red, resumeWith: resumeCommand(ctx, red.String)}
 		return g.run(ctx)
 	})
 }

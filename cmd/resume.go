@@ -208,22 +208,19 @@ func withArgs(ctx context.Context, args []string) context.Context {
 }
 
 // resumeCommand is the command that continues a stopped run: the very
-// command it was, shell-quoted; "" when ctx does not know it.
-func resumeCommand(ctx context.Context) string {
+// command it was, shell-quoted; "" when ctx does not know it. Each
+// argument goes through redact before it is quoted: quoting a password
+// in --base-url would hide it from the redactor of the stream.
+func resumeCommand(ctx context.Context, redact func(string) string) string {
 	args, ok := ctx.Value(argsKey{}).([]string)
 	if !ok {
 		return ""
 	}
-	return "lessongen " + shellJoin(args)
-}
-
-// shellJoin quotes each argument for a POSIX shell and joins them.
-func shellJoin(args []string) string {
 	q := make([]string, len(args))
 	for i, a := range args {
-		q[i] = shellQuote(a)
+		q[i] = shellQuote(redact(a))
 	}
-	return strings.Join(q, " ")
+	return "lessongen " + strings.Join(q, " ")
 }
 
 // shellQuote quotes s so that a shell reads it back as s and a terminal

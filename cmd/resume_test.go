@@ -1,9 +1,12 @@
 package cmd
 
 import (
+	"context"
 	"os/exec"
+	"strings"
 	"testing"
 
+	"github.com/lessongen/lessongen/internal/redact"
 	"github.com/lessongen/lessongen/internal/termsafe"
 )
 
@@ -42,5 +45,26 @@ func TestShellQuote(t *testing.T) {
 		if err != nil || string(out) != name {
 			t.Errorf("bash reads %s back as %q (%v), want %q", got, out, err, name)
 		}
+	}
+}
+
+// A password in --base-url is hidden before the argument is quoted: the
+// quotes a shell needs would split it where the stream's redactor looks
+// for it whole.
+func TestResumeCommandRedacts(t *testing.T) {
+	const url = "http://teacher:pa'ss$word@127.0.0.1:8080/v1"
+	red := redact.New("", url)
+	ctx := withArgs(context.Background(), []string{"generate", "in/lesson.yaml", "--base-url", url})
+	got := red.String(resumeCommand(ctx, red.String))
+	for _, part := range []string{"pa'", "ss$word", "word"} {
+		if strings.Contains(got, part) {
+			t.Errorf("the command shows %q of the password: %s", part, got)
+		}
+	}
+	if !strings.HasPrefix(got, "lessongen generate in/lesson.yaml --base-url ") {
+		t.Errorf("the command: %s", got)
+	}
+	if resumeCommand(context.Background(), red.String) != "" {
+		t.Error("a command from no arguments")
 	}
 }
