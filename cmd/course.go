@@ -3,12 +3,14 @@ package cmd
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/lessongen/lessongen/bridge"
 	"github.com/lessongen/lessongen/course"
 	"github.com/lessongen/lessongen/internal/redact"
 	"github.com/lessongen/lessongen/internal/sources"
+	"github.com/lessongen/lessongen/internal/termsafe"
 	"github.com/lessongen/lessongen/internal/yamlsrc"
 	"github.com/lessongen/lessongen/llm"
 	"github.com/lessongen/lessongen/orchestrate"
@@ -98,10 +100,22 @@ func (c *courseRun) run(ctx context.Context) error {
 	c.shared = orchestrate.NewShared(orchestrate.Budget{MaxRequests: c.cfg.MaxRequests, MaxTokens: c.cfg.MaxTokensTotal, Cost: costCap(c.cfg, c.model)}, c.cfg.Concurrency)
 	courseErr := c.generateCourse(ctx, all)
 	if courseErr != nil && !errors.Is(courseErr, ErrPartial) {
-		return courseErr
+		return c.continued(ctx, courseErr)
 	}
 	errs := c.generateLessons(ctx, sel)
-	return c.worst(errs, courseErr)
+	return c.continued(ctx, c.worst(errs, courseErr))
+}
+
+// continued says, when the course run was interrupted, the command that
+// continues it (each lesson goes on where it stopped), and returns err.
+func (c *courseRun) continued(ctx context.Context, err error) error {
+	if exitCode(err) == ExitInterrupted {
+		if cmd := resumeCommand(ctx, c.red.String); cmd != "" {
+			// The command quotes file names, which may hold anything.
+			fmt.Fprintf(c.opts.io.ErrOut, "lessongen: to continue, run the same command: %s\n", termsafe.Line(cmd))
+		}
+	}
+	return err
 }
 
 // load reads the course and checks it and every lesson it names, before

@@ -46,7 +46,7 @@ func runGenerate(ctx context.Context, opts *generateOptions) error {
 		return nil
 	}
 	return prepared(opts, check, func(o *generateOptions, cfg *settings, srcs *sources.Sandbox, red *redact.Redactor) error {
-		g := &generation{opts: o, cfg: cfg, start: start, srcs: srcs, red: red}
+		g := &generation{opts: o, cfg: cfg, start: start, srcs: srcs, red: red, resumeWith: resumeCommand(ctx, red.String)}
 		return g.run(ctx)
 	})
 }
@@ -106,6 +106,13 @@ type generation struct {
 	// shares with the other lessons, and its describe chain above it.
 	course   *lessonOfCourse
 	batchLog lineLog // where --batch says which batch it waits on
+	// origin is what the lesson file the run writes was made from
+	// (originFile): set for a run to another file and kept for one in
+	// place; nil records nothing.
+	origin *origin
+	// resumeWith is the command that continues the run if it stops
+	// short ("" when unknown).
+	resumeWith string
 }
 
 func (g *generation) run(ctx context.Context) error {
@@ -168,6 +175,9 @@ func (g *generation) read() error {
 	if err := checkPaths(g.doc, opts, cfg.Events); err != nil {
 		return err
 	}
+	if err := g.resume(); err != nil {
+		return err
+	}
 	if g.tp, err = openTape(cfg, g.doc, opts.out); err != nil {
 		return err
 	}
@@ -175,6 +185,7 @@ func (g *generation) read() error {
 		return err
 	}
 	g.historyFrom = g.state.dir
+	g.keepOrigin()
 	if err := g.doc.CheckSideFile(g.state.dir, opts.out); err != nil {
 		return usagef("--state-dir %v", err)
 	}
@@ -291,6 +302,7 @@ func (g *generation) idle() error {
 	}
 	paths, err := g.store(opts.io.ErrOut).Save()
 	printWrote(opts, paths)
+	g.recordOrigin(event.StatusDone)
 	if err == nil && g.journals() {
 		err = orchestrate.RemoveJournal(g.state.dir)
 	}
@@ -309,7 +321,8 @@ func (g *generation) store(errOut io.Writer) orchestrate.Store {
 	if g.toStdout {
 		return stdoutStore{doc: g.doc, out: g.opts.io.Out, errOut: g.opts.io.ErrOut}
 	}
-	return &fileStore{saver: g.saver, out: g.opts.out, during: errOut, final: g.opts.io.ErrOut}
+	return &fileStore{saver: g.saver, out: g.opts.out, during: errOut, final: g.opts.io.ErrOut,
+		wroteLesson: func() { g.recordOrigin(statusRunning) }}
 }
 
 // generate runs the subagents (orchestrate.Generate) with the live
@@ -444,7 +457,7 @@ func (g *generation) runOptions(br *bridge.Bridge, model llm.Model, progress *pr
 		run.Store = g.store(errOut)
 	}
 	if g.journals() {
-		run.Journal = orchestrate.NewJournal(g.state.dir, savedLesson{saver: g.saver, inPlace: g.inPlace()}, g.red.String)
+		run.Journal = orchestrate.NewJournal(g.state.dir, savedLesson{saver: g.saver, out: g.opts.out, inPlace: g.inPlace()}, g.red.String)
 	}
 	if g.course != nil {
 		run.Shared = g.course.shared
@@ -503,6 +516,12 @@ func (g *generation) report(res orchestrate.Result) error {
 	sum := summarizeRun(res.Report, res.RunErr, time.Since(g.start), res.Written)
 	sum.addStrict(g.strict)
 	sum.Cost = costOf(g.cfg, sum)
+	g.recordOrigin(sum.Status)
+	if g.course == nil && g.journals() && (sum.Status == event.StatusInterrupted || errors.As(res.RunErr, new(*orchestrate.BudgetSpentError))) {
+		// What it did is saved and the same command goes on from there
+		// (in place, and with -o: resume).
+		sum.Resume = g.resumeWith
+	}
 	if !opts.quiet || sum.Status != event.StatusDone {
 		// Quiet: a run that did everything has nothing to report.
 		printSummary(opts.io.ErrOut, sum)

@@ -43,7 +43,7 @@ func RunWith(ctx context.Context, args []string, streams *IOStreams, reg *modali
 	defer flush()
 	root := NewRootCmd(streams, reg)
 	root.SetArgs(args)
-	err := root.ExecuteContext(ctx)
+	err := root.ExecuteContext(withArgs(ctx, args))
 	if err == nil && errors.Is(context.Cause(ctx), ErrQuit) {
 		err = ErrQuit // a command that finished anyway still says it was quit
 	}

@@ -79,11 +79,13 @@ func (s stateDirs) prepare(errOut io.Writer, readOnly bool) (string, error) {
 	case s.migrate != "":
 		note, err = statedir.Migrate(s.migrate, otherLessons(s.migrate))
 	case s.from != "":
-		var entries []string
+		entries := ownEntries(s.from)
 		if filepath.Base(s.from) == statedir.Name { // the old layout: only its state
 			entries = []string{statedir.HistoryDir, statedir.NotesFile}
 		}
-		err = statedir.Copy(s.from, s.dir, entries...)
+		if entries == nil || len(entries) > 0 {
+			err = statedir.Copy(s.from, s.dir, entries...)
+		}
 		note = fmt.Sprintf("%s starts from a copy of %s, the state of the lesson it is made from", s.dir, s.from)
 	}
 	if err != nil {
@@ -93,6 +95,26 @@ func (s stateDirs) prepare(errOut io.Writer, readOnly bool) (string, error) {
 		fmt.Fprintf(errOut, "lessongen: note: %s\n", note)
 	}
 	return s.dir, statedirCheck(s.dir)
+}
+
+// ownEntries lists the entries of state folder dir that a copy of it
+// takes along: all but the record of what its file was made from, which
+// is that file's, not the copy's (nil lists all).
+func ownEntries(dir string) []string {
+	des, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var entries []string
+	for _, d := range des {
+		if d.Name() != originFile {
+			entries = append(entries, d.Name())
+		}
+	}
+	if entries == nil {
+		return []string{} // nothing of its own: nothing to copy
+	}
+	return entries
 }
 
 // statedirCheck is statedir.Check as a usage error (exit 2).

@@ -15,10 +15,17 @@ type fileStore struct {
 	// during and final are where a save's warnings go while the run is
 	// on (above the live frame) and at its end.
 	during, final io.Writer
+	// wroteLesson, when set, runs after a checkpoint that wrote the
+	// lesson file (the run's end records its own).
+	wroteLesson func()
 }
 
 func (s *fileStore) Checkpoint(lesson bool) ([]string, error) {
-	return save(s.saver, s.out, lesson, s.during)
+	paths, err := save(s.saver, s.out, lesson, s.during)
+	if err == nil && lesson && s.wroteLesson != nil {
+		s.wroteLesson()
+	}
+	return paths, err
 }
 
 func (s *fileStore) Save() ([]string, error) {
@@ -62,11 +69,14 @@ func (stdoutStore) Conflicted() bool { return false }
 // rewrites (orchestrate.LessonFile), as the saver knows it.
 type savedLesson struct {
 	saver *compose.Saver
-	// inPlace: the run writes the file it loaded. With -o the journal
-	// stands for the input, which the run never writes.
+	// out is where the run saves the lesson ("" in place). With -o the
+	// journal stands for the input until the run first writes the
+	// output, then for the output (which a rerun resumes from).
+	out string
+	// inPlace: the run writes the file it loaded.
 	inPlace bool
 }
 
-func (l savedLesson) Sum() string { return l.saver.LessonSum() }
+func (l savedLesson) Sum() string { return l.saver.LessonSum(l.out) }
 
 func (l savedLesson) Edited() bool { return l.inPlace && l.saver.LessonEdited() }

@@ -47,7 +47,10 @@ type runSummary struct {
 	Strict []jsonProblem `json:"strict_problems"`
 	// Cost is what the tokens cost at the model's price; none when
 	// nothing ran.
-	Cost    *runCost `json:"cost,omitempty"`
+	Cost *runCost `json:"cost,omitempty"`
+	// Resume is the command that continues a run stopped short (Ctrl-C,
+	// a spent budget) with what it saved: the same command again.
+	Resume  string `json:"resume,omitempty"`
 	elapsed time.Duration
 }
 
@@ -171,6 +174,10 @@ func printSummary(w io.Writer, s runSummary) {
 		if p.Hint != "" {
 			fmt.Fprintf(w, "      fix: %s\n", termsafe.Line(p.Hint))
 		}
+	}
+	if s.Resume != "" {
+		// The command quotes file names, which may hold anything.
+		fmt.Fprintf(w, "  to continue, run the same command: %s\n", termsafe.Line(s.Resume))
 	}
 	printNotes(w, s.Notes)
 }

@@ -75,7 +75,7 @@ func cleanBoardScript(latency time.Duration) fakellm.Script {
 // saverLesson is the lesson file as cmd hands it to the journal.
 type saverLesson struct{ s *compose.Saver }
 
-func (l saverLesson) Sum() string  { return l.s.LessonSum() }
+func (l saverLesson) Sum() string  { return l.s.LessonSum("") }
 func (l saverLesson) Edited() bool { return l.s.LessonEdited() }
 
 func runSaved(b *testing.B, srv *fakellm.Server, path string, interval time.Duration) savedRun {
