@@ -34,12 +34,13 @@ const MaxBytes = 5 << 20
 // MaxSide is the most pixels a picture may have across or down: a slide
 // at twice its canvas is 2560 pixels wide, so a larger picture only
 // costs memory and time. MaxDecodedBytes bounds the memory one decoded
-// picture may take (pixels times the bytes of its colour type): a
+// picture may take (pixels times the bytes Go's decoder keeps for its
+// colour type: 32 megapixels in 8-bit colour, a 10000×10000 grey): a
 // 5 MB file can declare far more pixels than it holds, so the header is
 // checked against both before anything is decoded.
 const (
 	MaxSide         = 10000
-	MaxDecodedBytes = 256 << 20
+	MaxDecodedBytes = 128 << 20
 )
 
 // Types are the picture files a lesson may show, by extension, with the
@@ -289,14 +290,24 @@ func (c *countingReader) ReadByte() (byte, error) {
 }
 
 // Scale is the part src of img, scaled down to at most w×h pixels
-// keeping its aspect (never up); img itself when that is all of it.
+// keeping its aspect (never up); img itself when that is all of it. A
+// large reduction halves first (at exactly half, a bilinear sample is
+// the average of 2×2 pixels, and costs a quarter of the pixels), then
+// takes one bilinear step of less than two: a bilinear kernel over a
+// whole 100-megapixel picture takes seconds.
 func Scale(img image.Image, src image.Rectangle, w, h int) image.Image {
 	s := min(float64(w)/float64(src.Dx()), float64(h)/float64(src.Dy()), 1)
 	if s == 1 && src == img.Bounds() {
 		return img
 	}
-	dst := image.NewRGBA(image.Rect(0, 0, max(int(float64(src.Dx())*s+0.5), 1), max(int(float64(src.Dy())*s+0.5), 1)))
-	if s == 1 {
+	dw, dh := max(int(float64(src.Dx())*s+0.5), 1), max(int(float64(src.Dy())*s+0.5), 1)
+	for src.Dx() >= 2*dw && src.Dy() >= 2*dh {
+		half := image.NewRGBA(image.Rect(0, 0, src.Dx()/2, src.Dy()/2))
+		draw.ApproxBiLinear.Scale(half, half.Bounds(), img, src, draw.Src, nil)
+		img, src = half, half.Bounds()
+	}
+	dst := image.NewRGBA(image.Rect(0, 0, dw, dh))
+	if src.Size() == dst.Rect.Size() {
 		draw.Draw(dst, dst.Bounds(), img, src.Min, draw.Src)
 	} else {
 		draw.BiLinear.Scale(dst, dst.Bounds(), img, src, draw.Src, nil)

@@ -26,7 +26,7 @@ func TestCheckRefusesPictureBombsBeforeDecoding(t *testing.T) {
 	}{
 		{"69-byte 65535×65535", picturetest.HeaderPNG(65535, 65535), "is 65535×65535 pixels; a picture may be at most 10000 pixels a side"},
 		{"whole 30000×30000", picturetest.SolidPNG(30000, 30000), "is 30000×30000 pixels; a picture may be at most 10000 pixels a side"},
-		{"16-bit colour past the budget", rgba64Header(9000, 9000), "is 9000×9000 pixels, 617 MB once decoded; a picture may take at most 256 MB"},
+		{"16-bit colour past the budget", rgba64Header(9000, 9000), "is 9000×9000 pixels, 617 MB once decoded; a picture may take at most 128 MB"},
 	} {
 		start := time.Now()
 		err := Check(c.data, "image/png")
