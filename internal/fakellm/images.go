@@ -23,6 +23,11 @@ type ImagesOptions struct {
 	// model says, or 500 for a failure to retry.
 	Status  int    `json:"status,omitempty"`
 	Message string `json:"message,omitempty"`
+	// HeaderOnly answers a hostile server's picture instead: a PNG of a
+	// few bytes whose header declares Width×Height pixels
+	// (picturetest.HeaderPNG). No real server sends it; a run must refuse
+	// it from its header, before decoding.
+	HeaderOnly bool `json:"header_only,omitempty"`
 }
 
 const imagesPath = "/v1/images/generations"
@@ -46,6 +51,10 @@ func (s *Server) imageReply(body []byte) reply {
 	if w <= 0 || h <= 0 {
 		w, h = 64, 32
 	}
-	png := base64.StdEncoding.EncodeToString(picturetest.TwoColourPNG(w, h))
+	draw := picturetest.TwoColourPNG
+	if opt.HeaderOnly {
+		draw = picturetest.HeaderPNG
+	}
+	png := base64.StdEncoding.EncodeToString(draw(w, h))
 	return reply{status: http.StatusOK, body: fmt.Sprintf(`{"created":%d,"data":[{"b64_json":%q}]}`, max(s.script.Created, 1), png)}
 }

@@ -196,8 +196,11 @@ func bytesPerPixel(m color.Model, mime string, data []byte) int64 {
 	if _, ok := m.(color.Palette); ok {
 		n = 1
 	}
-	if mime == "image/jpeg" && progressiveJPEG(data) {
+	switch {
+	case mime == "image/jpeg" && progressiveJPEG(data):
 		n += 4 * 4 // a progressive JPEG also holds an int32 per pixel per component (at most 4)
+	case mime == "image/png" && len(data) > 28 && data[28] == 1:
+		n *= 2 // an interlaced PNG is read as seven passes, then copied whole
 	}
 	return n
 }

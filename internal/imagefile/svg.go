@@ -243,6 +243,9 @@ func svgAttributeOK(el string, a xml.Attr) error {
 	return fmt.Errorf("SVG has an attribute %s on <%s> that a still drawing does not use; a picture may hold only drawing attributes", name, el)
 }
 
+// embeddable are the pictures an SVG may hold as a data: URI.
+var embeddable = set("image/png", "image/jpeg", "image/gif", "image/webp")
+
 // hrefOK allows a link to a part of the same file, or an embedded raster
 // picture (PNG, JPEG, GIF, WebP, base64) that passes Check; an embedded
 // SVG is refused, as it would be a second document to check.
@@ -254,7 +257,10 @@ func hrefOK(v string) error {
 	if rest, ok := strings.CutPrefix(t, "data:"); ok {
 		meta, payload, ok := strings.Cut(rest, ",")
 		mime, enc, _ := strings.Cut(strings.ToLower(meta), ";")
-		if ok && enc == "base64" && mime != SVG && strings.HasPrefix(mime, "image/") {
+		if mime == "image/jpg" {
+			mime = "image/jpeg"
+		}
+		if ok && enc == "base64" && embeddable[mime] {
 			data, err := base64.StdEncoding.DecodeString(strings.Join(strings.Fields(payload), ""))
 			if err != nil {
 				return fmt.Errorf("SVG embeds a picture that is not base64: %v", err)
