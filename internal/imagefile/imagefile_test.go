@@ -158,6 +158,7 @@ func TestCheckSVGRefusesHostileForms(t *testing.T) {
 		{"javascript href", open + `<use href="javascript:alert(1)"/></svg>`, `SVG links to "javascript:alert(1)"`},
 		{"data html", open + `<image width="1" height="1" href="data:text/html;base64,PHNjcmlwdD4="/></svg>`, "SVG embeds"},
 		{"embedded bomb", open + `<image width="1" height="1" href="data:image/png;base64,` + base64.StdEncoding.EncodeToString(picturetest.HeaderPNG(65535, 65535)) + `"/></svg>`, "at most 10000 pixels a side"},
+		{"embedded pictures past the budget together", open + strings.Repeat(`<image width="1" height="1" href="data:image/png;base64,`+base64.StdEncoding.EncodeToString(picturetest.SolidPNG(10000, 5000))+`"/>`, 3) + `</svg>`, "more than 128 MB once decoded in all"},
 		{"xml:base", open + `<g xml:base="https://example.com/"><use href="#a"/></g></svg>`, "attribute xml:base"},
 		{"unknown attribute", open + `<rect width="1" height="1" src="https://example.com/x"/></svg>`, "attribute src on <rect>"},
 		{"unknown namespace", open + `<rect xmlns:e="urn:evil" e:href="https://example.com/x" width="1" height="1"/></svg>`, "unknown namespace"},

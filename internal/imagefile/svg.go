@@ -6,6 +6,7 @@ import (
 	"encoding/xml"
 	"errors"
 	"fmt"
+	"image"
 	"io"
 	"strconv"
 	"strings"
@@ -25,6 +26,7 @@ import (
 // not cleaned.
 func CheckSVG(data []byte) error {
 	d := xml.NewDecoder(bytes.NewReader(data))
+	var c svgChecker
 	root := true
 	var style *strings.Builder // the text of an open <style>
 	for {
@@ -64,7 +66,7 @@ func CheckSVG(data []byte) error {
 			if style != nil {
 				return errors.New("SVG has an element inside <style>")
 			}
-			if err := svgElementOK(t); err != nil {
+			if err := c.elementOK(t); err != nil {
 				return err
 			}
 			if t.Name.Local == "style" {
@@ -179,7 +181,12 @@ func set(names ...string) map[string]bool {
 	return m
 }
 
-func svgElementOK(el xml.StartElement) error {
+// svgChecker checks one SVG's elements, counting what its embedded
+// pictures take once decoded: each within the limits is not enough, as a
+// 5 MB SVG can hold fifty of them.
+type svgChecker struct{ embedded int64 }
+
+func (c *svgChecker) elementOK(el xml.StartElement) error {
 	switch {
 	case el.Name.Space == svgNS || el.Name.Space == "":
 		if !svgElements[el.Name.Local] {
@@ -198,14 +205,14 @@ func svgElementOK(el xml.StartElement) error {
 		return nil
 	}
 	for _, a := range el.Attr {
-		if err := svgAttributeOK(el.Name.Local, a); err != nil {
+		if err := c.attributeOK(el.Name.Local, a); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func svgAttributeOK(el string, a xml.Attr) error {
+func (c *svgChecker) attributeOK(el string, a xml.Attr) error {
 	name, v := a.Name.Local, a.Value
 	if a.Name.Space == "xmlns" || editorNS[a.Name.Space] {
 		return nil // a namespace declaration, an editor's note
@@ -217,13 +224,13 @@ func svgAttributeOK(el string, a xml.Attr) error {
 		if name != "href" && name != "title" {
 			return fmt.Errorf("SVG attribute xlink:%s on <%s>; a picture may not link anything", name, el)
 		}
-		return hrefOK(v)
+		return c.hrefOK(v)
 	case "":
 		if name == "xmlns" {
 			return nil
 		}
 		if name == "href" {
-			return hrefOK(v)
+			return c.hrefOK(v)
 		}
 	default:
 		return fmt.Errorf("SVG attribute %s:%s on <%s> is in an unknown namespace; a picture may hold only drawing attributes", a.Name.Space, name, el)
@@ -249,7 +256,7 @@ var embeddable = set("image/png", "image/jpeg", "image/gif", "image/webp")
 // hrefOK allows a link to a part of the same file, or an embedded raster
 // picture (PNG, JPEG, GIF, WebP, base64) that passes Check; an embedded
 // SVG is refused, as it would be a second document to check.
-func hrefOK(v string) error {
+func (c *svgChecker) hrefOK(v string) error {
 	t := strings.TrimSpace(v)
 	if strings.HasPrefix(t, "#") {
 		return nil
@@ -264,6 +271,13 @@ func hrefOK(v string) error {
 			data, err := base64.StdEncoding.DecodeString(strings.Join(strings.Fields(payload), ""))
 			if err != nil {
 				return fmt.Errorf("SVG embeds a picture that is not base64: %v", err)
+			}
+			// Counted from the header, before Check decodes it.
+			if cfg, _, err := image.DecodeConfig(bytes.NewReader(data)); err == nil && cfg.Width <= MaxSide && cfg.Height <= MaxSide {
+				c.embedded += int64(cfg.Width) * int64(cfg.Height) * bytesPerPixel(cfg.ColorModel, mime, data)
+			}
+			if c.embedded > MaxDecodedBytes {
+				return fmt.Errorf("SVG embeds pictures that take more than %d MB once decoded in all; embed fewer or smaller ones", MaxDecodedBytes>>20)
 			}
 			if err := Check(data, mime); err != nil {
 				return fmt.Errorf("SVG embeds a picture that %v", err)
