@@ -42,7 +42,7 @@ func CheckSVG(data []byte) error {
 		}
 		switch t := tok.(type) {
 		case xml.Directive:
-			return errors.New("SVG has a DOCTYPE (which can declare entities or load a DTD); save it without one")
+			return errors.New("SVG has a DOCTYPE, which can declare entities or load a DTD from elsewhere; delete its <!DOCTYPE …> line (an SVG picture needs none)")
 		case xml.ProcInst:
 			if t.Target != "xml" {
 				return fmt.Errorf("SVG has a <?%s?> instruction; a picture may not load anything outside itself", t.Target)
@@ -102,6 +102,7 @@ var editorNS = set(
 	"http://ns.adobe.com/ImageReplacement/1.0/",
 	"http://www.bohemiancoding.com/sketch/ns",
 	"http://www.serif.com/",
+	"http://www.openswatchbook.org/uri/2009/osb",
 )
 
 // svgElements are the elements of a still drawing. Absent on purpose:
@@ -162,6 +163,13 @@ var svgProperties = set(
 	"color-interpolation-filters", "paint-order", "vector-effect", "mix-blend-mode",
 	"isolation", "transform", "transform-origin", "transform-box", "pointer-events",
 	"enable-background",
+	// what Inkscape writes into style attributes
+	"font-variant-ligatures", "font-variant-caps", "font-variant-numeric",
+	"font-variant-east-asian", "font-variant-position", "font-variant-alternates",
+	"font-variation-settings", "text-align", "text-indent", "text-decoration-line",
+	"text-decoration-style", "text-decoration-color", "text-orientation",
+	"inline-size", "shape-inside", "shape-padding", "shape-margin", "solid-color",
+	"solid-opacity", "block-progression", "background-color",
 )
 
 // cssFunctions are the CSS functions a value may call: colours,
@@ -341,7 +349,7 @@ func checkDeclarations(css, where string) error {
 		}
 		prop, v, ok := strings.Cut(decl, ":")
 		prop = strings.ToLower(strings.TrimSpace(prop))
-		if !ok || !svgProperties[prop] && !strings.HasPrefix(prop, "--") {
+		if !ok || !svgProperties[prop] && !strings.HasPrefix(prop, "--") && !strings.HasPrefix(prop, "-inkscape-") {
 			return fmt.Errorf("SVG %s sets %q; a picture may set only drawing properties", where, clip(strings.TrimSpace(decl)))
 		}
 		if err := checkValue(v, where+" "+prop); err != nil {
