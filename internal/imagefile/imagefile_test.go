@@ -188,7 +188,7 @@ func TestCheckSVGAcceptsDrawings(t *testing.T) {
 	.st1{font-family:'Arial', sans-serif; font-size:12px;}
 </style>
 <circle class="st0" cx="25" cy="25" r="20"/><text transform="matrix(1 0 0 1 10 30)" class="st1">Leaf</text>
-<image width="4" height="4" xlink:href="data:image/png;base64,` + png64 + `"/>
+<image width="4" height="4" xlink:title="a leaf" xlink:href="data:image/png;base64,` + png64 + `"/>
 </svg>`,
 		`<svg xmlns="http://www.w3.org/2000/svg" xmlns:inkscape="http://www.inkscape.org/namespaces/inkscape" xmlns:sodipodi="http://sodipodi.sourceforge.net/DTD/sodipodi-0.dtd" xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:cc="http://creativecommons.org/ns#" xmlns:dc="http://purl.org/dc/elements/1.1/" width="210mm" height="297mm" viewBox="0 0 210 297" inkscape:version="1.3">
 <sodipodi:namedview id="nv" pagecolor="#ffffff" inkscape:zoom="0.5"/>

@@ -229,10 +229,13 @@ func (c *svgChecker) attributeOK(el string, a xml.Attr) error {
 	case xmlNS:
 		name = "xml:" + name
 	case xlinkNS:
-		if name != "href" && name != "title" {
-			return fmt.Errorf("SVG attribute xlink:%s on <%s>; a picture may not link anything", name, el)
+		switch name {
+		case "href":
+			return c.hrefOK(v)
+		case "title", "type", "show", "actuate", "role", "arcrole":
+			return nil // words about the link, never fetched
 		}
-		return c.hrefOK(v)
+		return fmt.Errorf("SVG attribute xlink:%s on <%s>; a picture may hold only drawing attributes", name, el)
 	case "":
 		if name == "xmlns" {
 			return nil
