@@ -1,39 +1,30 @@
 package whiteboard
 
 import (
-	"bytes"
 	"encoding/base64"
-	"encoding/xml"
 	"errors"
 	"fmt"
 	"html"
-	"image"
-	_ "image/gif" // the picture formats an image element may hold
-	_ "image/jpeg"
-	_ "image/png"
-	"io"
 	"io/fs"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 
-	_ "golang.org/x/image/webp"
-
+	"github.com/lessongen/lessongen/internal/imagefile"
 	"github.com/lessongen/lessongen/internal/regfile"
-	"github.com/lessongen/lessongen/internal/sources"
 	"github.com/lessongen/lessongen/internal/textfit"
 	"github.com/lessongen/lessongen/modality"
 )
 
 // MaxPictureBytes is the largest picture file an image element may name:
-// the one limit, declared with the picture types in internal/sources, so a
-// picture listed from the sources is one a lesson may hold.
-const MaxPictureBytes = sources.MaxImageBytes
+// the one limit, declared with the picture types and the pixel limits in
+// internal/imagefile, so a picture listed from the sources is one a
+// lesson may hold.
+const MaxPictureBytes = imagefile.MaxBytes
 
 // pictureTypes are the picture files an image's src may name, by
 // extension, with the type their bytes must have.
-var pictureTypes = sources.ImageTypes
+var pictureTypes = imagefile.Types
 
 // picture is an image element's file, read and checked once at load.
 type picture struct {
@@ -47,7 +38,8 @@ type picture struct {
 // loadPicture reads and checks e's src, a file inside dir (the folder of
 // the YAML file holding e): "" when it is good or absent, else what is
 // wrong. os.Root refuses `..` and symlinks that lead out of dir;
-// regfile refuses a pipe or device without waiting on it.
+// regfile refuses a pipe or device without waiting on it, and
+// readPicture a hard link, as the sources sandbox does.
 func (e *Element) loadPicture(dir string) string {
 	src := e.PictureSrc
 	if src == "" || e.Type != KindImage {
@@ -91,6 +83,13 @@ func readPicture(dir, name string) ([]byte, error) {
 		return nil, fmt.Errorf("cannot be opened inside the lesson's folder (a symlink out of it is refused): %v", err)
 	}
 	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if n := regfile.Links(fi); n > 1 {
+		return nil, fmt.Errorf("has %d hard links and is not read: a hard link may lead to a file outside the lesson's folder; put a copy of the picture in the folder instead", n)
+	}
 	data, over, err := regfile.ReadAtMost(f, MaxPictureBytes)
 	if err != nil {
 		return nil, err
@@ -102,74 +101,9 @@ func readPicture(dir, name string) ([]byte, error) {
 }
 
 // checkPicture says whether data is a picture of type want by its bytes,
-// not its name.
-func checkPicture(data []byte, want string) error {
-	if want == "image/svg+xml" {
-		return checkSVG(data)
-	}
-	if got := http.DetectContentType(data); got != want {
-		return fmt.Errorf("is not a %s picture by its contents (it reads as %s)", strings.TrimPrefix(want, "image/"), got)
-	}
-	if _, _, err := image.DecodeConfig(bytes.NewReader(data)); err != nil {
-		return fmt.Errorf("is not a readable picture: %v", err)
-	}
-	return nil
-}
-
-// checkSVG accepts an SVG document that draws only itself: an <svg> root,
-// no script, no foreign content, no event handlers, no link to anything
-// outside the file. A browser runs none of these in a picture, but other
-// viewers of the page or deck might, so they are refused, not cleaned.
-func checkSVG(data []byte) error {
-	d := xml.NewDecoder(bytes.NewReader(data))
-	root := true
-	for {
-		tok, err := d.Token()
-		if err == io.EOF {
-			if root {
-				return errors.New("is not an SVG picture: no <svg> element")
-			}
-			return nil
-		}
-		if err != nil {
-			return fmt.Errorf("is not an SVG picture: %v", err)
-		}
-		if dir, ok := tok.(xml.Directive); ok && bytes.Contains(dir, []byte("ENTITY")) {
-			return errors.New("SVG declares entities; save it without a DOCTYPE")
-		}
-		el, ok := tok.(xml.StartElement)
-		if !ok {
-			continue
-		}
-		if root && el.Name.Local != "svg" {
-			return fmt.Errorf("is not an SVG picture: its root is <%s>, not <svg>", el.Name.Local)
-		}
-		root = false
-		if err := svgElementOK(el); err != nil {
-			return err
-		}
-	}
-}
-
-func svgElementOK(el xml.StartElement) error {
-	switch strings.ToLower(el.Name.Local) {
-	case "script", "foreignobject", "iframe", "embed", "object":
-		return fmt.Errorf("SVG has a <%s> element; a picture may not run or embed anything", el.Name.Local)
-	}
-	for _, a := range el.Attr {
-		name := strings.ToLower(a.Name.Local)
-		v := strings.TrimSpace(a.Value)
-		switch {
-		case strings.HasPrefix(name, "on"):
-			return fmt.Errorf("SVG has an event handler (%s); a picture may not run anything", a.Name.Local)
-		case name == "href" && !strings.HasPrefix(v, "#") && !strings.HasPrefix(v, "data:image/"):
-			return fmt.Errorf("SVG links to %q; a picture may not load anything outside itself", v)
-		case strings.Contains(strings.ToLower(v), "url(") && !strings.Contains(strings.ReplaceAll(v, " ", ""), "url(#"):
-			return fmt.Errorf("SVG attribute %s loads %q; a picture may not load anything outside itself", a.Name.Local, v)
-		}
-	}
-	return nil
-}
+// not its name, within the pixel limits (imagefile.Check, the one check
+// every way in shares).
+func checkPicture(data []byte, want string) error { return imagefile.Check(data, want) }
 
 // dataURI is the picture as a data: URI, to embed in the page.
 func (p *picture) dataURI() string {

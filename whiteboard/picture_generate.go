@@ -40,9 +40,6 @@ func (in AttachPicture) applyTo(b *Board, rc *session.Context) error {
 	if !ok {
 		return session.Reject(session.KindInvalidArgs, "", "", "the image model's answer is not a PNG, JPEG or WebP picture (it reads as %s)", mime)
 	}
-	if len(in.data) > MaxPictureBytes {
-		return session.Reject(session.KindInvalidArgs, "", "", "the image model's picture is larger than %d MB", MaxPictureBytes>>20)
-	}
 	if err := checkPicture(in.data, mime); err != nil {
 		return session.Reject(session.KindInvalidArgs, "", "", "the image model's picture %v", err)
 	}

@@ -51,6 +51,8 @@ func TestPlaceImageRefusesWithoutARealPicture(t *testing.T) {
 		{in, `no picture "leaf.png" was read from the author's sources`},
 		{in.WithPicture([]byte("not a png"), "x"), "is not a png picture by its contents"},
 		{whiteboard.PlaceImage{Box: box(40, 130, 400, 200), Picture: "x.svg", Alt: "a"}.WithPicture([]byte(`<svg><script>alert(1)</script></svg>`), "x"), "SVG has a <script> element"},
+		{in.WithPicture(picturetest.HeaderPNG(65535, 65535), "x"), "is 65535×65535 pixels; a picture may be at most 10000 pixels a side"},
+		{in.WithPicture(picturetest.TwoColourPNG(40, 20)[:69], "x"), "is not a readable picture"},
 	} {
 		_, err := s.Dispatch(context.Background(), c.in)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -92,6 +94,11 @@ elements:
 		{"mine", picturetest.TwoColourPNG(8, 8), "was written by the author"},
 		{"cell", picturetest.TwoColourPNG(8, 8), "is not an image without a picture"},
 		{"leaf", []byte("<html>not a picture</html>"), "is not a PNG, JPEG or WebP picture"},
+		// a hostile --images server: a 5 MB answer, a picture bomb, a header and nothing else
+		{"leaf", append(picturetest.TwoColourPNG(8, 8), make([]byte, whiteboard.MaxPictureBytes)...), "the image model's picture is larger than 5 MB"},
+		{"leaf", picturetest.HeaderPNG(65535, 65535), "the image model's picture is 65535×65535 pixels; a picture may be at most 10000 pixels a side"},
+		{"leaf", picturetest.SolidPNG(30000, 30000), "is 30000×30000 pixels"},
+		{"leaf", picturetest.TwoColourPNG(40, 20)[:69], "the image model's picture is not a readable picture"},
 	} {
 		if _, err := s.Dispatch(context.Background(), b.Illustrate(bad.id, bad.data, "p", "c")); err == nil || !strings.Contains(err.Error(), bad.want) {
 			t.Errorf("illustrate %s: %v, want %q", bad.id, err, bad.want)

@@ -3,8 +3,10 @@ package whiteboard
 import (
 	"bytes"
 	"image"
-	"image/draw"
 	"image/png"
+	"math"
+
+	"github.com/lessongen/lessongen/internal/imagefile"
 
 	"github.com/lessongen/lessongen/internal/pptx"
 	"github.com/lessongen/lessongen/internal/textfit"
@@ -13,13 +15,14 @@ import (
 // picturePPTX is e's picture on a slide, fitted to box as the page fits
 // it, with its credit line; nil when e has none a slide can hold. The deck
 // writer takes PNG only, so a raster picture is re-encoded as PNG (cover
-// crops it first); an SVG stays the placeholder, as nothing here can
-// rasterise it.
+// crops it first), scaled down to deckPixels per canvas pixel of its box:
+// a slide shows no more, and a deck stays small. An SVG stays the
+// placeholder, as nothing here can rasterise it.
 func (e *Element) picturePPTX(m mapper, box textfit.Box) pptx.Shape {
 	if e.picture == nil || e.picture.mime == "image/svg+xml" {
 		return nil
 	}
-	img, _, err := image.Decode(bytes.NewReader(e.picture.data))
+	img, err := imagefile.Decode(e.picture.data)
 	if err != nil || img.Bounds().Empty() {
 		return nil
 	}
@@ -45,21 +48,28 @@ func (e *Element) picturePPTX(m mapper, box textfit.Box) pptx.Shape {
 	return g
 }
 
+// deckPixels is how many picture pixels a deck keeps per canvas pixel:
+// twice the canvas (2560 pixels across a 1280 canvas) is sharp on a
+// high-density screen or a projector.
+const deckPixels = 2
+
 // fitPicture is what the page's preserveAspectRatio draws: for contain,
 // the whole picture in the largest box of its aspect centred in box; for
 // cover, box filled by the picture's centre, cropped to box's aspect.
+// Either is scaled down to deckPixels per canvas pixel of the box.
 func fitPicture(img image.Image, box textfit.Box, cover bool) (image.Image, textfit.Box) {
 	b := img.Bounds()
 	iw, ih := float64(b.Dx()), float64(b.Dy())
 	if !cover {
 		s := min(box.W/iw, box.H/ih)
 		w, h := iw*s, ih*s
-		return img, textfit.Box{X: box.X + (box.W-w)/2, Y: box.Y + (box.H-h)/2, W: w, H: h}
+		return imagefile.Scale(img, b, deckSize(w), deckSize(h)), textfit.Box{X: box.X + (box.W-w)/2, Y: box.Y + (box.H-h)/2, W: w, H: h}
 	}
 	s := max(box.W/iw, box.H/ih)
-	cw, ch := int(box.W/s+0.5), int(box.H/s+0.5)
+	cw, ch := max(int(box.W/s+0.5), 1), max(int(box.H/s+0.5), 1)
 	x0, y0 := b.Min.X+(b.Dx()-cw)/2, b.Min.Y+(b.Dy()-ch)/2
-	crop := image.NewRGBA(image.Rect(0, 0, max(cw, 1), max(ch, 1)))
-	draw.Draw(crop, crop.Bounds(), img, image.Pt(x0, y0), draw.Src)
-	return crop, box
+	return imagefile.Scale(img, image.Rect(x0, y0, x0+cw, y0+ch), deckSize(box.W), deckSize(box.H)), box
 }
+
+// deckSize is the pixels a deck keeps for v canvas pixels.
+func deckSize(v float64) int { return max(int(math.Ceil(v*deckPixels)), 1) }

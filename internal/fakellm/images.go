@@ -29,6 +29,11 @@ type ImagesOptions struct {
 	// "" an OpenAI-shaped answer to any request; ImagesOpenAI, ImagesLlamaCpp
 	// and ImagesVLLMOmni as below.
 	Style string `json:"style,omitempty"`
+	// HeaderOnly answers a hostile server's picture instead: a PNG of a
+	// few bytes whose header declares Width×Height pixels
+	// (picturetest.HeaderPNG). No real server sends it; a run must refuse
+	// it from its header, before decoding.
+	HeaderOnly bool `json:"header_only,omitempty"`
 }
 
 // Image servers Style imitates.
@@ -74,7 +79,11 @@ func (s *Server) imageReply(body []byte) reply {
 	if w <= 0 || h <= 0 {
 		w, h = 64, 32
 	}
-	png := base64.StdEncoding.EncodeToString(picturetest.TwoColourPNG(w, h))
+	draw := picturetest.TwoColourPNG
+	if opt.HeaderOnly {
+		draw = picturetest.HeaderPNG
+	}
+	png := base64.StdEncoding.EncodeToString(draw(w, h))
 	created := max(s.script.Created, 1)
 	format := ""
 	if req.ResponseFormat != nil {

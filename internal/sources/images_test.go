@@ -34,6 +34,8 @@ func imageSetup(t *testing.T) string {
 	must(t, syscall.Mkfifo(filepath.Join(src, "pipe.png"), 0o644))
 	big := append(picturetest.TwoColourPNG(10, 10), make([]byte, MaxImageBytes)...)
 	write("big.png", big)
+	write("bomb.png", picturetest.HeaderPNG(65535, 65535))
+	write("cut.gif", []byte("GIF89a\x01\x00\x01\x00\x00\x00\x00<script>alert(1)</script>"))
 	return src
 }
 
@@ -44,6 +46,8 @@ func TestImagesListsPicturesByHeader(t *testing.T) {
 	l := s.Images()
 	want := []Image{
 		{Name: "cell.svg", Description: "cell.svg", Type: "image/svg+xml", Width: 120, Height: 80, Bytes: 99},
+		// listed by its header, refused when read (below)
+		{Name: "cut.gif", Description: "cut.gif", Type: "image/gif", Width: 1, Height: 1},
 		{Name: "diagrams/leaf.png", Description: "A leaf cut across", Type: "image/png", Width: 400, Height: 200},
 	}
 	if len(l.Images) != len(want) {
@@ -57,7 +61,7 @@ func TestImagesListsPicturesByHeader(t *testing.T) {
 		}
 	}
 	note := l.Note()
-	for _, left := range []string{`"fake.png" is not a png picture by its contents`, `"big.png" is`, `"hard.png" has 2 hard links`, `"pipe.png" is not a regular file`, `"out.png" cannot be read`} {
+	for _, left := range []string{`"fake.png" is not a png picture by its contents`, `"big.png" is`, `"hard.png" has 2 hard links`, `"pipe.png" is not a regular file`, `"out.png" cannot be read`, `"bomb.png" is 65535×65535 pixels; a picture may be at most 10000 pixels a side`} {
 		if !strings.Contains(note, left) {
 			t.Errorf("note %q does not say %s", note, left)
 		}
@@ -85,6 +89,8 @@ func TestReadImageRefusesWhatListImagesLeavesOut(t *testing.T) {
 		{"pipe.png", session.KindPermission},
 		{"big.png", session.KindPermission},
 		{"fake.png", session.KindInvalidArgs},
+		{"bomb.png", session.KindInvalidArgs},
+		{"cut.gif", session.KindInvalidArgs},
 		{"notes.md", session.KindInvalidArgs},
 		{"missing.png", session.KindNotFound},
 	} {

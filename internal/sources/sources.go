@@ -208,8 +208,8 @@ func (r *root) openRegular(p, rel string, max int64) (*os.File, *Error) {
 	if !fi.Mode().IsRegular() {
 		return nil, refuse(session.KindPermission, listHint, "%q is not a regular file", p)
 	}
-	if links(fi) > 1 {
-		return nil, refuse(session.KindPermission, linkedHint, "%q has %d hard links and is not read", p, links(fi))
+	if regfile.Links(fi) > 1 {
+		return nil, refuse(session.KindPermission, linkedHint, "%q has %d hard links and is not read", p, regfile.Links(fi))
 	}
 	if fi.Size() > max {
 		return nil, refuse(session.KindPermission, "ask the author to make it smaller", "%q is %d bytes; sources over %d bytes are not read", p, fi.Size(), max)
@@ -219,7 +219,7 @@ func (r *root) openRegular(p, rel string, max int64) (*os.File, *Error) {
 		return nil, fsRefusal(p, err)
 	}
 	// The file may have been swapped between Stat and Open.
-	if fi2, err := f.Stat(); err != nil || !fi2.Mode().IsRegular() || fi2.Size() > max || links(fi2) > 1 {
+	if fi2, err := f.Stat(); err != nil || !fi2.Mode().IsRegular() || fi2.Size() > max || regfile.Links(fi2) > 1 {
 		f.Close()
 		return nil, refuse(session.KindPermission, listHint, "%q is not a regular file of at most %d bytes", p, max)
 	}
@@ -294,7 +294,7 @@ func (s *Sandbox) List() Listing {
 			if len(s.roots) > 1 {
 				name = r.name + "/" + p
 			}
-			if links(fi) > 1 {
+			if regfile.Links(fi) > 1 {
 				l.Linked = append(l.Linked, name)
 				return nil
 			}
