@@ -214,7 +214,7 @@ func (m mapper) element(e *Element) pptx.Shape {
 			a = align(e.Style.Align)
 		}
 		return &pptx.Math{Name: e.ID, Descr: e.Latex.Value, Box: m.box(box), Math: latexMath(e.Latex.Value), Size: size, Color: col, Align: a,
-			Fallback: []pptx.Para{{Runs: []pptx.Run{{Text: latexText(e.Latex.Value), Size: size, Color: col}}, Align: a}}}
+			Picture: equationPicture(e.Latex.Value, box, e.renderStyle(), text)}
 	case KindCode:
 		return m.codePPTX(e)
 	case KindTable:
