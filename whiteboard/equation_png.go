@@ -417,28 +417,77 @@ const (
 )
 
 // equationPicture is the deck's fallback picture of an equation in box
-// (canvas px), in the text ink c.
-func equationPicture(src string, box textfit.Box, style textfit.Style, c Color) []byte {
+// (canvas px), in the text ink c, and where it goes (canvas px): the
+// equation's own bounds within box, as PowerPoint fits an equation's box
+// to it, so the picture has no empty margin to compress. The same
+// equation in a box of the same size and style is drawn once.
+func equationPicture(src string, box textfit.Box, style textfit.Style, c Color) ([]byte, textfit.Box) {
+	k := pictureKey{src, box.W, box.H, style, c}
+	pictures.Lock()
+	p, ok := pictures.m[k]
+	pictures.Unlock()
+	if !ok {
+		p = drawPicture(k)
+		pictures.Lock()
+		if len(pictures.m) >= maxPictures {
+			clear(pictures.m)
+		}
+		pictures.m[k] = p
+		pictures.Unlock()
+	}
+	at := p.at
+	at.X += box.X
+	at.Y += box.Y
+	return p.png, at
+}
+
+type pictureKey struct {
+	src   string
+	w, h  float64
+	style textfit.Style
+	c     Color
+}
+
+type eqPicture struct {
+	png []byte
+	at  textfit.Box // within the box, from its top left corner
+}
+
+// pictures are the pictures drawn so far, up to maxPictures: a deck
+// repeats an equation on several slides, and a deck of thousands of
+// different ones does not keep them all.
+var pictures = struct {
+	sync.Mutex
+	m map[pictureKey]eqPicture
+}{m: map[pictureKey]eqPicture{}}
+
+const maxPictures = 256
+
+func drawPicture(k pictureKey) eqPicture {
 	scale := pictureScale
-	if a := box.W * box.H * scale * scale; a > maxPicturePixels {
+	if a := k.w * k.h * scale * scale; a > maxPicturePixels {
 		scale *= math.Sqrt(maxPicturePixels / a)
 	}
-	w, h := max(int(math.Round(box.W*scale)), 1), max(int(math.Round(box.H*scale)), 1)
-	v, ok := c.parse()
+	w, h := max(int(math.Round(k.w*scale)), 1), max(int(math.Round(k.h*scale)), 1)
+	v, ok := k.c.parse()
 	if !ok {
 		v, _ = defaultInk.parse()
 	}
 	b := func(f float64) uint8 { return uint8(math.Round(min(max(f, 0), 1) * 255)) }
-	ink := color.NRGBA{b(v.r), b(v.g), b(v.b), b(v.a)}
-	return equationPNG(src, w, h, scale, style, ink)
+	data, r := equationPNG(k.src, w, h, scale, k.style, color.NRGBA{b(v.r), b(v.g), b(v.b), b(v.a)})
+	// min: a box under a pixel still gets a one-pixel picture, inside it.
+	return eqPicture{data, textfit.Box{X: float64(r.Min.X) / scale, Y: float64(r.Min.Y) / scale,
+		W: min(float64(r.Dx())/scale, k.w), H: min(float64(r.Dy())/scale, k.h)}}
 }
 
-// equationPNG draws src as a transparent PNG of w × h pixels in ink, laid
-// out as the board draws it: the font size the board picks for a box
-// w/scale × h/scale px (style's size, or as large as fits up to 48 px),
-// shrunk if the layout is wider, centred. Past a bound (latexLimit) it
-// draws the source as text, as the board does.
-func equationPNG(src string, w, h int, scale float64, style textfit.Style, ink color.Color) []byte {
+// equationPNG draws src as a transparent PNG in ink, laid out as the
+// board draws it in a box of w × h pixels: the font size the board picks
+// for a box w/scale × h/scale px (style's size, or as large as fits up to
+// 48 px), shrunk if the layout is wider, centred. Past a bound
+// (latexLimit) it draws the source as text, as the board does. The PNG
+// holds the part of the box the equation covers (with a margin for
+// slanted letters), r.
+func equationPNG(src string, w, h int, scale float64, style textfit.Style, ink color.NRGBA) (data []byte, r image.Rectangle) {
 	var tree *mathNode
 	if latexLimit(src) != "" {
 		tree = &mathNode{kind: mRow, kids: []*mathNode{{kind: mText, text: src}}}
@@ -458,17 +507,43 @@ func equationPNG(src string, w, h int, scale float64, style textfit.Style, ink c
 	px := size * scale // pixels per em
 	x0 := (float64(w) - lay.w*px) / 2
 	y0 := (float64(h)-(lay.asc+lay.desc)*px)/2 + lay.asc*px
-	mask := image.NewAlpha(image.Rect(0, 0, w, h))
+	m := 0.2 * px
+	r = image.Rect(int(math.Floor(x0-m)), int(math.Floor(y0-lay.asc*px-m)), int(math.Ceil(x0+lay.w*px+m)), int(math.Ceil(y0+lay.desc*px+m))).
+		Intersect(image.Rect(0, 0, w, h))
+	if r.Empty() {
+		r = image.Rect(0, 0, 1, 1)
+	}
+	mask := image.NewAlpha(r)
 	d := &mathDrawer{mask: mask, face: mathFaces()[boolIndex(style.Bold)]}
 	for _, it := range lay.items {
 		d.draw(it, x0, y0, px)
 	}
-	img := image.NewNRGBA(mask.Rect)
-	draw.DrawMask(img, img.Rect, image.NewUniform(ink), image.Point{}, mask, image.Point{}, draw.Src)
+	// One ink at 256 opacities: the coverage mask is the picture's
+	// palette indexes as it stands (a byte a pixel, a quarter of RGBA's to
+	// compress), and PNG keeps each entry's opacity (tRNS).
+	pal := make(color.Palette, 256)
+	for i := range pal {
+		pal[i] = color.NRGBA{ink.R, ink.G, ink.B, uint8(i * int(ink.A) / 255)}
+	}
+	img := &image.Paletted{Pix: mask.Pix, Stride: mask.Stride, Rect: mask.Rect, Palette: pal}
 	var b bytes.Buffer
-	_ = png.Encode(&b, img) // encoding to memory cannot fail
-	return b.Bytes()
+	enc := png.Encoder{CompressionLevel: png.BestSpeed, BufferPool: pngBuffers{}}
+	_ = enc.Encode(&b, img) // encoding to memory cannot fail
+	return b.Bytes(), r
 }
+
+// pngBuffers keeps the PNG encoder's state (its compressor is a large
+// allocation) from one picture to the next.
+type pngBuffers struct{}
+
+var pngPool sync.Pool
+
+func (pngBuffers) Get() *png.EncoderBuffer {
+	b, _ := pngPool.Get().(*png.EncoderBuffer)
+	return b // nil: the encoder makes one
+}
+
+func (pngBuffers) Put(b *png.EncoderBuffer) { pngPool.Put(b) }
 
 func boolIndex(b bool) int {
 	if b {

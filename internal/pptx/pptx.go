@@ -169,8 +169,9 @@ type Group struct {
 
 // Math is an Office Math (OMML) equation in a text box; viewers that do not
 // read Office Math show the fallback instead: Picture, a PNG of the
-// equation stretched over Box, as PowerPoint writes it, or Fallback's text
-// when there is no picture. Descr (alt text) should carry the source.
+// equation stretched over PictureBox (Box when zero), as PowerPoint writes
+// it, or Fallback's text when there is no picture. Descr (alt text) should
+// carry the source.
 type Math struct {
 	Name, Descr string
 	Box         Box
@@ -179,6 +180,7 @@ type Math struct {
 	Color       Color
 	Align       string
 	Picture     []byte
+	PictureBox  Box
 	Fallback    []Para
 }
 
@@ -623,7 +625,7 @@ func (w *sw) imageRel(png []byte) string {
 }
 
 // mathPicture is an equation's fallback as PowerPoint writes it: the same
-// shape (id, name, box) filled with a picture of the equation, locked so
+// shape (id, name) filled with a picture of the equation, locked so
 // an editor that took the fallback does not type into the picture, with
 // one invisible space as its text.
 func (w *sw) mathPicture(s *Math, id int) {
@@ -633,7 +635,11 @@ func (w *sw) mathPicture(s *Math, id int) {
 		b.WriteString(` descr="` + attr(s.Descr) + `"`)
 	}
 	b.WriteString(`/><p:cNvSpPr txBox="1"><a:spLocks noRot="1" noChangeAspect="1" noMove="1" noResize="1" noEditPoints="1" noAdjustHandles="1" noChangeArrowheads="1" noChangeShapeType="1" noTextEdit="1"/></p:cNvSpPr><p:nvPr/></p:nvSpPr><p:spPr>`)
-	xfrm(b, s.Box, false)
+	box := s.PictureBox
+	if box == (Box{}) {
+		box = s.Box
+	}
+	xfrm(b, box, false)
 	fmt.Fprintf(b, `<a:prstGeom prst="rect"><a:avLst/></a:prstGeom><a:blipFill><a:blip r:embed="%s"/><a:stretch><a:fillRect/></a:stretch></a:blipFill></p:spPr>`, w.imageRel(s.Picture))
 	b.WriteString(`<p:txBody><a:bodyPr/><a:lstStyle/><a:p><a:r><a:rPr lang="en-US"><a:noFill/></a:rPr><a:t> </a:t></a:r></a:p></p:txBody></p:sp>`)
 }
