@@ -408,21 +408,23 @@ var mathFaces = sync.OnceValue(func() [2]*sfnt.Font {
 	return out
 })
 
-// pictureScale is how many pixels an equation's picture has per canvas
-// pixel: 2, sharp on a slide shown full screen; maxPicturePixels bounds a
-// huge box's picture (a canvas may be large), lowering the scale.
+// pictureDPI is how many pixels an equation's picture has per inch of
+// the slide: twice a default board's (1280 px across the 13.33 in slide),
+// sharp on a slide shown full screen. maxPicturePixels bounds a huge
+// box's picture, lowering its resolution.
 const (
-	pictureScale     = 2.0
+	pictureDPI       = 192.0
 	maxPicturePixels = 4 << 20
 )
 
 // equationPicture is the deck's fallback picture of an equation in box
-// (canvas px), in the text ink c, and where it goes (canvas px): the
+// (canvas px), in the text ink c, at scale pixels a canvas pixel, and
+// where it goes (canvas px): the
 // equation's own bounds within box, as PowerPoint fits an equation's box
 // to it, so the picture has no empty margin to compress. The same
 // equation in a box of the same size and style is drawn once.
-func equationPicture(src string, box textfit.Box, style textfit.Style, c Color) ([]byte, textfit.Box) {
-	k := pictureKey{src, box.W, box.H, style, c}
+func equationPicture(src string, box textfit.Box, style textfit.Style, c Color, scale float64) ([]byte, textfit.Box) {
+	k := pictureKey{src, box.W, box.H, style, c, scale}
 	pictures.Lock()
 	p, ok := pictures.m[k]
 	pictures.Unlock()
@@ -446,6 +448,7 @@ type pictureKey struct {
 	w, h  float64
 	style textfit.Style
 	c     Color
+	scale float64
 }
 
 type eqPicture struct {
@@ -464,7 +467,7 @@ var pictures = struct {
 const maxPictures = 256
 
 func drawPicture(k pictureKey) eqPicture {
-	scale := pictureScale
+	scale := max(k.scale, 0.01)
 	if a := k.w * k.h * scale * scale; a > maxPicturePixels {
 		scale *= math.Sqrt(maxPicturePixels / a)
 	}

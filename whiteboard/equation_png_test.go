@@ -2,12 +2,14 @@ package whiteboard
 
 import (
 	"bytes"
+	"fmt"
 	"image"
 	"image/draw"
 	"image/png"
 	"strings"
 	"testing"
 
+	"github.com/lessongen/lessongen/internal/pptx"
 	"github.com/lessongen/lessongen/internal/textfit"
 )
 
@@ -42,7 +44,7 @@ func inkRows(img *image.NRGBA) []bool {
 // colour.
 func TestEquationPictureSize(t *testing.T) {
 	box := textfit.Box{X: 100, Y: 50, W: 400, H: 120}
-	data, at := equationPicture(`E = mc^2`, box, textfit.Style{}, "#c53030")
+	data, at := equationPicture(`E = mc^2`, box, textfit.Style{}, "#c53030", 2)
 	img := decodePNG(t, data)
 	if dx, dy := float64(img.Rect.Dx()), float64(img.Rect.Dy()); dx != at.W*2 || dy != at.H*2 {
 		t.Errorf("picture is %v for a %gx%g box: want 2 pixels a canvas pixel", img.Rect.Size(), at.W, at.H)
@@ -80,7 +82,7 @@ func TestEquationPictureSize(t *testing.T) {
 // matrix has two rows of ink.
 func TestEquationPictureLayout(t *testing.T) {
 	bands := func(src string) int {
-		data, _ := equationPicture(src, textfit.Box{W: 500, H: 200}, textfit.Style{}, "")
+		data, _ := equationPicture(src, textfit.Box{W: 500, H: 200}, textfit.Style{}, "", 2)
 		rows := inkRows(decodePNG(t, data))
 		n := 0
 		for y, r := range rows {
@@ -120,13 +122,47 @@ func TestEquationPictureHostile(t *testing.T) {
 		{`x^{y^{z^{w}}}_{a_{b_c}}`, textfit.Box{W: 0.2, H: 0.2}, 1},
 		{`x`, textfit.Box{W: 20000, H: 20000}, 2048},
 	} {
-		data, at := equationPicture(c.src, c.box, textfit.Style{Bold: true}, "not a colour")
+		data, at := equationPicture(c.src, c.box, textfit.Style{Bold: true}, "not a colour", 2)
 		img := decodePNG(t, data)
 		if n := max(img.Rect.Dx(), img.Rect.Dy()); n < 1 || n > c.maxPx {
 			t.Errorf("%.40q in %v: picture %v, want 1 to %d pixels a side", c.src, c.box, img.Rect.Size(), c.maxPx)
 		}
 		if at.X < c.box.X || at.Y < c.box.Y || at.X+at.W > c.box.X+c.box.W+0.01 || at.Y+at.H > c.box.Y+c.box.H+0.01 {
 			t.Errorf("%.40q: picture at %+v, outside the box %+v", c.src, at, c.box)
+		}
+	}
+}
+
+// TestEquationPictureInDeck: the deck's equation carries its picture at
+// 192 pixels an inch of the slide whatever the board's size (2 a canvas
+// pixel on a 1280 px board, 4 on a 640 px one), in the element's colour,
+// placed within the element's box.
+func TestEquationPictureInDeck(t *testing.T) {
+	for _, c := range []struct {
+		width int
+		scale float64
+	}{{1280, 2}, {640, 4}} {
+		src := fmt.Sprintf("canvas: {width: %d, height: %d}\nelements:\n  - {id: e, type: equation, x: 20, y: 20, w: 300, h: 100, latex: '\\frac{a}{b}', style: {color: '#2b6cb0'}}\n", c.width, c.width*9/16)
+		b, _ := decodeIn(t, t.TempDir(), src)
+		out := RenderPPTX(b, nil, pptx.Box{W: pptx.SlideWidth, H: pptx.SlideHeight})
+		m, ok := out.Shapes[0].(*pptx.Math)
+		if !ok || m.Picture == nil {
+			t.Fatalf("width %d: the equation is %T without a picture", c.width, out.Shapes[0])
+		}
+		img := decodePNG(t, m.Picture)
+		perEMU := float64(img.Rect.Dx()) / float64(m.PictureBox.W)
+		if dpi := perEMU * 914400; dpi < 185 || dpi > 200 {
+			t.Errorf("width %d: picture at %.0f dpi on the slide, want 192", c.width, dpi)
+		}
+		if m.PictureBox.X < m.Box.X || m.PictureBox.Y < m.Box.Y || m.PictureBox.X+m.PictureBox.W > m.Box.X+m.Box.W || m.PictureBox.Y+m.PictureBox.H > m.Box.Y+m.Box.H {
+			t.Errorf("width %d: picture box %+v outside the equation's %+v", c.width, m.PictureBox, m.Box)
+		}
+		found := false
+		for i := 0; i < len(img.Pix); i += 4 {
+			found = found || img.Pix[i+3] == 255 && img.Pix[i] == 0x2b && img.Pix[i+1] == 0x6c && img.Pix[i+2] == 0xb0
+		}
+		if !found {
+			t.Errorf("width %d: no pixel in the element's colour #2b6cb0", c.width)
 		}
 	}
 }

@@ -213,7 +213,7 @@ func (m mapper) element(e *Element) pptx.Shape {
 		if e.Style != nil && e.Style.Align != "" {
 			a = align(e.Style.Align)
 		}
-		pic, at := equationPicture(e.Latex.Value, box, e.renderStyle(), text)
+		pic, at := equationPicture(e.Latex.Value, box, e.renderStyle(), text, pictureDPI*m.scale/(72*pptx.EMUPerPoint))
 		return &pptx.Math{Name: e.ID, Descr: e.Latex.Value, Box: m.box(box), Math: latexMath(e.Latex.Value), Size: size, Color: col, Align: a,
 			Picture: pic, PictureBox: m.box(at)}
 	case KindCode:
