@@ -84,20 +84,7 @@ var (
 func layoutMath(n *mathNode, s float64) mathBox {
 	switch n.kind {
 	case mRow:
-		var b mathBox
-		b.asc, b.desc = mathAsc*s, mathDesc*s
-		for i, k := range n.kids {
-			var kb mathBox
-			if k.kind == mOp {
-				kb = layoutOp(k.text, s, i == 0)
-			} else {
-				kb = layoutMath(k, s)
-			}
-			b.add(kb, b.w, 0)
-			b.w += kb.w
-			b.asc, b.desc = max(b.asc, kb.asc), max(b.desc, kb.desc)
-		}
-		return b
+		return layoutRow(n, s)
 	case mIdent:
 		// Italic as the board sets it; capital Greek upright, as TeX does.
 		r := []rune(n.text)
@@ -132,6 +119,74 @@ func layoutMath(n *mathNode, s float64) mathBox {
 	return mathBox{}
 }
 
+// layoutRow sets a row's kids side by side. Its fences ("(", "|", a
+// \left or \right delimiter, scripted or not) grow to the height of the
+// rest, centred on the axis, as MathML stretches them.
+func layoutRow(n *mathNode, s float64) mathBox {
+	boxes := make([]mathBox, len(n.kids))
+	asc, desc := mathAsc*s, mathDesc*s
+	for i, k := range n.kids {
+		if fenceOf(k) == "" {
+			boxes[i] = layoutMath(k, s)
+			asc, desc = max(asc, boxes[i].asc), max(desc, boxes[i].desc)
+		}
+	}
+	// The height a fence covers, symmetric about the axis.
+	half := max(asc-mathAxis*s, desc+mathAxis*s)
+	for i, k := range n.kids {
+		switch f := fenceOf(k); {
+		case f == "":
+		case k.kind == mOp && half > 0.6*s:
+			boxes[i] = layoutFence(f, s, half)
+		case k.kind == mOp:
+			boxes[i] = layoutOp(k.text, s, i == 0)
+		case half > 0.6*s:
+			fence := layoutFence(f, s, half)
+			boxes[i] = layoutScriptsOn(k, fence, s)
+		default:
+			boxes[i] = layoutMath(k, s)
+		}
+	}
+	var b mathBox
+	b.asc, b.desc = mathAsc*s, mathDesc*s
+	for i, k := range n.kids {
+		kb := boxes[i]
+		if k.kind == mOp && fenceOf(k) == "" {
+			kb = layoutOp(k.text, s, i == 0)
+		}
+		b.add(kb, b.w, 0)
+		b.w += kb.w
+		b.asc, b.desc = max(b.asc, kb.asc), max(b.desc, kb.desc)
+	}
+	return b
+}
+
+// mathFenceChars are the delimiters that stretch.
+const mathFenceChars = "()[]{}|‖"
+
+// fenceOf is the delimiter k is ("(", or the base of ")^2"), "" for none.
+func fenceOf(k *mathNode) string {
+	if k.kind == mSup || k.kind == mSub || k.kind == mSubSup {
+		if b := k.kids[0]; b.kind == mRow && len(b.kids) == 1 {
+			k = b.kids[0]
+		} else {
+			k = b
+		}
+	}
+	if k.kind == mOp && len([]rune(k.text)) == 1 && strings.Contains(mathFenceChars, k.text) {
+		return k.text
+	}
+	return ""
+}
+
+// layoutFence is a delimiter reaching half above and below the axis.
+func layoutFence(f string, s, half float64) mathBox {
+	h := 2 * half
+	b := mathBox{w: 0.45 * s, asc: mathAxis*s + half, desc: half - mathAxis*s}
+	b.items = append(b.items, fenceItems(f, 0.05*s, -b.asc, h, s)...)
+	return b
+}
+
 func textBox(t string, s float64, italic, source bool) mathBox {
 	w := emWidth(t, false) * s
 	if italic {
@@ -141,8 +196,43 @@ func textBox(t string, s float64, italic, source bool) mathBox {
 		items: []mathItem{{kind: 't', text: t, size: s, italic: italic, source: source}}}
 }
 
+// drawnOps are operators the board's font lacks, drawn as strokes (em,
+// baseline at 0, y down), so a chemistry equation's ⇌ is not a box.
+var drawnOps = map[string]struct {
+	w     float64
+	lines [][4]float64
+}{
+	"⇌": {1.1, [][4]float64{{0.05, -0.37, 1.05, -0.37}, {1.05, -0.37, 0.8, -0.52}, {0.05, -0.19, 1.05, -0.19}, {0.05, -0.19, 0.3, -0.04}}},
+	"⇒": {1.1, [][4]float64{{0.05, -0.36, 0.95, -0.36}, {0.05, -0.2, 0.95, -0.2}, {1.05, -0.28, 0.8, -0.5}, {1.05, -0.28, 0.8, -0.06}}},
+	"∓": {0.56, [][4]float64{{0.06, -0.62, 0.5, -0.62}, {0.06, -0.3, 0.5, -0.3}, {0.28, -0.5, 0.28, -0.08}}},
+}
+
+func opBox(t string, s float64) mathBox {
+	d, ok := drawnOps[t]
+	if !ok || mathHas(t) {
+		return textBox(t, s, false, false)
+	}
+	b := mathBox{w: d.w * s, asc: mathAsc * s, desc: mathDesc * s}
+	for _, l := range d.lines {
+		b.items = append(b.items, mathItem{kind: 'l', x: l[0] * s, y: l[1] * s, x2: l[2] * s, y2: l[3] * s, w: mathRule * s})
+	}
+	return b
+}
+
+// mathHas reports whether the board's font has every character of t.
+func mathHas(t string) bool {
+	f := mathFaces()[0]
+	var buf sfnt.Buffer
+	for _, r := range t {
+		if g, err := f.GlyphIndex(&buf, r); err != nil || g == 0 {
+			return false
+		}
+	}
+	return true
+}
+
 func layoutOp(t string, s float64, first bool) mathBox {
-	b := textBox(t, s, false, false)
+	b := opBox(t, s)
 	space := 0.0
 	switch {
 	case strings.Contains(mathRelations, t):
@@ -202,7 +292,11 @@ func layoutRoot(e mathBox, idx *mathBox, s float64) mathBox {
 }
 
 func layoutScripts(n *mathNode, s float64) mathBox {
-	base := layoutMath(n.kids[0], s)
+	return layoutScriptsOn(n, layoutMath(n.kids[0], s), s)
+}
+
+// layoutScriptsOn sets n's scripts on base, laid out already.
+func layoutScriptsOn(n *mathNode, base mathBox, s float64) mathBox {
 	ss := s * scriptMul
 	b := mathBox{w: base.w, asc: base.asc, desc: base.desc}
 	b.add(base, 0, 0)
@@ -382,17 +476,24 @@ func layoutTable(n *mathNode, s float64) mathBox {
 		if i == 1 {
 			x = fw + inner.w + 0.05*s
 		}
-		out.items = append(out.items, fenceItem(f, x, -inner.asc, h, s))
+		out.items = append(out.items, fenceItems(f, x, -inner.asc, h, s)...)
 	}
 	return out
 }
 
-// fenceItem is a delimiter as tall as h, top at y: the font's glyph
-// stretched upright, which keeps its strokes' width across.
-func fenceItem(f string, x, y, h, s float64) mathItem {
+// fenceItems draw a delimiter as tall as h, top at y: the font's glyph
+// stretched upright, which keeps its strokes' width across; ‖, which the
+// font lacks, as two rules.
+func fenceItems(f string, x, y, h, s float64) []mathItem {
+	if f == "‖" {
+		return []mathItem{
+			{kind: 'l', x: x + 0.1*s, y: y, x2: x + 0.1*s, y2: y + h, w: mathRule * s},
+			{kind: 'l', x: x + 0.25*s, y: y, x2: x + 0.25*s, y2: y + h, w: mathRule * s},
+		}
+	}
 	// A glyph runs from about 0.75 em above the baseline to 0.2 below.
 	stretch := h / (0.95 * s)
-	return mathItem{kind: 't', text: f, size: s, x: x, y: y + 0.75*s*stretch, stretch: stretch}
+	return []mathItem{{kind: 't', text: f, size: s, x: x, y: y + 0.75*s*stretch, stretch: stretch}}
 }
 
 // mathFaces are the board's fonts parsed for drawing (regular, bold).

@@ -166,3 +166,35 @@ func TestEquationPictureInDeck(t *testing.T) {
 		}
 	}
 }
+
+// TestEquationPictureFencesAndArrows: a \left( … \right) round a fraction
+// grows to its height, scripted or not, as MathML stretches it, and the
+// arrows and signs the font lacks (⇌, ⇒, ∓, ‖) are drawn as strokes, not
+// as the font's missing-glyph box.
+func TestEquationPictureFencesAndArrows(t *testing.T) {
+	items := func(src string) []mathItem {
+		tree, _ := parseLatex(src)
+		return layoutMath(tree, 1).items
+	}
+	stretched := map[string]bool{}
+	for _, it := range items(`\left(\frac{a}{b}\right)^2 + (x)`) {
+		if it.kind == 't' && (it.text == "(" || it.text == ")") {
+			stretched[it.text] = stretched[it.text] || it.stretch > 1.2
+		}
+	}
+	if !stretched["("] || !stretched[")"] {
+		t.Errorf("fences round a fraction not stretched: %v", stretched)
+	}
+	for _, it := range items(`(x)`) {
+		if it.stretch != 0 {
+			t.Errorf("(x): %q stretched %g, want its own height", it.text, it.stretch)
+		}
+	}
+	for _, src := range []string{`A \rightleftharpoons B`, `p \Rightarrow q`, `a \mp b`, `\begin{Vmatrix} 1 \end{Vmatrix}`} {
+		for _, it := range items(src) {
+			if it.kind == 't' && !mathHas(it.text) {
+				t.Errorf("%s: %q drawn from a font that lacks it", src, it.text)
+			}
+		}
+	}
+}
