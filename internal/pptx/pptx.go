@@ -399,7 +399,12 @@ func (p *pkg) collectMedia(slides []*Slide) {
 		for _, sh := range shapes {
 			switch s := sh.(type) {
 			case *Pic:
-				p.addMedia(s.PNG)
+				h := sha256.Sum256(s.PNG)
+				if _, ok := p.media[h]; !ok {
+					name := fmt.Sprintf("image%d.png", len(p.media)+1)
+					p.media[h] = name
+					p.emit(encode("ppt/media/"+name, s.PNG))
+				}
 			case *Math:
 				if s.Picture != nil {
 					p.addMedia(s.Picture)
@@ -414,7 +419,8 @@ func (p *pkg) collectMedia(slides []*Slide) {
 	}
 }
 
-// addMedia writes a picture's content as a media part, once.
+// addMedia writes a picture's content as a media part, once (as *Pic
+// does above, left as it was while #37 changes pictures).
 func (p *pkg) addMedia(png []byte) {
 	h := sha256.Sum256(png)
 	if _, ok := p.media[h]; !ok {
@@ -564,7 +570,9 @@ func (w *sw) shape(sh Shape) {
 		b.WriteString(`</p:spPr></p:cxnSp>`)
 	case *Pic:
 		id := w.id()
-		rid := w.imageRel(s.PNG)
+		name := w.mediaName(s.PNG)
+		rid := fmt.Sprintf("rId%d", len(*w.rels)+1)
+		*w.rels = append(*w.rels, rel{rid, "image", "../media/" + name})
 		fmt.Fprintf(b, `<p:pic><p:nvPicPr><p:cNvPr id="%d" name="%s" descr="%s"`, id, attr(s.Name), attr(s.Descr))
 		if s.Title != "" {
 			fmt.Fprintf(b, ` title="%s"`, attr(s.Title))
@@ -586,8 +594,8 @@ func (w *sw) shape(sh Shape) {
 	case *Math:
 		id := w.id()
 		// PowerPoint 2010 and later read the Choice; others the Fallback
-		// (ECMA-376 Part 3 §10.2: a consumer takes a Choice only when it
-		// understands every prefix its Requires lists). PowerPoint writes
+		// (ECMA-376 Part 3, Markup Compatibility: a consumer takes a Choice
+		// only when it understands every prefix its Requires lists). PowerPoint writes
 		// Requires="a14" alone; p14 is there for LibreOffice, which takes
 		// a Choice whose Requires is exactly one word of its list (a14,
 		// p14, …), with or without its Math module: without it an a14
