@@ -115,15 +115,6 @@ func equationSVG(src string, box textfit.Box, style textfit.Style, color string)
 	return b.String()
 }
 
-// latexText is an equation as one line of plain text (a fallback where
-// math cannot be drawn).
-func latexText(src string) string {
-	tree, _ := parseLatex(src)
-	var b strings.Builder
-	plainMath(&b, tree)
-	return b.String()
-}
-
 // latexUnknownHint is what to do about a command the board cannot draw.
 const latexUnknownHint = "write it with the commands the board draws (\\frac, \\sqrt, \\bar, \\underline, \\cancel, \\text, matrices, aligned) or as \\text{…}"
 

@@ -235,34 +235,3 @@ func emWidthOf(s string) float64 {
 	v, _ := strconv.ParseFloat(s, 64)
 	return v
 }
-
-// plainMath writes n as one line of text: a/b, √x, x^2.
-func plainMath(b *strings.Builder, n *mathNode) {
-	switch n.kind {
-	case mIdent, mNum, mOp, mText, mSource, mAccent:
-		b.WriteString(n.text)
-	case mSpace:
-		b.WriteString(" ")
-	case mTable:
-		for i, row := range n.rows {
-			if i > 0 {
-				b.WriteString("; ")
-			}
-			for j, cell := range row {
-				if j > 0 && !strings.HasPrefix(n.text, "align") {
-					b.WriteString(" ")
-				}
-				plainMath(b, cell)
-			}
-		}
-	case mOverArrow:
-		b.WriteString(n.text)
-	}
-	sep := map[mathKind][]string{mFrac: {"", "/"}, mSqrt: {"√"}, mRoot: {"√", ""}, mSup: {"", "^"}, mSub: {"", "_"}, mSubSup: {"", "_", "^"}}[n.kind]
-	for i, k := range n.kids {
-		if i < len(sep) {
-			b.WriteString(sep[i])
-		}
-		plainMath(b, k)
-	}
-}

@@ -213,8 +213,9 @@ func (m mapper) element(e *Element) pptx.Shape {
 		if e.Style != nil && e.Style.Align != "" {
 			a = align(e.Style.Align)
 		}
+		pic, at := equationPicture(e.Latex.Value, box, e.renderStyle(), text, pictureDPI*m.scale/(72*pptx.EMUPerPoint))
 		return &pptx.Math{Name: e.ID, Descr: e.Latex.Value, Box: m.box(box), Math: latexMath(e.Latex.Value), Size: size, Color: col, Align: a,
-			Fallback: []pptx.Para{{Runs: []pptx.Run{{Text: latexText(e.Latex.Value), Size: size, Color: col}}, Align: a}}}
+			Picture: pic, PictureBox: m.box(at)}
 	case KindCode:
 		return m.codePPTX(e)
 	case KindTable:

@@ -168,8 +168,10 @@ type Group struct {
 }
 
 // Math is an Office Math (OMML) equation in a text box; viewers that do not
-// read Office Math show Fallback instead. Descr (alt text) should carry the
-// source.
+// read Office Math show the fallback instead: Picture, a PNG of the
+// equation stretched over PictureBox (Box when zero), as PowerPoint writes
+// it, or Fallback's text when there is no picture. Descr (alt text) should
+// carry the source.
 type Math struct {
 	Name, Descr string
 	Box         Box
@@ -177,6 +179,8 @@ type Math struct {
 	Size        float64 // points
 	Color       Color
 	Align       string
+	Picture     []byte
+	PictureBox  Box
 	Fallback    []Para
 }
 
@@ -272,6 +276,7 @@ const (
 	nsM    = "http://schemas.openxmlformats.org/officeDocument/2006/math"
 	nsMC   = "http://schemas.openxmlformats.org/markup-compatibility/2006"
 	nsA14  = "http://schemas.microsoft.com/office/drawing/2010/main"
+	nsP14  = "http://schemas.microsoft.com/office/powerpoint/2010/main"
 	relDoc = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/"
 	ctPML  = "application/vnd.openxmlformats-officedocument.presentationml."
 	pmlNS  = `xmlns:a="` + nsA + `" xmlns:r="` + nsR + `" xmlns:p="` + nsP + `"`
@@ -400,6 +405,10 @@ func (p *pkg) collectMedia(slides []*Slide) {
 					p.media[h] = name
 					p.emit(encode("ppt/media/"+name, s.PNG))
 				}
+			case *Math:
+				if s.Picture != nil {
+					p.addMedia(s.Picture)
+				}
 			case *Group:
 				walk(s.Shapes)
 			}
@@ -407,6 +416,17 @@ func (p *pkg) collectMedia(slides []*Slide) {
 	}
 	for _, s := range slides {
 		walk(s.Shapes)
+	}
+}
+
+// addMedia writes a picture's content as a media part, once (as *Pic
+// does above, left as it was while #37 changes pictures).
+func (p *pkg) addMedia(png []byte) {
+	h := sha256.Sum256(png)
+	if _, ok := p.media[h]; !ok {
+		name := fmt.Sprintf("image%d.png", len(p.media)+1)
+		p.media[h] = name
+		p.emit(encode("ppt/media/"+name, png))
 	}
 }
 
@@ -573,8 +593,16 @@ func (w *sw) shape(sh Shape) {
 		w.table(s, w.id())
 	case *Math:
 		id := w.id()
-		// PowerPoint 2010 and later read the Choice; others the Fallback.
-		fmt.Fprintf(b, `<mc:AlternateContent xmlns:mc="%s"><mc:Choice xmlns:a14="%s" Requires="a14">`, nsMC, nsA14)
+		// PowerPoint 2010 and later read the Choice; others the Fallback
+		// (ECMA-376 Part 3, Markup Compatibility: a consumer takes a Choice
+		// only when it understands every prefix its Requires lists). PowerPoint writes
+		// Requires="a14" alone; p14 is there for LibreOffice, which takes
+		// a Choice whose Requires is exactly one word of its list (a14,
+		// p14, …), with or without its Math module: without it an a14
+		// equation is drawn blank. Two words send every Impress to the
+		// picture, which draws without Math; PowerPoint 2010 and later
+		// know both, so they still read the equation as Office Math.
+		fmt.Fprintf(b, `<mc:AlternateContent xmlns:mc="%s"><mc:Choice xmlns:a14="%s" xmlns:p14="%s" Requires="a14 p14">`, nsMC, nsA14, nsP14)
 		w.sp(&Sp{Name: s.Name, Descr: s.Descr, Box: s.Box, Anchor: "ctr", Shrink: true}, id, func() {
 			b.WriteString(`<a:p>`)
 			if s.Align != "" {
@@ -588,9 +616,40 @@ func (w *sw) shape(sh Shape) {
 			b.WriteString(`</m:oMath></m:oMathPara></a14:m></a:p>`)
 		})
 		b.WriteString(`</mc:Choice><mc:Fallback>`)
-		w.sp(&Sp{Name: s.Name, Descr: s.Descr, Box: s.Box, Anchor: "ctr", Shrink: true, Paras: s.Fallback}, id)
+		if s.Picture != nil {
+			w.mathPicture(s, id)
+		} else {
+			w.sp(&Sp{Name: s.Name, Descr: s.Descr, Box: s.Box, Anchor: "ctr", Shrink: true, Paras: s.Fallback}, id)
+		}
 		b.WriteString(`</mc:Fallback></mc:AlternateContent>`)
 	}
+}
+
+// imageRel relates the slide to a picture's media part and returns the id.
+func (w *sw) imageRel(png []byte) string {
+	rid := fmt.Sprintf("rId%d", len(*w.rels)+1)
+	*w.rels = append(*w.rels, rel{rid, "image", "../media/" + w.mediaName(png)})
+	return rid
+}
+
+// mathPicture is an equation's fallback as PowerPoint writes it: the same
+// shape (id, name) filled with a picture of the equation, locked so
+// an editor that took the fallback does not type into the picture, with
+// one invisible space as its text.
+func (w *sw) mathPicture(s *Math, id int) {
+	b := &w.b
+	fmt.Fprintf(b, `<p:sp><p:nvSpPr><p:cNvPr id="%d" name="%s"`, id, attr(s.Name))
+	if s.Descr != "" {
+		b.WriteString(` descr="` + attr(s.Descr) + `"`)
+	}
+	b.WriteString(`/><p:cNvSpPr txBox="1"><a:spLocks noRot="1" noChangeAspect="1" noMove="1" noResize="1" noEditPoints="1" noAdjustHandles="1" noChangeArrowheads="1" noChangeShapeType="1" noTextEdit="1"/></p:cNvSpPr><p:nvPr/></p:nvSpPr><p:spPr>`)
+	box := s.PictureBox
+	if box == (Box{}) {
+		box = s.Box
+	}
+	xfrm(b, box, false)
+	fmt.Fprintf(b, `<a:prstGeom prst="rect"><a:avLst/></a:prstGeom><a:blipFill><a:blip r:embed="%s"/><a:stretch><a:fillRect/></a:stretch></a:blipFill></p:spPr>`, w.imageRel(s.Picture))
+	b.WriteString(`<p:txBody><a:bodyPr/><a:lstStyle/><a:p><a:r><a:rPr lang="en-US"><a:noFill/></a:rPr><a:t> </a:t></a:r></a:p></p:txBody></p:sp>`)
 }
 
 // sp writes a preset shape; body, when given, writes the paragraphs.

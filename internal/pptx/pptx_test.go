@@ -177,3 +177,46 @@ func TestImpressOpens(t *testing.T) {
 		}
 	}
 }
+
+// TestMathPictureFallback: an equation with a picture falls back to it as
+// PowerPoint writes it (the same shape's id and name, filled with the
+// picture, locked, in its own box), and its Choice requires a14 and p14,
+// so LibreOffice, which takes a Choice whose Requires is one word it
+// knows, draws the picture even without its Math module.
+func TestMathPictureFallback(t *testing.T) {
+	eq := &pptx.Math{Name: "eq", Descr: `\frac{1}{2}`, Box: pptx.Box{X: 100, Y: 200, W: 3000, H: 1000}, Size: 28,
+		Math:    []pptx.MathNode{pptx.MFrac{Num: []pptx.MathNode{pptx.MRun{Text: "1"}}, Den: []pptx.MathNode{pptx.MRun{Text: "2"}}}},
+		Picture: png1(t), PictureBox: pptx.Box{X: 1100, Y: 300, W: 1000, H: 800}}
+	d := &pptx.Deck{Slides: []*pptx.Slide{{Title: "Maths", Shapes: []pptx.Shape{eq,
+		&pptx.Pic{Name: "same picture", Box: pptx.Box{W: 10, H: 10}, PNG: png1(t)}}}}}
+	data := write(t, d)
+	pptxtest.Check(t, data)
+	parts := pptxtest.Parts(t, data)
+	slide := string(pptxtest.Slides(parts)[0])
+	choice, fallback, ok := strings.Cut(slide, "<mc:Fallback>")
+	if !ok {
+		t.Fatalf("no mc:Fallback:\n%s", slide)
+	}
+	fallback, _, _ = strings.Cut(fallback, "</mc:Fallback>")
+	for _, want := range []string{`xmlns:p14="http://schemas.microsoft.com/office/powerpoint/2010/main" Requires="a14 p14">`, `<a14:m>`} {
+		if !strings.Contains(choice, want) {
+			t.Errorf("the Choice lacks %s:\n%s", want, choice)
+		}
+	}
+	for _, want := range []string{`<p:cNvPr id="3" name="eq" descr="\frac{1}{2}"/>`, `noTextEdit="1"`, `<a:off x="1100" y="300"/><a:ext cx="1000" cy="800"/>`,
+		`<a:blipFill><a:blip r:embed="rId2"/><a:stretch><a:fillRect/></a:stretch></a:blipFill>`, `<a:noFill/></a:rPr><a:t> </a:t>`} {
+		if !strings.Contains(fallback, want) {
+			t.Errorf("the Fallback lacks %s:\n%s", want, fallback)
+		}
+	}
+	if strings.Contains(fallback, "<a14:") || strings.Contains(fallback, "<m:") {
+		t.Errorf("the Fallback holds Office Math:\n%s", fallback)
+	}
+	rels := string(parts["ppt/slides/_rels/slide1.xml.rels"])
+	if !strings.Contains(rels, `Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/image" Target="../media/image1.png"`) {
+		t.Errorf("no image relationship rId2 for the equation's picture:\n%s", rels)
+	}
+	if !bytes.Equal(parts["ppt/media/image1.png"], png1(t)) || parts["ppt/media/image2.png"] != nil {
+		t.Error("the equation's picture, also used by a picture, is not stored once as image1.png")
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -202,6 +203,23 @@ type PDF struct {
 // when soffice or pdftotext is not installed.
 func Impress(t testing.TB, decks ...string) map[string]PDF {
 	t.Helper()
+	return impress(t, false, decks)
+}
+
+// ImpressWithoutMath is Impress as installed without its Math module
+// (Debian's libreoffice-impress without libreoffice-math), which draws
+// Office Math blank: the same installation, run with a configuration that
+// leaves out Math's (share/registry/math.xcd) and a service registry
+// without Math's components (libsmlo, libsmdlo), so Impress finds no
+// formula editor, as where the package is missing. Where Math is not
+// installed it is Impress; it skips where Math cannot be hidden, saying why.
+func ImpressWithoutMath(t testing.TB, decks ...string) map[string]PDF {
+	t.Helper()
+	return impress(t, true, decks)
+}
+
+func impress(t testing.TB, noMath bool, decks []string) map[string]PDF {
+	t.Helper()
 	soffice, err := exec.LookPath("soffice")
 	if err != nil {
 		t.Skip("LibreOffice (soffice) is not installed: the Impress check is skipped; apt-get install libreoffice-impress")
@@ -212,8 +230,13 @@ func Impress(t testing.TB, decks ...string) map[string]PDF {
 	out := t.TempDir()
 	// A private profile: parallel runs would otherwise fight over the
 	// user's profile lock.
-	profile := "file://" + filepath.ToSlash(filepath.Join(t.TempDir(), "profile"))
-	args := append([]string{"-env:UserInstallation=" + profile, "--headless", "--norestore", "--convert-to", "pdf", "--outdir", out}, decks...)
+	profileDir := filepath.Join(t.TempDir(), "profile")
+	profile := fileURL(profileDir)
+	args := []string{"-env:UserInstallation=" + profile}
+	if noMath {
+		args = append(args, withoutMath(t, soffice, profile)...)
+	}
+	args = append(append(args, "--headless", "--norestore", "--convert-to", "pdf", "--outdir", out), decks...)
 	cmd := exec.Command(soffice, args...)
 	cmd.Env = append(os.Environ(), "HOME="+t.TempDir())
 	msg, err := cmd.CombinedOutput()
@@ -235,4 +258,69 @@ func Impress(t testing.TB, decks ...string) map[string]PDF {
 		res[deck] = PDF{Path: pdf, Pages: pages}
 	}
 	return res
+}
+
+func fileURL(path string) string { return "file://" + filepath.ToSlash(path) }
+
+// mathComponent is a service registry's entry for a library of Math.
+var mathComponent = regexp.MustCompile(`(?s)<component [^>]*/libsmd?lo\.so"[^>]*>.*?</component>`)
+
+// withoutMath returns soffice's arguments that hide Math. LibreOffice
+// reads its configuration layers and service registries from bootstrap
+// variables, which -env: on the command line overrides (CONFIGURATION_LAYERS
+// and URE_MORE_SERVICES in program/fundamentalrc): the layers become the
+// installation's registry without math.xcd plus the private profile, the
+// services a copy without Math's components.
+func withoutMath(t testing.TB, soffice, profile string) []string {
+	t.Helper()
+	bin, err := filepath.EvalSymlinks(soffice)
+	if err != nil {
+		t.Fatal(err)
+	}
+	program := filepath.Dir(bin)
+	registry, err := filepath.EvalSymlinks(filepath.Join(program, "..", "share", "registry"))
+	if err != nil {
+		t.Skipf("no share/registry beside %s: cannot run Impress without Math here", program)
+	}
+	entries, err := os.ReadDir(registry)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(registry, "math.xcd")); err != nil {
+		return nil // Math is not installed: Impress as it is runs without it
+	}
+	dir := t.TempDir()
+	reg, svc := filepath.Join(dir, "registry"), filepath.Join(dir, "services")
+	for _, d := range []string{reg, svc} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, e := range entries {
+		if e.Name() == "math.xcd" {
+			continue
+		}
+		if err := os.Symlink(filepath.Join(registry, e.Name()), filepath.Join(reg, e.Name())); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rdbs, _ := filepath.Glob(filepath.Join(program, "services", "*.rdb"))
+	found := false
+	for _, rdb := range rdbs {
+		b, err := os.ReadFile(rdb)
+		if err != nil {
+			t.Fatal(err)
+		}
+		found = found || mathComponent.Match(b)
+		if err := os.WriteFile(filepath.Join(svc, filepath.Base(rdb)), mathComponent.ReplaceAll(b, nil), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !found {
+		t.Skipf("no Math component in %s/services/*.rdb: cannot run Impress without Math here", program)
+	}
+	return []string{
+		"-env:CONFIGURATION_LAYERS=xcsxcu:" + fileURL(reg) + " res:" + fileURL(reg) + " user:!" + profile + "/user/registrymodifications.xcu",
+		"-env:URE_MORE_SERVICES=<" + fileURL(svc) + ">*",
+	}
 }
