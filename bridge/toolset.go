@@ -299,11 +299,21 @@ func (b *Bridge) LocalSignature(name string) string { return b.local.Signature(n
 
 // ReadOnly reports whether a tool only reads (unknown tools do not).
 func (t *Toolset) ReadOnly(name string) bool {
-	spec, ok := t.catalog.Spec(name)
-	if !ok {
-		spec, ok = t.local.Spec(name)
-	}
+	spec, ok := t.spec(name)
 	return ok && spec.ReadOnly
+}
+
+// Capability is what a tool needs granted; "" for an unknown tool.
+func (t *Toolset) Capability(name string) session.Capability {
+	spec, _ := t.spec(name)
+	return spec.Capability
+}
+
+func (t *Toolset) spec(name string) (session.Spec, bool) {
+	if spec, ok := t.catalog.Spec(name); ok {
+		return spec, true
+	}
+	return t.local.Spec(name)
 }
 
 // context is the one tool context every call of this subagent receives.
