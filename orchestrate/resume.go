@@ -58,8 +58,8 @@ func openLog(opts Options) (*history.Log, error) {
 // and the node still reads as the conversation left it, else starts a new
 // one. A stale history (the author changed the node since) is replaced,
 // not resumed: the model would reason from content that is gone.
-func (r *runner) openHistory(task *agent.Task, d *modality.Descriptor, sess *session.Session, turn string) (*history.Writer, error) {
-	hash := contentHash(d, sess)
+func (r *runner) openHistory(task *agent.Task, d *modality.Descriptor, sess *session.Session, level session.Level, turn string) (*history.Writer, error) {
+	hash := contentHash(d, sess, level)
 	conv, err := r.loadHistory(task, true)
 	switch {
 	case err == nil && conv.Header.ContentHash == hash:
@@ -88,10 +88,10 @@ func (r *runner) openHistory(task *agent.Task, d *modality.Descriptor, sess *ses
 
 // continueHistory is openHistory without writing: the node's saved
 // conversation is continued when it still fits the node, nothing is saved.
-func (r *runner) continueHistory(task *agent.Task, d *modality.Descriptor, sess *session.Session, turn string) error {
+func (r *runner) continueHistory(task *agent.Task, d *modality.Descriptor, sess *session.Session, level session.Level, turn string) error {
 	conv, err := r.loadHistory(task, false)
 	switch {
-	case err == nil && conv.Header.ContentHash == contentHash(d, sess):
+	case err == nil && conv.Header.ContentHash == contentHash(d, sess, level):
 		r.resume(task, conv, turn)
 	case err != nil && !errors.Is(err, history.ErrNone):
 		return err
@@ -133,9 +133,13 @@ func (r *runner) resume(task *agent.Task, conv history.Conversation, turn string
 // contentHash identifies a node's content as its modality declares it
 // (modality.Descriptor.Content): what the node reads as both before a save
 // and after the saved file is loaded again.
-func contentHash(d *modality.Descriptor, sess *session.Session) string {
+func contentHash(d *modality.Descriptor, sess *session.Session, level session.Level) string {
+	content := d.Content
+	if level == session.LevelMetadata && d.MetadataContent != nil {
+		content = d.MetadataContent
+	}
 	var s string
-	sess.View(func(st session.State) { s = d.Content(st) })
+	sess.View(func(st session.State) { s = content(st) })
 	sum := sha256.Sum256([]byte(s))
 	return "sha256:" + hex.EncodeToString(sum[:])
 }

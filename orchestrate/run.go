@@ -497,7 +497,7 @@ func (r *runner) step(ctx context.Context, st Step, bl modality.Level, d *modali
 	task := agent.Task{Node: node, Level: bl.Name, Prompt: prompt, NodePart: nodePart, MaxSteps: r.opts.MaxSteps, Refinement: tools.Refine}
 	var before string
 	if tools.Refine {
-		before = contentHash(d, sess)
+		before = contentHash(d, sess, level)
 	}
 	if r.opts.Review && d.Review != nil && level == session.LevelNode {
 		task.Review = func(ctx context.Context) string { return reviewText(ctx, sess, d.Review) }
@@ -516,13 +516,13 @@ func (r *runner) step(ctx context.Context, st Step, bl modality.Level, d *modali
 	}
 	var hist *history.Writer
 	if r.hist != nil && r.opts.HistoryReadOnly {
-		if err := r.continueHistory(&task, d, sess, turn); err != nil {
+		if err := r.continueHistory(&task, d, sess, level, turn); err != nil {
 			r.fail(node, bl.Name, err)
 			r.cancel(err)
 			return false
 		}
 	} else if r.hist != nil {
-		hist, err = r.openHistory(&task, d, sess, turn)
+		hist, err = r.openHistory(&task, d, sess, level, turn)
 		if err != nil {
 			r.fail(node, bl.Name, err)
 			r.cancel(err)
@@ -590,7 +590,7 @@ func (r *runner) step(ctx context.Context, st Step, bl modality.Level, d *modali
 		}
 	}
 	if tools.Refine {
-		nr.refined, nr.changed = true, contentHash(d, sess) != before
+		nr.refined, nr.changed = true, contentHash(d, sess, level) != before
 		nr.Refusals, nr.notes = res.Refusals, int(notes.Load())
 	}
 	r.prov.record(node, sess)
@@ -599,7 +599,7 @@ func (r *runner) step(ctx context.Context, st Step, bl modality.Level, d *modali
 		// The node's content as this conversation left it (closed
 		// placeholders included): a later run continues the conversation
 		// only while the node still reads so.
-		if herr := hist.SetContentHash(contentHash(d, sess)); herr != nil {
+		if herr := hist.SetContentHash(contentHash(d, sess, level)); herr != nil {
 			nr.Status, nr.Error = event.StatusFailed, herr.Error()
 			r.cancel(herr)
 		}
