@@ -1,6 +1,13 @@
 package lesson
 
-import "github.com/lessongen/lessongen/session"
+import (
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+
+	"github.com/lessongen/lessongen/session"
+)
 
 // metaValue is one metadata value, by the name setField gives it.
 type metaValue struct {
@@ -55,9 +62,27 @@ func (p *Plan) Generated() map[string]string {
 		if v.set && p.generated[v.name] {
 			out[v.name] = session.ContentHash(v.value)
 		}
+		if n := p.appended[v.name]; v.set && n > 0 {
+			if t, ok := tail(v.value, n); ok {
+				out[appendedKey(v.name, n)] = session.ContentHash(t)
+			}
+		}
 	}
 	p.list().Hashes(out, slideKey, slideContent)
 	return out
+}
+
+// appendedKey names the last n items of a list the author wrote, which a
+// refinement appended: "misconceptions[+1]".
+func appendedKey(name string, n int) string { return name + "[+" + strconv.Itoa(n) + "]" }
+
+// tail is the last n items of a list value.
+func tail(list any, n int) (any, bool) {
+	v := reflect.ValueOf(list)
+	if v.Kind() != reflect.Slice || n > v.Len() {
+		return nil, false
+	}
+	return v.Slice(v.Len()-n, v.Len()).Interface(), true
 }
 
 // Adopt marks what an earlier run generated, and nobody changed since, as
@@ -69,6 +94,19 @@ func (p *Plan) Adopt(marks map[string]string) {
 				p.generated = map[string]bool{}
 			}
 			p.generated[v.name] = true
+		}
+		for key, mark := range marks {
+			count, ok := strings.CutPrefix(key, v.name+"[+")
+			n, err := strconv.Atoi(strings.TrimSuffix(count, "]"))
+			if !ok || err != nil || n < 1 || !v.set || p.generated[v.name] {
+				continue
+			}
+			if t, ok := tail(v.value, n); ok && session.ContentHash(t) == mark {
+				if p.appended == nil {
+					p.appended = map[string]int{}
+				}
+				p.appended[v.name] = n
+			}
 		}
 	}
 	p.list().Adopt(marks, slideKey, slideContent)
@@ -87,6 +125,9 @@ func (p *Plan) Ownership(level session.Level) (locked, editable []string) {
 			editable = append(editable, v.name)
 		default:
 			locked = append(locked, v.name)
+			if n := p.appended[v.name]; n > 0 {
+				editable = append(editable, fmt.Sprintf("the last %d of %s (added after the author's)", n, v.name))
+			}
 		}
 	}
 	return locked, editable
