@@ -1,11 +1,7 @@
 package lesson
 
 import (
-	"fmt"
-	"reflect"
-	"strconv"
-	"strings"
-
+	"github.com/lessongen/lessongen/internal/nodemeta"
 	"github.com/lessongen/lessongen/session"
 )
 
@@ -62,27 +58,12 @@ func (p *Plan) Generated() map[string]string {
 		if v.set && p.generated[v.name] {
 			out[v.name] = session.ContentHash(v.value)
 		}
-		if n := p.appended[v.name]; v.set && n > 0 {
-			if t, ok := tail(v.value, n); ok {
-				out[appendedKey(v.name, n)] = session.ContentHash(t)
-			}
+		if t, ok := nodemeta.Tail(v.value, p.appended[v.name]); v.set && ok {
+			out[nodemeta.AppendedKey(v.name, p.appended[v.name])] = session.ContentHash(t)
 		}
 	}
 	p.list().Hashes(out, slideKey, slideContent)
 	return out
-}
-
-// appendedKey names the last n items of a list the author wrote, which a
-// refinement appended: "misconceptions[+1]".
-func appendedKey(name string, n int) string { return name + "[+" + strconv.Itoa(n) + "]" }
-
-// tail is the last n items of a list value.
-func tail(list any, n int) (any, bool) {
-	v := reflect.ValueOf(list)
-	if v.Kind() != reflect.Slice || n > v.Len() {
-		return nil, false
-	}
-	return v.Slice(v.Len()-n, v.Len()).Interface(), true
 }
 
 // Adopt marks what an earlier run generated, and nobody changed since, as
@@ -96,12 +77,11 @@ func (p *Plan) Adopt(marks map[string]string) {
 			p.generated[v.name] = true
 		}
 		for key, mark := range marks {
-			count, ok := strings.CutPrefix(key, v.name+"[+")
-			n, err := strconv.Atoi(strings.TrimSuffix(count, "]"))
-			if !ok || err != nil || n < 1 || !v.set || p.generated[v.name] {
+			n, ok := nodemeta.AppendedCount(key, v.name)
+			if !ok || !v.set || p.generated[v.name] {
 				continue
 			}
-			if t, ok := tail(v.value, n); ok && session.ContentHash(t) == mark {
+			if t, ok := nodemeta.Tail(v.value, n); ok && session.ContentHash(t) == mark {
 				if p.appended == nil {
 					p.appended = map[string]int{}
 				}
@@ -126,7 +106,7 @@ func (p *Plan) Ownership(level session.Level) (locked, editable []string) {
 		default:
 			locked = append(locked, v.name)
 			if n := p.appended[v.name]; n > 0 {
-				editable = append(editable, fmt.Sprintf("the last %d of %s (added after the author's)", n, v.name))
+				editable = append(editable, nodemeta.AppendedOwner(v.name, n))
 			}
 		}
 	}
