@@ -418,6 +418,14 @@ func (t *Toolset) callIntent(tc tool.Context, name string, a callArgs) (tool.Env
 			"not run: this subagent has added %d %s, the most one may add", t.added, t.Level.NewItems)), nil
 	}
 	if tc.Sources == nil && a.citesSomething() {
+		// The real reason first: a change the node refuses anyway (the
+		// author's value, locked) says so, not that nothing can be cited,
+		// or the model spends a turn dropping citations to learn it.
+		if _, err := tc.Session.Preview(in, nil); err != nil {
+			if e, ok := session.AsError(err); ok && e.Kind == session.KindPrecondition {
+				return t.result(session.Result{}, err, false)
+			}
+		}
 		// Nothing was read, so nothing can be cited: a citation here would
 		// be invented, and no --sources folder could check it.
 		return t.fail(callErr(session.KindInvalidArgs, "sources", "leave sources out (null or []): cite only lines read with read_source in a run given --sources",
