@@ -240,6 +240,18 @@ func FirstRequest(tools Tools, task Task) llm.Request {
 	if first && task.NodePart != "" && (len(task.Prior) == 0 || msgs[0].Content == task.Prompt) {
 		turn.Content += "\n\n" + strings.TrimSpace(task.NodePart)
 	}
+	if task.Refinement && len(task.Prior) > 0 && msgs[0].Role == llm.RoleSystem && task.Prompt != "" {
+		// A refinement continues the conversation under its own rules
+		// (change what the person asks; only the tools now on offer), not
+		// the generation's that began it ("fill only what is pending").
+		sys := task.Prompt
+		if u := slices.IndexFunc(msgs, func(m llm.Message) bool { return m.Role == llm.RoleUser }); u > 0 && task.NodePart != "" && !strings.Contains(msgs[u].Content, "\n\n") {
+			// An earlier layout kept the node's part in the system message
+			// and sent the kickoff alone: the part stays where it was.
+			sys = strings.TrimRight(sys, "\n") + "\n" + strings.TrimSpace(task.NodePart) + "\n"
+		}
+		msgs[0] = llm.Message{Role: llm.RoleSystem, Content: sys}
+	}
 	// A run stopped before the answer to this very turn saved it already:
 	// ask it again, not twice, so the request is the one sent before (a
 	// batch in flight holds it, --batch).
@@ -293,6 +305,9 @@ func Run(ctx context.Context, model llm.Model, tools Tools, task Task, emit even
 		msgs = slices.Clone(task.Prior)
 	}
 	first := FirstRequest(tools, task)
+	if len(msgs) > 0 {
+		msgs[0] = first.Messages[0] // a refinement's own system prompt, not the saved one
+	}
 	for _, m := range first.Messages[len(msgs):] {
 		if err := save(m); err != nil {
 			return finish(res, msgs, tools, StopFailed), err

@@ -76,7 +76,7 @@ func (r *runner) openHistory(task *agent.Task, d *modality.Descriptor, sess *ses
 				}
 			}
 		}
-		r.resume(task, conv, turn)
+		r.resume(task, conv, turn, sess)
 		return w, nil
 	case err == nil:
 		r.emit(event.Event{Kind: event.ModelText, Node: task.Node, Level: task.Level, Text: "saved conversation not continued: the node changed since it was saved"})
@@ -92,7 +92,7 @@ func (r *runner) continueHistory(task *agent.Task, d *modality.Descriptor, sess 
 	conv, err := r.loadHistory(task, false)
 	switch {
 	case err == nil && conv.Header.ContentHash == contentHash(d, sess, level):
-		r.resume(task, conv, turn)
+		r.resume(task, conv, turn, sess)
 	case err != nil && !errors.Is(err, history.ErrNone):
 		return err
 	}
@@ -123,7 +123,15 @@ func (r *runner) loadHistory(task *agent.Task, setAside bool) (history.Conversat
 
 // resume has task continue a saved conversation, with turn (the
 // instruction and what it may change) as the new user turn.
-func (r *runner) resume(task *agent.Task, conv history.Conversation, turn string) {
+func (r *runner) resume(task *agent.Task, conv history.Conversation, turn string, sess *session.Session) {
+	if turn != "" {
+		// The node as it stands now: the model would otherwise replay its
+		// earlier calls in its head to know what is where (and what a
+		// person changed since is not in them).
+		var now string
+		sess.View(func(st session.State) { now = st.Describe() })
+		turn += "\n\nAs it stands now: " + now
+	}
 	task.Prior, task.Committed, task.Continue = conv.Messages, conv.Committed, turn
 	r.mu.Lock()
 	r.report.Continued++
