@@ -81,14 +81,19 @@ func TestRefineOnTheWire(t *testing.T) {
 	if len(reqs) == 0 {
 		t.Fatal("fill made no request")
 	}
-	// The refinement's first request: every message the generate run last
-	// sent, byte for byte, then the answer to it (and its tool results),
-	// then the instruction.
+	// The refinement's first request: its own system prompt (the
+	// refinement's rules, not the generation's "fill only what is
+	// pending"), then every other message the generate run last sent, byte
+	// for byte, then the answer to it (and its tool results), then the
+	// instruction.
 	first := messages(t, reqs[0].Body)
 	if len(first) < len(last)+2 {
 		t.Fatalf("the refinement sent %d messages; want the %d the generate run last sent, its answer and the instruction", len(first), len(last))
 	}
-	for i := range last {
+	if sys := string(first[0]); !strings.Contains(sys, "Do what the person running lessongen asks") || strings.Contains(sys, "fill only what is pending") {
+		t.Errorf("the refinement's system message is not the refinement's:\n%s", sys)
+	}
+	for i := 1; i < len(last); i++ {
 		if !bytes.Equal(first[i], last[i]) {
 			t.Errorf("message %d is not byte-identical on the wire:\ngenerate: %s\nfill:     %s", i, last[i], first[i])
 		}

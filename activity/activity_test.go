@@ -193,3 +193,30 @@ func TestAnActivityLongerThanItsSlideIsFlagged(t *testing.T) {
 		t.Errorf("warnings %s, want %q", got, want)
 	}
 }
+
+// A refinement adds criteria after the author's, which stay as written;
+// the added ones are generation's, in provenance, and only they may change
+// in a later run.
+func TestCriteriaAddedAfterTheAuthors(t *testing.T) {
+	// A block list: a grown flow list is written anew in block style
+	// (yamlsrc's TestPatchInsideFlowCollections), its values unchanged.
+	src := strings.Replace(rmSafely, `success_criteria: [names the prompt, gives a reason, !pending "one on safety"]`,
+		"success_criteria:\n        - names the prompt   # the author's\n        - gives a reason", 1)
+	s, saved := load(t, src)
+	sessiontest.Dispatch(t, s, activity.AddSuccessCriteria{Criteria: []string{"says when to use it"}})
+	added := strings.Replace(src, "        - gives a reason\n", "        - gives a reason\n        - says when to use it\n", 1)
+	if got := saved(); got != added {
+		t.Errorf("saved:\n%s\nwant:\n%s", got, added)
+	}
+	marks := state(s).Generated()
+	if len(marks) != 1 || marks["success_criteria[+1]"] == "" {
+		t.Fatalf("provenance %v, want the added criterion alone", marks)
+	}
+	// A later run, given the record, owns the added criterion only.
+	s2, _ := load(t, added)
+	state(s2).Adopt(marks)
+	locked, editable := state(s2).Ownership(session.LevelNode)
+	if strings.Join(editable, ",") != "the last 1 of success_criteria (added after the author's)" || !strings.Contains(strings.Join(locked, ","), "success_criteria") {
+		t.Errorf("locked %v, editable %v", locked, editable)
+	}
+}

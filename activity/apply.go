@@ -2,6 +2,7 @@ package activity
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/lessongen/lessongen/internal/yamlsrc"
@@ -74,7 +75,13 @@ func (in AddSuccessCriteria) applyTo(a *Activity, rc *session.Context) error {
 		rc.Report(CriteriaAdded{Count: len(with), PendingID: ph.PlaceholderID, Total: len(a.criteria())})
 		return nil
 	case f.Set && !a.meta.Own("success_criteria") && a.Protect:
-		return session.Reject(session.KindPrecondition, "criteria", "the author's criteria stay as written; leave them", "success_criteria were written by the author")
+		// The author's criteria are locked; new ones go after them and
+		// are generation's, added to what it appended before.
+		n := a.meta.Appended("success_criteria")
+		f.Value = append(slices.Clip(f.Value), with...)
+		a.meta.AppendTo("success_criteria", n+len(with))
+		rc.Report(CriteriaAdded{Count: len(with), Total: len(a.criteria())})
+		return nil
 	}
 	if f.Set && a.meta.Own("success_criteria") {
 		with = append(append([]Criterion(nil), f.Value...), with...)

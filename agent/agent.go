@@ -27,6 +27,9 @@ type Tools interface {
 	// Defects lists the defects (e.g. overlapping elements) the subagent
 	// introduced that remain.
 	Defects() []session.Warning
+	// Capability is what a tool needs granted (tool.CapNote for the note
+	// to the person); "" for a tool not on offer.
+	Capability(name string) session.Capability
 }
 
 // Task is one subagent's job.
@@ -72,6 +75,11 @@ type Task struct {
 	// run stops sending images.
 	ReviewImage   func(ctx context.Context) []byte
 	ImagesRefused func()
+	// Refinement marks a task that carries out a person's instruction on
+	// a node with nothing pending: a turn whose calls all succeed ends it
+	// when it changed the node or answered with a note, as its prompt
+	// says, since no pending list is left to empty.
+	Refinement bool
 }
 
 // Stop says why a subagent ended.
@@ -105,7 +113,22 @@ type Result struct {
 	// PromptBytes counts the bytes of message text sent, over all turns.
 	PromptBytes int
 	Messages    []llm.Message
+	// Refusals are this run's calls that were refused, in the order the
+	// model made them (the first MaxRefusalsKept; RefusalCount counts
+	// them all): why a refinement that changed nothing did not.
+	Refusals     []Refusal
+	RefusalCount int
 }
+
+// Refusal is one refused call: the tool and the reason it was given.
+type Refusal struct {
+	Tool    string `json:"tool"`
+	Message string `json:"message"`
+}
+
+// MaxRefusalsKept bounds the refusals a Result keeps: enough to say why,
+// never a runaway model's thousands.
+const MaxRefusalsKept = 5
 
 // MaxCallsPerTurn is the most tool calls run from one model turn; the
 // rest are answered with a limit envelope. A turn that does the work of a
@@ -217,6 +240,18 @@ func FirstRequest(tools Tools, task Task) llm.Request {
 	if first && task.NodePart != "" && (len(task.Prior) == 0 || msgs[0].Content == task.Prompt) {
 		turn.Content += "\n\n" + strings.TrimSpace(task.NodePart)
 	}
+	if task.Refinement && len(task.Prior) > 0 && msgs[0].Role == llm.RoleSystem && task.Prompt != "" {
+		// A refinement continues the conversation under its own rules
+		// (change what the person asks; only the tools now on offer), not
+		// the generation's that began it ("fill only what is pending").
+		sys := task.Prompt
+		if u := slices.IndexFunc(msgs, func(m llm.Message) bool { return m.Role == llm.RoleUser }); u > 0 && task.NodePart != "" && !strings.Contains(msgs[u].Content, "\n\n") {
+			// An earlier layout kept the node's part in the system message
+			// and sent the kickoff alone: the part stays where it was.
+			sys = strings.TrimRight(sys, "\n") + "\n" + strings.TrimSpace(task.NodePart) + "\n"
+		}
+		msgs[0] = llm.Message{Role: llm.RoleSystem, Content: sys}
+	}
 	// A run stopped before the answer to this very turn saved it already:
 	// ask it again, not twice, so the request is the one sent before (a
 	// batch in flight holds it, --batch).
@@ -270,6 +305,9 @@ func Run(ctx context.Context, model llm.Model, tools Tools, task Task, emit even
 		msgs = slices.Clone(task.Prior)
 	}
 	first := FirstRequest(tools, task)
+	if len(msgs) > 0 {
+		msgs[0] = first.Messages[0] // a refinement's own system prompt, not the saved one
+	}
 	for _, m := range first.Messages[len(msgs):] {
 		if err := save(m); err != nil {
 			return finish(res, msgs, tools, StopFailed), err
@@ -368,7 +406,8 @@ func Run(ctx context.Context, model llm.Model, tools Tools, task Task, emit even
 			}
 			return finish(res, msgs, tools, stop), err
 		}
-		if settled(tools, assistant.ToolCalls, results) {
+		res.addRefusals(assistant.ToolCalls, results)
+		if settled(tools, assistant.ToolCalls, results, task.Refinement) {
 			if res.Steps < task.MaxSteps {
 				if ok, err := review(ctx, task, &res, &msgs, save); err != nil {
 					return finish(res, msgs, tools, StopFailed), err
@@ -441,21 +480,21 @@ func historyCalls(calls []llm.ToolCall) []llm.ToolCall {
 }
 
 // settled reports whether a tool turn finished the subagent's work: it
-// changed something, every call succeeded, and nothing is pending and no
-// defect it introduced remains. A turn of reads only (a model looking
-// before it acts, as a refinement with nothing pending does) or one with a
-// failed call goes back to the model.
-func settled(tools Tools, calls []llm.ToolCall, results []llm.Message) bool {
-	mutated := false
+// changed something (in a refinement, or left a note for the person),
+// every call succeeded, and nothing is pending and no defect it
+// introduced remains. A turn of reads only (a model looking before it
+// acts) or one with a failed call goes back to the model.
+func settled(tools Tools, calls []llm.ToolCall, results []llm.Message, refinement bool) bool {
+	acted := false
 	for i, c := range calls {
-		if !tools.ReadOnly(c.Name) {
-			mutated = true
+		if !tools.ReadOnly(c.Name) || refinement && tools.Capability(c.Name) == tool.CapNote {
+			acted = true
 		}
 		if !resultOK(results[i].Content) {
 			return false
 		}
 	}
-	return mutated && len(tools.Pending()) == 0 && len(tools.Defects()) == 0
+	return acted && len(tools.Pending()) == 0 && len(tools.Defects()) == 0
 }
 
 // resultOK reads the "ok" of a tool result envelope.
@@ -464,6 +503,23 @@ func resultOK(content string) bool {
 		OK bool `json:"ok"`
 	}
 	return json.Unmarshal([]byte(content), &env) == nil && env.OK
+}
+
+// addRefusals records the turn's refused calls with their reasons.
+func (res *Result) addRefusals(calls []llm.ToolCall, results []llm.Message) {
+	for i, c := range calls {
+		var env struct {
+			OK    bool        `json:"ok"`
+			Error *tool.Error `json:"error"`
+		}
+		if json.Unmarshal([]byte(results[i].Content), &env) != nil || env.OK || env.Error == nil {
+			continue
+		}
+		res.RefusalCount++
+		if len(res.Refusals) < MaxRefusalsKept {
+			res.Refusals = append(res.Refusals, Refusal{Tool: c.Name, Message: env.Error.Message})
+		}
+	}
 }
 
 func finish(res Result, msgs []llm.Message, tools Tools, stop Stop) Result {

@@ -65,7 +65,14 @@ func newFakeTools(together, pending int) *fakeTools {
 
 func (f *fakeTools) Tools() []tool.Def { return []tool.Def{{Name: "read"}, {Name: "write"}} }
 func (f *fakeTools) ReadOnly(name string) bool {
-	return strings.HasPrefix(name, "read")
+	return strings.HasPrefix(name, "read") || name == "note"
+}
+
+func (f *fakeTools) Capability(name string) session.Capability {
+	if name == "note" {
+		return tool.CapNote
+	}
+	return "cap." + session.Capability(name)
 }
 
 func (f *fakeTools) Call(ctx context.Context, name, args string) (tool.Envelope, error) {
@@ -460,20 +467,28 @@ func TestATurnThatFinishesEndsTheSubagent(t *testing.T) {
 		turns        [][]llm.ToolCall
 		wantRequests int
 		wantRepaired bool
+		refinement   bool
 	}{
-		{"one turn fills all", 2, 0, [][]llm.ToolCall{{call("a", "write", "1"), call("b", "write", "2")}}, 1, false},
-		{"reads only", 0, 0, [][]llm.ToolCall{{call("a", "read", "1")}}, 2, false},
-		{"still pending", 2, 0, [][]llm.ToolCall{{call("a", "write", "1")}, {call("b", "write", "2")}}, 2, false},
-		{"failed call", 1, 0, [][]llm.ToolCall{{call("a", "write", "1"), call("b", "fail", "2")}}, 2, false},
+		{"one turn fills all", 2, 0, [][]llm.ToolCall{{call("a", "write", "1"), call("b", "write", "2")}}, 1, false, false},
+		{"reads only", 0, 0, [][]llm.ToolCall{{call("a", "read", "1")}}, 2, false, false},
+		{"still pending", 2, 0, [][]llm.ToolCall{{call("a", "write", "1")}, {call("b", "write", "2")}}, 2, false, false},
+		{"failed call", 1, 0, [][]llm.ToolCall{{call("a", "write", "1"), call("b", "fail", "2")}}, 2, false, false},
 		// The defect survives the tool turn, the model stops: the repair
 		// turn still runs and its fix ends the subagent at once.
-		{"defect repaired", 1, 1, [][]llm.ToolCall{{call("a", "write", "1")}, nil, {call("b", "fix", "x")}}, 3, true},
+		{"defect repaired", 1, 1, [][]llm.ToolCall{{call("a", "write", "1")}, nil, {call("b", "fix", "x")}}, 3, true, false},
+		// A refinement's turn that answers with a note ends it, as its
+		// prompt says; reads alone still go back to the model, and so
+		// does a note in a generation (the pending list is the task).
+		{"refinement, a note", 0, 0, [][]llm.ToolCall{{call("a", "note", "1"), call("b", "read", "2")}}, 1, false, true},
+		{"refinement, reads only", 0, 0, [][]llm.ToolCall{{call("a", "read", "1")}}, 2, false, true},
+		{"refinement, a refused note", 0, 0, [][]llm.ToolCall{{call("a", "note", "1"), call("b", "fail", "2")}}, 2, false, true},
+		{"generation, a note", 1, 0, [][]llm.ToolCall{{call("a", "note", "1")}, {call("b", "write", "2")}}, 2, false, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tools := newFakeTools(1, tc.pending)
 			tools.defects = tc.defects
 			model := &scriptedModel{turns: tc.turns}
-			res, err := Run(context.Background(), model, tools, Task{Prompt: "p", MaxSteps: 6}, nil)
+			res, err := Run(context.Background(), model, tools, Task{Prompt: "p", MaxSteps: 6, Refinement: tc.refinement}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -481,5 +496,21 @@ func TestATurnThatFinishesEndsTheSubagent(t *testing.T) {
 				t.Errorf("requests %d repaired %v stop %s, want %d %v done", res.Requests, res.Repaired, res.Stop, tc.wantRequests, tc.wantRepaired)
 			}
 		})
+	}
+}
+
+// A refused call is kept with its reason, bounded: a refinement that
+// changed nothing says why in the person's words.
+func TestRefusalsAreKept(t *testing.T) {
+	var turn []llm.ToolCall
+	for i := range MaxRefusalsKept + 3 {
+		turn = append(turn, call(fmt.Sprint(i), "fail", "x"))
+	}
+	res, err := Run(context.Background(), &scriptedModel{turns: [][]llm.ToolCall{turn}}, newFakeTools(1, 0), Task{Prompt: "p", MaxSteps: 2}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.RefusalCount != MaxRefusalsKept+3 || len(res.Refusals) != MaxRefusalsKept || res.Refusals[0] != (Refusal{Tool: "fail", Message: "bad"}) {
+		t.Errorf("refusals %d %v", res.RefusalCount, res.Refusals)
 	}
 }

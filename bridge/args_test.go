@@ -224,3 +224,21 @@ func TestHostileArguments(t *testing.T) {
 		}
 	}
 }
+
+// A change refused for whose it is says so first, before the citations it
+// carries are refused for a run without sources: that is the real reason,
+// and dropping the citations would not help.
+func TestOwnershipBeforeCitations(t *testing.T) {
+	ts, err := testBridge(t).NewToolset(levelFor(t, "whiteboard", session.LevelNode), "board", authoredBoard(t), Strict, ApproveAuto, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts.Refine = true
+	env, err := ts.Call(context.Background(), "update_element", `{"id":"title","text":"Light","sources":["ch1.md:1"]}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if env.OK || env.Error.Kind != session.KindPrecondition || strings.Contains(env.Error.Message, "nothing to cite") {
+		t.Errorf("got %+v, want the author's element named first", env.Error)
+	}
+}

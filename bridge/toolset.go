@@ -299,11 +299,21 @@ func (b *Bridge) LocalSignature(name string) string { return b.local.Signature(n
 
 // ReadOnly reports whether a tool only reads (unknown tools do not).
 func (t *Toolset) ReadOnly(name string) bool {
-	spec, ok := t.catalog.Spec(name)
-	if !ok {
-		spec, ok = t.local.Spec(name)
-	}
+	spec, ok := t.spec(name)
 	return ok && spec.ReadOnly
+}
+
+// Capability is what a tool needs granted; "" for an unknown tool.
+func (t *Toolset) Capability(name string) session.Capability {
+	spec, _ := t.spec(name)
+	return spec.Capability
+}
+
+func (t *Toolset) spec(name string) (session.Spec, bool) {
+	if spec, ok := t.catalog.Spec(name); ok {
+		return spec, true
+	}
+	return t.local.Spec(name)
 }
 
 // context is the one tool context every call of this subagent receives.
@@ -408,6 +418,14 @@ func (t *Toolset) callIntent(tc tool.Context, name string, a callArgs) (tool.Env
 			"not run: this subagent has added %d %s, the most one may add", t.added, t.Level.NewItems)), nil
 	}
 	if tc.Sources == nil && a.citesSomething() {
+		// The real reason first: a change the node refuses anyway (the
+		// author's value, locked) says so, not that nothing can be cited,
+		// or the model spends a turn dropping citations to learn it.
+		if _, err := tc.Session.Preview(in, nil); err != nil {
+			if e, ok := session.AsError(err); ok && e.Kind == session.KindPrecondition {
+				return t.result(session.Result{}, err, false)
+			}
+		}
 		// Nothing was read, so nothing can be cited: a citation here would
 		// be invented, and no --sources folder could check it.
 		return t.fail(callErr(session.KindInvalidArgs, "sources", "leave sources out (null or []): cite only lines read with read_source in a run given --sources",

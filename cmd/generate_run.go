@@ -514,6 +514,7 @@ func (g *generation) report(res orchestrate.Result) error {
 		printErr = printDryRun(g.doc, opts)
 	}
 	sum := summarizeRun(res.Report, res.RunErr, time.Since(g.start), res.Written)
+	sum.Instruction = opts.instruction
 	sum.addStrict(g.strict)
 	sum.Cost = costOf(g.cfg, sum)
 	g.recordOrigin(sum.Status)

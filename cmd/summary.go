@@ -22,9 +22,13 @@ import (
 // runSummary is what a run did, counted once for the line on stderr and
 // the --json object on stdout. Every node step is in exactly one count.
 type runSummary struct {
-	Status      string `json:"status"` // done, partial, interrupted, failed
-	Steps       int    `json:"steps"`
-	Done        int    `json:"done"`
+	Status string `json:"status"` // done, partial, unfinished, interrupted, failed
+	Steps  int    `json:"steps"`
+	Done   int    `json:"done"`
+	// Unfinished counts the steps of a refinement whose instruction
+	// changed nothing (Instruction: what was asked).
+	Unfinished  int    `json:"unfinished"`
+	Instruction string `json:"instruction,omitempty"`
 	Pending     int    `json:"pending"`
 	Failed      int    `json:"failed"`
 	Interrupted int    `json:"interrupted"`
@@ -107,6 +111,8 @@ func summarizeRun(r orchestrate.Report, runErr error, elapsed time.Duration, fil
 			s.Interrupted++
 		case event.StatusDefects:
 			s.WithDefects++
+		case event.StatusUnfinished:
+			s.Unfinished++
 		default:
 			s.Failed++
 		}
@@ -124,6 +130,8 @@ func summarizeRun(r orchestrate.Report, runErr error, elapsed time.Duration, fil
 		s.Status = event.StatusFailed
 	case s.Pending > 0 || s.WithDefects > 0:
 		s.Status = "partial"
+	case s.Unfinished > 0:
+		s.Status = event.StatusUnfinished
 	default:
 		s.Status = event.StatusDone
 	}
@@ -134,11 +142,20 @@ func summarizeRun(r orchestrate.Report, runErr error, elapsed time.Duration, fil
 func printSummary(w io.Writer, s runSummary) {
 	// "still pending" counts steps, as the other counts do; the spots left
 	// are counted on their own line below.
-	fmt.Fprintf(w, "summary: %d done, %d failed, %d still pending, %d with defects (%s), %d interrupted (of %s) · %s · tokens %d prompt, %d completion, %d cached · %s\n",
-		s.Done, s.Failed, s.Pending, s.WithDefects, plural(s.Defects, "defect"), s.Interrupted, plural(s.Steps, "step"), plural(s.Requests, "model request"),
+	// Unfinished only when there is one: every other run's line stays as
+	// scripts read it.
+	unfinished := ""
+	if s.Unfinished > 0 {
+		unfinished = fmt.Sprintf(", %d unfinished", s.Unfinished)
+	}
+	fmt.Fprintf(w, "summary: %d done%s, %d failed, %d still pending, %d with defects (%s), %d interrupted (of %s) · %s · tokens %d prompt, %d completion, %d cached · %s\n",
+		s.Done, unfinished, s.Failed, s.Pending, s.WithDefects, plural(s.Defects, "defect"), s.Interrupted, plural(s.Steps, "step"), plural(s.Requests, "model request"),
 		s.Tokens.Prompt, s.Tokens.Completion, s.Tokens.Cached, s.elapsed.Round(time.Millisecond))
 	if s.Cost != nil {
 		fmt.Fprintf(w, "  %s\n", s.Cost.line())
+	}
+	if s.Unfinished > 0 {
+		fmt.Fprintf(w, "  unfinished: nothing changed as asked (%q); the lesson is as it was\n", termsafe.Line(s.Instruction))
 	}
 	notStarted := 0
 	for _, n := range s.Incomplete {

@@ -54,8 +54,13 @@ func TestListItemCitationsLoadAndStay(t *testing.T) {
 	if !strings.Contains(saved, "  key_learning_points:\n    - text: Leaves make sugar\n      sources:\n        - ch1.md:20\n    - Roots take up water\n") {
 		t.Errorf("generated items not saved in their shapes:\n%s", saved)
 	}
-	sessiontest.Rejected(t, s, lesson.SetMaterials{Materials: []lesson.Item{{Text: "x", Sources: []string{"kit.md:3"}}}},
-		session.KindPrecondition, "materials", "author wrote it", o)
+	// The author's materials are locked: a set adds after them, with its
+	// citation, and leaves theirs as written.
+	sessiontest.Apply(t, s, lesson.SetMaterials{Materials: []lesson.Item{{Text: "x", Sources: []string{"kit.md:3"}}}}, o)
+	saved = rendered(t, d)[d.Path]
+	if !strings.Contains(saved, "  materials:\n    - {text: seed trays, sources: [kit.md:2]}\n    - text: x\n      sources:\n        - kit.md:3\n") {
+		t.Errorf("the item is not added after the author's:\n%s", saved)
+	}
 }
 
 func TestListItemCitationFormCheckedAtLoad(t *testing.T) {

@@ -12,7 +12,15 @@ import (
 // however many slides there are, because every subagent's context starts
 // with it. Every value in it, here and below, is clipped (clip.Text): a
 // huge note is shown by its start, never whole.
-func (p *Plan) Describe() string {
+func (p *Plan) Describe() string { return p.describe(true) }
+
+// MetadataContent is the lesson's metadata as its metadata level's saved
+// conversation is compared with it: Describe without the outline (the
+// slide count, the sections), which the lesson's node level changes and
+// which is that conversation's context, not its identity.
+func (p *Plan) MetadataContent() string { return p.describe(false) }
+
+func (p *Plan) describe(outline bool) string {
 	m := &p.Metadata
 	var s strings.Builder
 	s.WriteString(lessonPhrase(clip.Text(m.Grade.Value), clip.Text(m.Subject.Value)))
@@ -28,9 +36,14 @@ func (p *Plan) Describe() string {
 	if l, ok := m.Language.Get(); ok {
 		facts = append(facts, "taught in "+clip.Text(l))
 	}
-	_, count := p.Position("")
-	facts = append(facts, plural(count, "slide"))
-	fmt.Fprintf(&s, ", %s.", strings.Join(facts, ", "))
+	if outline {
+		_, count := p.Position("")
+		facts = append(facts, plural(count, "slide"))
+	}
+	if len(facts) > 0 {
+		fmt.Fprintf(&s, ", %s", strings.Join(facts, ", "))
+	}
+	s.WriteString(".")
 	s.WriteString(m.describeOutcome())
 	if o := Texts(m.Objectives.Value); len(o) > 0 {
 		fmt.Fprintf(&s, " Objectives: %s.", joinSentences(o))
@@ -74,7 +87,9 @@ func (p *Plan) Describe() string {
 	if ma := Texts(m.Materials.Value); len(ma) > 0 {
 		fmt.Fprintf(&s, " Materials in the room: %s.", joinSentences(ma))
 	}
-	s.WriteString(m.describeSections())
+	if outline {
+		s.WriteString(m.describeSections())
+	}
 	return s.String()
 }
 

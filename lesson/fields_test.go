@@ -207,11 +207,15 @@ func TestNewFieldsRejectBadValues(t *testing.T) {
 	} {
 		sessiontest.Rejected(t, s, tt.in, session.KindInvalidArgs, tt.path, tt.hint, observe(t, d))
 	}
-	// What the author wrote stays.
+	// What the author wrote stays: a set adds after it.
 	d = load(t, romansSrc)
-	_, err := d.Session().Dispatch(context.Background(), lesson.SetMaterials{Materials: lesson.Items("x")})
-	if e, ok := session.AsError(err); !ok || e.Kind != session.KindPrecondition {
-		t.Errorf("overwrote the author's materials: %v", err)
+	before := plan(d).Metadata.Materials.Value
+	if _, err := d.Session().Dispatch(context.Background(), lesson.SetMaterials{Materials: lesson.Items("x")}); err != nil {
+		t.Fatal(err)
+	}
+	after := plan(d).Metadata.Materials.Value
+	if len(after) != len(before)+1 || !reflect.DeepEqual(after[:len(before)], before) || after[len(before)].Text != "x" {
+		t.Errorf("the author's materials %v became %v", before, after)
 	}
 }
 

@@ -2,6 +2,7 @@ package lesson
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/lessongen/lessongen/internal/yamlsrc"
 	"github.com/lessongen/lessongen/session"
@@ -59,6 +60,9 @@ type ItemsAdded struct {
 // setField does.
 func setList[T any, P yamlsrc.PlaceholderOf[T]](p *Plan, rc *session.Context, f *yamlsrc.Field[[]T], name, id string, items []T) (func(), error) {
 	if id == "" && (!f.Set || len(yamlsrc.OpenSpots[T, P](f.Value)) == 0) {
+		if p.Protect && f.Set && !p.generated[name] {
+			return appendList(p, rc, f, name, items)
+		}
 		return setField(p, rc, f, name, items)
 	}
 	if !f.Set {
@@ -78,4 +82,30 @@ func setList[T any, P yamlsrc.PlaceholderOf[T]](p *Plan, rc *session.Context, f 
 	f.Value = out
 	rc.Report(ItemsAdded{List: name, PendingID: ph.PlaceholderID, Count: len(items)})
 	return func() { f.Value = old }, nil
+}
+
+// ItemsAppended reports items added after the author's own in a list the
+// author wrote: the author's stay as written and locked, these are the
+// run's (a later refinement may change them).
+type ItemsAppended struct {
+	List        string `json:"appended_to"`
+	AuthorItems int    `json:"after_the_authors_items"`
+	Count       int    `json:"items"`
+}
+
+// appendList adds items after the author's in a list the author wrote
+// (an instruction adding "one more misconception"): the author's items
+// are never changed, and what a run appended before is replaced, as a set
+// replaces what generation wrote.
+func appendList[T any](p *Plan, rc *session.Context, f *yamlsrc.Field[[]T], name string, items []T) (func(), error) {
+	before := p.appended[name]
+	authors := len(f.Value) - before
+	old := f.Value
+	f.Value = append(slices.Clip(f.Value[:authors]), items...)
+	if p.appended == nil {
+		p.appended = map[string]int{}
+	}
+	p.appended[name] = len(items)
+	rc.Report(ItemsAppended{List: name, AuthorItems: authors, Count: len(items)})
+	return func() { f.Value, p.appended[name] = old, before }, nil
 }

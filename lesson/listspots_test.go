@@ -95,10 +95,15 @@ slides: []
 	if p := plan(d).Pending(); len(p) != 0 {
 		t.Errorf("still pending: %+v", p)
 	}
-	// The author's items stay the author's: a second set_ is refused.
-	_, err := s.Dispatch(context.Background(), lesson.SetObjectives{Objectives: lesson.Items("x")})
-	if e, ok := session.AsError(err); !ok || e.Kind != session.KindPrecondition {
-		t.Errorf("replacing the author's objectives: %v", err)
+	// The author's items stay the author's: a second set_ adds after them,
+	// and a third replaces what the second added, never theirs.
+	for _, obj := range []string{"x", "y"} {
+		if _, err := s.Dispatch(context.Background(), lesson.SetObjectives{Objectives: lesson.Items(obj)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := rendered(t, d)[d.Path]; got != strings.Replace(want, "    - Explain why the army left.\n", "    - Explain why the army left.\n    - \"y\"\n", 1) {
+		t.Errorf("saved:\n%s", got)
 	}
 }
 

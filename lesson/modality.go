@@ -18,6 +18,7 @@ func Modality() modality.Descriptor {
 		Render:   modality.NewRender(Render),
 		PPTX:     modality.NewPPTX(RenderPPTX),
 		// The lesson keeps nothing in memory that its file drops.
-		Content: modality.NewContent((*Plan).Describe),
+		Content:         modality.NewContent((*Plan).Describe),
+		MetadataContent: modality.NewContent((*Plan).MetadataContent),
 	}
 }

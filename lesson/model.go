@@ -238,6 +238,10 @@ type Plan struct {
 
 	// generated names the metadata fields this session's generation set.
 	generated map[string]bool
+	// appended counts, per metadata list the author wrote, the items a
+	// refinement added after the author's: those are generation's, the
+	// rest stay locked.
+	appended  map[string]int
 	bindCache *bindingCache
 	byID      map[string]*Slide
 	metaEpoch int

@@ -1,6 +1,9 @@
 package lesson
 
-import "github.com/lessongen/lessongen/session"
+import (
+	"github.com/lessongen/lessongen/internal/nodemeta"
+	"github.com/lessongen/lessongen/session"
+)
 
 // metaValue is one metadata value, by the name setField gives it.
 type metaValue struct {
@@ -55,6 +58,9 @@ func (p *Plan) Generated() map[string]string {
 		if v.set && p.generated[v.name] {
 			out[v.name] = session.ContentHash(v.value)
 		}
+		if t, ok := nodemeta.Tail(v.value, p.appended[v.name]); v.set && ok {
+			out[nodemeta.AppendedKey(v.name, p.appended[v.name])] = session.ContentHash(t)
+		}
 	}
 	p.list().Hashes(out, slideKey, slideContent)
 	return out
@@ -69,6 +75,18 @@ func (p *Plan) Adopt(marks map[string]string) {
 				p.generated = map[string]bool{}
 			}
 			p.generated[v.name] = true
+		}
+		for key, mark := range marks {
+			n, ok := nodemeta.AppendedCount(key, v.name)
+			if !ok || !v.set || p.generated[v.name] {
+				continue
+			}
+			if t, ok := nodemeta.Tail(v.value, n); ok && session.ContentHash(t) == mark {
+				if p.appended == nil {
+					p.appended = map[string]int{}
+				}
+				p.appended[v.name] = n
+			}
 		}
 	}
 	p.list().Adopt(marks, slideKey, slideContent)
@@ -87,6 +105,9 @@ func (p *Plan) Ownership(level session.Level) (locked, editable []string) {
 			editable = append(editable, v.name)
 		default:
 			locked = append(locked, v.name)
+			if n := p.appended[v.name]; n > 0 {
+				editable = append(editable, nodemeta.AppendedOwner(v.name, n))
+			}
 		}
 	}
 	return locked, editable

@@ -71,6 +71,11 @@ type Descriptor struct {
 	// brief, which the saved file drops once the node is filled).
 	// Required; the orchestrator never reads Describe text for this.
 	Content func(st session.State) string
+	// MetadataContent, when set, is what the metadata level's saved
+	// conversation is compared with instead of Content: the metadata
+	// alone, where the node level changes what Content reads (the
+	// lesson's slides). Optional.
+	MetadataContent func(st session.State) string
 	// Brief, for a child kind, describes the brief a parent's add tool
 	// takes for a new node of this kind (add_slide's "whiteboard",
 	// "quiz", "activity": what another assistant writes it from). A kind

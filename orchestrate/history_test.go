@@ -58,7 +58,7 @@ func TestKilledHistoryContinuesWithoutReapplying(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err := saved.Create(history.Header{Node: "slides/a/whiteboard", Level: "whiteboard.node", ContentHash: contentHash(wb, sess)})
+	w, err := saved.Create(history.Header{Node: "slides/a/whiteboard", Level: "whiteboard.node", ContentHash: contentHash(wb, sess, session.LevelNode)})
 	if err != nil {
 		t.Fatal(err)
 	}

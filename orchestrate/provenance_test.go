@@ -118,9 +118,16 @@ func TestProvenanceRoundTrip(t *testing.T) {
 	if _, err := qz.Dispatch(ctx, quiz.UpdateQuestion{ID: "mine", Prompt: &easier}); err == nil || !strings.Contains(err.Error(), "author") {
 		t.Errorf("changing the author's question: %v", err)
 	}
-	if _, err := root.Dispatch(ctx, lesson.SetMaterials{Materials: []lesson.Item{{Text: "a compass"}}}); err == nil {
-		t.Error("the author's materials were replaced")
-	}
+	// The author's materials are locked: a set adds after them.
+	var before []lesson.Item
+	root.View(func(st session.State) { before = st.(*lesson.Plan).Metadata.Materials.Value })
+	must(root.Dispatch(ctx, lesson.SetMaterials{Materials: []lesson.Item{{Text: "a compass"}}}))
+	root.View(func(st session.State) {
+		after := st.(*lesson.Plan).Metadata.Materials.Value
+		if len(after) != len(before)+1 || !slices.Equal(lesson.Texts(after[:len(before)]), lesson.Texts(before)) {
+			t.Errorf("the author's materials %v became %v", before, after)
+		}
+	})
 
 	// A person edits the generated question: it is theirs now.
 	data, _ := os.ReadFile(path)

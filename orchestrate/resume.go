@@ -58,8 +58,8 @@ func openLog(opts Options) (*history.Log, error) {
 // and the node still reads as the conversation left it, else starts a new
 // one. A stale history (the author changed the node since) is replaced,
 // not resumed: the model would reason from content that is gone.
-func (r *runner) openHistory(task *agent.Task, d *modality.Descriptor, sess *session.Session, turn string) (*history.Writer, error) {
-	hash := contentHash(d, sess)
+func (r *runner) openHistory(task *agent.Task, d *modality.Descriptor, sess *session.Session, level session.Level, turn string) (*history.Writer, error) {
+	hash := contentHash(d, sess, level)
 	conv, err := r.loadHistory(task, true)
 	switch {
 	case err == nil && conv.Header.ContentHash == hash:
@@ -76,7 +76,7 @@ func (r *runner) openHistory(task *agent.Task, d *modality.Descriptor, sess *ses
 				}
 			}
 		}
-		r.resume(task, conv, turn)
+		r.resume(task, conv, turn, sess)
 		return w, nil
 	case err == nil:
 		r.emit(event.Event{Kind: event.ModelText, Node: task.Node, Level: task.Level, Text: "saved conversation not continued: the node changed since it was saved"})
@@ -88,11 +88,11 @@ func (r *runner) openHistory(task *agent.Task, d *modality.Descriptor, sess *ses
 
 // continueHistory is openHistory without writing: the node's saved
 // conversation is continued when it still fits the node, nothing is saved.
-func (r *runner) continueHistory(task *agent.Task, d *modality.Descriptor, sess *session.Session, turn string) error {
+func (r *runner) continueHistory(task *agent.Task, d *modality.Descriptor, sess *session.Session, level session.Level, turn string) error {
 	conv, err := r.loadHistory(task, false)
 	switch {
-	case err == nil && conv.Header.ContentHash == contentHash(d, sess):
-		r.resume(task, conv, turn)
+	case err == nil && conv.Header.ContentHash == contentHash(d, sess, level):
+		r.resume(task, conv, turn, sess)
 	case err != nil && !errors.Is(err, history.ErrNone):
 		return err
 	}
@@ -123,7 +123,15 @@ func (r *runner) loadHistory(task *agent.Task, setAside bool) (history.Conversat
 
 // resume has task continue a saved conversation, with turn (the
 // instruction and what it may change) as the new user turn.
-func (r *runner) resume(task *agent.Task, conv history.Conversation, turn string) {
+func (r *runner) resume(task *agent.Task, conv history.Conversation, turn string, sess *session.Session) {
+	if turn != "" {
+		// The node as it stands now: the model would otherwise replay its
+		// earlier calls in its head to know what is where (and what a
+		// person changed since is not in them).
+		var now string
+		sess.View(func(st session.State) { now = st.Describe() })
+		turn += "\n\nAs it stands now: " + now
+	}
 	task.Prior, task.Committed, task.Continue = conv.Messages, conv.Committed, turn
 	r.mu.Lock()
 	r.report.Continued++
@@ -133,9 +141,13 @@ func (r *runner) resume(task *agent.Task, conv history.Conversation, turn string
 // contentHash identifies a node's content as its modality declares it
 // (modality.Descriptor.Content): what the node reads as both before a save
 // and after the saved file is loaded again.
-func contentHash(d *modality.Descriptor, sess *session.Session) string {
+func contentHash(d *modality.Descriptor, sess *session.Session, level session.Level) string {
+	content := d.Content
+	if level == session.LevelMetadata && d.MetadataContent != nil {
+		content = d.MetadataContent
+	}
 	var s string
-	sess.View(func(st session.State) { s = d.Content(st) })
+	sess.View(func(st session.State) { s = content(st) })
 	sum := sha256.Sum256([]byte(s))
 	return "sha256:" + hex.EncodeToString(sum[:])
 }

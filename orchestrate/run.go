@@ -118,6 +118,12 @@ type NodeResult struct {
 	// stopped first, or the node's level before it did not finish); its
 	// Status is pending.
 	NotStarted bool `json:"not_started,omitempty"`
+	// Refusals are the step's refused calls (the first
+	// agent.MaxRefusalsKept), kept for a refinement that changed nothing.
+	Refusals []agent.Refusal `json:"refusals,omitempty"`
+	// refined marks a refinement's step, changed one that changed its node.
+	refined, changed bool
+	notes            int
 }
 
 // Report sums up a run.
@@ -273,7 +279,53 @@ func Run(ctx context.Context, tree Tree, scope Scope, opts Options) (Report, err
 	if cause := context.Cause(starting); cause != nil {
 		return r.report, cause
 	}
+	r.report.unfinishedInstruction(opts.Instruction)
 	return r.report, nil
+}
+
+// unfinishedInstruction holds a refinement to its instruction: when no
+// step of it changed anything (every write refused, or only notes and
+// reads), its steps did not do what was asked, and are unfinished with
+// the reasons, not done. One step that changed something carries it out:
+// the others had nothing to do.
+func (r *Report) unfinishedInstruction(instruction string) {
+	if instruction == "" {
+		return
+	}
+	var steps []int
+	for i, n := range r.Nodes {
+		switch {
+		case !n.refined:
+		case n.changed || n.Status != event.StatusDone:
+			return
+		default:
+			steps = append(steps, i)
+		}
+	}
+	for _, i := range steps {
+		n := &r.Nodes[i]
+		n.Status = event.StatusUnfinished
+		n.Error = unchangedReason(*n)
+	}
+}
+
+// unchangedReason says, in the person's words, why a refinement step
+// changed nothing: the refusals it met, else what the model did instead.
+func unchangedReason(n NodeResult) string {
+	var why string
+	switch {
+	case len(n.Refusals) > 0:
+		parts := make([]string, len(n.Refusals))
+		for i, f := range n.Refusals {
+			parts[i] = f.Tool + ": " + f.Message
+		}
+		why = "every change was refused (" + strings.Join(parts, "; ") + ")"
+	case n.notes > 0:
+		why = "the model only left notes for you (below)"
+	default:
+		why = "the model made no change"
+	}
+	return "the instruction changed nothing: " + why
 }
 
 // saveLesson is a checkpoint's save of the lesson file: an append of the
@@ -412,7 +464,11 @@ func (r *runner) step(ctx context.Context, st Step, bl modality.Level, d *modali
 		r.fail(node, bl.Name, err)
 		return false
 	}
-	tools.Notes = r.note
+	var notes atomic.Int32 // notes run in parallel, as reads do
+	tools.Notes = func(n tool.Note) {
+		notes.Add(1)
+		r.note(n)
+	}
 	// What was read before this step in the tree (the lesson's levels;
 	// for a slide's child, the children before it on the slide) is
 	// carried; what this step reads joins its scope's log.
@@ -438,7 +494,11 @@ func (r *runner) step(ctx context.Context, st Step, bl modality.Level, d *modali
 	}
 
 	r.emit(event.Event{Kind: event.NodeStart, Node: node, Level: bl.Name})
-	task := agent.Task{Node: node, Level: bl.Name, Prompt: prompt, NodePart: nodePart, MaxSteps: r.opts.MaxSteps}
+	task := agent.Task{Node: node, Level: bl.Name, Prompt: prompt, NodePart: nodePart, MaxSteps: r.opts.MaxSteps, Refinement: tools.Refine}
+	var before string
+	if tools.Refine {
+		before = contentHash(d, sess, level)
+	}
 	if r.opts.Review && d.Review != nil && level == session.LevelNode {
 		task.Review = func(ctx context.Context) string { return reviewText(ctx, sess, d.Review) }
 		if r.opts.Shoot != nil && d.Render != nil {
@@ -456,13 +516,13 @@ func (r *runner) step(ctx context.Context, st Step, bl modality.Level, d *modali
 	}
 	var hist *history.Writer
 	if r.hist != nil && r.opts.HistoryReadOnly {
-		if err := r.continueHistory(&task, d, sess, turn); err != nil {
+		if err := r.continueHistory(&task, d, sess, level, turn); err != nil {
 			r.fail(node, bl.Name, err)
 			r.cancel(err)
 			return false
 		}
 	} else if r.hist != nil {
-		hist, err = r.openHistory(&task, d, sess, turn)
+		hist, err = r.openHistory(&task, d, sess, level, turn)
 		if err != nil {
 			r.fail(node, bl.Name, err)
 			r.cancel(err)
@@ -529,13 +589,17 @@ func (r *runner) step(ctx context.Context, st Step, bl modality.Level, d *modali
 			nr.Error = left + fmt.Sprintf("the model stopped after %d steps and the step budget (%d) left no repair turn", res.Steps, r.opts.MaxSteps)
 		}
 	}
+	if tools.Refine {
+		nr.refined, nr.changed = true, contentHash(d, sess, level) != before
+		nr.Refusals, nr.notes = res.Refusals, int(notes.Load())
+	}
 	r.prov.record(node, sess)
 	r.journaled(st, d, sess)
 	if hist != nil {
 		// The node's content as this conversation left it (closed
 		// placeholders included): a later run continues the conversation
 		// only while the node still reads so.
-		if herr := hist.SetContentHash(contentHash(d, sess)); herr != nil {
+		if herr := hist.SetContentHash(contentHash(d, sess, level)); herr != nil {
 			nr.Status, nr.Error = event.StatusFailed, herr.Error()
 			r.cancel(herr)
 		}

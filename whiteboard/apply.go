@@ -237,11 +237,18 @@ func (in MoveElement) applyTo(b *Board, rc *session.Context) error {
 	if e.Type == KindArrow {
 		return session.Reject(session.KindPrecondition, "id", "an arrow follows the elements it joins; move those instead", "%q is an arrow", in.ID)
 	}
-	if err := b.checkBox(Box{X: in.X, Y: in.Y, W: e.W, H: e.H}); err != nil {
+	box, fields := Box{X: in.X, Y: in.Y, W: e.W, H: e.H}, []string{"x", "y"}
+	if in.W != nil {
+		box.W, fields = *in.W, append(fields, "w")
+	}
+	if in.H != nil {
+		box.H, fields = *in.H, append(fields, "h")
+	}
+	if err := b.checkBox(box); err != nil {
 		return err
 	}
-	e.X, e.Y = in.X, in.Y
-	rc.Report(Changed{ID: e.ID, Fields: []string{"x", "y"}})
+	e.X, e.Y, e.W, e.H = box.X, box.Y, box.W, box.H
+	rc.Report(Changed{ID: e.ID, Fields: fields})
 	return nil
 }
 

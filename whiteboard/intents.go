@@ -110,6 +110,10 @@ type MoveElement struct {
 	ID string  `json:"id" jsonschema:"id of the element to move"`
 	X  float64 `json:"x" jsonschema:"new left edge in pixels" minimum:"0" maximum:"10000"`
 	Y  float64 `json:"y" jsonschema:"new top edge in pixels" minimum:"0" maximum:"10000"`
+	// W and H resize it in the same change, so a box is placed by one
+	// call and checked once (no overlap between a move and its resize).
+	W *float64 `json:"w,omitempty" jsonschema:"new width in pixels; omit to keep it" minimum:"1" maximum:"10000"`
+	H *float64 `json:"h,omitempty" jsonschema:"new height in pixels; omit to keep it" minimum:"1" maximum:"10000"`
 }
 
 type ResizeElement struct {
@@ -192,7 +196,7 @@ func (UpdateElement) Spec() session.Spec {
 	return session.Spec{Capability: CapNode, Doc: "Change the content or style of an element you added, or fill an element's pending field."}
 }
 func (MoveElement) Spec() session.Spec {
-	return session.Spec{Capability: CapNode, Doc: "Move an element you added to a new position."}
+	return session.Spec{Capability: CapNode, Doc: "Move an element you added to a new position; with w and h, resize it in the same call."}
 }
 func (ResizeElement) Spec() session.Spec {
 	return session.Spec{Capability: CapNode, Doc: "Resize an element you added."}

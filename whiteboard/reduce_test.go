@@ -232,6 +232,19 @@ func TestIntentsReduce(t *testing.T) {
 			},
 		},
 		{
+			// One call places the box: moving alone would run it past the
+			// canvas's edge (x 1100 + w 300) until a second call resized it.
+			name:  "MoveElement with a size",
+			setup: addGen[:1],
+			in:    whiteboard.MoveElement{ID: "text1", X: 1100, Y: 200, W: ptr(150.0), H: ptr(60.0)},
+			check: func(t *testing.T, b *whiteboard.Board, res session.Result) {
+				wantOutputs(t, res, whiteboard.Changed{ID: "text1", Fields: []string{"x", "y", "w", "h"}})
+				if e := element(t, b, "text1"); e.X != 1100 || e.Y != 200 || e.W != 150 || e.H != 60 {
+					t.Errorf("text1 box = %g,%g %gx%g", e.X, e.Y, e.W, e.H)
+				}
+			},
+		},
+		{
 			name:  "ResizeElement",
 			setup: addGen[:1],
 			in:    whiteboard.ResizeElement{ID: "text1", W: 500, H: 120},
@@ -387,6 +400,7 @@ func TestIntentsReject(t *testing.T) {
 		{"move authored", whiteboard.MoveElement{ID: "title", X: 1, Y: 1}, session.KindPrecondition, "id", "the author's elements stay as written"},
 		{"move an arrow", whiteboard.MoveElement{ID: "arrow3", X: 1, Y: 1}, session.KindPrecondition, "id", "move those instead"},
 		{"move off the canvas", whiteboard.MoveElement{ID: "text1", X: 2000, Y: 1}, session.KindInvalidArgs, "x", "the canvas is 1280 wide"},
+		{"move with a size of nothing", whiteboard.MoveElement{ID: "text1", X: 1, Y: 1, W: ptr(0.0)}, session.KindInvalidArgs, "w", "w must be between 1"},
 		{"move unknown", whiteboard.MoveElement{ID: "ghost"}, session.KindNotFound, "id", allIDs},
 		{"resize authored", whiteboard.ResizeElement{ID: "caption", W: 10, H: 10}, session.KindPrecondition, "id", "the author's elements"},
 		{"resize an arrow", whiteboard.ResizeElement{ID: "arrow3", W: 10, H: 10}, session.KindPrecondition, "id", "no size of its own"},

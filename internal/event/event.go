@@ -59,8 +59,11 @@ const (
 	StatusPending = "pending"
 	// StatusDefects: everything is filled, but the subagent left defects
 	// it introduced (e.g. overlaps), also after its repair turn.
-	StatusDefects     = "defects"
-	StatusFailed      = "failed"
+	StatusDefects = "defects"
+	StatusFailed  = "failed"
+	// StatusUnfinished: a refinement whose instruction changed nothing
+	// (every change refused, or only notes): not done.
+	StatusUnfinished  = "unfinished"
 	StatusInterrupted = "interrupted"
 )
 

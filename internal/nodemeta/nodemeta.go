@@ -6,7 +6,10 @@
 package nodemeta
 
 import (
+	"fmt"
 	"maps"
+	"reflect"
+	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -18,7 +21,10 @@ import (
 // Meta is a node's bookkeeping of its own values, by name.
 type Meta struct {
 	generated map[string]bool
-	unbound   map[string]*yamlsrc.Field[string]
+	// appended counts, per list the author wrote, the items generation
+	// added after the author's (AppendTo).
+	appended map[string]int
+	unbound  map[string]*yamlsrc.Field[string]
 	// whole: the node was given pending as a whole, with the author's hint.
 	whole bool
 	hint  string
@@ -32,13 +38,62 @@ func (m *Meta) PendingWhole(hint string) { m.whole, m.hint = true, hint }
 // whether it was.
 func (m *Meta) Whole() (hint string, whole bool) { return m.hint, m.whole }
 
+// Marks is a snapshot of what generation set: whole values, and items
+// appended to the author's lists.
+type Marks struct {
+	generated map[string]bool
+	appended  map[string]int
+}
+
 // Generated is a copy of which values generation set, for a snapshot;
 // Restore puts it back. (What a binding set is not undone: bindings are
 // resolved again at every load.)
-func (m *Meta) Generated() map[string]bool { return maps.Clone(m.generated) }
+func (m *Meta) Generated() Marks {
+	return Marks{maps.Clone(m.generated), maps.Clone(m.appended)}
+}
 
 // Restore puts back what Generated copied.
-func (m *Meta) Restore(generated map[string]bool) { m.generated = generated }
+func (m *Meta) Restore(marks Marks) { m.generated, m.appended = marks.generated, marks.appended }
+
+// Appended is how many items at the end of the author's list name
+// generation added.
+func (m *Meta) Appended(name string) int { return m.appended[name] }
+
+// AppendTo records that the last n items of the author's list name are
+// generation's (replacing what it appended before).
+func (m *Meta) AppendTo(name string, n int) {
+	if m.appended == nil {
+		m.appended = map[string]int{}
+	}
+	m.appended[name] = n
+}
+
+// AppendedKey is the provenance key of the last n items of the author's
+// list name, which generation appended: "misconceptions[+1]".
+func AppendedKey(name string, n int) string { return name + "[+" + strconv.Itoa(n) + "]" }
+
+// AppendedCount reads AppendedKey: the count of items key names in list
+// name, if it names that list's appended items.
+func AppendedCount(key, name string) (int, bool) {
+	count, ok := strings.CutPrefix(key, name+"[+")
+	n, err := strconv.Atoi(strings.TrimSuffix(count, "]"))
+	return n, ok && err == nil && n > 0 && strings.HasSuffix(count, "]")
+}
+
+// Tail is the last n items of a list value (any slice).
+func Tail(list any, n int) (any, bool) {
+	v := reflect.ValueOf(list)
+	if v.Kind() != reflect.Slice || n < 1 || n > v.Len() {
+		return nil, false
+	}
+	return v.Slice(v.Len()-n, v.Len()).Interface(), true
+}
+
+// AppendedOwner names, for a prompt's list of what may change, the items
+// generation appended to the author's list name.
+func AppendedOwner(name string, n int) string {
+	return fmt.Sprintf("the last %d of %s (added after the author's)", n, name)
+}
 
 // Mark records that generation set value name.
 func (m *Meta) Mark(name string) {
@@ -134,8 +189,12 @@ func NonEmpty(path, v string) (string, error) {
 func (m *Meta) Hashes(names []string, value func(name string) (any, bool)) map[string]string {
 	out := map[string]string{}
 	for _, name := range names {
-		if v, set := value(name); set && m.Own(name) {
+		v, set := value(name)
+		if set && m.Own(name) {
 			out[name] = session.ContentHash(v)
+		}
+		if t, ok := Tail(v, m.appended[name]); set && ok {
+			out[AppendedKey(name, m.appended[name])] = session.ContentHash(t)
 		}
 	}
 	return out
@@ -145,8 +204,18 @@ func (m *Meta) Hashes(names []string, value func(name string) (any, bool)) map[s
 // changed since, as generated; see session.Provenance.
 func (m *Meta) Adopt(names []string, value func(name string) (any, bool), marks map[string]string) {
 	for _, name := range names {
-		if v, set := value(name); set && !m.Bound(name) && marks[name] != "" && marks[name] == session.ContentHash(v) {
+		v, set := value(name)
+		if set && !m.Bound(name) && marks[name] != "" && marks[name] == session.ContentHash(v) {
 			m.Mark(name)
+		}
+		for key, mark := range marks {
+			n, ok := AppendedCount(key, name)
+			if !ok || !set || m.Own(name) {
+				continue
+			}
+			if t, ok := Tail(v, n); ok && session.ContentHash(t) == mark {
+				m.AppendTo(name, n)
+			}
 		}
 	}
 }
@@ -160,6 +229,9 @@ func (m *Meta) Owners(names []string, value func(name string) (any, bool)) (lock
 				editable = append(editable, name)
 			} else {
 				locked = append(locked, name)
+			}
+			if n := m.appended[name]; n > 0 && !m.Own(name) {
+				editable = append(editable, AppendedOwner(name, n))
 			}
 		}
 	}
