@@ -124,14 +124,70 @@ func OpenFile(dir, rel string, flag int, perm os.FileMode) (*os.File, error) {
 	return f, nil
 }
 
-// ReadFile reads rel inside dir under the same rules as OpenFile.
-func ReadFile(dir, rel string) ([]byte, error) {
+// MaxFileBytes bounds what is read of any one file in a state folder, as
+// it lies on disk. What lessongen writes there stays far below it (the
+// history log is compacted past a megabyte, the journal holds at most a
+// lesson's children); a file past it was put there by someone else, and
+// reading it whole would only spend memory on it.
+const MaxFileBytes = 256 << 20
+
+// MaxLineBytes bounds one line of a JSON Lines file there: a line holds
+// one node or one turn, a few kilobytes, where a whole lesson of 2,000
+// slides is about 1 MB.
+const MaxLineBytes = 16 << 20
+
+// TooBigError means a file in a state folder holds more than lessongen
+// reads from one: Limit bytes of the file, of one of its lines (Line), or
+// of what it unpacks to (Unpacked, the gzip journal).
+type TooBigError struct {
+	Path     string
+	Limit    int64
+	Line     bool
+	Unpacked bool
+}
+
+func (e *TooBigError) Error() string {
+	what := e.Path + " is"
+	switch {
+	case e.Line:
+		what = "a line of " + e.Path + " is"
+	case e.Unpacked:
+		what = e.Path + " unpacks to"
+	}
+	return fmt.Sprintf("%s more than %d MB, the most lessongen reads there and far more than it writes; it is not a file lessongen wrote: move it away (or delete it) and run again", what, e.Limit>>20)
+}
+
+// Open opens rel inside dir for reading under the same rules as OpenFile
+// (no link, no pipe: nothing to wait on), refusing a file of more than
+// MaxFileBytes (a *TooBigError).
+func Open(dir, rel string) (*os.File, error) {
 	f, err := OpenFile(dir, rel, os.O_RDONLY, 0)
 	if err != nil {
 		return nil, err
 	}
+	if fi, err := f.Stat(); err != nil {
+		f.Close()
+		return nil, err
+	} else if fi.Size() > MaxFileBytes {
+		f.Close()
+		return nil, &TooBigError{Path: filepath.Join(dir, filepath.FromSlash(rel)), Limit: MaxFileBytes}
+	}
+	return f, nil
+}
+
+// ReadFile reads rel inside dir as Open opens it: at most MaxFileBytes,
+// even of a file that grows while it is read.
+func ReadFile(dir, rel string) ([]byte, error) {
+	f, err := Open(dir, rel)
+	if err != nil {
+		return nil, err
+	}
 	defer f.Close()
-	return io.ReadAll(f)
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
+	if err == nil && len(data) > MaxFileBytes {
+		return nil, &TooBigError{Path: filepath.Join(dir, filepath.FromSlash(rel)), Limit: MaxFileBytes}
+	}
+	return data, err
 }
 
 // Rename renames old to new, both inside dir, under the same rules.
