@@ -434,7 +434,7 @@ func unwrapPath(err error) error {
 // file beside it, then a rename), under the same rules as OpenFile: a
 // link or special file at rel is refused, never followed or replaced.
 func WriteFile(dir, rel string, data []byte, perm os.FileMode) error {
-	tmp := rel + fmt.Sprintf(".tmp-%d", os.Getpid())
+	tmp := tmpName(rel, os.Getpid())
 	f, err := OpenFile(dir, tmp, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, perm)
 	if err != nil {
 		return err
@@ -456,4 +456,61 @@ func WriteFile(dir, rel string, data []byte, perm os.FileMode) error {
 		}
 	}
 	return err
+}
+
+// tmpSep joins a file's name and a process id in the name of the
+// temporary file that process writes it through (tmpName).
+const tmpSep = ".tmp-"
+
+func tmpName(rel string, pid int) string { return fmt.Sprintf("%s%s%d", rel, tmpSep, pid) }
+
+// RemoveLeftovers removes what a WriteFile of name (a file directly in
+// dir) left when its process was killed before the rename: plain files
+// named as its temporary files are, but for this process's. The caller
+// holds what orders the writes of name (the history log's lock), so no
+// live process is writing one. Links and anything else are left alone.
+func RemoveLeftovers(dir, name string) error {
+	root, err := openRoot(dir, false)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	d, err := root.Open(".")
+	if err != nil {
+		return err
+	}
+	names, err := d.Readdirnames(-1)
+	d.Close()
+	if err != nil {
+		return err
+	}
+	own := tmpName(name, os.Getpid())
+	for _, n := range names {
+		pid, ok := strings.CutPrefix(n, name+tmpSep)
+		if !ok || n == own || pid == "" || strings.Trim(pid, "0123456789") != "" {
+			continue
+		}
+		if fi, err := root.Lstat(n); err != nil || !fi.Mode().IsRegular() {
+			continue
+		}
+		if err := root.Remove(n); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+	}
+	return nil
+}
+
+// SyncDir makes what was renamed into dir durable: without it a crash
+// may bring back the entry from before the rename, and with it lose what
+// was appended to the new file since.
+func SyncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return syncDir(d)
 }
