@@ -161,7 +161,7 @@ func (e *TooBigError) Error() string {
 // (no link, no pipe: nothing to wait on), refusing a file of more than
 // MaxFileBytes (a *TooBigError).
 func Open(dir, rel string) (*os.File, error) {
-	f, err := OpenFile(dir, rel, os.O_RDONLY, 0)
+	f, err := OpenFile(dir, rel, os.O_RDONLY|nonBlock, 0)
 	if err != nil {
 		return nil, err
 	}

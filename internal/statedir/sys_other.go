@@ -16,3 +16,5 @@ func canWrite(path string) error {
 // syncDir does nothing: a folder cannot be fsynced here (Windows refuses
 // to open one for it).
 func syncDir(*os.File) error { return nil }
+
+const nonBlock = 0

@@ -16,3 +16,7 @@ func canWrite(path string) error {
 
 // syncDir fsyncs folder d, so a rename into it is durable.
 func syncDir(d *os.File) error { return d.Sync() }
+
+// nonBlock opens for reading without waiting: a pipe swapped in after
+// the check is not waited on (and is then refused as one).
+const nonBlock = syscall.O_NONBLOCK
