@@ -26,10 +26,10 @@ const InstallBrowser = "install chromium (Debian/Ubuntu: apt-get install chromiu
 
 // Printing a PDF is bounded, so a browser that hangs fails the render
 // rather than holding it forever; the bound grows with the slides, since
-// the browser's work does (on a two-core machine busy with other work,
-// 200 slides printed in 14 s and 1,000 in 78 s: under 90 ms a slide).
-// The allowance per slide is about three times that: 2,000 slides may
-// take 10 minutes.
+// the browser's work does (on two cores, 1,000 slides printed in 71 s
+// and 2,000 in 140 s; in 321 s while the machine was busy with other
+// work). The allowance per slide is about twice the busy machine's:
+// 2,000 slides may take 10 minutes.
 const (
 	PDFBaseTimeout  = 2 * time.Minute
 	PDFSlideTimeout = 250 * time.Millisecond
