@@ -8,9 +8,8 @@ import (
 
 // Printing is bounded by a base and an allowance per slide: 2,000 slides
 // (which a fixed 2 minutes failed) get well over twice what they were
-// measured to take on an idle machine (70 ms a slide), a course
-// book the same for all its lessons' slides, and the error of a print cut
-// short says how many slides, the bound and how it grows.
+// measured to take on an idle machine (70 ms a slide), and the error of
+// a print cut short says how many slides, the bound and how it grows.
 func TestPDFTimeoutGrowsWithSlides(t *testing.T) {
 	if got := PDFTimeout(0); got != PDFBaseTimeout {
 		t.Errorf("PDFTimeout(0) = %v, want the base %v", got, PDFBaseTimeout)
