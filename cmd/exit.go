@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/lessongen/lessongen/internal/history"
+	"github.com/lessongen/lessongen/internal/statedir"
 	"github.com/lessongen/lessongen/internal/yamlsrc"
 	"github.com/lessongen/lessongen/orchestrate"
 )
@@ -69,6 +70,7 @@ func exitCode(err error) int {
 	var problems yamlsrc.Problems
 	var silent *silentError
 	var busy *history.BusyError
+	var tooBig *statedir.TooBigError
 	switch {
 	case err == nil:
 		return ExitOK
@@ -80,7 +82,7 @@ func exitCode(err error) int {
 		return ExitInterrupted
 	case errors.Is(err, ErrPartial), errors.Is(err, ErrConflict):
 		return ExitPartial
-	case errors.As(err, &usage), errors.As(err, &problems), errors.As(err, &busy):
+	case errors.As(err, &usage), errors.As(err, &problems), errors.As(err, &busy), errors.As(err, &tooBig):
 		return ExitUsage
 	}
 	return ExitFailure

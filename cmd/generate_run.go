@@ -250,7 +250,10 @@ func (g *generation) recoverJournal() error {
 	if err != nil {
 		return err
 	}
-	if rec.Stale != "" {
+	switch {
+	case rec.Stale != "" && rec.Headless:
+		fmt.Fprintf(g.opts.io.ErrOut, "lessongen: warning: %s was not applied: it does not start with the header lessongen writes, so it is no journal of this lesson; set aside as %s\n", filepath.Join(g.state.dir, orchestrate.JournalFile), rec.Stale)
+	case rec.Stale != "":
 		fmt.Fprintf(g.opts.io.ErrOut, "lessongen: warning: the journal of a run that was killed was not applied: %s changed since that run last wrote it; set aside as %s\n", g.opts.file, rec.Stale)
 	}
 	if rec.Nodes == 0 {

@@ -38,7 +38,7 @@ type renderOptions struct {
 	stateDir string
 }
 
-// renderLong is render's help text.
+// renderLong is render's help text (a format: PDFTimeout's terms fill it).
 const renderLong = `Draw a lesson as one HTML file that needs no network to view: an overview
 page, then one page per slide with its whiteboard, quiz and speaker notes.
 Pending spots are drawn as dashed placeholders with their hints, so a lesson
@@ -76,7 +76,8 @@ answer-key slide: a copy for students.
 --format pdf prints the HTML page (with --handout, the pupil copy) through
 headless Chromium: A4, one slide per sheet, fonts embedded, page numbers.
 It needs Chromium installed (--chromium names one); HTML, Markdown and
-PowerPoint do not.
+PowerPoint do not. A print that takes longer than %v plus %v a slide
+(a course book: every lesson's) is given up (exit 1).
 
 The output defaults to FILE with .html (or .md, .pptx, .pdf); -o -
 writes to stdout (a deck or PDF only to a pipe). Without --format, an -o
@@ -96,7 +97,7 @@ func newCmdRender(f *factory, runF func(*renderOptions) error) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:     "render FILE",
 		Short:   "Draw a lesson as one self-contained HTML page (or Marp Markdown, PowerPoint or PDF)",
-		Long:    renderLong,
+		Long:    fmt.Sprintf(renderLong, render.PDFBaseTimeout, render.PDFSlideTimeout),
 		Example: "  lessongen render examples/photosynthesis/lesson.yaml -o lesson.html\n  lessongen render lesson.yaml --handout -o handout.html\n  lessongen render lesson.yaml --format pdf --handout -o handout.pdf\n  lessongen render lesson.yaml --format pptx --handout -o handout.pptx",
 		Args:    exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {

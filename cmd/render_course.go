@@ -212,7 +212,7 @@ func renderCourseBook(opts *renderOptions, rc *renderedCourse, browser string) e
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	pdf, err := render.PrintBook(ctx, browser, page.Bytes(), idx.Title)
+	pdf, err := render.PrintBook(ctx, browser, page.Bytes(), idx.Title, rc.docs)
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -15,8 +16,14 @@ import (
 
 // Resolve checks that every lesson file the course names exists inside
 // the course folder, reached without leaving it (no .., no symlink out:
-// os.Root refuses both), and returns their paths. Problems name the
-// course file's line and column.
+// os.Root refuses both), and is named once, and returns their paths.
+// Problems name the course file's line and column.
+//
+// Once: two items naming one file (the same path, another spelling of it
+// such as lessons/../lessons/x.yaml, a link inside the folder to it, a
+// hard link) would be two lessons of one run under one lesson lock, the
+// second refused as "in use" by the run itself; os.SameFile compares
+// the files opened, whatever the spelling.
 func (f *File) Resolve() ([]string, yamlsrc.Problems) {
 	r := &yamlsrc.Reporter{File: f.Path}
 	root, err := os.OpenRoot(f.Dir())
@@ -25,6 +32,7 @@ func (f *File) Resolve() ([]string, yamlsrc.Problems) {
 	}
 	defer root.Close()
 	paths := make([]string, len(f.Course.Lessons))
+	opened := make([]os.FileInfo, len(f.Course.Lessons)) // each lesson file named so far
 	for i, l := range f.Course.Lessons {
 		if l.File == "" {
 			continue
@@ -43,7 +51,18 @@ func (f *File) Resolve() ([]string, yamlsrc.Problems) {
 			r.At(node, "lesson file %s: %v%s", l.File, unwrapPath(err), hint)
 			continue
 		}
+		fi, err := fh.Stat()
 		fh.Close()
+		if err != nil {
+			r.At(node, "lesson file %s: %v", l.File, unwrapPath(err))
+			continue
+		}
+		if j := slices.IndexFunc(opened, func(o os.FileInfo) bool { return o != nil && os.SameFile(o, fi) }); j >= 0 {
+			first := f.Course.Lessons[j]
+			r.At(node, "lesson file %s is the file line %d names already (%s): a course names each lesson once; remove one of the two", l.File, yamlsrc.Value(first.Node, "file").Line, first.File)
+			continue
+		}
+		opened[i] = fi
 		full := filepath.Join(f.Dir(), filepath.FromSlash(l.File))
 		if Sniff(full) {
 			r.At(node, "%s is a course file; a course lists lesson files", l.File)

@@ -199,3 +199,27 @@ func TestPendingTitleRefused(t *testing.T) {
 		t.Errorf("got %v", err)
 	}
 }
+
+// A hard link to a lesson the course names already is that lesson again,
+// refused at its line like another spelling of its path; a second,
+// different lesson is not.
+func TestResolveRefusesALessonNamedTwice(t *testing.T) {
+	dir := t.TempDir()
+	const lesson = "version: 1\nmetadata: {title: X}\nslides: []\n"
+	write(t, dir, map[string]string{
+		"course.yaml":    "version: 1\ncourse: {title: T}\nlessons:\n  - {file: lessons/x.yaml}\n  - {file: lessons/y.yaml}\n  - {file: lessons/hard.yaml}\n",
+		"lessons/x.yaml": lesson,
+		"lessons/y.yaml": lesson,
+	})
+	if err := os.Link(filepath.Join(dir, "lessons/x.yaml"), filepath.Join(dir, "lessons/hard.yaml")); err != nil {
+		t.Skip(err)
+	}
+	f, err := Load(filepath.Join(dir, "course.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, problems := f.Resolve()
+	if len(problems) != 1 || problems[0].Line != 6 || !strings.Contains(problems[0].Message, "is the file line 4 names already") {
+		t.Fatalf("problems %v; want one, at line 6", problems)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -180,7 +181,7 @@ func (j *Journal) open() ([]byte, error) {
 		return nil, nil
 	}
 	base := j.lesson.Sum()
-	if old, err := readJournal(j.dir); err == nil && old.base == base {
+	if old, err := readJournal(j.dir, base, false); err == nil && !old.headless && old.base == base {
 		if f, err := statedir.OpenFile(j.dir, JournalFile, os.O_WRONLY|os.O_APPEND, 0o644); err == nil {
 			j.f = f
 			return nil, nil
@@ -238,44 +239,70 @@ func RemoveJournal(dir string) error {
 	return nil
 }
 
+// MaxJournalBytes bounds what the journal may unpack to. It holds at most
+// the children of one lesson file (compose.MaxFileBytes), each once per
+// append that finished it: a lesson near that limit is 64 times the
+// largest measured. gzip packs a thousand to one, so without this a
+// planted journal of a few megabytes unpacks to gigabytes.
+const MaxJournalBytes = 64 << 20
+
 // savedJournal is a journal as read back.
 type savedJournal struct {
-	base    string
-	entries []journalLine
+	base string
+	// headless: its first line is whole but no header: not a journal
+	// lessongen wrote.
+	headless bool
+	entries  []journalLine
 	// bad counts lines that could not be read (the last one torn by a
 	// kill mid-append, or worse).
 	bad int
 }
 
-// readJournal reads the journal in dir. What a kill cut short (a torn
-// last member or line) ends it without an error.
-func readJournal(dir string) (savedJournal, error) {
-	f, err := statedir.OpenFile(dir, JournalFile, os.O_RDONLY, 0)
+// readJournal reads the journal in dir: its header first, then, when
+// full and the header names sum, its entries; a journal based on another
+// file is not read further (it is set aside, whatever it holds). What a
+// kill cut short (a torn last member or line) ends it without an error;
+// so does a line that does not read, since only the last one can be torn
+// by a kill. The file on disk (statedir.MaxFileBytes), what it unpacks to
+// (MaxJournalBytes) and each line (statedir.MaxLineBytes) are bounded: a
+// *statedir.TooBigError past one.
+func readJournal(dir, sum string, full bool) (savedJournal, error) {
+	f, err := statedir.Open(dir, JournalFile)
 	if err != nil {
 		return savedJournal{}, err
 	}
 	defer f.Close()
+	path := filepath.Join(dir, JournalFile)
 	zr, err := gzip.NewReader(bufio.NewReader(f))
 	if err != nil {
 		return savedJournal{bad: 1}, nil // torn before its header
 	}
+	unpacked := &io.LimitedReader{R: zr, N: MaxJournalBytes + 1}
+	sc := bufio.NewScanner(unpacked)
+	sc.Buffer(nil, statedir.MaxLineBytes)
 	var sj savedJournal
-	sc := bufio.NewScanner(zr)
-	sc.Buffer(nil, 64<<20)
 	for first := true; sc.Scan(); first = false {
 		var l journalLine
-		switch {
-		case json.Unmarshal(sc.Bytes(), &l) != nil:
-			sj.bad++
-		case first:
-			sj.base = l.Base
-		case l.Slide != "" && l.Kind != "":
-			sj.entries = append(sj.entries, l)
-		default:
-			sj.bad++
+		err := json.Unmarshal(sc.Bytes(), &l)
+		if first {
+			sj.base, sj.headless = l.Base, err != nil || l.Base == ""
+			if sj.headless || sj.base != sum || !full {
+				return sj, nil
+			}
+			continue
 		}
+		if err != nil || l.Slide == "" || l.Kind == "" {
+			sj.bad++
+			break
+		}
+		sj.entries = append(sj.entries, l)
 	}
-	if sc.Err() != nil {
+	switch {
+	case errors.Is(sc.Err(), bufio.ErrTooLong):
+		return savedJournal{}, &statedir.TooBigError{Path: path, Limit: statedir.MaxLineBytes, Line: true}
+	case unpacked.N <= 0:
+		return savedJournal{}, &statedir.TooBigError{Path: path, Limit: MaxJournalBytes, Unpacked: true}
+	case sc.Err() != nil:
 		sj.bad++
 	}
 	return sj, nil
@@ -288,6 +315,10 @@ type Recovered struct {
 	// Stale names where a journal that no longer fits the lesson was set
 	// aside ("" when none was).
 	Stale string
+	// Headless: it was set aside because it does not start with the
+	// header lessongen writes (not one of its journals), rather than
+	// because the lesson changed.
+	Headless bool
 }
 
 // RecoverJournal puts back into tree the children a killed run finished
@@ -298,23 +329,23 @@ type Recovered struct {
 // nodes would replace what is there. The journal stays until the run's
 // final save (Journal.Remove), so a second kill loses nothing either.
 func RecoverJournal(tree Tree, reg *modality.Registry, dir, sum string) (Recovered, error) {
-	sj, err := readJournal(dir)
+	sj, err := readJournal(dir, sum, true)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Recovered{}, nil
 	}
 	if err != nil {
 		return Recovered{}, fmt.Errorf("journal: %w", err)
 	}
-	if sj.base == "" && len(sj.entries) == 0 {
+	if sj.base == "" && !sj.headless && len(sj.entries) == 0 {
 		// Cut short before its first append was whole: nothing in it.
 		return Recovered{}, RemoveJournal(dir)
 	}
-	if sj.base != sum {
+	if sj.headless || sj.base != sum {
 		stale := JournalFile + ".stale"
 		if err := statedir.Rename(dir, JournalFile, stale); err != nil {
 			return Recovered{}, fmt.Errorf("journal: %w", err)
 		}
-		return Recovered{Stale: filepath.Join(dir, stale)}, nil
+		return Recovered{Stale: filepath.Join(dir, stale), Headless: sj.headless}, nil
 	}
 	seen := map[journalKey]bool{}
 	for _, e := range sj.entries {

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/lessongen/lessongen/compose"
+	"github.com/lessongen/lessongen/lesson"
 	"github.com/lessongen/lessongen/modality"
 )
 
@@ -109,10 +110,18 @@ func CourseBook(w io.Writer, c CourseIndex, docs []*compose.Document, reg *modal
 	return err
 }
 
-// PrintBook prints a CourseBook page to PDF as PDFWriter prints a
-// lesson: A4, each page on its own sheet, the title in the footer.
-func PrintBook(ctx context.Context, browser string, page []byte, title string) ([]byte, error) {
-	pdf, err := printPDF(ctx, browser, page, title)
+// PrintBook prints a CourseBook page of the lessons docs to PDF as
+// PDFWriter prints a lesson: A4, each page on its own sheet, the title in
+// the footer. Its time is bounded as one lesson's of all their slides,
+// and a page more for each lesson (PDFTimeout).
+func PrintBook(ctx context.Context, browser string, page []byte, title string, docs []*compose.Document) ([]byte, error) {
+	slides := len(docs)
+	for _, d := range docs {
+		if d != nil {
+			d.View(func(p *lesson.Plan) { slides += len(p.Slides.Value) })
+		}
+	}
+	pdf, err := printPDF(ctx, browser, page, title, slides)
 	if err != nil {
 		return nil, fmt.Errorf("pdf: %w", err)
 	}

@@ -24,9 +24,30 @@ import (
 // install, named for the systems people teach from.
 const InstallBrowser = "install chromium (Debian/Ubuntu: apt-get install chromium; Fedora: dnf install chromium; macOS: brew install --cask chromium) or name one with --chromium PATH"
 
-// PDFTimeout bounds printing one lesson: a browser that hangs fails the
-// render rather than holding it forever.
-const PDFTimeout = 2 * time.Minute
+// Printing a PDF is bounded, so a browser that hangs fails the render
+// rather than holding it forever; the bound grows with the slides, since
+// the browser's work does (on two cores, 1,000 slides printed in 71 s
+// and 2,000 in 140 s; in 321 s while the machine was busy with other
+// work). The allowance per slide is about twice the busy machine's:
+// 2,000 slides may take 10 minutes.
+const (
+	PDFBaseTimeout  = 2 * time.Minute
+	PDFSlideTimeout = 250 * time.Millisecond
+)
+
+// PDFTimeout is how long printing slides slides (a course book: every
+// lesson's, and a page per lesson) may take.
+func PDFTimeout(slides int) time.Duration {
+	return PDFBaseTimeout + time.Duration(slides)*PDFSlideTimeout
+}
+
+// PDFTimeoutError means the browser did not finish printing in
+// PDFTimeout(Slides).
+type PDFTimeoutError struct{ Slides int }
+
+func (e *PDFTimeoutError) Error() string {
+	return fmt.Sprintf("the browser did not finish printing %d slides in %v (%v plus %v a slide); it may be stuck or the machine too busy: try again, or render HTML and print it from a browser", e.Slides, PDFTimeout(e.Slides), PDFBaseTimeout, PDFSlideTimeout)
+}
 
 // The PDF's paper, A4 in inches: page.css's @page names only the
 // orientation and margins, so the browser's print dialog keeps the
@@ -46,9 +67,9 @@ func PDFWriter(ctx context.Context, browser string, handout bool) Writer {
 		if err := writeHTML(&buf, doc, reg, notes, HTMLOptions{Handout: handout}); err != nil {
 			return err
 		}
-		title := ""
-		doc.View(func(p *lesson.Plan) { title = p.Title() })
-		pdf, err := printPDF(ctx, browser, buf.Bytes(), title)
+		title, slides := "", 0
+		doc.View(func(p *lesson.Plan) { title, slides = p.Title(), len(p.Slides.Value) })
+		pdf, err := printPDF(ctx, browser, buf.Bytes(), title, slides)
 		if err != nil {
 			return fmt.Errorf("pdf: %w", err)
 		}
@@ -57,9 +78,9 @@ func PDFWriter(ctx context.Context, browser string, handout bool) Writer {
 	}
 }
 
-// printPDF loads the HTML page from a temporary file in a fresh
-// headless browser and prints it.
-func printPDF(ctx context.Context, browser string, htmlPage []byte, title string) ([]byte, error) {
+// printPDF loads the HTML page of slides slides from a temporary file in
+// a fresh headless browser and prints it, in PDFTimeout(slides) at most.
+func printPDF(ctx context.Context, browser string, htmlPage []byte, title string, slides int) (pdf []byte, err error) {
 	dir, err := os.MkdirTemp("", "lessongen-pdf-")
 	if err != nil {
 		return nil, err
@@ -69,8 +90,15 @@ func printPDF(ctx context.Context, browser string, htmlPage []byte, title string
 	if err := os.WriteFile(file, htmlPage, 0o600); err != nil {
 		return nil, err
 	}
-	ctx, cancel := context.WithTimeout(ctx, PDFTimeout)
+	timeout := &PDFTimeoutError{Slides: slides}
+	ctx, cancel := context.WithTimeoutCause(ctx, PDFTimeout(slides), timeout)
 	defer cancel()
+	defer func() {
+		// chromedp says only "context deadline exceeded".
+		if err != nil && context.Cause(ctx) == timeout {
+			err = timeout
+		}
+	}()
 	alloc, cancelAlloc := chromedp.NewExecAllocator(ctx, browserOptions(browser)...)
 	defer cancelAlloc()
 	tab, cancelTab := chromedp.NewContext(alloc)
@@ -113,15 +141,23 @@ func fitSheets(tab context.Context) error {
 	// A little under the sheet: rounding must not push a page over. A
 	// board keeps the page's width as it zooms, so one pass falls short:
 	// zoom again until the page fits, down to half size (past that a
-	// page spills over rather than become unreadable).
+	// page spills over rather than become unreadable). Each pass reads
+	// every height before it zooms any: a read after a zoom lays the
+	// whole document out again, which, page by page, made a long
+	// lesson's print grow with the square of its slides.
 	js := fmt.Sprintf(`(() => {
 		const avail = %f;
-		for (const p of document.querySelectorAll(".page")) {
-			let z = 1;
-			for (let h = p.getBoundingClientRect().height; h > avail && z > 0.5; h = p.getBoundingClientRect().height) {
-				z = Math.max(0.5, z * avail / h);
-				p.style.zoom = String(z);
-			}
+		let todo = [...document.querySelectorAll(".page")].map(p => ({p, z: 1}));
+		for (let pass = 0; pass < 50 && todo.length > 0; pass++) {
+			const hs = todo.map(t => t.p.getBoundingClientRect().height);
+			todo = todo.filter((t, i) => {
+				if (hs[i] <= avail || t.z <= 0.5) {
+					return false;
+				}
+				t.z = Math.max(0.5, t.z * avail / hs[i]);
+				t.p.style.zoom = String(t.z);
+				return true;
+			});
 		}
 		return true;
 	})()`, sheetHeightPx*0.97)

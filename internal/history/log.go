@@ -348,6 +348,11 @@ func (l *Log) file() (*os.File, error) {
 		f.Close()
 		return nil, err
 	}
+	// A compaction killed before its rename left its temporary copy;
+	// under the lock no other run is compacting.
+	if err := statedir.RemoveLeftovers(l.dir, statedir.HistoryLog); err != nil {
+		return fail(fmt.Errorf("history: %w", err))
+	}
 	if fi, err := f.Stat(); err != nil {
 		return fail(fmt.Errorf("history: %w", err))
 	} else if fi.Size() != l.read {
@@ -453,6 +458,10 @@ func (l *Log) compact() error {
 		}
 	}
 	if err := statedir.WriteFile(l.dir, statedir.HistoryLog, buf.Bytes(), 0o644); err != nil {
+		return fmt.Errorf("history: compact: %w", err)
+	}
+	// The turns appended next go to the new file: its name must last.
+	if err := statedir.SyncDir(l.dir); err != nil {
 		return fmt.Errorf("history: compact: %w", err)
 	}
 	l.convs, l.read = map[string]*stored{}, int64(buf.Len())

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -215,5 +217,38 @@ func TestLongLines(t *testing.T) {
 	conv, err = open(t, dir, nil).Load("n", "l")
 	if err != nil || len(conv.Messages) != 2 || conv.Messages[1].Content != "ok" {
 		t.Fatalf("after the next write: %v %+v", err, conv.Messages)
+	}
+}
+
+// A compaction killed before its rename leaves history.jsonl.tmp-PID as
+// big as the live log; the next run that writes the log removes it
+// under the log's lock, and nothing else: not a link of that name (nor
+// what it points to), not another file's temporary file, not a name that
+// only starts the same.
+func TestLeftoversOfAKilledCompactionAreRemoved(t *testing.T) {
+	dir := t.TempDir()
+	superseded(t, dir, 10<<10, 3<<10)
+	live, _ := os.ReadFile(logPath(dir))
+	leftover := logPath(dir) + ".tmp-4242"
+	if err := os.WriteFile(leftover, live, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	outside := filepath.Join(t.TempDir(), "precious")
+	os.WriteFile(outside, []byte("keep"), 0o644)
+	keep := []string{logPath(dir) + ".tmp-77", logPath(dir) + ".tmp-4x", filepath.Join(dir, "notes.jsonl.tmp-4242")}
+	if err := os.Symlink(outside, keep[0]); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range keep[1:] {
+		os.WriteFile(p, []byte("x"), 0o644)
+	}
+	appendOne(t, dir)
+	if _, err := os.Lstat(leftover); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the leftover %s is still there (%v)", leftover, err)
+	}
+	for _, p := range append(keep, outside) {
+		if _, err := os.Lstat(p); err != nil {
+			t.Errorf("%s was removed: %v", p, err)
+		}
 	}
 }

@@ -124,14 +124,70 @@ func OpenFile(dir, rel string, flag int, perm os.FileMode) (*os.File, error) {
 	return f, nil
 }
 
-// ReadFile reads rel inside dir under the same rules as OpenFile.
+// MaxFileBytes bounds what is read of any one file in a state folder, as
+// it lies on disk. What lessongen writes there stays far below it (the
+// history log is compacted past a megabyte, the journal holds at most a
+// lesson's children); a file past it was put there by someone else, and
+// reading it whole would only spend memory on it.
+const MaxFileBytes = 256 << 20
+
+// MaxLineBytes bounds one line of a JSON Lines file there: a line holds
+// one node or one turn, a few kilobytes, where a whole lesson of 2,000
+// slides is about 1 MB.
+const MaxLineBytes = 16 << 20
+
+// TooBigError means a file in a state folder holds more than lessongen
+// reads from one: Limit bytes of the file, of one of its lines (Line), or
+// of what it unpacks to (Unpacked, the gzip journal).
+type TooBigError struct {
+	Path     string
+	Limit    int64
+	Line     bool
+	Unpacked bool
+}
+
+func (e *TooBigError) Error() string {
+	what := e.Path + " is"
+	switch {
+	case e.Line:
+		what = "a line of " + e.Path + " is"
+	case e.Unpacked:
+		what = e.Path + " unpacks to"
+	}
+	return fmt.Sprintf("%s more than %d MB, the most lessongen reads there and far more than it writes; it is not a file lessongen wrote: move it away (or delete it) and run again", what, e.Limit>>20)
+}
+
+// Open opens rel inside dir for reading under the same rules as OpenFile
+// (no link, no pipe: nothing to wait on), refusing a file of more than
+// MaxFileBytes (a *TooBigError).
+func Open(dir, rel string) (*os.File, error) {
+	f, err := OpenFile(dir, rel, os.O_RDONLY|nonBlock, 0)
+	if err != nil {
+		return nil, err
+	}
+	if fi, err := f.Stat(); err != nil {
+		f.Close()
+		return nil, err
+	} else if fi.Size() > MaxFileBytes {
+		f.Close()
+		return nil, &TooBigError{Path: filepath.Join(dir, filepath.FromSlash(rel)), Limit: MaxFileBytes}
+	}
+	return f, nil
+}
+
+// ReadFile reads rel inside dir as Open opens it: at most MaxFileBytes,
+// even of a file that grows while it is read.
 func ReadFile(dir, rel string) ([]byte, error) {
-	f, err := OpenFile(dir, rel, os.O_RDONLY, 0)
+	f, err := Open(dir, rel)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return io.ReadAll(f)
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
+	if err == nil && len(data) > MaxFileBytes {
+		return nil, &TooBigError{Path: filepath.Join(dir, filepath.FromSlash(rel)), Limit: MaxFileBytes}
+	}
+	return data, err
 }
 
 // Rename renames old to new, both inside dir, under the same rules.
@@ -378,7 +434,7 @@ func unwrapPath(err error) error {
 // file beside it, then a rename), under the same rules as OpenFile: a
 // link or special file at rel is refused, never followed or replaced.
 func WriteFile(dir, rel string, data []byte, perm os.FileMode) error {
-	tmp := rel + fmt.Sprintf(".tmp-%d", os.Getpid())
+	tmp := tmpName(rel, os.Getpid())
 	f, err := OpenFile(dir, tmp, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, perm)
 	if err != nil {
 		return err
@@ -400,4 +456,61 @@ func WriteFile(dir, rel string, data []byte, perm os.FileMode) error {
 		}
 	}
 	return err
+}
+
+// tmpSep joins a file's name and a process id in the name of the
+// temporary file that process writes it through (tmpName).
+const tmpSep = ".tmp-"
+
+func tmpName(rel string, pid int) string { return fmt.Sprintf("%s%s%d", rel, tmpSep, pid) }
+
+// RemoveLeftovers removes what a WriteFile of name (a file directly in
+// dir) left when its process was killed before the rename: plain files
+// named as its temporary files are, but for this process's. The caller
+// holds what orders the writes of name (the history log's lock), so no
+// live process is writing one. Links and anything else are left alone.
+func RemoveLeftovers(dir, name string) error {
+	root, err := openRoot(dir, false)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	d, err := root.Open(".")
+	if err != nil {
+		return err
+	}
+	names, err := d.Readdirnames(-1)
+	d.Close()
+	if err != nil {
+		return err
+	}
+	own := tmpName(name, os.Getpid())
+	for _, n := range names {
+		pid, ok := strings.CutPrefix(n, name+tmpSep)
+		if !ok || n == own || pid == "" || strings.Trim(pid, "0123456789") != "" {
+			continue
+		}
+		if fi, err := root.Lstat(n); err != nil || !fi.Mode().IsRegular() {
+			continue
+		}
+		if err := root.Remove(n); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+	}
+	return nil
+}
+
+// SyncDir makes what was renamed into dir durable: without it a crash
+// may bring back the entry from before the rename, and with it lose what
+// was appended to the new file since.
+func SyncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return syncDir(d)
 }

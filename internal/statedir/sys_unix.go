@@ -2,7 +2,10 @@
 
 package statedir
 
-import "syscall"
+import (
+	"os"
+	"syscall"
+)
 
 // canWrite asks the system whether this process may write the file,
 // without opening it.
@@ -10,3 +13,10 @@ func canWrite(path string) error {
 	const wOK = 0x2 // W_OK
 	return syscall.Access(path, wOK)
 }
+
+// syncDir fsyncs folder d, so a rename into it is durable.
+func syncDir(d *os.File) error { return d.Sync() }
+
+// nonBlock opens for reading without waiting: a pipe swapped in after
+// the check is not waited on (and is then refused as one).
+const nonBlock = syscall.O_NONBLOCK
