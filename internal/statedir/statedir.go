@@ -38,6 +38,9 @@ var Reserved = []string{"schema", ".gitignore", oldHistory, oldNotes}
 const (
 	HistoryLog = "history.jsonl"
 	NotesFile  = "notes.jsonl"
+	// BatchesFile lists the batches in flight (--batch), so a rerun
+	// waits on a batch it paid for instead of sending it again.
+	BatchesFile = "batches.json"
 	// HistoryDir held the conversations before HistoryLog did, a file
 	// per node and level; they are still read.
 	HistoryDir = "history"
@@ -76,7 +79,11 @@ type LinkError struct {
 }
 
 func (e *LinkError) Error() string {
-	return fmt.Sprintf("%s is %s; lessongen writes only plain files and folders there and never through a link, so the run could write outside the lesson's folder; remove it (or move it away) and run again", e.Path, e.What)
+	why := "lessongen writes only plain files and folders there and never through a link, so the run could write outside the folder"
+	if e.What != "a symlink" {
+		why = "lessongen reads and writes only plain files and folders there, and opening " + e.What + " could hold the run for ever or write elsewhere"
+	}
+	return fmt.Sprintf("%s is %s; %s; remove it (or move it away) and run again", e.Path, e.What, why)
 }
 
 // What names a file's type for a LinkError; "" for a plain file or folder.
@@ -113,7 +120,10 @@ func OpenFile(dir, rel string, flag int, perm os.FileMode) (*os.File, error) {
 	if parent != root {
 		defer parent.Close()
 	}
-	f, err := parent.OpenFile(name, flag, perm)
+	// openNonblock: a named pipe swapped in after the look above must
+	// not hold the open (a read would wait for a writer for ever); it is
+	// refused just below.
+	f, err := parent.OpenFile(name, flag|openNonblock, perm)
 	if err != nil {
 		return nil, fullPath(err, dir, rel)
 	}
@@ -126,12 +136,36 @@ func OpenFile(dir, rel string, flag int, perm os.FileMode) (*os.File, error) {
 
 // ReadFile reads rel inside dir under the same rules as OpenFile.
 func ReadFile(dir, rel string) ([]byte, error) {
+	return ReadFileMax(dir, rel, -1)
+}
+
+// TooLargeError is a file that passed the size its reader allows.
+type TooLargeError struct {
+	Path  string
+	Limit int64
+}
+
+func (e *TooLargeError) Error() string {
+	return fmt.Sprintf("%s is larger than %d bytes, the most lessongen reads of it; it was not read", e.Path, e.Limit)
+}
+
+// ReadFileMax is ReadFile that reads at most limit bytes (none when
+// limit is negative): a larger file is a *TooLargeError, found before it
+// is parsed or held in memory whole.
+func ReadFileMax(dir, rel string, limit int64) ([]byte, error) {
 	f, err := OpenFile(dir, rel, os.O_RDONLY, 0)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return io.ReadAll(f)
+	if limit < 0 {
+		return io.ReadAll(f)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err == nil && int64(len(data)) > limit {
+		return nil, &TooLargeError{Path: filepath.Join(dir, filepath.FromSlash(rel)), Limit: limit}
+	}
+	return data, err
 }
 
 // Rename renames old to new, both inside dir, under the same rules.
@@ -263,7 +297,8 @@ func Check(dir string) error {
 		}
 	}
 	// What the run writes must be of its kind where it exists.
-	for p, dirWanted := range map[string]bool{dir: true, filepath.Join(dir, HistoryLog): false, filepath.Join(dir, NotesFile): false} {
+	for p, dirWanted := range map[string]bool{dir: true, filepath.Join(dir, HistoryLog): false,
+		filepath.Join(dir, NotesFile): false, filepath.Join(dir, BatchesFile): false} {
 		if fi, err := os.Lstat(p); err == nil && What(fi) == "" && fi.IsDir() != dirWanted {
 			what := map[bool]string{true: "a folder", false: "a file"}
 			return fmt.Errorf("%s is %s, where lessongen keeps %s; move it away", p, what[fi.IsDir()], what[dirWanted])

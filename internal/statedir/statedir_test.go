@@ -214,3 +214,31 @@ func TestErrorNamesThePartItHappenedAt(t *testing.T) {
 		t.Fatalf("err %v, want a path error naming history/%s…", err, long[:8])
 	}
 }
+
+// ReadFileMax refuses a file past its limit before holding it whole,
+// and reads one at the limit.
+func TestReadFileMax(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "f"), []byte("12345"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if data, err := ReadFileMax(dir, "f", 5); err != nil || string(data) != "12345" {
+		t.Errorf("at the limit: %q, %v", data, err)
+	}
+	var tl *TooLargeError
+	if _, err := ReadFileMax(dir, "f", 4); !errors.As(err, &tl) || !strings.Contains(err.Error(), filepath.Join(dir, "f")) {
+		t.Errorf("past the limit: err %v, want a TooLargeError naming the file", err)
+	}
+}
+
+// A folder where batches.json goes is refused before a run, as a batch
+// created then could not be saved (and would be paid for twice).
+func TestCheckRefusesFolderAtBatchesFile(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, BatchesFile), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := Check(dir); err == nil || !strings.Contains(err.Error(), BatchesFile+" is a folder") {
+		t.Errorf("Check = %v, want the folder at %s refused", err, BatchesFile)
+	}
+}
