@@ -14,8 +14,6 @@ import (
 	"time"
 
 	"github.com/openai/openai-go/v3"
-
-	"github.com/lessongen/lessongen/internal/statedir"
 )
 
 // Batch defaults: a round is gathered for DefaultBatchWindow after its
@@ -278,12 +276,10 @@ func (b *Batcher) round(n int, calls []*batchCall) {
 func (b *Batcher) send(ctx context.Context, n int, calls []*batchCall) {
 	lines, buf := roundFile(fmt.Sprintf("r%d-", n), calls)
 	// A batch that cannot be saved would be paid for again by a rerun:
-	// the state folder is checked before anything is sent.
-	if b.cfg.StateDir != "" {
-		if err := statedir.Check(b.cfg.StateDir); err != nil {
-			failAll(lines, &ProviderError{Message: fmt.Sprintf("no batch sent, as it could not be saved: %v", err)})
-			return
-		}
+	// where it is saved is checked before anything is sent.
+	if err := b.checkState(); err != nil {
+		failAll(lines, &ProviderError{Message: fmt.Sprintf("no batch sent, as it could not be saved: %v", err)})
+		return
 	}
 	var res *http.Response
 	rctx, cancel := b.request(ctx)

@@ -21,6 +21,16 @@ type savedBatch struct {
 	Lines map[string]string `json:"lines"`
 }
 
+// checkState reports whether store could write batches.json.
+func (b *Batcher) checkState() error {
+	if b.cfg.StateDir == "" {
+		return nil
+	}
+	b.stateMu.Lock()
+	defer b.stateMu.Unlock()
+	return statedir.CheckFile(b.cfg.StateDir, statedir.BatchesFile)
+}
+
 func (b *Batcher) load() []savedBatch {
 	if b.cfg.StateDir == "" {
 		return nil

@@ -23,6 +23,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 )
 
 // Name is the folder, beside the lesson, that holds every lesson's state
@@ -322,6 +323,41 @@ func Check(dir string) error {
 	}
 	return probe(parent)
 }
+
+// CheckFile reports whether WriteFile(dir, rel) could replace rel, as
+// Check does for the whole folder but for rel alone, so it is cheap and
+// meets no other writer's temporary files: no link or special file on the
+// way or at rel (a *LinkError), no folder at rel, and rel's folder takes a
+// new file (tried, then removed). The folders on the way are made, as the
+// write would make them.
+func CheckFile(dir, rel string) error {
+	root, err := openRoot(dir, true)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	parent, name, err := descend(root, dir, rel, true)
+	if err != nil {
+		return err
+	}
+	if parent != root {
+		defer parent.Close()
+	}
+	p := filepath.Join(dir, filepath.FromSlash(rel))
+	if fi, err := parent.Lstat(name); err == nil && fi.IsDir() {
+		return fmt.Errorf("%s is a folder, where lessongen keeps a file; move it away", p)
+	}
+	probe := fmt.Sprintf("%s.probe-%d-%d", name, os.Getpid(), probes.Add(1))
+	f, err := parent.OpenFile(probe, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+	if err != nil {
+		return fmt.Errorf("cannot create files in %s: %w", filepath.Dir(p), unwrapPath(err))
+	}
+	f.Close()
+	return parent.Remove(probe)
+}
+
+// probes numbers CheckFile's probe files, so two at once never collide.
+var probes atomic.Int64
 
 // walkPlain calls fn for root and everything below it, refusing a link,
 // a pipe or a device on the way with a *LinkError (nothing lessongen

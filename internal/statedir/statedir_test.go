@@ -242,3 +242,28 @@ func TestCheckRefusesFolderAtBatchesFile(t *testing.T) {
 		t.Errorf("Check = %v, want the folder at %s refused", err, BatchesFile)
 	}
 }
+
+// CheckFile refuses what WriteFile could not replace, for one file.
+func TestCheckFile(t *testing.T) {
+	dir := t.TempDir()
+	if err := CheckFile(dir, BatchesFile); err != nil {
+		t.Errorf("a new file: %v", err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, BatchesFile), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := CheckFile(dir, BatchesFile); err == nil || !strings.Contains(err.Error(), BatchesFile+" is a folder") {
+		t.Errorf("a folder there: %v", err)
+	}
+	os.Remove(filepath.Join(dir, BatchesFile))
+	if err := os.Symlink(filepath.Join(t.TempDir(), "x"), filepath.Join(dir, BatchesFile)); err != nil {
+		t.Fatal(err)
+	}
+	var le *LinkError
+	if err := CheckFile(dir, BatchesFile); !errors.As(err, &le) {
+		t.Errorf("a link there: %v, want a LinkError", err)
+	}
+	if es, _ := os.ReadDir(dir); len(es) != 1 {
+		t.Errorf("probe files left: %v", es)
+	}
+}
