@@ -226,3 +226,23 @@ func TestBatchOutputOverAnswerCap(t *testing.T) {
 		t.Errorf("answer of %d bytes, err %v; want the whole %d", len(r.Message.Content), err, len(big))
 	}
 }
+
+// A poll the server never answers costs one attempt (AttemptTimeout),
+// and --retries of them end the wait: no request waits for ever.
+func TestBatchPollHangBounded(t *testing.T) {
+	srv := fakellm.Start(t, fakellm.Script{Rules: []fakellm.Rule{{}}, Batch: fakellm.BatchFaults{PollHang: true}})
+	c, err := llm.New(llm.Config{BaseURL: srv.URL(), APIKey: batchKey, Model: "m", MaxRetries: 1, AttemptTimeout: 50 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := llm.NewBatcher(c, llm.BatchConfig{Size: 1, Poll: time.Millisecond, PollMax: time.Millisecond})
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	defer cancel()
+	_, err = ask(b, ctx, "greet")
+	if ctx.Err() != nil {
+		t.Fatal("a poll the server never answers held the run")
+	}
+	if err == nil || !strings.Contains(err.Error(), "failed 2 times in a row (--retries 1)") {
+		t.Errorf("err = %v, want the polls given up after --retries", err)
+	}
+}

@@ -30,6 +30,9 @@ type BatchFaults struct {
 	// PollStatus answers every GET /v1/batches/{id} with this status
 	// (e.g. 503), for ever.
 	PollStatus int `json:"poll_status,omitempty"`
+	// PollHang never answers GET /v1/batches/{id}: the request is held
+	// until the client gives up.
+	PollHang bool `json:"poll_hang,omitempty"`
 	// FailMessage ends every batch "failed" at its first poll, with this
 	// message in its errors, as OpenAI reports a batch that did not
 	// validate ({"errors":{"object":"list","data":[{"code",
@@ -57,6 +60,13 @@ func (s *Server) batchRoute(w http.ResponseWriter, r *http.Request) bool {
 		return false
 	}
 	s.record(r, nil)
+	if s.script.Batch.PollHang && r.Method == http.MethodGet && strings.HasPrefix(p, "/v1/batches/") {
+		select {
+		case <-r.Context().Done():
+		case <-s.closing:
+		}
+		return true
+	}
 	s.bmu.Lock()
 	defer s.bmu.Unlock()
 	if s.script.NoBatch {
