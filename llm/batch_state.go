@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"io/fs"
-	"os"
-	"path/filepath"
 
 	"github.com/lessongen/lessongen/internal/statedir"
 )
@@ -48,7 +46,7 @@ func (b *Batcher) store(saved []savedBatch) error {
 		return nil
 	}
 	if len(saved) == 0 {
-		err := os.Remove(filepath.Join(b.cfg.StateDir, statedir.BatchesFile))
+		err := statedir.Remove(b.cfg.StateDir, statedir.BatchesFile)
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil
 		}

@@ -185,6 +185,24 @@ func Rename(dir, old, new string) error {
 	return root.Rename(filepath.FromSlash(old), filepath.FromSlash(new))
 }
 
+// Remove removes rel inside dir under the same rules: a link on the way
+// or at rel is refused (a *LinkError), never followed.
+func Remove(dir, rel string) error {
+	root, err := openRoot(dir, false)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	parent, name, err := descend(root, dir, rel, false)
+	if err != nil {
+		return err
+	}
+	if parent != root {
+		defer parent.Close()
+	}
+	return fullPath(parent.Remove(name), dir, rel)
+}
+
 // Truncate cuts rel inside dir to size bytes.
 func Truncate(dir, rel string, size int64) error {
 	f, err := OpenFile(dir, rel, os.O_WRONLY, 0)

@@ -267,3 +267,28 @@ func TestCheckFile(t *testing.T) {
 		t.Errorf("probe files left: %v", es)
 	}
 }
+
+// Remove refuses a link at the file or on the way, leaving its target.
+func TestRemoveRefusesLink(t *testing.T) {
+	dir, outside := t.TempDir(), t.TempDir()
+	target := filepath.Join(outside, BatchesFile)
+	if err := os.WriteFile(target, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(dir, "sub")); err != nil {
+		t.Fatal(err)
+	}
+	var le *LinkError
+	if err := Remove(dir, "sub/"+BatchesFile); !errors.As(err, &le) {
+		t.Errorf("Remove through a linked folder: %v, want a LinkError", err)
+	}
+	if _, err := os.Stat(target); err != nil {
+		t.Errorf("the target went: %v", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "f"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := Remove(dir, "f"); err != nil {
+		t.Errorf("Remove of a plain file: %v", err)
+	}
+}
