@@ -80,6 +80,9 @@ func batchModel(cfg *settings, model llm.Model, stateDir string, log *lineLog) (
 		},
 	})
 	if cfg.BatchDir != "" {
+		if err := b.CheckDir(); err != nil {
+			return nil, usagef("--batch-dir: %v", err)
+		}
 		return b, nil // the server is not asked
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), cfg.Timeout)

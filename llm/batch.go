@@ -23,6 +23,15 @@ const (
 	DefaultBatchWindow  = 2 * time.Second
 	DefaultBatchPoll    = 30 * time.Second
 	DefaultBatchPollMax = 10 * time.Minute
+	// DefaultBatchDeadline is how long a round waits for its answers at
+	// most: the Batch API's completion window ("24h") and an hour for a
+	// batch to finalize; an offline runner's round gets as long.
+	DefaultBatchDeadline = 25 * time.Hour
+	// MaxBatchFileBytes caps what is read of one batch output or error
+	// file (from the Batch API or an offline runner): 50,000 lines, the
+	// most one batch holds at OpenAI, of 5 KiB each (an answer with tool
+	// calls is 1-3 KiB). A file past it fails its round, saying so.
+	MaxBatchFileBytes = 256 << 20
 )
 
 // ErrNoBatchAPI means the server answered 404 or 405 on the Batch API's
@@ -50,9 +59,10 @@ type BatchConfig struct {
 	// DIR/round-HASH.out.jsonl once that holds a line for every request.
 	// The name is the input's hash, so a rerun finds its answers.
 	Dir string
-	// DirWindow, with Dir, bounds the wait for a round's output; 0 means
-	// DefaultBatchDirWindow.
-	DirWindow time.Duration
+	// Deadline bounds the wait for a round's answers, polling a batch or
+	// an offline runner's output; 0 means DefaultBatchDeadline. A batch
+	// that runs out stays saved, so a rerun waits on it again.
+	Deadline time.Duration
 	// OnExport, with Dir, is told of every round file written.
 	OnExport func(in, out string, lines int)
 	// OnBatch, when set, is told of every batch sent or resumed.
@@ -108,6 +118,32 @@ func NewBatcher(c *Client, cfg BatchConfig) *Batcher {
 		batches: openai.NewBatchService(c.opts...)}
 }
 
+// deadline is BatchConfig.Deadline or its default.
+func (b *Batcher) deadline() time.Duration {
+	if b.cfg.Deadline > 0 {
+		return b.cfg.Deadline
+	}
+	return DefaultBatchDeadline
+}
+
+// batchRequestTimeout bounds one Batch API request when the Client has
+// no attempt or turn timeout, so no request waits for ever.
+const batchRequestTimeout = 5 * time.Minute
+
+// request bounds one Batch API request as an attempt of a chat request
+// is (Config.AttemptTimeout, else TurnTimeout): a server that never
+// answers a poll costs one failed poll, not the run.
+func (b *Batcher) request(ctx context.Context) (context.Context, context.CancelFunc) {
+	d := b.c.attempt
+	if d <= 0 {
+		d = b.c.timeout
+	}
+	if d <= 0 {
+		d = batchRequestTimeout
+	}
+	return context.WithTimeout(ctx, d)
+}
+
 // Probe checks, without spending anything, that the server has the Batch
 // API: listing files and batches is free. A 404 or 405 is ErrNoBatchAPI.
 func (b *Batcher) Probe(ctx context.Context) error {
@@ -121,7 +157,7 @@ func (b *Batcher) Probe(ctx context.Context) error {
 	if err == nil {
 		return nil
 	}
-	pe := classify(err, res, 1, b.c.apiKey)
+	pe := classify(err, res, 1, b.c.red)
 	if pe.StatusCode == http.StatusNotFound || pe.StatusCode == http.StatusMethodNotAllowed {
 		return fmt.Errorf("%w (%d on %s)", ErrNoBatchAPI, pe.StatusCode, route)
 	}
@@ -239,22 +275,39 @@ func (b *Batcher) round(n int, calls []*batchCall) {
 // send uploads calls as one batch, saves it, and waits for it.
 func (b *Batcher) send(ctx context.Context, n int, calls []*batchCall) {
 	lines, buf := roundFile(fmt.Sprintf("r%d-", n), calls)
+	// A batch that cannot be saved would be paid for again by a rerun:
+	// where it is saved is checked before anything is sent.
+	if err := b.checkState(); err != nil {
+		failAll(lines, &ProviderError{Message: fmt.Sprintf("no batch sent, as it could not be saved: %v", err)})
+		return
+	}
 	var res *http.Response
-	f, err := b.files.New(ctx, openai.FileNewParams{
+	rctx, cancel := b.request(ctx)
+	defer cancel()
+	f, err := b.files.New(rctx, openai.FileNewParams{
 		File:    openai.File(bytes.NewReader(buf), fmt.Sprintf("lessongen-round-%d.jsonl", n), "application/jsonl"),
 		Purpose: openai.FilePurposeBatch,
 	}, withResponse(&res))
 	if err != nil {
-		failAll(lines, classify(err, res, 1, b.c.apiKey))
+		failAll(lines, classify(err, res, 1, b.c.red))
 		return
 	}
-	bt, err := b.batches.New(ctx, openai.BatchNewParams{
+	bt, err := b.batches.New(rctx, openai.BatchNewParams{
 		InputFileID:      f.ID,
 		Endpoint:         openai.BatchNewParamsEndpointV1ChatCompletions,
 		CompletionWindow: openai.BatchNewParamsCompletionWindow24h,
 	}, withResponse(&res))
 	if err != nil {
-		failAll(lines, classify(err, res, 1, b.c.apiKey))
+		failAll(lines, classify(err, res, 1, b.c.red))
+		return
+	}
+	if b.c.red.Contains(bt.ID) {
+		// What a server sends never reaches a file unredacted, and a
+		// redacted id names no batch: this one is neither saved nor
+		// waited on, but cancelled so it is not charged.
+		_, _ = b.batches.Cancel(rctx, bt.ID)
+		failAll(lines, &ProviderError{Message: fmt.Sprintf("the server named its batch %s, which holds the API key or the base URL's credentials; it was cancelled, not saved: check what runs at the base URL",
+			b.c.red.String(bt.ID))})
 		return
 	}
 	if err := b.save(bt.ID, lines); err != nil {

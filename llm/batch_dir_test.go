@@ -155,7 +155,7 @@ func TestBatchDirLineNeverAnswered(t *testing.T) {
 // A round no runner ever answers fails at the end of the window.
 func TestBatchDirWindow(t *testing.T) {
 	srv := fakellm.Start(t, fakellm.Script{Rules: []fakellm.Rule{{}}, NoBatch: true})
-	b := batcher(t, srv, llm.BatchConfig{Size: 1, Dir: t.TempDir(), DirWindow: 50 * time.Millisecond})
+	b := batcher(t, srv, llm.BatchConfig{Size: 1, Dir: t.TempDir(), Deadline: 50 * time.Millisecond})
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 	defer cancel()
 	_, err := ask(b, ctx, "alone")

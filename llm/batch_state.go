@@ -4,14 +4,13 @@ import (
 	"encoding/json"
 	"errors"
 	"io/fs"
-	"os"
-	"path/filepath"
 
 	"github.com/lessongen/lessongen/internal/statedir"
 )
 
-// batchStateFile, in the state folder, lists the batches in flight.
-const batchStateFile = "batches.json"
+// maxStateBytes caps what is read of batches.json: an id and a hash per
+// line, some 100 bytes, for the 50,000 lines a batch holds at most.
+const maxStateBytes = 64 << 20
 
 // savedBatch is a batch in flight: its id and, per line, the hash of the
 // request it holds (never the request, never the key).
@@ -20,11 +19,21 @@ type savedBatch struct {
 	Lines map[string]string `json:"lines"`
 }
 
+// checkState reports whether store could write batches.json.
+func (b *Batcher) checkState() error {
+	if b.cfg.StateDir == "" {
+		return nil
+	}
+	b.stateMu.Lock()
+	defer b.stateMu.Unlock()
+	return statedir.CheckFile(b.cfg.StateDir, statedir.BatchesFile)
+}
+
 func (b *Batcher) load() []savedBatch {
 	if b.cfg.StateDir == "" {
 		return nil
 	}
-	data, err := statedir.ReadFile(b.cfg.StateDir, batchStateFile)
+	data, err := statedir.ReadFileMax(b.cfg.StateDir, statedir.BatchesFile, maxStateBytes)
 	var saved []savedBatch
 	if err != nil || json.Unmarshal(data, &saved) != nil {
 		return nil // none, or unreadable: send anew
@@ -37,7 +46,7 @@ func (b *Batcher) store(saved []savedBatch) error {
 		return nil
 	}
 	if len(saved) == 0 {
-		err := os.Remove(filepath.Join(b.cfg.StateDir, batchStateFile))
+		err := statedir.Remove(b.cfg.StateDir, statedir.BatchesFile)
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil
 		}
@@ -47,7 +56,7 @@ func (b *Batcher) store(saved []savedBatch) error {
 	if err != nil {
 		return err
 	}
-	return statedir.WriteFile(b.cfg.StateDir, batchStateFile, data, 0o600)
+	return statedir.WriteFile(b.cfg.StateDir, statedir.BatchesFile, data, 0o600)
 }
 
 // save records batch id before it is polled.

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -52,28 +53,53 @@ func (b *Batcher) await(ctx context.Context, id string, lines map[string]*batchC
 	if len(bt.Errors.Data) > 0 {
 		msg += ": " + bt.Errors.Data[0].Message
 	}
-	failAll(results, &ProviderError{Message: msg, Retryable: bt.Status != openai.BatchStatusFailed})
+	ended := &ProviderError{Message: msg, Retryable: bt.Status != openai.BatchStatusFailed}
+	failAll(results, ended.finish(b.c.red)) // the server's words, like any error's
 }
 
 // poll waits, with doubling waits up to PollMax, until batch id ends.
+// A poll that fails transiently is retried as a chat request is
+// (Config.MaxRetries in a row), and the whole wait ends at the deadline;
+// either way the batch stays saved for a rerun.
 func (b *Batcher) poll(ctx context.Context, id string) (*openai.Batch, *ProviderError) {
 	wait := b.cfg.Poll
-	for n := 1; ; n++ {
+	deadline := b.deadline()
+	start := b.c.clock.Now()
+	failed := 0 // polls failed in a row
+	for {
 		var res *http.Response
-		bt, err := b.batches.Get(ctx, id, withResponse(&res))
+		rctx, cancel := b.request(ctx)
+		bt, err := b.batches.Get(rctx, id, withResponse(&res))
 		if err != nil {
-			pe := classify(err, res, n, b.c.apiKey)
+			failed++
+			pe := classify(err, res, failed, b.c.red)
+			cancel()
 			if ctx.Err() != nil || !pe.Retryable {
 				return nil, pe
 			}
+			if failed > b.c.maxRetries {
+				// Its retries are spent here: a new round would poll the
+				// same batch again.
+				pe.Retryable = false
+				pe.Message = fmt.Sprintf("polling batch %s failed %d times in a row (--retries %d): %s; it stays saved, so a rerun waits on it again",
+					id, failed, b.c.maxRetries, pe.Message)
+				return nil, pe
+			}
 		} else {
+			cancel()
+			failed = 0
 			switch bt.Status {
 			case openai.BatchStatusCompleted, openai.BatchStatusExpired,
 				openai.BatchStatusCancelled, openai.BatchStatusFailed:
 				return bt, nil
 			}
 		}
-		if err := b.c.clock.Sleep(ctx, wait); err != nil {
+		left := deadline - b.c.clock.Now().Sub(start)
+		if left <= 0 {
+			return nil, &ProviderError{Message: fmt.Sprintf(
+				"batch %s has not ended within %s of waiting on it; it stays saved, so a rerun waits on it again", id, deadline)}
+		}
+		if err := b.c.clock.Sleep(ctx, min(wait, left)); err != nil {
 			return nil, &ProviderError{Message: fmt.Sprintf("stopped waiting for batch %s: %v", id, err)}
 		}
 		wait = min(wait*2, b.cfg.PollMax)
@@ -101,16 +127,25 @@ type batchLine struct {
 	unread string
 }
 
-// download reads a result file's lines into got.
+// download reads a result file's lines into got, up to
+// MaxBatchFileBytes (a result file holds a whole round, so the cap on one
+// answer does not fit it).
 func (b *Batcher) download(ctx context.Context, file string, got map[string]batchLine) *ProviderError {
-	res, err := b.files.Content(ctx, file)
+	rctx, cancel := b.request(withAnswerCap(ctx, MaxBatchFileBytes))
+	defer cancel()
+	res, err := b.files.Content(rctx, file)
 	if err != nil {
-		return classify(err, res, 1, b.c.apiKey)
+		return classify(err, res, 1, b.c.red)
 	}
 	defer res.Body.Close()
 	lines, err := readLines(res.Body)
+	var tooLarge *AnswerTooLargeError
+	if errors.As(err, &tooLarge) {
+		return (&ProviderError{Message: fmt.Sprintf("batch file %s is larger than %s, the most lessongen reads of a batch's results; split the work into smaller runs (lower --concurrency)",
+			file, byteSize(MaxBatchFileBytes))}).finish(b.c.red)
+	}
 	if err != nil {
-		return &ProviderError{Message: fmt.Sprintf("reading batch file %s: %v", file, err), Retryable: true}
+		return (&ProviderError{Message: fmt.Sprintf("reading batch file %s: %v", file, err), Retryable: true}).finish(b.c.red)
 	}
 	maps.Copy(got, lines)
 	return nil
@@ -121,7 +156,7 @@ func (b *Batcher) download(ctx context.Context, file string, got map[string]batc
 // failure, rather than left to be waited on.
 func readLines(r io.Reader) (map[string]batchLine, error) {
 	got := map[string]batchLine{}
-	sc := bufio.NewScanner(io.LimitReader(r, 1<<30))
+	sc := bufio.NewScanner(r) // the caller caps r
 	sc.Buffer(nil, 64<<20)
 	for sc.Scan() {
 		var id struct {
@@ -178,7 +213,7 @@ func (b *Batcher) lineAnswer(l batchLine) (answer, *ProviderError) {
 		pe.Message = "the line holds neither an answer nor an error"
 	}
 	pe.byStatus(nil)
-	return answer{}, pe.finish(b.c.apiKey)
+	return answer{}, pe.finish(b.c.red)
 }
 
 // lineError is the message and code of a line's error in any of the

@@ -1,6 +1,7 @@
 package llm
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -28,11 +29,23 @@ type capTransport struct {
 }
 
 func (t capTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	limit := t.limit
+	if n, ok := req.Context().Value(answerCapKey{}).(int64); ok {
+		limit = n
+	}
 	res, err := t.next.RoundTrip(req)
 	if res != nil && res.Body != nil {
-		res.Body = &cappedBody{rc: res.Body, left: t.limit, limit: t.limit}
+		res.Body = &cappedBody{rc: res.Body, left: limit, limit: limit}
 	}
 	return res, err
+}
+
+type answerCapKey struct{}
+
+// withAnswerCap sets the cap for the requests made with ctx, for an
+// answer that is not one model turn (a batch's results).
+func withAnswerCap(ctx context.Context, limit int64) context.Context {
+	return context.WithValue(ctx, answerCapKey{}, limit)
 }
 
 // cappedBody reads at most limit bytes, then fails every read.

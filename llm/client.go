@@ -18,6 +18,8 @@ import (
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 	"github.com/openai/openai-go/v3/shared"
+
+	redactor "github.com/lessongen/lessongen/internal/redact"
 )
 
 // DefaultBaseURL is OpenAI's API.
@@ -101,10 +103,15 @@ type Config struct {
 
 // Client is a Model over an OpenAI-compatible Chat Completions API.
 type Client struct {
-	chat       openai.ChatCompletionService
-	opts       []option.RequestOption // for the Batch API's services (Batcher)
-	model      string
-	apiKey     string
+	chat  openai.ChatCompletionService
+	opts  []option.RequestOption // for the Batch API's services (Batcher)
+	model string
+	// red masks the key (and its masked forms: OpenAI answers "Incorrect
+	// API key provided: sk-abc****wxyz") and the base URL's credentials in
+	// all a server sends that the client keeps: messages, batch ids. It
+	// is built as the command's own redactor is (cmd/redact.go), so an
+	// error is safe for any caller.
+	red        *redactor.Redactor
 	temp       *float64
 	seed       *int64
 	maxTokens  int64
@@ -140,7 +147,7 @@ func New(cfg Config) (*Client, error) {
 	u, err := url.Parse(base)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		// url.Parse errors quote the input, which could hold credentials.
-		return nil, fmt.Errorf("llm: base URL %q is not an http(s) URL", redact(base, cfg.APIKey))
+		return nil, fmt.Errorf("llm: base URL %q is not an http(s) URL", redactor.New(cfg.APIKey, base).String(base))
 	}
 	completion, err := completionField(cfg.TokenField, u.Hostname())
 	if err != nil {
@@ -203,7 +210,7 @@ func New(cfg Config) (*Client, error) {
 		chat:       openai.NewChatCompletionService(opts...),
 		opts:       opts,
 		model:      cfg.Model,
-		apiKey:     cfg.APIKey,
+		red:        redactor.New(cfg.APIKey, base),
 		temp:       cfg.Temperature,
 		seed:       cfg.Seed,
 		maxTokens:  cfg.MaxTokens,
@@ -351,7 +358,7 @@ func (c *Client) send(ctx context.Context, params openai.ChatCompletionNewParams
 		}
 	case errors.As(err, &serr):
 		// The server's own error, classified like an HTTP error of its code.
-		return ans, res, streamFailure(serr, attempt, c.apiKey)
+		return ans, res, streamFailure(serr, attempt, c.red)
 	case errors.Is(err, errStreamCut):
 		// Cut like a dropped connection: transient, retried.
 		return ans, res, &ProviderError{StatusCode: res.StatusCode, Message: err.Error(), Retryable: true, Attempts: attempt}
@@ -361,7 +368,7 @@ func (c *Client) send(ctx context.Context, params openai.ChatCompletionNewParams
 			Retryable: true, Attempts: attempt, kind: context.DeadlineExceeded,
 		}
 	}
-	return ans, res, classify(err, res, attempt, c.apiKey)
+	return ans, res, classify(err, res, attempt, c.red)
 }
 
 // stopped explains why a turn ended on its context: the caller's

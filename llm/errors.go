@@ -104,7 +104,7 @@ const maxMessageLen = 600
 
 // classify turns a failed attempt into a ProviderError. res is the raw
 // response when one arrived; openai-go leaves an error body readable on it.
-func classify(err error, res *http.Response, attempt int, key string) *ProviderError {
+func classify(err error, res *http.Response, attempt int, red *redactor.Redactor) *ProviderError {
 	pe := &ProviderError{Attempts: attempt}
 	byStatus := false // whether the status decides retry and kind
 	var apiErr *openai.Error
@@ -150,7 +150,7 @@ func classify(err error, res *http.Response, attempt int, key string) *ProviderE
 	if byStatus {
 		pe.byStatus(res)
 	}
-	return pe.finish(key)
+	return pe.finish(red)
 }
 
 // byStatus decides retry and kind from the status, and the server's
@@ -169,22 +169,22 @@ func (pe *ProviderError) byStatus(res *http.Response) {
 }
 
 // finish redacts and bounds what the server wrote.
-func (pe *ProviderError) finish(key string) *ProviderError {
-	pe.Message = truncate(redact(strings.TrimSpace(pe.Message), key), maxMessageLen)
-	pe.Code = redact(pe.Code, key)
+func (pe *ProviderError) finish(red *redactor.Redactor) *ProviderError {
+	pe.Message = truncate(red.String(strings.TrimSpace(pe.Message)), maxMessageLen)
+	pe.Code = red.String(pe.Code)
 	return pe
 }
 
 // streamFailure is an error the server sent inside a 200 stream, taken as
 // an HTTP error of the status its code names. One that names none (Ollama
 // sends "code": null) counts as a 500: the server failed mid-answer.
-func streamFailure(e *streamError, attempt int, key string) *ProviderError {
+func streamFailure(e *streamError, attempt int, red *redactor.Redactor) *ProviderError {
 	pe := &ProviderError{StatusCode: e.Status, Message: e.Message, Code: e.Code, Attempts: attempt}
 	if pe.StatusCode == 0 {
 		pe.StatusCode = http.StatusInternalServerError
 	}
 	pe.byStatus(nil)
-	return pe.finish(key)
+	return pe.finish(red)
 }
 
 // setupFixes are the refusals a server makes when it is not set up for
@@ -369,14 +369,6 @@ func bodyMessage(body []byte) string {
 		return s
 	}
 	return string(body)
-}
-
-// redact removes the API key and its masked forms (OpenAI answers
-// "Incorrect API key provided: sk-abc****wxyz"), because servers echo them
-// in error bodies. It is the same redactor the command applies to all its
-// output; this keeps the key out of a ProviderError for any caller.
-func redact(s, key string) string {
-	return redactor.New(key, "").String(s)
 }
 
 func truncate(s string, n int) string {

@@ -73,7 +73,7 @@ func (c *Client) GenerateImage(ctx context.Context, prompt string) (data []byte,
 		if ctx.Err() != nil {
 			return nil, attempts, context.Cause(ctx)
 		}
-		pe := classify(err, res, attempts, c.apiKey)
+		pe := classify(err, res, attempts, c.red)
 		if c.images.missing(pe) {
 			return nil, attempts, fmt.Errorf("%s answered %d to POST /images/generations (%s): %w", c.images.server, pe.StatusCode, pe.Message, ErrNoImageEndpoint)
 		}

@@ -21,6 +21,25 @@ import (
 // step, so a client must poll.
 var batchStates = []string{"validating", "in_progress", "finalizing", "completed"}
 
+// BatchFaults are what a broken or hostile server may do on the Batch API
+// (issue #37); no known server does them, so they imitate no source.
+type BatchFaults struct {
+	// IDEchoesKey names each batch after the bearer token that created
+	// it, as a server that builds ids from the request might.
+	IDEchoesKey bool `json:"id_echoes_key,omitempty"`
+	// PollStatus answers every GET /v1/batches/{id} with this status
+	// (e.g. 503), for ever.
+	PollStatus int `json:"poll_status,omitempty"`
+	// PollHang never answers GET /v1/batches/{id}: the request is held
+	// until the client gives up.
+	PollHang bool `json:"poll_hang,omitempty"`
+	// FailMessage ends every batch "failed" at its first poll, with this
+	// message in its errors, as OpenAI reports a batch that did not
+	// validate ({"errors":{"object":"list","data":[{"code",
+	// "message","param","line"}]}}).
+	FailMessage string `json:"fail_message,omitempty"`
+}
+
 type fakeBatch struct {
 	ID       string `json:"id"`
 	Input    string `json:"input_file_id"`
@@ -28,6 +47,7 @@ type fakeBatch struct {
 	Window   string `json:"completion_window"`
 	step     int
 	output   string // file ids once completed
+	failMsg  string // FailMessage, once failed
 	errors   string
 	total    int
 	failed   int
@@ -40,6 +60,13 @@ func (s *Server) batchRoute(w http.ResponseWriter, r *http.Request) bool {
 		return false
 	}
 	s.record(r, nil)
+	if s.script.Batch.PollHang && r.Method == http.MethodGet && strings.HasPrefix(p, "/v1/batches/") {
+		select {
+		case <-r.Context().Done():
+		case <-s.closing:
+		}
+		return true
+	}
 	s.bmu.Lock()
 	defer s.bmu.Unlock()
 	if s.script.NoBatch {
@@ -53,6 +80,16 @@ func (s *Server) batchRoute(w http.ResponseWriter, r *http.Request) bool {
 		s.createBatch(w, r)
 	case r.Method == http.MethodGet && (p == "/v1/batches" || p == "/v1/files"):
 		writeRaw(w, http.StatusOK, `{"object":"list","data":[],"has_more":false}`)
+	case r.Method == http.MethodPost && strings.HasPrefix(p, "/v1/batches/") && strings.HasSuffix(p, "/cancel"):
+		id := strings.TrimSuffix(strings.TrimPrefix(p, "/v1/batches/"), "/cancel")
+		b, ok := s.batches[id]
+		if !ok {
+			writeRaw(w, http.StatusNotFound, errorJSON("fakellm: no batch "+id))
+			return true
+		}
+		s.cancels++
+		out := strings.Replace(b.json(), `"status":"`+batchStates[b.step]+`"`, `"status":"cancelling"`, 1)
+		writeRaw(w, http.StatusOK, out)
 	case r.Method == http.MethodGet && strings.HasPrefix(p, "/v1/batches/"):
 		s.getBatch(w, strings.TrimPrefix(p, "/v1/batches/"))
 	case r.Method == http.MethodGet && strings.HasSuffix(p, "/content"):
@@ -101,6 +138,9 @@ func (s *Server) createBatch(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	b.ID = fmt.Sprintf("batch_%d", len(s.batches)+1)
+	if s.script.Batch.IDEchoesKey {
+		b.ID += "_" + strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
+	}
 	if s.batches == nil {
 		s.batches = map[string]*fakeBatch{}
 	}
@@ -112,6 +152,15 @@ func (s *Server) getBatch(w http.ResponseWriter, id string) {
 	b, ok := s.batches[id]
 	if !ok {
 		writeRaw(w, http.StatusNotFound, errorJSON("fakellm: no batch "+id))
+		return
+	}
+	if st := s.script.Batch.PollStatus; st != 0 {
+		writeRaw(w, st, errorJSON(fmt.Sprintf("fakellm: scripted %d on a poll", st)))
+		return
+	}
+	if m := s.script.Batch.FailMessage; m != "" {
+		b.failMsg = m
+		writeRaw(w, http.StatusOK, b.json())
 		return
 	}
 	if b.step < len(batchStates)-1 {
@@ -170,6 +219,11 @@ func (b *fakeBatch) json() string {
 	if b.errors != "" {
 		m["error_file_id"] = b.errors
 	}
+	if b.failMsg != "" {
+		m["status"] = "failed"
+		m["errors"] = map[string]any{"object": "list", "data": []map[string]any{
+			{"code": "invalid_request", "message": b.failMsg, "param": nil, "line": nil}}}
+	}
 	out, _ := json.Marshal(m)
 	return string(out)
 }
@@ -179,6 +233,13 @@ func (s *Server) Uploads() int {
 	s.bmu.Lock()
 	defer s.bmu.Unlock()
 	return s.uploads
+}
+
+// Cancels is the number of batch cancellations asked for so far.
+func (s *Server) Cancels() int {
+	s.bmu.Lock()
+	defer s.bmu.Unlock()
+	return s.cancels
 }
 
 // Batches is the number of batches created so far.

@@ -35,6 +35,8 @@ type Script struct {
 	// NoBatch answers 404 on the Batch API's routes (/v1/files,
 	// /v1/batches), as llama.cpp, Ollama and vLLM's OpenAI server do.
 	NoBatch bool `json:"no_batch,omitempty"`
+	// Batch makes the Batch API misbehave (see BatchFaults).
+	Batch BatchFaults `json:"batch,omitempty"`
 	// Comment is for people reading the script; the server ignores it.
 	Comment string `json:"comment,omitempty"`
 }

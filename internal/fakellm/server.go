@@ -56,6 +56,7 @@ type Server struct {
 	files   map[string]string
 	batches map[string]*fakeBatch
 	uploads int
+	cancels int
 	// runnerLines counts lines the offline runner answered (runbatch.go).
 	runnerLines int
 

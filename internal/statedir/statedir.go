@@ -23,6 +23,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 )
 
 // Name is the folder, beside the lesson, that holds every lesson's state
@@ -38,6 +39,9 @@ var Reserved = []string{"schema", ".gitignore", oldHistory, oldNotes}
 const (
 	HistoryLog = "history.jsonl"
 	NotesFile  = "notes.jsonl"
+	// BatchesFile lists the batches in flight (--batch), so a rerun
+	// waits on a batch it paid for instead of sending it again.
+	BatchesFile = "batches.json"
 	// HistoryDir held the conversations before HistoryLog did, a file
 	// per node and level; they are still read.
 	HistoryDir = "history"
@@ -76,7 +80,11 @@ type LinkError struct {
 }
 
 func (e *LinkError) Error() string {
-	return fmt.Sprintf("%s is %s; lessongen writes only plain files and folders there and never through a link, so the run could write outside the lesson's folder; remove it (or move it away) and run again", e.Path, e.What)
+	why := "lessongen writes only plain files and folders there and never through a link, so the run could write outside the folder"
+	if e.What != "a symlink" {
+		why = "lessongen reads and writes only plain files and folders there, and opening " + e.What + " could hold the run for ever or write elsewhere"
+	}
+	return fmt.Sprintf("%s is %s; %s; remove it (or move it away) and run again", e.Path, e.What, why)
 }
 
 // What names a file's type for a LinkError; "" for a plain file or folder.
@@ -113,7 +121,10 @@ func OpenFile(dir, rel string, flag int, perm os.FileMode) (*os.File, error) {
 	if parent != root {
 		defer parent.Close()
 	}
-	f, err := parent.OpenFile(name, flag, perm)
+	// nonBlock: a named pipe swapped in after the look above must
+	// not hold the open (a read would wait for a writer for ever); it is
+	// refused just below.
+	f, err := parent.OpenFile(name, flag|nonBlock, perm)
 	if err != nil {
 		return nil, fullPath(err, dir, rel)
 	}
@@ -154,14 +165,18 @@ func (e *TooBigError) Error() string {
 	case e.Unpacked:
 		what = e.Path + " unpacks to"
 	}
-	return fmt.Sprintf("%s more than %d MB, the most lessongen reads there and far more than it writes; it is not a file lessongen wrote: move it away (or delete it) and run again", what, e.Limit>>20)
+	limit := fmt.Sprintf("%d bytes", e.Limit)
+	if e.Limit >= 1<<20 {
+		limit = fmt.Sprintf("%d MB", e.Limit>>20)
+	}
+	return fmt.Sprintf("%s more than %s, the most lessongen reads there and far more than it writes; it is not a file lessongen wrote: move it away (or delete it) and run again", what, limit)
 }
 
 // Open opens rel inside dir for reading under the same rules as OpenFile
 // (no link, no pipe: nothing to wait on), refusing a file of more than
 // MaxFileBytes (a *TooBigError).
 func Open(dir, rel string) (*os.File, error) {
-	f, err := OpenFile(dir, rel, os.O_RDONLY|nonBlock, 0)
+	f, err := OpenFile(dir, rel, os.O_RDONLY, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -178,14 +193,22 @@ func Open(dir, rel string) (*os.File, error) {
 // ReadFile reads rel inside dir as Open opens it: at most MaxFileBytes,
 // even of a file that grows while it is read.
 func ReadFile(dir, rel string) ([]byte, error) {
+	return ReadFileMax(dir, rel, MaxFileBytes)
+}
+
+// ReadFileMax is ReadFile that reads at most limit bytes (at most
+// MaxFileBytes): a larger file is a *TooBigError, found before it is
+// parsed or held in memory whole.
+func ReadFileMax(dir, rel string, limit int64) ([]byte, error) {
+	limit = min(limit, MaxFileBytes)
 	f, err := Open(dir, rel)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
-	if err == nil && len(data) > MaxFileBytes {
-		return nil, &TooBigError{Path: filepath.Join(dir, filepath.FromSlash(rel)), Limit: MaxFileBytes}
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err == nil && int64(len(data)) > limit {
+		return nil, &TooBigError{Path: filepath.Join(dir, filepath.FromSlash(rel)), Limit: limit}
 	}
 	return data, err
 }
@@ -204,6 +227,24 @@ func Rename(dir, old, new string) error {
 		return err
 	}
 	return root.Rename(filepath.FromSlash(old), filepath.FromSlash(new))
+}
+
+// Remove removes rel inside dir under the same rules: a link on the way
+// or at rel is refused (a *LinkError), never followed.
+func Remove(dir, rel string) error {
+	root, err := openRoot(dir, false)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	parent, name, err := descend(root, dir, rel, false)
+	if err != nil {
+		return err
+	}
+	if parent != root {
+		defer parent.Close()
+	}
+	return fullPath(parent.Remove(name), dir, rel)
 }
 
 // Truncate cuts rel inside dir to size bytes.
@@ -319,7 +360,8 @@ func Check(dir string) error {
 		}
 	}
 	// What the run writes must be of its kind where it exists.
-	for p, dirWanted := range map[string]bool{dir: true, filepath.Join(dir, HistoryLog): false, filepath.Join(dir, NotesFile): false} {
+	for p, dirWanted := range map[string]bool{dir: true, filepath.Join(dir, HistoryLog): false,
+		filepath.Join(dir, NotesFile): false, filepath.Join(dir, BatchesFile): false} {
 		if fi, err := os.Lstat(p); err == nil && What(fi) == "" && fi.IsDir() != dirWanted {
 			what := map[bool]string{true: "a folder", false: "a file"}
 			return fmt.Errorf("%s is %s, where lessongen keeps %s; move it away", p, what[fi.IsDir()], what[dirWanted])
@@ -343,6 +385,41 @@ func Check(dir string) error {
 	}
 	return probe(parent)
 }
+
+// CheckFile reports whether WriteFile(dir, rel) could replace rel, as
+// Check does for the whole folder but for rel alone, so it is cheap and
+// meets no other writer's temporary files: no link or special file on the
+// way or at rel (a *LinkError), no folder at rel, and rel's folder takes a
+// new file (tried, then removed). The folders on the way are made, as the
+// write would make them.
+func CheckFile(dir, rel string) error {
+	root, err := openRoot(dir, true)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	parent, name, err := descend(root, dir, rel, true)
+	if err != nil {
+		return err
+	}
+	if parent != root {
+		defer parent.Close()
+	}
+	p := filepath.Join(dir, filepath.FromSlash(rel))
+	if fi, err := parent.Lstat(name); err == nil && fi.IsDir() {
+		return fmt.Errorf("%s is a folder, where lessongen keeps a file; move it away", p)
+	}
+	probe := fmt.Sprintf("%s.probe-%d-%d", name, os.Getpid(), probes.Add(1))
+	f, err := parent.OpenFile(probe, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+	if err != nil {
+		return fmt.Errorf("cannot create files in %s: %w", filepath.Dir(p), unwrapPath(err))
+	}
+	f.Close()
+	return parent.Remove(probe)
+}
+
+// probes numbers CheckFile's probe files, so two at once never collide.
+var probes atomic.Int64
 
 // walkPlain calls fn for root and everything below it, refusing a link,
 // a pipe or a device on the way with a *LinkError (nothing lessongen

@@ -214,3 +214,81 @@ func TestErrorNamesThePartItHappenedAt(t *testing.T) {
 		t.Fatalf("err %v, want a path error naming history/%s…", err, long[:8])
 	}
 }
+
+// ReadFileMax refuses a file past its limit before holding it whole,
+// and reads one at the limit.
+func TestReadFileMax(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "f"), []byte("12345"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if data, err := ReadFileMax(dir, "f", 5); err != nil || string(data) != "12345" {
+		t.Errorf("at the limit: %q, %v", data, err)
+	}
+	var tl *TooBigError
+	if _, err := ReadFileMax(dir, "f", 4); !errors.As(err, &tl) || !strings.Contains(err.Error(), filepath.Join(dir, "f")) {
+		t.Errorf("past the limit: err %v, want a TooBigError naming the file", err)
+	}
+}
+
+// A folder where batches.json goes is refused before a run, as a batch
+// created then could not be saved (and would be paid for twice).
+func TestCheckRefusesFolderAtBatchesFile(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, BatchesFile), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := Check(dir); err == nil || !strings.Contains(err.Error(), BatchesFile+" is a folder") {
+		t.Errorf("Check = %v, want the folder at %s refused", err, BatchesFile)
+	}
+}
+
+// CheckFile refuses what WriteFile could not replace, for one file.
+func TestCheckFile(t *testing.T) {
+	dir := t.TempDir()
+	if err := CheckFile(dir, BatchesFile); err != nil {
+		t.Errorf("a new file: %v", err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, BatchesFile), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := CheckFile(dir, BatchesFile); err == nil || !strings.Contains(err.Error(), BatchesFile+" is a folder") {
+		t.Errorf("a folder there: %v", err)
+	}
+	os.Remove(filepath.Join(dir, BatchesFile))
+	if err := os.Symlink(filepath.Join(t.TempDir(), "x"), filepath.Join(dir, BatchesFile)); err != nil {
+		t.Fatal(err)
+	}
+	var le *LinkError
+	if err := CheckFile(dir, BatchesFile); !errors.As(err, &le) {
+		t.Errorf("a link there: %v, want a LinkError", err)
+	}
+	if es, _ := os.ReadDir(dir); len(es) != 1 {
+		t.Errorf("probe files left: %v", es)
+	}
+}
+
+// Remove refuses a link at the file or on the way, leaving its target.
+func TestRemoveRefusesLink(t *testing.T) {
+	dir, outside := t.TempDir(), t.TempDir()
+	target := filepath.Join(outside, BatchesFile)
+	if err := os.WriteFile(target, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(dir, "sub")); err != nil {
+		t.Fatal(err)
+	}
+	var le *LinkError
+	if err := Remove(dir, "sub/"+BatchesFile); !errors.As(err, &le) {
+		t.Errorf("Remove through a linked folder: %v, want a LinkError", err)
+	}
+	if _, err := os.Stat(target); err != nil {
+		t.Errorf("the target went: %v", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "f"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := Remove(dir, "f"); err != nil {
+		t.Errorf("Remove of a plain file: %v", err)
+	}
+}
