@@ -301,6 +301,11 @@ func (b *Batcher) send(ctx context.Context, n int, calls []*batchCall) {
 		failAll(lines, classify(err, res, 1, b.c.red))
 		return
 	}
+	if !safeID(bt.ID) {
+		// Not cancelled either: a request naming it would go elsewhere.
+		failAll(lines, &ProviderError{Message: fmt.Sprintf("the server named its batch %q, which is not an id (letters, digits, '-', '_', '.' or ':'): it would route the next request elsewhere on the server; check what runs at the base URL", b.c.red.String(bt.ID))})
+		return
+	}
 	if b.c.red.Contains(bt.ID) {
 		// What a server sends never reaches a file unredacted, and a
 		// redacted id names no batch: this one is neither saved nor
@@ -347,3 +352,21 @@ func failAll(lines map[string]*batchCall, pe *ProviderError) {
 
 // RequestBytes is the size of req's body as sent (Client.RequestBytes).
 func (b *Batcher) RequestBytes(req Request) (int, error) { return b.c.RequestBytes(req) }
+
+// safeID reports whether id, which the server chose, can name a batch or a
+// file in a request's path: OpenAI's ids (batch_…, file-…) and vLLM's
+// (batch_<uuid>) are letters, digits, '-' and '_'; one holding '/' or
+// "..", or escapes, would send the request to another route.
+func safeID(id string) bool {
+	if id == "" || len(id) > 256 || id == "." || id == ".." {
+		return false
+	}
+	for _, r := range id {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_', r == '.', r == ':':
+		default:
+			return false
+		}
+	}
+	return true
+}

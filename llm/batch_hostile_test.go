@@ -246,3 +246,21 @@ func TestBatchPollHangBounded(t *testing.T) {
 		t.Errorf("err = %v, want the polls given up after --retries", err)
 	}
 }
+
+// A batch id that would name another route ("batch_1/../../models") is
+// refused before it is saved, polled or cancelled.
+func TestBatchIDThatIsARouteRefused(t *testing.T) {
+	srv := fakellm.Start(t, fakellm.Script{Rules: []fakellm.Rule{{Turns: []fakellm.Turn{{Content: "hi"}}}},
+		Batch: fakellm.BatchFaults{IDSuffix: "/../../models"}})
+	dir := t.TempDir()
+	var told []string
+	b := batcher(t, srv, llm.BatchConfig{Size: 1, StateDir: dir,
+		OnBatch: func(id string, _ int, _ bool) { told = append(told, id) }})
+	_, err := ask(b, t.Context(), "greet")
+	if err == nil || !strings.Contains(err.Error(), "is not an id") {
+		t.Errorf("err = %v, want the batch id refused", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, statedir.BatchesFile)); err == nil || srv.Cancels() != 0 || len(told) != 0 {
+		t.Errorf("saved %v, cancels %d, told %v; want nothing saved, cancelled or waited on", err, srv.Cancels(), told)
+	}
+}

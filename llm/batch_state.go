@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io/fs"
+	"slices"
 
 	"github.com/lessongen/lessongen/internal/statedir"
 )
@@ -38,7 +39,8 @@ func (b *Batcher) load() []savedBatch {
 	if err != nil || json.Unmarshal(data, &saved) != nil {
 		return nil // none, or unreadable: send anew
 	}
-	return saved
+	// A planted entry names no batch of ours: it is not polled.
+	return slices.DeleteFunc(saved, func(sb savedBatch) bool { return !safeID(sb.ID) })
 }
 
 func (b *Batcher) store(saved []savedBatch) error {

@@ -34,6 +34,10 @@ func (b *Batcher) await(ctx context.Context, id string, lines map[string]*batchC
 		if file == "" {
 			continue
 		}
+		if !safeID(file) {
+			failAll(lines, &ProviderError{Message: fmt.Sprintf("the server named the batch's results file %q, which is not an id: not fetched", b.c.red.String(file))})
+			return
+		}
 		if err := b.download(ctx, file, got); err != nil {
 			failAll(lines, err)
 			return

@@ -27,6 +27,9 @@ type BatchFaults struct {
 	// IDEchoesKey names each batch after the bearer token that created
 	// it, as a server that builds ids from the request might.
 	IDEchoesKey bool `json:"id_echoes_key,omitempty"`
+	// IDSuffix is appended to each batch's id, e.g. "/../../models": a
+	// server naming a route instead of a batch.
+	IDSuffix string `json:"id_suffix,omitempty"`
 	// PollStatus answers every GET /v1/batches/{id} with this status
 	// (e.g. 503), for ever.
 	PollStatus int `json:"poll_status,omitempty"`
@@ -141,6 +144,7 @@ func (s *Server) createBatch(w http.ResponseWriter, r *http.Request) {
 	if s.script.Batch.IDEchoesKey {
 		b.ID += "_" + strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
 	}
+	b.ID += s.script.Batch.IDSuffix
 	if s.batches == nil {
 		s.batches = map[string]*fakeBatch{}
 	}
