@@ -283,8 +283,21 @@ func writeDeck(b *strings.Builder, d *deck, withSwitch bool) {
 	}
 	overview += creditsHTML(d)
 	fmt.Fprintf(b, "<section class=\"page overview\" id=\"overview\" data-page=\"0\">\n%s</section>\n", overview)
+	// One numbering everywhere: a slide's number is its place among the
+	// lesson's slides, as the overview's timeline counts them; a pending
+	// placeholder is not a slide yet and has none.
+	total := 0
+	for _, s := range d.slides {
+		if s.id != "" {
+			total++
+		}
+	}
+	num := 0
 	for i, s := range d.slides {
-		writeSlide(b, s, i, len(d.slides))
+		if s.id != "" {
+			num++
+		}
+		writeSlide(b, s, i, num, total)
 	}
 }
 
@@ -309,13 +322,15 @@ func creditsHTML(d *deck) string {
 	return "<section class=\"credits\"><h2>Picture credits</h2>\n<ul>\n" + b.String() + "</ul></section>\n"
 }
 
-// writeSlide writes slide i of n as one page.
-func writeSlide(b *strings.Builder, s slide, i, n int) {
-	id := fmt.Sprintf("placeholder-%d", i+1)
+// writeSlide writes the deck's ith slide, numbered num of total (a
+// placeholder: not numbered), as one page.
+func writeSlide(b *strings.Builder, s slide, i, num, total int) {
+	id, number := fmt.Sprintf("placeholder-%d", i+1), ""
 	if s.id != "" {
 		id = "slide-" + s.id
+		number = fmt.Sprintf(" data-number=\"%d / %d\"", num, total)
 	}
-	fmt.Fprintf(b, "<section class=\"page slide\" id=\"%s\" data-page=\"%d\">\n<header>%s</header>\n<div class=\"children\">\n", html.EscapeString(id), i+1, s.head)
+	fmt.Fprintf(b, "<section class=\"page slide\" id=\"%s\" data-page=\"%d\"%s>\n<header>%s</header>\n<div class=\"children\">\n", html.EscapeString(id), i+1, number, s.head)
 	notes := s.notes
 	for _, c := range s.children {
 		b.WriteString(c.Body)
@@ -325,5 +340,8 @@ func writeSlide(b *strings.Builder, s slide, i, n int) {
 	if notes != "" {
 		fmt.Fprintf(b, "<aside class=\"notes\"><h3>Notes</h3>\n%s</aside>\n", notes)
 	}
-	fmt.Fprintf(b, "<footer>%d / %d</footer>\n</section>\n", i+1, n)
+	if s.id != "" {
+		fmt.Fprintf(b, "<footer>%d / %d</footer>\n", num, total)
+	}
+	b.WriteString("</section>\n")
 }
