@@ -6,12 +6,10 @@ import (
 	"fmt"
 	"html"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"time"
 
-	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
@@ -28,6 +26,11 @@ const InstallBrowser = "install chromium (Debian/Ubuntu: apt-get install chromiu
 // render rather than holding it forever.
 const PDFTimeout = 2 * time.Minute
 
+// MinPrintPoints is the smallest text a printed copy may hold, in
+// points: a sheet too full for its page continues on the next rather
+// than shrink its text below this.
+const MinPrintPoints = 8.0
+
 // The PDF's paper, A4 in inches: page.css's @page names only the
 // orientation and margins, so the browser's print dialog keeps the
 // printer's paper; the PDF needs one.
@@ -38,8 +41,10 @@ const (
 
 // PDFWriter prints the page HTMLWriter(handout) writes to PDF in the
 // headless browser at browser (see FindBrowser): the page's own print
-// stylesheet, one slide per sheet, fonts embedded, the lesson's title
-// and page numbers at the foot of each sheet.
+// stylesheet, each slide from a new sheet (landscape, so a board prints
+// wide enough for its smallest text), fonts embedded, the lesson's title
+// and page numbers at the foot of each sheet. Nothing is shrunk to fit a
+// sheet: what does not fit continues on the next (MinPrintPoints).
 func PDFWriter(ctx context.Context, browser string, handout bool) Writer {
 	return func(w io.Writer, doc *compose.Document, reg *modality.Registry, notes []AuthorNote) error {
 		var buf bytes.Buffer
@@ -82,9 +87,6 @@ func printPDF(ctx context.Context, browser string, htmlPage []byte, title string
 	if _, err := chromedp.Run(tab, chromedp.Evaluate[bool](`document.fonts.ready.then(() => true)`, chromedp.EvalAwaitPromise)); err != nil {
 		return nil, err
 	}
-	if err := fitSheets(tab); err != nil {
-		return nil, err
-	}
 	res, err := chromedp.Call(tab, page.PrintToPDF, pdfParams(title))
 	if err != nil {
 		return nil, err
@@ -92,49 +94,12 @@ func printPDF(ctx context.Context, browser string, htmlPage []byte, title string
 	return res.Data, nil
 }
 
-// The sheet's printable area in CSS pixels (96 per inch): A4 less
-// page.css's @page margins (12 mm at the sides and top, 16 mm below).
-const (
-	sheetWidthPx  = (a4Width - 24/25.4) * 96
-	sheetHeightPx = (a4Height - 28/25.4) * 96
-)
-
-// fitSheets lays the page out as it prints, on the sheet's width, and
-// shrinks (CSS zoom) each page taller than a sheet until it fits one: a
-// slide whose notes and answer key run long still prints on one sheet,
-// never spilling a line or two onto a near-empty next one.
-func fitSheets(tab context.Context) error {
-	if _, err := chromedp.Call(tab, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Media: "print"}); err != nil {
-		return err
-	}
-	if err := chromedp.Do(tab, chromedp.EmulateViewport(int64(math.Round(sheetWidthPx)), int64(math.Round(sheetHeightPx)))); err != nil {
-		return err
-	}
-	// A little under the sheet: rounding must not push a page over. A
-	// board keeps the page's width as it zooms, so one pass falls short:
-	// zoom again until the page fits, down to half size (past that a
-	// page spills over rather than become unreadable).
-	js := fmt.Sprintf(`(() => {
-		const avail = %f;
-		for (const p of document.querySelectorAll(".page")) {
-			let z = 1;
-			for (let h = p.getBoundingClientRect().height; h > avail && z > 0.5; h = p.getBoundingClientRect().height) {
-				z = Math.max(0.5, z * avail / h);
-				p.style.zoom = String(z);
-			}
-		}
-		return true;
-	})()`, sheetHeightPx*0.97)
-	_, err := chromedp.Run(tab, chromedp.Evaluate[bool](js))
-	return err
-}
-
 // pdfParams are the print settings: the page's @page rules (orientation,
 // margins) on A4, backgrounds (a board's colour) printed, and a footer
 // with the title and "page N / M" in the bottom margin.
 func pdfParams(title string) page.PrintToPDFParams {
 	yes := true
-	footer := `<div style="width:100%;margin:0 12mm;font-size:9px;color:#6b7682;display:flex;justify-content:space-between">` +
+	footer := `<div style="width:100%;margin:0 12mm;font-size:` + fmt.Sprint(MinPrintPoints) + `pt;color:#6b7682;display:flex;justify-content:space-between">` +
 		`<span>` + html.EscapeString(title) + `</span><span>page <span class="pageNumber"></span> / <span class="totalPages"></span></span></div>`
 	return page.PrintToPDFParams{
 		PaperWidth:        a4Width,
