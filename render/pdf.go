@@ -46,9 +46,16 @@ const (
 // and page numbers at the foot of each sheet. Nothing is shrunk to fit a
 // sheet: what does not fit continues on the next (MinPrintPoints).
 func PDFWriter(ctx context.Context, browser string, handout bool) Writer {
+	return PDFWriterWith(ctx, browser, HTMLOptions{Handout: handout})
+}
+
+// PDFWriterWith is PDFWriter printing the page HTMLWriterWith(opts)
+// writes (Present aside: a PDF prints every page).
+func PDFWriterWith(ctx context.Context, browser string, opts HTMLOptions) Writer {
+	opts.Present = false
 	return func(w io.Writer, doc *compose.Document, reg *modality.Registry, notes []AuthorNote) error {
 		var buf bytes.Buffer
-		if err := writeHTML(&buf, doc, reg, notes, HTMLOptions{Handout: handout}); err != nil {
+		if err := writeHTML(&buf, doc, reg, notes, opts); err != nil {
 			return err
 		}
 		title := ""

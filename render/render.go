@@ -11,6 +11,7 @@ import (
 	"html"
 	"io"
 	"maps"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -175,6 +176,10 @@ type HTMLOptions struct {
 	Handout bool
 	// Present opens the page as a slideshow, as if P had been pressed.
 	Present bool
+	// Gaps draws each pending spot as an empty gap for the teacher to
+	// fill, without the hint written for whoever generates it: the
+	// handout of a lesson not yet complete (render --allow-pending).
+	Gaps bool
 }
 
 // HTMLWriterWith is HTMLWriter with every choice.
@@ -254,8 +259,44 @@ func writeHTML(w io.Writer, doc *compose.Document, reg *modality.Registry, notes
 	b.WriteString("</main>\n<script>\n")
 	b.WriteString(pageJS)
 	b.WriteString("</script>\n</body>\n</html>\n")
-	_, err = io.WriteString(w, withMonoFont(b.String()))
+	page := b.String()
+	if opts.Gaps {
+		page = gaps(page)
+	}
+	_, err = io.WriteString(w, withMonoFont(page))
 	return err
+}
+
+// The pending spots as the modalities draw them: a box with "pending
+// ...: hint" in the page, a dashed frame with the hint on a board, a
+// label's hint (see gaps). Outer tags before inner: a pending title holds
+// a pending span.
+var (
+	pendingBoxes = []*regexp.Regexp{
+		regexp.MustCompile(`(?s)<h2 class="pending">.*?</h2>`),
+		regexp.MustCompile(`(?s)<div class="pending">.*?</div>`),
+		regexp.MustCompile(`(?s)<p class="pending">.*?</p>`),
+		regexp.MustCompile(`(?s)<li class="pending">.*?</li>`),
+		regexp.MustCompile(`(?s)<span class="pending">.*?</span>`),
+	}
+	pendingFrame = regexp.MustCompile(`(?s)<g class="pending">(<rect [^>]*/>).*?</g>`)
+	pendingLabel = regexp.MustCompile(`(?s)<g class="pending-label">.*?</g>`)
+	boxTag       = regexp.MustCompile(`^<(\w+)`)
+)
+
+// gaps empties every pending spot of a page: a gap the size of a line
+// (page.css's .gap), a board's frame with nothing in it, no label, so a
+// pupil's copy shows where the teacher is to fill in, and none of the
+// hints meant for a model.
+func gaps(page string) string {
+	for _, re := range pendingBoxes {
+		page = re.ReplaceAllStringFunc(page, func(m string) string {
+			tag := boxTag.FindStringSubmatch(m)[1]
+			return "<" + tag + ` class="gap" title="to be filled in"></` + tag + ">"
+		})
+	}
+	page = pendingFrame.ReplaceAllString(page, `<g class="gap">$1</g>`)
+	return pendingLabel.ReplaceAllString(page, "")
 }
 
 // writeHead writes the page's head: its title, the embedded font and
