@@ -51,12 +51,14 @@ can be looked at before generation.
 
 In the page, the arrow keys move between pages, N shows or hides the notes
 and P presents: one slide at a time scaled to the window at 16:9, without
-notes or answers (F fullscreen, A reveals a quiz's answers one question at a
-time, Escape leaves); S opens the presenter view, a second window with the
+notes or answers, a board shown alone before the quiz or activity beside it
+(F fullscreen, A reveals a quiz's answers one question at a time, of every
+kind, Escape leaves); S opens the presenter view, a second window with the
 notes, the next slide and a timer, kept in step. --present opens the page
-presenting. Printing gives the teacher copy, one slide
-per sheet with its notes and answer key below it; the page's print switch
-prints the pupil copy instead. --handout writes the pupil copy itself: no
+presenting. Printing gives the teacher copy, each slide from a new sheet
+with its notes and answer key after it, no text under 8 pt (a page too
+long goes on over the next sheet); the page's print switch prints the
+pupil copy instead. --handout writes the pupil copy itself: no
 notes, notes for the author or answer key anywhere in the file, and room
 to answer each question when printed. A handout is refused (exit 2,
 naming them) while anything in the lesson is pending, whose hints are
@@ -82,7 +84,8 @@ final answer-key slide. --handout leaves out the notes pages and the
 answer-key slide: a copy for students.
 
 --format pdf prints the HTML page (with --handout, the pupil copy) through
-headless Chromium: A4, one slide per sheet, fonts embedded, page numbers.
+headless Chromium: A4, each slide from a new (landscape) sheet, fonts
+embedded, page numbers.
 It needs Chromium installed (--chromium names one); HTML, Markdown and
 PowerPoint do not.
 
