@@ -229,6 +229,17 @@ func loadForRender(opts *renderOptions) (*compose.Document, error) {
 	return doc, nil
 }
 
+// checkAllowPending refuses --allow-pending where it draws no gaps.
+func checkAllowPending(opts *renderOptions) error {
+	if opts.allowPending && !opts.handout {
+		return usagef("--allow-pending is for --handout: the teacher's copy always shows what is pending, with its hints")
+	}
+	if opts.allowPending && opts.format != "html" && opts.format != "pdf" {
+		return usagef("--allow-pending draws gaps in the HTML and PDF handouts only; render the %s handout once nothing is pending", opts.format)
+	}
+	return nil
+}
+
 // checkHandout refuses a handout of a lesson with pending spots, naming
 // them, unless --allow-pending: their hints are written for a model, and
 // would reach pupils as if they were the lesson.
@@ -349,11 +360,8 @@ func renderWriter(opts *renderOptions) (render.Writer, error) {
 	if opts.present && opts.format != "html" {
 		return nil, usagef("--present is for --format html")
 	}
-	if opts.allowPending && !opts.handout {
-		return nil, usagef("--allow-pending is for --handout: the teacher's copy always shows what is pending, with its hints")
-	}
-	if opts.allowPending && opts.format != "html" && opts.format != "pdf" {
-		return nil, usagef("--allow-pending draws gaps in the HTML and PDF handouts only; render the %s handout once nothing is pending", opts.format)
+	if err := checkAllowPending(opts); err != nil {
+		return nil, err
 	}
 	if binaryFormat[opts.format] && opts.out == "-" && opts.io.OutTTY {
 		// On a terminal a zip's or PDF's bytes are noise (and the

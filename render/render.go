@@ -261,7 +261,7 @@ func writeHTML(w io.Writer, doc *compose.Document, reg *modality.Registry, notes
 	b.WriteString("</script>\n</body>\n</html>\n")
 	page := b.String()
 	if opts.Gaps {
-		page = gaps(page)
+		page = Gaps(page)
 	}
 	_, err = io.WriteString(w, withMonoFont(page))
 	return err
@@ -269,7 +269,7 @@ func writeHTML(w io.Writer, doc *compose.Document, reg *modality.Registry, notes
 
 // The pending spots as the modalities draw them: a box with "pending
 // ...: hint" in the page, a dashed frame with the hint on a board, a
-// label's hint (see gaps). Outer tags before inner: a pending title holds
+// label's hint (see Gaps). Outer tags before inner: a pending title holds
 // a pending span.
 var (
 	pendingBoxes = []*regexp.Regexp{
@@ -284,11 +284,11 @@ var (
 	boxTag       = regexp.MustCompile(`^<(\w+)`)
 )
 
-// gaps empties every pending spot of a page: a gap the size of a line
-// (page.css's .gap), a board's frame with nothing in it, no label, so a
-// pupil's copy shows where the teacher is to fill in, and none of the
-// hints meant for a model.
-func gaps(page string) string {
+// Gaps empties every pending spot of a page this package wrote: a gap
+// the size of a line (page.css's .gap), a board's frame with nothing in
+// it, no label, so a pupil's copy shows where the teacher is to fill in,
+// and none of the hints meant for a model.
+func Gaps(page string) string {
 	for _, re := range pendingBoxes {
 		page = re.ReplaceAllStringFunc(page, func(m string) string {
 			tag := boxTag.FindStringSubmatch(m)[1]
