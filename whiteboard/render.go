@@ -181,7 +181,9 @@ func (e *Element) render(s *strings.Builder) {
 			"\nAlt: " + fieldText(alt.Value, alt.Pending, alt.Hint)
 		inner := textfit.Box{X: box.X + 10, Y: box.Y + 10, W: max(box.W-20, 0), H: max(box.H-20, 0)}
 		st := textfit.Style{FontSize: min(20, max(box.H/6, 10))}
-		s.WriteString(textfit.Wrap(text, st, inner.W).SVG(inner, "left", "#3d4852"))
+		// A pending description's or alt's hint is the model's: a gap in a
+		// handout (the frame alone), as a pending label is.
+		writeLabel(s, textfit.Wrap(text, st, inner.W).SVG(inner, "left", "#3d4852"), description.Pending || alt.Pending)
 	}
 	s.WriteString("</g>\n")
 }
