@@ -17,8 +17,10 @@ import (
 	"github.com/lessongen/lessongen/internal/statedir"
 	"github.com/lessongen/lessongen/internal/termsafe"
 	"github.com/lessongen/lessongen/internal/yamlsrc"
+	"github.com/lessongen/lessongen/lesson"
 	"github.com/lessongen/lessongen/modality"
 	"github.com/lessongen/lessongen/render"
+	"github.com/lessongen/lessongen/session"
 )
 
 type renderOptions struct {
@@ -29,6 +31,9 @@ type renderOptions struct {
 	format string
 	// handout leaves out what is for the teacher alone: the pupil copy.
 	handout bool
+	// allowPending prints a handout of a lesson with pending spots, each
+	// as a gap for the teacher to fill.
+	allowPending bool
 	// present opens the HTML page as a slideshow.
 	present bool
 	// chromium is the browser --format pdf prints with; "" finds one.
@@ -46,14 +51,19 @@ can be looked at before generation.
 
 In the page, the arrow keys move between pages, N shows or hides the notes
 and P presents: one slide at a time scaled to the window at 16:9, without
-notes or answers (F fullscreen, A reveals a quiz's answers one question at a
-time, Escape leaves); S opens the presenter view, a second window with the
+notes or answers, a board shown alone before the quiz or activity beside it
+(F fullscreen, A reveals a quiz's answers one question at a time, of every
+kind, Escape leaves); S opens the presenter view, a second window with the
 notes, the next slide and a timer, kept in step. --present opens the page
-presenting. Printing gives the teacher copy, one slide
-per sheet with its notes and answer key below it; the page's print switch
-prints the pupil copy instead. --handout writes the pupil copy itself: no
+presenting. Printing gives the teacher copy, each slide from a new sheet
+with its notes and answer key after it, no text under 8 pt (a page too
+long goes on over the next sheet); the page's print switch prints the
+pupil copy instead. --handout writes the pupil copy itself: no
 notes, notes for the author or answer key anywhere in the file, and room
-to answer each question when printed.
+to answer each question when printed. A handout is refused (exit 2,
+naming them) while anything in the lesson is pending, whose hints are
+written for a model, not for pupils; --allow-pending prints it anyway,
+each pending spot an empty gap for the teacher to fill (HTML and PDF).
 
 --format md writes Marp Markdown instead (one slide per ---, notes as
 presenter comments; whiteboards are inline SVG, so convert it with
@@ -74,7 +84,8 @@ final answer-key slide. --handout leaves out the notes pages and the
 answer-key slide: a copy for students.
 
 --format pdf prints the HTML page (with --handout, the pupil copy) through
-headless Chromium: A4, one slide per sheet, fonts embedded, page numbers.
+headless Chromium: A4, each slide from a new (landscape) sheet, fonts
+embedded, page numbers.
 It needs Chromium installed (--chromium names one); HTML, Markdown and
 PowerPoint do not. A print that takes longer than %v plus %v a slide
 (a course book: every lesson's) is given up (exit 1).
@@ -124,6 +135,7 @@ func newCmdRender(f *factory, runF func(*renderOptions) error) *cobra.Command {
 	cmd.Flags().StringVar(&opts.format, "format", "html", "html, md (Marp Markdown), pptx (PowerPoint) or pdf (printed through headless Chromium)")
 	cmd.Flags().BoolVar(&opts.present, "present", false, "with --format html: the page opens as a slideshow (as if P were pressed)")
 	cmd.Flags().BoolVar(&opts.handout, "handout", false, "the pupil copy: no speaker notes, notes for the author or answer key (pptx: no notes pages or answer-key slide)")
+	cmd.Flags().BoolVar(&opts.allowPending, "allow-pending", false, "with --handout (html, pdf): print a lesson that still has pending spots, each as an empty gap for the teacher to fill")
 	for _, key := range renderSettings {
 		s, _ := lookupSetting(key)
 		s.addFlag(cmd.Flags())
@@ -161,6 +173,9 @@ func runRender(opts *renderOptions) error {
 	}
 	doc, err := loadForRender(opts)
 	if err != nil {
+		return err
+	}
+	if err := checkHandout(opts, doc); err != nil {
 		return err
 	}
 	out, err := renderTarget(opts, doc)
@@ -213,6 +228,63 @@ func loadForRender(opts *renderOptions) (*compose.Document, error) {
 	}
 	printProblems(opts.io, doc.Warnings)
 	return doc, nil
+}
+
+// checkAllowPending refuses --allow-pending where it draws no gaps.
+func checkAllowPending(opts *renderOptions) error {
+	if opts.allowPending && !opts.handout {
+		return usagef("--allow-pending is for --handout: the teacher's copy always shows what is pending, with its hints")
+	}
+	if opts.allowPending && opts.format != "html" && opts.format != "pdf" {
+		return usagef("--allow-pending draws gaps in the HTML and PDF handouts only; render the %s handout once nothing is pending", opts.format)
+	}
+	return nil
+}
+
+// checkHandout refuses a handout of a lesson with pending spots, naming
+// them, unless --allow-pending: their hints are written for a model, and
+// would reach pupils as if they were the lesson.
+func checkHandout(opts *renderOptions, doc *compose.Document) error {
+	if !opts.handout || opts.allowPending {
+		return nil
+	}
+	spots := pendingSpots(doc)
+	if len(spots) == 0 {
+		return nil
+	}
+	return usagef("%s: a handout would print %s still pending, with the hints written for the model that fills them:\n  %s\n"+
+		"generate them first (lessongen generate %s), or pass --allow-pending to print each as an empty gap for the teacher to fill",
+		opts.file, plural(len(spots), "spot"), strings.Join(spots, "\n  "), opts.file)
+}
+
+// pendingSpots names every pending spot of doc as plan does: the
+// lesson's, then each child's under its slide.
+func pendingSpots(doc *compose.Document) []string {
+	var out []string
+	name := func(where string, p session.Pending) string {
+		line := where + p.Name()
+		if p.Hint != "" {
+			line += fmt.Sprintf(" - %q", p.Hint)
+		}
+		return termsafe.Line(line)
+	}
+	doc.View(func(p *lesson.Plan) {
+		for _, s := range p.Pending() {
+			out = append(out, name("", s))
+		}
+	})
+	for _, id := range doc.Session().Children() {
+		child, err := doc.Session().WarmChild(id)
+		if err != nil {
+			continue // loadForRender loaded every child: none fails here
+		}
+		child.View(func(st session.State) {
+			for _, s := range st.Pending() {
+				out = append(out, name(partLabel("slides/"+id.Placement+"/"+id.Kind, "")+": ", s))
+			}
+		})
+	}
+	return out
 }
 
 // renderTarget is the file render writes: -o, else FILE with the
@@ -268,7 +340,7 @@ func renderWriter(opts *renderOptions) (render.Writer, error) {
 	var write render.Writer
 	switch opts.format {
 	case "html":
-		write = render.HTMLWriterWith(render.HTMLOptions{Handout: opts.handout, Present: opts.present})
+		write = render.HTMLWriterWith(render.HTMLOptions{Handout: opts.handout, Present: opts.present, Gaps: opts.allowPending})
 	case "md":
 		write = render.MarkdownWriter(opts.handout)
 	case "pptx":
@@ -282,12 +354,15 @@ func renderWriter(opts *renderOptions) (render.Writer, error) {
 		if ctx == nil {
 			ctx = context.Background()
 		}
-		write = render.PDFWriter(ctx, browser, opts.handout)
+		write = render.PDFWriterWith(ctx, browser, render.HTMLOptions{Handout: opts.handout, Gaps: opts.allowPending})
 	default:
 		return nil, usagef("--format must be html, md, pptx or pdf, got %q", opts.format)
 	}
 	if opts.present && opts.format != "html" {
 		return nil, usagef("--present is for --format html")
+	}
+	if err := checkAllowPending(opts); err != nil {
+		return nil, err
 	}
 	if binaryFormat[opts.format] && opts.out == "-" && opts.io.OutTTY {
 		// On a terminal a zip's or PDF's bytes are noise (and the

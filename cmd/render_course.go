@@ -53,6 +53,9 @@ func runRenderCourse(opts *renderOptions) error {
 	} else if opts.present && opts.format != "html" {
 		return usagef("--present is for --format html")
 	}
+	if err := checkAllowPending(opts); err != nil {
+		return err
+	}
 	rc, err := loadCourseForRender(opts)
 	if err != nil {
 		return err
@@ -90,6 +93,9 @@ func loadCourseForRender(opts *renderOptions) (*renderedCourse, error) {
 		lo := *opts
 		lo.file = p
 		if rc.docs[i], err = loadForRender(&lo); err != nil {
+			return nil, err
+		}
+		if err := checkHandout(&lo, rc.docs[i]); err != nil {
 			return nil, err
 		}
 		if rc.sums[i], err = course.ReadSummary(p, f.Course.Lessons[i].File); err != nil {
@@ -208,11 +214,15 @@ func renderCourseBook(opts *renderOptions, rc *renderedCourse, browser string) e
 	if err := render.CourseBook(&page, idx, rc.docs, opts.reg, rc.notes, opts.handout); err != nil {
 		return err
 	}
+	book := page.Bytes()
+	if opts.allowPending {
+		book = []byte(render.Gaps(string(book)))
+	}
 	ctx := opts.ctx
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	pdf, err := render.PrintBook(ctx, browser, page.Bytes(), idx.Title, rc.docs)
+	pdf, err := render.PrintBook(ctx, browser, book, idx.Title, rc.docs)
 	if err != nil {
 		return err
 	}
@@ -303,7 +313,7 @@ func (rc *renderedCourse) deckFiles(opts *renderOptions, index string) ([]deckFi
 func (rc *renderedCourse) writeDeck(opts *renderOptions, d deckFile) error {
 	write := render.PPTXWriter(opts.handout)
 	if d.format == "html" {
-		write = render.HTMLWriterWith(render.HTMLOptions{Handout: opts.handout, Present: opts.present})
+		write = render.HTMLWriterWith(render.HTMLOptions{Handout: opts.handout, Present: opts.present, Gaps: opts.allowPending})
 	}
 	var buf bytes.Buffer
 	if err := write(&buf, rc.docs[d.lesson], opts.reg, rc.notes[d.lesson]); err != nil {

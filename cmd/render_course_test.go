@@ -201,3 +201,29 @@ func readText(t *testing.T, file string) string {
 	}
 	return string(data)
 }
+
+// A course's handout is refused, as a lesson's is, while a lesson has a
+// pending spot (its hint is for the model); --allow-pending prints a gap.
+func TestRenderCourseHandoutPending(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{}
+	for k, v := range renderCourseFiles {
+		files[k] = v
+	}
+	files["lessons/02-adding.yaml"] = strings.Replace(files["lessons/02-adding.yaml"], "objectives: [Add fractions with the same denominator]", `objectives: !pending "HINT-OBJECTIVES for the model"`, 1)
+	writeFiles(t, dir, files)
+	index := filepath.Join(dir, "index.html")
+	_, stderr, code := run(t, "render", filepath.Join(dir, "course.yaml"), "-o", index, "--handout")
+	if code != 2 || !strings.Contains(stderr, `metadata.objectives - "HINT-OBJECTIVES for the model"`) {
+		t.Errorf("exit %d, want 2 naming the pending objectives:\n%s", code, stderr)
+	}
+	if _, err := os.Stat(index); err == nil {
+		t.Error("the refused handout wrote the index")
+	}
+	if _, stderr, code = run(t, "render", filepath.Join(dir, "course.yaml"), "-o", index, "--handout", "--allow-pending"); code != 0 {
+		t.Fatalf("--allow-pending: exit %d:\n%s", code, stderr)
+	}
+	if page := readText(t, filepath.Join(dir, "lessons", "02-adding.html")); strings.Contains(page, "HINT-OBJECTIVES") || !strings.Contains(page, `class="gap"`) {
+		t.Error("the --allow-pending handout prints the hint, or no gap for it")
+	}
+}

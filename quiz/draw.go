@@ -10,7 +10,7 @@ import (
 
 // drawQuestion writes what students see of a question after its prompt
 // (its face) and returns its answer key, as HTML, which only the notes show.
-func drawQuestion(b *strings.Builder, qu *Question, shuffle bool) (keyLines, at []string) {
+func drawQuestion(b *strings.Builder, qu *Question, shuffle bool) (keyLines, at, reveal []string) {
 	f := faceOf(qu, shuffle)
 	if len(f.options) > 0 || qu.kind() == TypeChoice {
 		class := "options"
@@ -43,7 +43,10 @@ func drawQuestion(b *strings.Builder, qu *Question, shuffle bool) (keyLines, at 
 	for _, k := range f.key {
 		keyLines = append(keyLines, html.EscapeString(k))
 	}
-	return keyLines, f.at
+	for _, r := range f.reveal {
+		reveal = append(reveal, html.EscapeString(r))
+	}
+	return keyLines, f.at, reveal
 }
 
 func writeList(b *strings.Builder, class, typ string, items []string) {

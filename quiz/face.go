@@ -27,6 +27,10 @@ type face struct {
 	// key is the answer key's parts; at the 1-based places of the right
 	// options, for the reveal in present mode.
 	key, at []string
+	// reveal is what present mode shows the class on a question whose
+	// answer is not an option to mark (short, numeric, order, match):
+	// the answer itself, without the key's whys and feedback.
+	reveal []string
 }
 
 type pendingSpot struct{ name, hint string }
@@ -110,6 +114,7 @@ func (f *face) short(qu *Question) {
 	f.write, f.marks = true, qu.Marks.Value
 	if qu.ModelAnswer.Set {
 		f.key = append(f.key, "Model answer: "+qu.ModelAnswer.Value)
+		f.reveal = []string{qu.ModelAnswer.Value}
 	}
 	f.pendingKey(qu.ModelAnswer.Pending, "model answer", qu.ModelAnswer.Hint)
 	f.pendingIf(qu.Marks.Pending, "marks", qu.Marks.Hint)
@@ -127,6 +132,7 @@ func (f *face) numeric(qu *Question) {
 			a += " ± " + qu.Tolerance.Value.Raw
 		}
 		f.key = append(f.key, a+unit)
+		f.reveal = []string{a + unit}
 	}
 	f.pendingKey(qu.Answer.Pending, "answer", qu.Answer.Hint)
 	f.pendingKey(qu.Tolerance.Pending, "tolerance", qu.Tolerance.Hint)
@@ -146,6 +152,7 @@ func (f *face) order(qu *Question) {
 	for i, it := range items {
 		order = append(order, OptionLabel(place[i])+". "+it)
 	}
+	f.reveal = order
 	if len(order) > 0 {
 		f.key = append(f.key, "In order: "+strings.Join(order, ", "))
 	}
@@ -163,6 +170,7 @@ func (f *face) match(qu *Question) {
 	for i, p := range pairs {
 		f.left = append(f.left, p.Left)
 		f.key = append(f.key, fmt.Sprintf("%d–%s (%s → %s)", i+1, OptionLabel(place[i]), p.Left, p.Right))
+		f.reveal = append(f.reveal, fmt.Sprintf("%d. %s → %s. %s", i+1, p.Left, OptionLabel(place[i]), p.Right))
 	}
 }
 

@@ -51,12 +51,17 @@ func Render(q *Quiz, bound map[string]string) modality.Rendered {
 		} else {
 			fmt.Fprintf(&body, "<p class=\"prompt\">%s</p>", html.EscapeString(qu.Prompt.Value))
 		}
-		keyLines, at := drawQuestion(&body, qu, q.Shuffle)
+		keyLines, at, reveal := drawQuestion(&body, qu, q.Shuffle)
 		drawHint(&body, qu)
 		body.WriteString("</li>\n")
 		// data-correct (the answers' places) lets the page reveal them
-		// on the question in present mode; the key stays in the notes.
+		// on the question in present mode, and the template the answer
+		// of a question with no option to mark; both stay in the notes,
+		// so a pupil's copy has neither. A template is never shown.
 		fmt.Fprintf(&notes, "<li data-correct=\"%s\">%s", strings.Join(at, " "), strings.Join(keyLines, "; "))
+		if len(reveal) > 0 {
+			fmt.Fprintf(&notes, "<template class=\"reveal\"><p>%s</p></template>", strings.Join(reveal, "</p><p>"))
+		}
 		switch {
 		case qu.Feedback.Set:
 			fmt.Fprintf(&notes, " — %s", html.EscapeString(qu.Feedback.Value))

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/url"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"unicode"
 
@@ -237,8 +238,14 @@ func markdownBlock(s string) string {
 	return "<div>\n" + strings.Join(out, "\n") + "\n</div>\n\n"
 }
 
+// templates matches an HTML fragment's templates, which never show.
+var templates = regexp.MustCompile(`(?s)<template\b.*?</template>`)
+
 // stripTags turns an HTML fragment into plain text for a comment.
 func stripTags(s string) string {
+	// A template (a quiz's answer for present mode's reveal) is never
+	// shown; the key beside it already says it.
+	s = templates.ReplaceAllString(s, "")
 	var b strings.Builder
 	in := false
 	for _, r := range s {

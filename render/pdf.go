@@ -6,12 +6,10 @@ import (
 	"fmt"
 	"html"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"time"
 
-	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
@@ -49,6 +47,11 @@ func (e *PDFTimeoutError) Error() string {
 	return fmt.Sprintf("the browser did not finish printing %d slides in %v (%v plus %v a slide); it may be stuck or the machine too busy: try again, or render HTML and print it from a browser", e.Slides, PDFTimeout(e.Slides), PDFBaseTimeout, PDFSlideTimeout)
 }
 
+// MinPrintPoints is the smallest text a printed copy may hold, in
+// points: a sheet too full for its page continues on the next rather
+// than shrink its text below this.
+const MinPrintPoints = 8.0
+
 // The PDF's paper, A4 in inches: page.css's @page names only the
 // orientation and margins, so the browser's print dialog keeps the
 // printer's paper; the PDF needs one.
@@ -59,12 +62,21 @@ const (
 
 // PDFWriter prints the page HTMLWriter(handout) writes to PDF in the
 // headless browser at browser (see FindBrowser): the page's own print
-// stylesheet, one slide per sheet, fonts embedded, the lesson's title
-// and page numbers at the foot of each sheet.
+// stylesheet, each slide from a new sheet (landscape, so a board prints
+// wide enough for its smallest text), fonts embedded, the lesson's title
+// and page numbers at the foot of each sheet. Nothing is shrunk to fit a
+// sheet: what does not fit continues on the next (MinPrintPoints).
 func PDFWriter(ctx context.Context, browser string, handout bool) Writer {
+	return PDFWriterWith(ctx, browser, HTMLOptions{Handout: handout})
+}
+
+// PDFWriterWith is PDFWriter printing the page HTMLWriterWith(opts)
+// writes (Present aside: a PDF prints every page).
+func PDFWriterWith(ctx context.Context, browser string, opts HTMLOptions) Writer {
+	opts.Present = false
 	return func(w io.Writer, doc *compose.Document, reg *modality.Registry, notes []AuthorNote) error {
 		var buf bytes.Buffer
-		if err := writeHTML(&buf, doc, reg, notes, HTMLOptions{Handout: handout}); err != nil {
+		if err := writeHTML(&buf, doc, reg, notes, opts); err != nil {
 			return err
 		}
 		title, slides := "", 0
@@ -110,9 +122,6 @@ func printPDF(ctx context.Context, browser string, htmlPage []byte, title string
 	if _, err := chromedp.Run(tab, chromedp.Evaluate[bool](`document.fonts.ready.then(() => true)`, chromedp.EvalAwaitPromise)); err != nil {
 		return nil, err
 	}
-	if err := fitSheets(tab); err != nil {
-		return nil, err
-	}
 	res, err := chromedp.Call(tab, page.PrintToPDF, pdfParams(title))
 	if err != nil {
 		return nil, err
@@ -120,57 +129,12 @@ func printPDF(ctx context.Context, browser string, htmlPage []byte, title string
 	return res.Data, nil
 }
 
-// The sheet's printable area in CSS pixels (96 per inch): A4 less
-// page.css's @page margins (12 mm at the sides and top, 16 mm below).
-const (
-	sheetWidthPx  = (a4Width - 24/25.4) * 96
-	sheetHeightPx = (a4Height - 28/25.4) * 96
-)
-
-// fitSheets lays the page out as it prints, on the sheet's width, and
-// shrinks (CSS zoom) each page taller than a sheet until it fits one: a
-// slide whose notes and answer key run long still prints on one sheet,
-// never spilling a line or two onto a near-empty next one.
-func fitSheets(tab context.Context) error {
-	if _, err := chromedp.Call(tab, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Media: "print"}); err != nil {
-		return err
-	}
-	if err := chromedp.Do(tab, chromedp.EmulateViewport(int64(math.Round(sheetWidthPx)), int64(math.Round(sheetHeightPx)))); err != nil {
-		return err
-	}
-	// A little under the sheet: rounding must not push a page over. A
-	// board keeps the page's width as it zooms, so one pass falls short:
-	// zoom again until the page fits, down to half size (past that a
-	// page spills over rather than become unreadable). Each pass reads
-	// every height before it zooms any: a read after a zoom lays the
-	// whole document out again, which, page by page, made a long
-	// lesson's print grow with the square of its slides.
-	js := fmt.Sprintf(`(() => {
-		const avail = %f;
-		let todo = [...document.querySelectorAll(".page")].map(p => ({p, z: 1}));
-		for (let pass = 0; pass < 50 && todo.length > 0; pass++) {
-			const hs = todo.map(t => t.p.getBoundingClientRect().height);
-			todo = todo.filter((t, i) => {
-				if (hs[i] <= avail || t.z <= 0.5) {
-					return false;
-				}
-				t.z = Math.max(0.5, t.z * avail / hs[i]);
-				t.p.style.zoom = String(t.z);
-				return true;
-			});
-		}
-		return true;
-	})()`, sheetHeightPx*0.97)
-	_, err := chromedp.Run(tab, chromedp.Evaluate[bool](js))
-	return err
-}
-
 // pdfParams are the print settings: the page's @page rules (orientation,
 // margins) on A4, backgrounds (a board's colour) printed, and a footer
 // with the title and "page N / M" in the bottom margin.
 func pdfParams(title string) page.PrintToPDFParams {
 	yes := true
-	footer := `<div style="width:100%;margin:0 12mm;font-size:9px;color:#6b7682;display:flex;justify-content:space-between">` +
+	footer := `<div style="width:100%;margin:0 12mm;font-size:` + fmt.Sprint(MinPrintPoints) + `pt;color:#6b7682;display:flex;justify-content:space-between">` +
 		`<span>` + html.EscapeString(title) + `</span><span>page <span class="pageNumber"></span> / <span class="totalPages"></span></span></div>`
 	return page.PrintToPDFParams{
 		PaperWidth:        a4Width,

@@ -158,8 +158,8 @@ func TestBrowserPresentFits(t *testing.T) {
 }
 
 // checkFits opens url in present mode at size and steps through its
-// pages with →, checking each (fitProblems); it returns how many there
-// are.
+// pages and their parts with →, checking each (fitProblems and
+// boardTextProblems); it returns how many pages there are.
 func checkFits(b tab, url string, size [2]int64) (n int) {
 	b.t.Helper()
 	if err := chromedp.Do(b.ctx, chromedp.EmulateViewport(size[0], size[1]), chromedp.Navigate(url)); err != nil {
@@ -167,19 +167,57 @@ func checkFits(b tab, url string, size [2]int64) (n int) {
 	}
 	b.eval(`document.fonts.ready.then(() => document.querySelectorAll("#deck > .page").length)`, &n)
 	b.keys(kb.Home)
-	for k := range n {
-		if got := b.page(); got != k {
-			b.t.Fatalf("%dx%d: on page %d, want %d", size[0], size[1], got, k)
+	k := 0
+	for presses := 0; k < n; presses++ {
+		if presses > 3*n {
+			b.t.Fatalf("%dx%d: %d presses of → did not reach the last page", size[0], size[1], presses)
 		}
 		var problems []string
 		b.eval(fitProblems, &problems)
+		b.eval(boardTextProblems, &problems)
 		for _, p := range problems {
 			b.t.Errorf("%s at %dx%d, page %d: %s", filepath.Base(url), size[0], size[1], k, p)
 		}
+		var before, after string
+		b.eval(`document.body.dataset.page + "." + document.body.dataset.step`, &before)
 		b.keys(kb.ArrowRight)
+		b.eval(`document.body.dataset.page + "." + document.body.dataset.step`, &after)
+		if after == before {
+			break // the last part of the last page
+		}
+		if got := b.page(); got != k && got != k+1 {
+			b.t.Fatalf("%dx%d: → went from page %d to %d", size[0], size[1], k, got)
+		} else {
+			k = got
+		}
+	}
+	if k != n-1 {
+		b.t.Errorf("%dx%d: → stopped on page %d of %d", size[0], size[1], k, n)
 	}
 	return n
 }
+
+// minBoardText is how small, in CSS pixels on the screen, a board's
+// 24 px text may be drawn in present mode: at the back of a classroom,
+// 16 px of a 1366x768 projector is about as small as reads.
+const minBoardText = 16.0 / 24
+
+// boardTextProblems lists each text of the boards the class sees that is
+// drawn smaller than minBoardText times its font size: its size on the
+// screen is its font size times the board's scale (its drawn width over
+// its canvas's) times the page's.
+var boardTextProblems = fmt.Sprintf(`(() => {
+  const out = [];
+  for (const svg of document.querySelectorAll(".page.current svg.whiteboard")) {
+    if (!svg.getClientRects().length) continue;
+    const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+    for (const t of svg.querySelectorAll("text")) {
+      const size = parseFloat(getComputedStyle(t).fontSize), drawn = size * scale;
+      if (drawn < size * %f - 0.01) out.push("board text " + JSON.stringify(t.textContent.slice(0, 30)) + " of " + size + " px drawn at " + drawn.toFixed(1) + " px");
+    }
+  }
+  return out;
+})()`, minBoardText)
 
 // checkArrowheads screenshots the current page and finds each arrowhead
 // drawn: the pixel at its triangle's centroid is the line's dark ink.
@@ -276,6 +314,14 @@ func TestBrowserPresentReveal(t *testing.T) {
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1366, 768), chromedp.Navigate(presentPage(t, allKinds, "states")+"#slide-states")); err != nil {
 		t.Fatal(err)
 	}
+	// The slide's board shows alone first: A has no question to reveal
+	// there, and → brings the quiz.
+	var before []string
+	b.eval(`[...document.querySelectorAll(".page.current .quiz li.question")].filter(q => q.getClientRects().length).map(q => q.textContent)`, &before)
+	if len(before) != 0 {
+		t.Errorf("the board's part of the slide shows questions: %q", before)
+	}
+	b.keys("a", kb.ArrowRight)
 	// The allkinds quiz: question 1's answer is A (0 °C), question 2's A.
 	shown := func() (marks []string) {
 		b.eval(`[...document.querySelectorAll(".page.current .quiz li.question")].map(q =>
@@ -341,6 +387,15 @@ func TestBrowserPresenterView(t *testing.T) {
 		!strings.Contains(state.Info, "of 6 min planned") || !strings.Contains(state.Clock, ":") || !strings.HasPrefix(state.UpNext, "Next: In what order?") {
 		t.Errorf("the presenter view of the equation slide: %+v", state)
 	}
+	// One numbering everywhere: the presenter view names the slide as its
+	// footer and the overview's timeline number it (the equation slide is
+	// the third of five; the pending placeholder is not counted).
+	var footer, row string
+	aud.eval(`document.querySelector(".page.current footer").textContent`, &footer)
+	aud.eval(`[...document.querySelectorAll("#overview table.timeline tr")].find(r => r.querySelector('a[href="#slide-equation"]')).cells[0].textContent`, &row)
+	if footer != "3 / 5" || row != "3" || !strings.HasPrefix(state.Info, "Slide 3 of 5 ") {
+		t.Errorf("the equation slide: footer %q, timeline row %q, presenter view %q; want 3 / 5, 3 and Slide 3 of 5", footer, row, state.Info)
+	}
 	if err := chromedp.Do(pctx, chromedp.EmulateViewport(1366, 768)); err != nil {
 		t.Fatal(err)
 	}
@@ -380,6 +435,7 @@ func TestBrowserPresenterReveal(t *testing.T) {
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1366, 768), chromedp.Navigate(presentPage(t, allKinds, "states")+"#slide-states")); err != nil {
 		t.Fatal(err)
 	}
+	aud.keys(kb.ArrowRight) // the quiz, after the board
 	pv := openPresenter(aud)
 	var key string
 	pv.eval(`new Promise(r => setTimeout(r, 200)).then(() => { const k = document.querySelector(".pv-notes .answer-key"); return k && k.getClientRects().length ? k.innerText : "" })`, &key)
@@ -407,12 +463,14 @@ func mustShot(t *testing.T, ctx context.Context) []byte {
 	return shot
 }
 
-// TestBrowserPresentHidesEveryAnswerKind presents the all-kinds slide of
-// every question type: the class sees the questions, the shuffled order
-// items, both match columns and the spaces to write in, and none of the
-// answer key (whys, model answer, numeric answer, solutions), even after
-// every answer is revealed, as a reveal marks options only.
-func TestBrowserPresentHidesEveryAnswerKind(t *testing.T) {
+// TestBrowserPresentRevealsEveryAnswerKind presents the all-kinds slide
+// of every question type: the class sees the questions, the shuffled
+// order items, both match columns and the spaces to write in, and none
+// of the answer key (whys, model answer, numeric answer, solutions) until
+// A reveals it: each press shows the next question's answer, whatever
+// its kind — marked options, or the answer written under the question —
+// and never the key's whys.
+func TestBrowserPresentRevealsEveryAnswerKind(t *testing.T) {
 	ctx := newBrowser(t)
 	b := tab{t, ctx}
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1366, 768), chromedp.Navigate(presentPage(t, allKinds, "kinds")+"#slide-kinds")); err != nil {
@@ -425,7 +483,14 @@ func TestBrowserPresentHidesEveryAnswerKind(t *testing.T) {
 	if share < 0.8 {
 		t.Errorf("a quiz without a board is %.0f%% of the slide's width, want it whole", 100*share)
 	}
-	for press := range 7 {
+	// What each press adds, question by question: the choice's and the
+	// true/false's marked options, the model answer, the number with its
+	// tolerance and unit, the order, the pairs.
+	answers := []string{"100 °C", "True", "MODEL-HIDDEN-the-water-evaporates", "7.2 ± 0.05 cm",
+		"C. evaporation", "1. melt → B. solid to liquid"}
+	revealedText := `[...document.querySelectorAll(".page.current .quiz li.question")].map(q =>
+	  [...q.querySelectorAll("li.correct, .revealed-answer")].filter(e => e.getClientRects().length).map(e => e.innerText).join("|"))`
+	for press := range 8 {
 		var seen string
 		b.eval(`document.querySelector(".page.current").innerText`, &seen)
 		for _, s := range []string{"Put the cycle in order.", "precipitation", "liquid to gas", "freeze", "True", "(2 marks)", "Think of a kettle."} {
@@ -433,9 +498,17 @@ func TestBrowserPresentHidesEveryAnswerKind(t *testing.T) {
 				t.Errorf("after %d × A the class does not see %q", press, s)
 			}
 		}
-		for _, s := range []string{"WHY-HIDDEN", "MODEL-HIDDEN", "7.2", "0.05", "In order", "→"} {
+		for _, s := range []string{"WHY-HIDDEN", "In order", "Model answer"} {
 			if strings.Contains(seen, s) {
 				t.Errorf("after %d × A the class sees %q", press, s)
+			}
+		}
+		var got []string
+		b.eval(revealedText, &got)
+		for j, a := range answers {
+			shown := j < press && press <= len(answers)
+			if len(got) <= j || strings.Contains(got[j], a) != shown {
+				t.Errorf("after %d × A, question %d shows %q; want %q shown: %v", press, j+1, got, a, shown)
 			}
 		}
 		var spaces int
@@ -443,16 +516,67 @@ func TestBrowserPresentHidesEveryAnswerKind(t *testing.T) {
 		if spaces != 2 {
 			t.Errorf("%d spaces to write in are drawn, want 2 (short and numeric)", spaces)
 		}
-		if press == 6 {
-			break
+		if press == 3 {
+			var problems []string
+			b.eval(fitProblems, &problems)
+			for _, p := range problems {
+				if !strings.HasPrefix(p, "visible to the class: correct") { // revealed, as it should be
+					t.Errorf("with answers revealed: %s", p)
+				}
+			}
 		}
 		b.keys("a")
 	}
-	// Six presses reveal all six questions: the options marked are the
-	// choice's and the true/false's answers; the other types mark none.
-	var marked []string
-	b.eval(`[...document.querySelectorAll(".page.current li.correct")].map(li => li.textContent)`, &marked)
-	if strings.Join(marked, "|") != "100 °C|True" {
-		t.Errorf("marked after every reveal: %q, want 100 °C and True", marked)
+}
+
+// TestBrowserPresentRevealsTheExample: A on the bundled example's quiz
+// (an order and a short question) shows each answer in turn.
+func TestBrowserPresentRevealsTheExample(t *testing.T) {
+	ctx := newBrowser(t)
+	b := tab{t, ctx}
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1366, 768), chromedp.Navigate(presentPage(t, example, "check")+"#slide-check")); err != nil {
+		t.Fatal(err)
+	}
+	var shown string
+	for i, want := range []string{"", "Chlorophyll absorbs light", "With no light, chlorophyll captures no energy"} {
+		b.eval(`[...document.querySelectorAll(".page.current .revealed-answer")].map(e => e.innerText).join("|")`, &shown)
+		if want == "" && shown != "" || !strings.Contains(shown, want) {
+			t.Errorf("after %d × A the class sees %q, want %q", i, shown, want)
+		}
+		b.keys("a")
+	}
+}
+
+var keyName = map[string]string{kb.ArrowRight: "→", kb.ArrowLeft: "←", kb.PageDown: "PageDown"}
+
+// TestBrowserReadingKeysAfterScroll: in the reading view, after the
+// reader scrolls to a slide, → brings the next one to the top of the
+// window and ← the one before.
+func TestBrowserReadingKeysAfterScroll(t *testing.T) {
+	ctx := newBrowser(t)
+	b := tab{t, ctx}
+	file := filepath.Join(t.TempDir(), "lesson.html")
+	if err := os.WriteFile(file, renderHTML(t, example), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1366, 768), chromedp.Navigate("file://"+file)); err != nil {
+		t.Fatal(err)
+	}
+	top := func(id string) (y float64) {
+		b.eval(`document.getElementById("`+id+`").getBoundingClientRect().top`, &y)
+		return y
+	}
+	for _, c := range []struct{ to, key, want string }{
+		{"slide-equation", kb.ArrowRight, "slide-check"},
+		{"slide-light", kb.ArrowRight, "slide-equation"},
+		{"slide-check", kb.ArrowLeft, "slide-equation"},
+		{"slide-hook", kb.PageDown, "slide-light"},
+	} {
+		// The reader scrolls (a wheel, a scroll bar): no key, no hash.
+		b.eval(`window.scrollTo(0, scrollY + document.getElementById("`+c.to+`").getBoundingClientRect().top + 40); new Promise(r => setTimeout(() => r(true), 50))`, new(bool))
+		b.keys(c.key)
+		if y := top(c.want); y < -1 || y > 30 {
+			t.Errorf("scrolled to %s, %s: %s is at %.0f px from the top, want at the top", c.to, keyName[c.key], c.want, y)
+		}
 	}
 }

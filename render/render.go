@@ -11,6 +11,7 @@ import (
 	"html"
 	"io"
 	"maps"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -175,6 +176,10 @@ type HTMLOptions struct {
 	Handout bool
 	// Present opens the page as a slideshow, as if P had been pressed.
 	Present bool
+	// Gaps draws each pending spot as an empty gap for the teacher to
+	// fill, without the hint written for whoever generates it: the
+	// handout of a lesson not yet complete (render --allow-pending).
+	Gaps bool
 }
 
 // HTMLWriterWith is HTMLWriter with every choice.
@@ -254,8 +259,44 @@ func writeHTML(w io.Writer, doc *compose.Document, reg *modality.Registry, notes
 	b.WriteString("</main>\n<script>\n")
 	b.WriteString(pageJS)
 	b.WriteString("</script>\n</body>\n</html>\n")
-	_, err = io.WriteString(w, withMonoFont(b.String()))
+	page := b.String()
+	if opts.Gaps {
+		page = Gaps(page)
+	}
+	_, err = io.WriteString(w, withMonoFont(page))
 	return err
+}
+
+// The pending spots as the modalities draw them: a box with "pending
+// ...: hint" in the page, a dashed frame with the hint on a board, a
+// label's hint (see Gaps). Outer tags before inner: a pending title holds
+// a pending span.
+var (
+	pendingBoxes = []*regexp.Regexp{
+		regexp.MustCompile(`(?s)<h2 class="pending">.*?</h2>`),
+		regexp.MustCompile(`(?s)<div class="pending">.*?</div>`),
+		regexp.MustCompile(`(?s)<p class="pending">.*?</p>`),
+		regexp.MustCompile(`(?s)<li class="pending">.*?</li>`),
+		regexp.MustCompile(`(?s)<span class="pending">.*?</span>`),
+	}
+	pendingFrame = regexp.MustCompile(`(?s)<g class="pending">(<rect [^>]*/>).*?</g>`)
+	pendingLabel = regexp.MustCompile(`(?s)<g class="pending-label">.*?</g>`)
+	boxTag       = regexp.MustCompile(`^<(\w+)`)
+)
+
+// Gaps empties every pending spot of a page this package wrote: a gap
+// the size of a line (page.css's .gap), a board's frame with nothing in
+// it, no label, so a pupil's copy shows where the teacher is to fill in,
+// and none of the hints meant for a model.
+func Gaps(page string) string {
+	for _, re := range pendingBoxes {
+		page = re.ReplaceAllStringFunc(page, func(m string) string {
+			tag := boxTag.FindStringSubmatch(m)[1]
+			return "<" + tag + ` class="gap" title="to be filled in"></` + tag + ">"
+		})
+	}
+	page = pendingFrame.ReplaceAllString(page, `<g class="gap">$1</g>`)
+	return pendingLabel.ReplaceAllString(page, "")
 }
 
 // writeHead writes the page's head: its title, the embedded font and
@@ -283,8 +324,21 @@ func writeDeck(b *strings.Builder, d *deck, withSwitch bool) {
 	}
 	overview += creditsHTML(d)
 	fmt.Fprintf(b, "<section class=\"page overview\" id=\"overview\" data-page=\"0\">\n%s</section>\n", overview)
+	// One numbering everywhere: a slide's number is its place among the
+	// lesson's slides, as the overview's timeline counts them; a pending
+	// placeholder is not a slide yet and has none.
+	total := 0
+	for _, s := range d.slides {
+		if s.id != "" {
+			total++
+		}
+	}
+	num := 0
 	for i, s := range d.slides {
-		writeSlide(b, s, i, len(d.slides))
+		if s.id != "" {
+			num++
+		}
+		writeSlide(b, s, i, num, total)
 	}
 }
 
@@ -309,13 +363,15 @@ func creditsHTML(d *deck) string {
 	return "<section class=\"credits\"><h2>Picture credits</h2>\n<ul>\n" + b.String() + "</ul></section>\n"
 }
 
-// writeSlide writes slide i of n as one page.
-func writeSlide(b *strings.Builder, s slide, i, n int) {
-	id := fmt.Sprintf("placeholder-%d", i+1)
+// writeSlide writes the deck's ith slide, numbered num of total (a
+// placeholder: not numbered), as one page.
+func writeSlide(b *strings.Builder, s slide, i, num, total int) {
+	id, number := fmt.Sprintf("placeholder-%d", i+1), ""
 	if s.id != "" {
 		id = "slide-" + s.id
+		number = fmt.Sprintf(" data-number=\"%d / %d\"", num, total)
 	}
-	fmt.Fprintf(b, "<section class=\"page slide\" id=\"%s\" data-page=\"%d\">\n<header>%s</header>\n<div class=\"children\">\n", html.EscapeString(id), i+1, s.head)
+	fmt.Fprintf(b, "<section class=\"page slide\" id=\"%s\" data-page=\"%d\"%s>\n<header>%s</header>\n<div class=\"children\">\n", html.EscapeString(id), i+1, number, s.head)
 	notes := s.notes
 	for _, c := range s.children {
 		b.WriteString(c.Body)
@@ -325,5 +381,8 @@ func writeSlide(b *strings.Builder, s slide, i, n int) {
 	if notes != "" {
 		fmt.Fprintf(b, "<aside class=\"notes\"><h3>Notes</h3>\n%s</aside>\n", notes)
 	}
-	fmt.Fprintf(b, "<footer>%d / %d</footer>\n</section>\n", i+1, n)
+	if s.id != "" {
+		fmt.Fprintf(b, "<footer>%d / %d</footer>\n", num, total)
+	}
+	b.WriteString("</section>\n")
 }

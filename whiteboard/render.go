@@ -181,7 +181,9 @@ func (e *Element) render(s *strings.Builder) {
 			"\nAlt: " + fieldText(alt.Value, alt.Pending, alt.Hint)
 		inner := textfit.Box{X: box.X + 10, Y: box.Y + 10, W: max(box.W-20, 0), H: max(box.H-20, 0)}
 		st := textfit.Style{FontSize: min(20, max(box.H/6, 10))}
-		s.WriteString(textfit.Wrap(text, st, inner.W).SVG(inner, "left", "#3d4852"))
+		// A pending description's or alt's hint is the model's: a gap in a
+		// handout (the frame alone), as a pending label is.
+		writeLabel(s, textfit.Wrap(text, st, inner.W).SVG(inner, "left", "#3d4852"), description.Pending || alt.Pending)
 	}
 	s.WriteString("</g>\n")
 }
@@ -197,7 +199,17 @@ func (e *Element) renderLabel(s *strings.Builder, box textfit.Box, color string)
 	}
 	l := textfit.Wrap(label, e.renderStyle(), box.W)
 	top := textfit.Box{X: box.X, Y: box.Y + (box.H-l.Height)/2, W: box.W, H: l.Height}
-	s.WriteString(l.SVG(top, "center", color))
+	writeLabel(s, l.SVG(top, "center", color), e.Label.Pending)
+}
+
+// writeLabel writes a label's SVG, a pending one's (its hint) marked so
+// that a handout can leave a gap in its place.
+func writeLabel(s *strings.Builder, svg string, pending bool) {
+	if pending {
+		s.WriteString("<g class=\"pending-label\">" + svg + "</g>")
+		return
+	}
+	s.WriteString(svg)
 }
 
 // renderArrow draws an arrow where arrowLine puts it (see arrows.go), with
@@ -223,7 +235,7 @@ func (b *Board) renderArrow(s *strings.Builder, e *Element) {
 		l := textfit.Wrap(lbl, textfit.Style{FontSize: arrowLabelFontSize}, w)
 		box := textfit.Box{X: mx - w/2, Y: my - l.Height - 4, W: w, H: l.Height}
 		fmt.Fprintf(s, "<rect x=\"%s\" y=\"%s\" width=\"%s\" height=\"%s\" fill=\"white\" fill-opacity=\"0.8\"/>", n(mx-l.Width/2-4), n(box.Y), n(l.Width+8), n(l.Height)) // arrowLabelPanel
-		s.WriteString(l.SVG(box, "center", color))
+		writeLabel(s, l.SVG(box, "center", color), e.Label.Pending)
 	}
 	s.WriteString("</g>\n")
 }
