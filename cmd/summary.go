@@ -138,7 +138,9 @@ func printSummary(w io.Writer, s runSummary) {
 		s.Done, s.Failed, s.Pending, s.WithDefects, plural(s.Defects, "defect"), s.Interrupted, plural(s.Steps, "step"), plural(s.Requests, "model request"),
 		s.Tokens.Prompt, s.Tokens.Completion, s.Tokens.Cached, s.elapsed.Round(time.Millisecond))
 	if s.Cost != nil {
-		fmt.Fprintf(w, "  %s\n", s.Cost.line())
+		for _, l := range s.Cost.lines() {
+			fmt.Fprintf(w, "  %s\n", l)
+		}
 	}
 	notStarted := 0
 	for _, n := range s.Incomplete {

@@ -1,6 +1,7 @@
 package llm
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -28,11 +29,25 @@ type capTransport struct {
 }
 
 func (t capTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	limit := t.limit
+	if l, ok := req.Context().Value(answerCapKey{}).(int64); ok {
+		limit = l
+	}
 	res, err := t.next.RoundTrip(req)
 	if res != nil && res.Body != nil {
-		res.Body = &cappedBody{rc: res.Body, left: t.limit, limit: t.limit}
+		res.Body = &cappedBody{rc: res.Body, left: limit, limit: limit}
 	}
 	return res, err
+}
+
+// answerCapKey carries a request's own cap (withAnswerCap).
+type answerCapKey struct{}
+
+// withAnswerCap has the requests made under ctx read at most limit bytes
+// of their answers, in place of the client's cap: an image answer's cap
+// follows from the picture limit, not from what chat answers need.
+func withAnswerCap(ctx context.Context, limit int64) context.Context {
+	return context.WithValue(ctx, answerCapKey{}, limit)
 }
 
 // cappedBody reads at most limit bytes, then fails every read.

@@ -60,6 +60,8 @@ type Server struct {
 	runnerLines int
 
 	conns atomic.Int64 // connections accepted
+	// imageStalls counts image requests, for ImagesOptions.Stall.
+	imageStalls atomic.Int64
 	cut   atomic.Bool  // a stream was cut (StreamOptions.CutOnce)
 	// inFlight counts chat requests being answered; peak is its most.
 	inFlight, peak atomic.Int64
@@ -285,6 +287,9 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	s.record(r, body)
 
 	if !s.pause(r.Context(), time.Duration(s.script.Latency)) {
+		abort()
+	}
+	if im := s.script.Images; im != nil && r.URL.Path == imagesPath && !s.pause(r.Context(), time.Duration(im.Delay)) {
 		abort()
 	}
 	if rep.hang {
