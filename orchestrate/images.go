@@ -104,80 +104,76 @@ func (g *pictureGate) settle(attempts int, answered bool) {
 }
 
 // illustrate runs the image pass over the hot children in scope, at most
-// budget requests (< 0: no cap) and, with cost, within its cap. The
-// pictures of different children are asked for side by side, at most
-// concurrency at once, each child's in its order; each image keeps its
-// placeholder unless its picture is drawn and committed.
+// budget requests (< 0: no cap) and, with cost, within its cap. Pictures
+// are asked for side by side, at most concurrency at once (an image
+// model takes tens of seconds a picture), each given to its element as
+// it comes; the report lists them in the boards' order. Each image keeps
+// its placeholder unless its picture is drawn and committed.
 func illustrate(ctx context.Context, tree Tree, scope Scope, im Images, budget, concurrency int, cost *costMeter) ImagesReport {
 	only := ""
 	if scope.Slide != "" {
 		only, _ = tree.Lookup(scope.Slide)
 	}
-	type node struct {
+	type job struct {
 		key   session.Key
 		child *session.Session
-		wants []modality.Unpictured
+		want  modality.Unpictured
 	}
-	var nodes []node
+	var jobs []job
 	for _, key := range tree.Session().Children() {
 		child, hot := tree.Session().HotChild(key)
 		if !hot || only != "" && key.Placement != only {
 			continue
 		}
-		var wants []modality.Unpictured
 		child.View(func(st session.State) {
 			if il, ok := st.(modality.Illustrated); ok {
-				wants = il.Unpictured()
+				for _, w := range il.Unpictured() {
+					jobs = append(jobs, job{key, child, w})
+				}
 			}
 		})
-		if len(wants) > 0 {
-			nodes = append(nodes, node{key, child, wants})
-		}
 	}
 	gate := &pictureGate{budget: budget, cost: cost}
 	slots := make(chan struct{}, max(concurrency, 1))
-	reps := make([]ImagesReport, len(nodes))
+	reps := make([]ImagesReport, len(jobs))
 	var wg sync.WaitGroup
-	for i, n := range nodes {
-		wg.Go(func() {
-			rep := &reps[i]
-			for _, w := range n.wants {
-				held := false
-				select {
-				case slots <- struct{}{}:
-					held = true
-				case <-ctx.Done():
-				}
-				if !held || ctx.Err() != nil || !gate.admit() {
-					rep.Left++
-					if held {
-						<-slots
-					}
-					continue
-				}
-				attempts, answered, err := drawOne(ctx, n.child, w, im)
-				gate.settle(attempts, answered)
+	// Taken in the boards' order, so a cap or budget leaves the last ones.
+	for i, j := range jobs {
+		held := false
+		select {
+		case slots <- struct{}{}:
+			held = true
+		case <-ctx.Done():
+		}
+		if !held || ctx.Err() != nil || !gate.admit() {
+			reps[i].Left++
+			if held {
 				<-slots
-				rep.Requests += attempts
-				if answered {
-					rep.Answered++
+			}
+			continue
+		}
+		wg.Go(func() {
+			defer func() { <-slots }()
+			rep := &reps[i]
+			attempts, answered, err := drawOne(ctx, j.child, j.want, im)
+			gate.settle(attempts, answered)
+			rep.Requests += attempts
+			if answered {
+				rep.Answered++
+			}
+			switch {
+			case errors.Is(err, llm.ErrNoImageEndpoint):
+				gate.mu.Lock()
+				if gate.noEndpoint == nil {
+					gate.noEndpoint = err
 				}
-				switch {
-				case errors.Is(err, llm.ErrNoImageEndpoint):
-					gate.mu.Lock()
-					if gate.noEndpoint == nil {
-						gate.noEndpoint = err
-					}
-					gate.mu.Unlock()
-					rep.Left++
-				case err != nil:
-					rep.Failed = append(rep.Failed, fmt.Sprintf("slide %q %s, image %q: %v", n.key.Placement, n.key.Kind, w.ID, err))
-				default:
-					rep.Made++
-					if !slices.Contains(rep.drawn, n.key) {
-						rep.drawn = append(rep.drawn, n.key)
-					}
-				}
+				gate.mu.Unlock()
+				rep.Left++
+			case err != nil:
+				rep.Failed = append(rep.Failed, fmt.Sprintf("slide %q %s, image %q: %v", j.key.Placement, j.key.Kind, j.want.ID, err))
+			default:
+				rep.Made++
+				rep.drawn = append(rep.drawn, j.key)
 			}
 		})
 	}
@@ -186,6 +182,7 @@ func illustrate(ctx context.Context, tree Tree, scope Scope, im Images, budget, 
 	for _, r := range reps {
 		rep.add(r)
 	}
+	rep.drawn = slices.Compact(rep.drawn)
 	rep.NoEndpoint, rep.CostSpent = gate.noEndpoint, gate.costSpent
 	return rep
 }
