@@ -80,6 +80,8 @@ func TestPricesSettingRefusesBadEntries(t *testing.T) {
 		"no output":     "prices:\n  - {model: m, input: 1}\n",
 		"negative":      "prices:\n  - {model: m, input: -1, output: 1}\n",
 		"a map":         "prices:\n  m: {input: 1, output: 1}\n",
+		"image, input":  "prices:\n  - {model: m, image: 0.1, input: 1}\n",
+		"bad image":     "prices:\n  - {model: m, image: -0.1}\n",
 	} {
 		config := filepath.Join(dir, "lessongen.yaml")
 		if err := os.WriteFile(config, []byte(body), 0o644); err != nil {
