@@ -162,6 +162,9 @@ func illustrate(ctx context.Context, tree Tree, scope Scope, im Images, budget, 
 				rep.Answered++
 			}
 			switch {
+			case err != nil && ctx.Err() != nil:
+				// Interrupted: not this picture's failure.
+				rep.Left++
 			case errors.Is(err, llm.ErrNoImageEndpoint):
 				gate.mu.Lock()
 				if gate.noEndpoint == nil {

@@ -42,8 +42,10 @@ func Setup(env *testscript.Env) error {
 //	fakellm dump FILE         write every request body, one JSON per line
 //	fakellm release           let held answers ("hold": true) go
 //	fakellm conns N           fail unless exactly N connections were accepted
-//	fakellm peak N            fail unless at most N requests, and at some
-//	                          moment exactly N, were being answered at once
+//	fakellm peak N            fail unless at some moment at least N requests
+//	                          were being answered at once (a request the
+//	                          client cut counts until the server sees the
+//	                          hang-up, so no upper bound is checked)
 //	fakellm stop              close the server (its counts stay readable)
 //	fakellm run-batch DIR N   answer N round files written to DIR as vLLM's
 //	                          offline runner would (Server.RunBatch), each
@@ -113,7 +115,7 @@ func Cmd(ts *testscript.TestScript, neg bool, args []string) {
 		}
 
 	case "peak":
-		if got, want := h.srv.PeakInFlight(), atoi(ts, args[1]); got != want {
+		if got, want := h.srv.PeakInFlight(), atoi(ts, args[1]); got < want {
 			ts.Fatalf("fakellm: at most %d requests were answered at once, want %d", got, want)
 		}
 
