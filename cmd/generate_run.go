@@ -160,7 +160,8 @@ func (g *generation) read() error {
 	if g.form, err = bridge.ParseForm(cfg.ToolSchema); err != nil {
 		return &usageError{err}
 	}
-	if err := checkMaxCost(cfg, cfg.Images && !opts.dryRun); err != nil {
+	// Pictures are drawn only by a run that writes files (images).
+	if err := checkMaxCost(cfg, cfg.Images && !opts.dryRun && opts.out != "-"); err != nil {
 		return err
 	}
 	if g.course == nil && cfg.Replay == "" {
