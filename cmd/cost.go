@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -244,33 +245,82 @@ func noPrice(model string) string {
 	return fmt.Sprintf("no price known for model %q: tokens only; %s", model, price.HowToAdd(model))
 }
 
+// imagePriceOf is the price of one picture of the image model --images
+// asks for (imageModel), from the config file's prices over
+// price.Default; false when the model has none, or is the server's own.
+func imagePriceOf(cfg *settings) (float64, bool) {
+	m := imageModel(cfg)
+	if m == "" {
+		return 0, false
+	}
+	return price.Default.With(cfg.Prices).LookupImage(m)
+}
+
 // runCost is the money a run spent, for its summary; USD is nil when
 // the model has no price.
 type runCost struct {
-	Model string   `json:"model"`
-	USD   *float64 `json:"usd"`
-	Note  string   `json:"note,omitempty"`
+	Model string `json:"model"`
+	// USD is the tokens' money and the pictures' (Images).
+	USD  *float64 `json:"usd"`
+	Note string   `json:"note,omitempty"`
+	// Images is what --images spent, on its own; nil without pictures.
+	Images *imagesCost `json:"images,omitempty"`
 }
 
-// costOf is what the tokens a run reported cost at the model's price.
-func costOf(cfg *settings, s runSummary) *runCost {
+// imagesCost is the pictures a run was sent and their money; USD is nil
+// when the image model has no price.
+type imagesCost struct {
+	Model    string   `json:"model"`
+	Pictures int      `json:"pictures"`
+	USD      *float64 `json:"usd"`
+	Note     string   `json:"note,omitempty"`
+}
+
+// costOf is what the tokens a run reported, and the pictures the server
+// sent it (--images), cost at their models' prices.
+func costOf(cfg *settings, s runSummary, pictures int) *runCost {
 	c := &runCost{Model: cfg.Model}
+	var images float64
+	if pictures > 0 {
+		img := &imagesCost{Model: cmp.Or(imageModel(cfg), "the server's image model"), Pictures: pictures}
+		if each, ok := imagePriceOf(cfg); ok {
+			images = each * float64(pictures)
+			img.USD = &images
+		} else {
+			img.Note = fmt.Sprintf("no price known for image model %q: pictures not counted in the cost; %s", img.Model, price.HowToAddImage(cmp.Or(imageModel(cfg), "NAME")))
+		}
+		c.Images = img
+	}
 	p, _, ok := priceOf(cfg)
 	if !ok {
 		c.Note = noPrice(cfg.Model)
 		return c
 	}
-	usd := p.Cost(price.Usage{Prompt: s.Tokens.Prompt, Completion: s.Tokens.Completion, Cached: s.Tokens.Cached})
+	usd := p.Cost(price.Usage{Prompt: s.Tokens.Prompt, Completion: s.Tokens.Completion, Cached: s.Tokens.Cached}) + images
 	c.USD = &usd
 	return c
 }
 
-// line is the summary's cost line.
-func (c *runCost) line() string {
+// lines are the summary's cost lines: the run's, then its pictures'.
+func (c *runCost) lines() []string {
+	var out []string
 	if c.USD == nil {
-		return fmt.Sprintf("cost: unknown, model %q has no price (add one under prices in the config file; see plan --cost)", c.Model)
+		out = append(out, fmt.Sprintf("cost: unknown, model %q has no price (add one under prices in the config file; see plan --cost)", c.Model))
+	} else {
+		with := ""
+		if c.Images != nil && c.Images.USD != nil {
+			with = " and its image model's"
+		}
+		out = append(out, fmt.Sprintf("cost: %s at %s's price%s (prices checked %s)", price.Money(*c.USD), c.Model, with, price.Checked))
 	}
-	return fmt.Sprintf("cost: %s at %s's price (prices checked %s)", price.Money(*c.USD), c.Model, price.Checked)
+	if im := c.Images; im != nil {
+		if im.USD == nil {
+			out = append(out, fmt.Sprintf("images: %s, cost unknown: image model %q has no price (add one under prices in the config file: image, USD per picture)", plural(im.Pictures, "picture"), im.Model))
+		} else {
+			out = append(out, fmt.Sprintf("images: %s, %s at %s's price of one (%s)", plural(im.Pictures, "picture"), price.Money(*im.USD), im.Model, price.ImageAsked))
+		}
+	}
+	return out
 }
 
 // costCap is --max-cost for the run, nil without it; a model with no
@@ -281,6 +331,7 @@ func costCap(cfg *settings, model llm.Model) *orchestrate.CostCap {
 	}
 	p, _, _ := priceOf(cfg)
 	c := &orchestrate.CostCap{Max: cfg.MaxCost, Price: p, Completion: worstAnswerTokens}
+	c.Image, _ = imagePriceOf(cfg)
 	if cfg.MaxTokens > 0 {
 		c.Completion = cfg.MaxTokens
 	}
@@ -292,14 +343,25 @@ func costCap(cfg *settings, model llm.Model) *orchestrate.CostCap {
 	return c
 }
 
-// checkMaxCost refuses --max-cost for a model without a price.
-func checkMaxCost(cfg *settings) error {
-	if _, _, ok := priceOf(cfg); cfg.MaxCost > 0 && !ok {
+// checkMaxCost refuses --max-cost for a model without a price, and,
+// when the run draws pictures, for an image model without one.
+func checkMaxCost(cfg *settings, pictures bool) error {
+	if cfg.MaxCost <= 0 {
+		return nil
+	}
+	if _, _, ok := priceOf(cfg); !ok {
 		why := "which has none"
 		if m, known := modelInfo(cfg, cfg.Model); known && m.Shutdown != "" && m.Price == nil {
 			why = "which has none: it was shut down on " + m.Shutdown
 		}
 		return usagef("--max-cost needs the price of model %q, %s\nfix: %s (prices are matched by exact name; the table in internal/price was checked %s)", cfg.Model, why, price.HowToAdd(cfg.Model), price.Checked)
+	}
+	if _, ok := imagePriceOf(cfg); pictures && !ok {
+		m := imageModel(cfg)
+		if m == "" {
+			return usagef("--max-cost with --images needs the price of a picture, and the image model is the server's own (image_model is not set)\nfix: set --image-model to the model the server draws with, and %s; or run without --images", price.HowToAddImage("NAME"))
+		}
+		return usagef("--max-cost with --images needs the price of a picture of image model %q, which has none\nfix: %s (matched by exact name; the table in internal/price was checked %s); or run without --images", m, price.HowToAddImage(m), price.Checked)
 	}
 	return nil
 }
@@ -334,7 +396,7 @@ func parsePrices(v any) (price.Table, error) {
 	return t, t.Check()
 }
 
-// priceEntry reads one {model, input, cached_input, output}.
+// priceEntry reads one {model, input, cached_input, output, image}.
 func priceEntry(it any) (string, price.Price, error) {
 	m, ok := it.(map[string]any)
 	if !ok {
@@ -342,13 +404,13 @@ func priceEntry(it any) (string, price.Price, error) {
 	}
 	var p price.Price
 	model, _ := m["model"].(string)
-	fields := map[string]*float64{"input": &p.Input, "cached_input": &p.CachedInput, "output": &p.Output}
+	fields := map[string]*float64{"input": &p.Input, "cached_input": &p.CachedInput, "output": &p.Output, "image": &p.Image}
 	for k, val := range m {
 		dst, known := fields[k]
 		switch {
 		case k == "model":
 		case !known:
-			return "", p, fmt.Errorf("unknown field %q in a price (want model, input, cached_input, output)", k)
+			return "", p, fmt.Errorf("unknown field %q in a price (want model, input, cached_input, output, image)", k)
 		default:
 			f, err := parseFloat(val)
 			if err != nil {
@@ -357,8 +419,9 @@ func priceEntry(it any) (string, price.Price, error) {
 			*dst = f
 		}
 	}
-	if model == "" || m["input"] == nil || m["output"] == nil {
-		return "", p, fmt.Errorf("a price needs model, input and output: %v", m)
+	// An image model's entry may hold its picture price alone.
+	if model == "" || (m["input"] == nil || m["output"] == nil) && (m["image"] == nil || m["input"] != nil || m["output"] != nil) {
+		return "", p, fmt.Errorf("a price needs model, input and output (or, for an image model, image): %v", m)
 	}
 	return model, p, nil
 }
@@ -367,9 +430,11 @@ func priceEntry(it any) (string, price.Price, error) {
 func pricesSchema() map[string]any {
 	usd := map[string]any{"type": "number", "minimum": 0, "description": "USD per 1M tokens"}
 	return map[string]any{"type": "array", "items": map[string]any{
-		"type":                 "object",
-		"properties":           map[string]any{"model": map[string]any{"type": "string"}, "input": usd, "cached_input": usd, "output": usd},
-		"required":             []any{"model", "input", "output"},
+		"type": "object",
+		"properties": map[string]any{"model": map[string]any{"type": "string"}, "input": usd, "cached_input": usd, "output": usd,
+			"image": map[string]any{"type": "number", "minimum": 0, "description": "USD per picture, for an image model (" + price.ImageAsked + ")"}},
+		"required":             []any{"model"},
+		"anyOf":                []any{map[string]any{"required": []any{"input", "output"}}, map[string]any{"required": []any{"image"}}},
 		"additionalProperties": false,
 	}}
 }

@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/lessongen/lessongen/internal/price"
 )
 
 // costEnv isolates a test from the machine's settings.
@@ -78,6 +80,8 @@ func TestPricesSettingRefusesBadEntries(t *testing.T) {
 		"no output":     "prices:\n  - {model: m, input: 1}\n",
 		"negative":      "prices:\n  - {model: m, input: -1, output: 1}\n",
 		"a map":         "prices:\n  m: {input: 1, output: 1}\n",
+		"image, input":  "prices:\n  - {model: m, image: 0.1, input: 1}\n",
+		"bad image":     "prices:\n  - {model: m, image: -0.1}\n",
 	} {
 		config := filepath.Join(dir, "lessongen.yaml")
 		if err := os.WriteFile(config, []byte(body), 0o644); err != nil {
@@ -131,13 +135,35 @@ func TestInitConfigTemplateUncommentedIsValid(t *testing.T) {
 func TestRunCostLine(t *testing.T) {
 	s := runSummary{}
 	s.Tokens.Prompt, s.Tokens.Completion, s.Tokens.Cached = 1_000_000, 100_000, 500_000
+	line := func(c *runCost) string { return strings.Join(c.lines(), "\n") }
 	// gpt-4.1: 500k at $2, 500k cached at $0.50, 100k out at $8.
-	if got := costOf(&settings{Model: "gpt-4.1"}, s); got.USD == nil || math.Abs(*got.USD-2.05) > 1e-9 || !strings.Contains(got.line(), "cost: $2.05 at gpt-4.1's price") {
-		t.Errorf("gpt-4.1: %+v %q", got, got.line())
+	if got := costOf(&settings{Model: "gpt-4.1"}, s, 0); got.USD == nil || math.Abs(*got.USD-2.05) > 1e-9 || line(got) != "cost: $2.05 at gpt-4.1's price (prices checked "+price.Checked+")" {
+		t.Errorf("gpt-4.1: %+v %q", got, line(got))
 	}
-	got := costOf(&settings{Model: "local"}, s)
-	if got.USD != nil || !strings.Contains(got.line(), `model "local" has no price`) || !strings.Contains(got.Note, "prices:") {
-		t.Errorf("unpriced: %+v %q", got, got.line())
+	got := costOf(&settings{Model: "local"}, s, 0)
+	if got.USD != nil || !strings.Contains(line(got), `model "local" has no price`) || !strings.Contains(got.Note, "prices:") {
+		t.Errorf("unpriced: %+v %q", got, line(got))
+	}
+}
+
+// Pictures the server sent are money too: on a line of their own and in
+// the run's cost, or named unpriced.
+func TestRunCostPictures(t *testing.T) {
+	s := runSummary{}
+	s.Tokens.Prompt, s.Tokens.Completion, s.Tokens.Cached = 1_000_000, 100_000, 500_000
+	got := costOf(&settings{Model: "gpt-4.1", ImageModel: "gpt-image-1.5"}, s, 3)
+	lines := strings.Join(got.lines(), "\n")
+	if got.USD == nil || math.Abs(*got.USD-(2.05+3*0.133)) > 1e-9 || got.Images == nil || got.Images.Pictures != 3 ||
+		got.Images.USD == nil || math.Abs(*got.Images.USD-0.399) > 1e-9 ||
+		!strings.Contains(lines, "cost: $2.45 at gpt-4.1's price and its image model's") ||
+		!strings.Contains(lines, "images: 3 pictures, $0.3990 at gpt-image-1.5's price of one (one 1024x1024 picture") {
+		t.Errorf("priced pictures: %+v\n%s", got, lines)
+	}
+	got = costOf(&settings{Model: "gpt-4.1", ImageModel: "my-drawer"}, s, 2)
+	lines = strings.Join(got.lines(), "\n")
+	if got.USD == nil || math.Abs(*got.USD-2.05) > 1e-9 || got.Images.USD != nil || !strings.Contains(got.Images.Note, "image: 0.20") ||
+		!strings.Contains(lines, `images: 2 pictures, cost unknown: image model "my-drawer" has no price`) {
+		t.Errorf("unpriced pictures: %+v\n%s", got, lines)
 	}
 }
 

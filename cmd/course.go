@@ -68,7 +68,7 @@ func checkCourseFlags(opts *generateOptions, cfg *settings) error {
 		return usagef("--state-dir names one state folder, but each lesson of a course keeps its own (.lessongen/FILE beside it); unset it (state_dir in the config, LESSONGEN_STATE_DIR), or run a lesson file")
 	}
 	// Before the course's own levels send anything.
-	if err := checkMaxCost(cfg); err != nil {
+	if err := checkMaxCost(cfg, cfg.Images); err != nil {
 		return err
 	}
 	printModelNotes(opts.io.ErrOut, cfg, time.Now())

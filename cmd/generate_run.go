@@ -160,7 +160,8 @@ func (g *generation) read() error {
 	if g.form, err = bridge.ParseForm(cfg.ToolSchema); err != nil {
 		return &usageError{err}
 	}
-	if err := checkMaxCost(cfg); err != nil {
+	// Pictures are drawn only by a run that writes files (images).
+	if err := checkMaxCost(cfg, cfg.Images && !opts.dryRun && opts.out != "-"); err != nil {
 		return err
 	}
 	if g.course == nil && cfg.Replay == "" {
@@ -519,7 +520,7 @@ func (g *generation) report(res orchestrate.Result) error {
 	sum := summarizeRun(res.Report, res.RunErr, time.Since(g.start), res.Written)
 	sum.Instruction = opts.instruction
 	sum.addStrict(g.strict)
-	sum.Cost = costOf(g.cfg, sum)
+	sum.Cost = costOf(g.cfg, sum, res.Images.Answered)
 	g.recordOrigin(sum.Status)
 	if g.course == nil && g.journals() && (sum.Status == event.StatusInterrupted || errors.As(res.RunErr, new(*orchestrate.BudgetSpentError))) {
 		// What it did is saved and the same command goes on from there

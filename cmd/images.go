@@ -33,6 +33,8 @@ func printImages(w io.Writer, rep orchestrate.ImagesReport, cfg *settings) {
 	if rep.NoEndpoint != nil {
 		fmt.Fprintf(w, "lessongen: warning: --images: %v; %s kept as placeholders\nfix: point --base-url at a server with the OpenAI images API (e.g. https://api.openai.com/v1), or run without --images\n",
 			rep.NoEndpoint, plural(rep.Left, "image"))
+	} else if rep.CostSpent != nil {
+		fmt.Fprintf(w, "lessongen: note: --images: %s not drawn: the next picture could pass --max-cost\n", plural(rep.Left, "image"))
 	} else if rep.Left > 0 {
 		fmt.Fprintf(w, "lessongen: note: --images: %s not drawn: the run's request budget (--max-requests) is spent\n", plural(rep.Left, "image"))
 	}

@@ -152,7 +152,9 @@ func printSummary(w io.Writer, s runSummary) {
 		s.Done, unfinished, s.Failed, s.Pending, s.WithDefects, plural(s.Defects, "defect"), s.Interrupted, plural(s.Steps, "step"), plural(s.Requests, "model request"),
 		s.Tokens.Prompt, s.Tokens.Completion, s.Tokens.Cached, s.elapsed.Round(time.Millisecond))
 	if s.Cost != nil {
-		fmt.Fprintf(w, "  %s\n", s.Cost.line())
+		for _, l := range s.Cost.lines() {
+			fmt.Fprintf(w, "  %s\n", l)
+		}
 	}
 	if s.Unfinished > 0 {
 		fmt.Fprintf(w, "  unfinished: nothing changed as asked (%q); the lesson is as it was\n", termsafe.Line(s.Instruction))

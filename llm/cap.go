@@ -30,8 +30,8 @@ type capTransport struct {
 
 func (t capTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	limit := t.limit
-	if n, ok := req.Context().Value(answerCapKey{}).(int64); ok {
-		limit = n
+	if l, ok := req.Context().Value(answerCapKey{}).(int64); ok {
+		limit = l
 	}
 	res, err := t.next.RoundTrip(req)
 	if res != nil && res.Body != nil {
@@ -40,10 +40,12 @@ func (t capTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	return res, err
 }
 
+// answerCapKey carries a request's own cap (withAnswerCap).
 type answerCapKey struct{}
 
-// withAnswerCap sets the cap for the requests made with ctx, for an
-// answer that is not one model turn (a batch's results).
+// withAnswerCap has the requests made under ctx read at most limit bytes
+// of their answers, in place of the client's cap: an image answer's cap
+// follows from the picture limit, not from what chat answers need.
 func withAnswerCap(ctx context.Context, limit int64) context.Context {
 	return context.WithValue(ctx, answerCapKey{}, limit)
 }

@@ -24,6 +24,10 @@ type CostCap struct {
 	// Completion is the most tokens one answer may hold: --max-tokens, or
 	// a ceiling the caller documents.
 	Completion int64
+	// Image is the price of one picture (generate --images): each is
+	// held against Max before it is asked for, and spent once the server
+	// sends it. The caller refuses --images with a cap and no price.
+	Image float64
 }
 
 // costModel holds a run to a CostCap, through its costMeter: a run's
@@ -112,6 +116,17 @@ func (m *costMeter) take(worst float64) error {
 	}
 	m.reserved += worst
 	return nil
+}
+
+// settle ends what take held for a request whose worst case was worst:
+// spent, when the server answered, else released.
+func (m *costMeter) settle(worst float64, answered bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.reserved -= worst
+	if answered {
+		m.spent += worst
+	}
 }
 
 // CostSpentError is the cause a run stops with before a request that

@@ -95,6 +95,18 @@ type Result struct {
 	Images ImagesReport
 }
 
+// costMeter is the meter of the run's --max-cost, nil without one: a
+// course's, or one for this run.
+func (o GenerateOptions) costMeter() *costMeter {
+	switch {
+	case o.Shared != nil:
+		return o.Shared.cost
+	case o.Budget.Cost != nil:
+		return &costMeter{c: o.Budget.Cost}
+	}
+	return nil
+}
+
 // Generate runs everything pending in scope (Run), with checkpoints
 // through opts.Store, then saves the result and the notes, and tells how
 // the run ended. Its error is for a run that stopped with nothing more
@@ -107,6 +119,9 @@ func Generate(ctx context.Context, tree Tree, scope Scope, opts GenerateOptions)
 	if opts.Events == nil {
 		opts.Events = event.Discard
 	}
+	// The pictures drawn after the subagents spend the same --max-cost.
+	cost := opts.costMeter()
+	opts.cost = cost
 	report, runErr := Run(ctx, tree, scope, opts.Options)
 	if le := (*statedir.LinkError)(nil); errors.As(runErr, &le) {
 		return Result{Report: report}, runErr
@@ -114,7 +129,9 @@ func Generate(ctx context.Context, tree Tree, scope Scope, opts GenerateOptions)
 	var images ImagesReport
 	var recordErr error
 	if opts.Images != nil && runErr == nil && ctx.Err() == nil {
-		images, recordErr = drawImages(ctx, tree, scope, opts, &report)
+		images, recordErr = drawImages(ctx, tree, scope, opts, &report, cost)
+		// Pictures left for the cap end the run as a spent budget does.
+		runErr = images.CostSpent
 	}
 	if opts.Stopped != nil {
 		if err := opts.Stopped(report); err != nil {

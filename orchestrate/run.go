@@ -33,6 +33,9 @@ type Options struct {
 	// flight that this run shares with others (a course's lessons); it
 	// replaces Budget.
 	Shared *Shared
+	// cost is the meter of Budget.Cost when the caller spends it after
+	// Run too (Generate's pictures); nil: Run makes its own.
+	cost *costMeter
 	// Bridge holds the registered modalities' tools.
 	Bridge    *bridge.Bridge
 	Model     llm.Model
@@ -218,7 +221,12 @@ func Run(ctx context.Context, tree Tree, scope Scope, opts Options) (Report, err
 	opts.Model = watchedModel{Model: opts.Model, h: h}
 	if opts.Budget.Cost != nil && opts.Shared == nil {
 		// A course's runs spend the one cap in Shared instead.
-		opts.Model = &costModel{Model: opts.Model, costMeter: newCostMeter(opts.Budget.Cost, stopStarting)}
+		m := opts.cost
+		if m == nil {
+			m = &costMeter{c: opts.Budget.Cost}
+		}
+		m.watch(stopStarting)
+		opts.Model = &costModel{Model: opts.Model, costMeter: m}
 	}
 	switch {
 	case opts.Shared != nil:

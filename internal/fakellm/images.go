@@ -2,9 +2,11 @@ package fakellm
 
 import (
 	"cmp"
+	"context"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"strings"
 
@@ -34,6 +36,17 @@ type ImagesOptions struct {
 	// (picturetest.HeaderPNG). No real server sends it; a run must refuse
 	// it from its header, before decoding.
 	HeaderOnly bool `json:"header_only,omitempty"`
+	// Delay holds each answer back this long: an image model takes tens
+	// of seconds a picture (OpenAI's guide: up to two minutes for
+	// complex prompts).
+	Delay Duration `json:"delay,omitempty"`
+	// Stall is how many image requests get no answer at all, until the
+	// client hangs up or the server closes (-1: every one): a stalled
+	// connection, as a proxy that lost its upstream leaves it.
+	Stall int `json:"stall,omitempty"`
+	// Endless answers 200 with a b64_json that never ends, as a runaway
+	// server or proxy may: the client's cap on what it reads must stop it.
+	Endless bool `json:"endless,omitempty"`
 }
 
 // Image servers Style imitates.
@@ -72,8 +85,14 @@ func (s *Server) imageReply(body []byte) reply {
 	if err := json.Unmarshal(body, &req); err != nil || req.Prompt == "" {
 		return errorReply(http.StatusBadRequest, "fakellm: an image request needs a prompt")
 	}
+	if opt.Stall < 0 || s.imageStalls.Add(1) <= int64(opt.Stall) {
+		return reply{hang: true}
+	}
 	if opt.Status != 0 {
 		return errorReply(opt.Status, opt.Message)
+	}
+	if opt.Endless {
+		return endlessImage()
 	}
 	w, h := opt.Width, opt.Height
 	if w <= 0 || h <= 0 {
@@ -115,4 +134,24 @@ func (s *Server) imageReply(body []byte) reply {
 		return reply{status: http.StatusOK, body: fmt.Sprintf(`{"created":%d,"data":[{"b64_json":%q,"url":null,"revised_prompt":null}],"output_format":"png","size":%q,"cot_output":null,"metrics":null}`, created, png, cmp.Or(req.Size, fmt.Sprintf("%dx%d", w, h)))}
 	}
 	return reply{status: http.StatusOK, body: fmt.Sprintf(`{"created":%d,"data":[{"b64_json":%q}]}`, created, png)}
+}
+
+// endlessImage is an image answer whose b64_json never ends, written
+// piece by piece from one reused block.
+func endlessImage() reply {
+	block := []byte(strings.Repeat("A", runawayBlock))
+	write := func(ctx context.Context, w io.Writer) {
+		if _, err := io.WriteString(w, `{"created":1,"data":[{"b64_json":"`); err != nil {
+			return
+		}
+		for ctx.Err() == nil {
+			if _, err := w.Write(block); err != nil {
+				return
+			}
+			if f, ok := w.(http.Flusher); ok {
+				f.Flush()
+			}
+		}
+	}
+	return reply{status: http.StatusOK, write: write}
 }

@@ -301,6 +301,9 @@ func ParseScript(data []byte) (Script, error) {
 }
 
 func (s Script) validate() error {
+	if s.Images != nil && s.Images.Delay < 0 {
+		return errors.New("fakellm: images delay must not be negative")
+	}
 	if s.Latency < 0 {
 		return errors.New("fakellm: latency must not be negative")
 	}

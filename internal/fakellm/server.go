@@ -61,8 +61,11 @@ type Server struct {
 	runnerLines int
 
 	conns atomic.Int64 // connections accepted
-	cut   atomic.Bool  // a stream was cut (StreamOptions.CutOnce)
-	// inFlight counts chat requests being answered; peak is its most.
+	// imageStalls counts image requests, for ImagesOptions.Stall.
+	imageStalls atomic.Int64
+	cut         atomic.Bool // a stream was cut (StreamOptions.CutOnce)
+	// inFlight counts chat and image requests being answered; peak is
+	// its most.
 	inFlight, peak atomic.Int64
 
 	// timer starts a wait of pause: a real timer, or a test's clock, so
@@ -126,7 +129,7 @@ func startServer(s Script, timer func(time.Duration) (<-chan time.Time, func() b
 // Conns is the number of connections accepted so far.
 func (s *Server) Conns() int { return int(s.conns.Load()) }
 
-// PeakInFlight is the most chat requests the server was answering at
+// PeakInFlight is the most chat and image requests the server was answering at
 // once: what a client's bound on concurrent requests let through.
 func (s *Server) PeakInFlight() int { return int(s.peak.Load()) }
 
@@ -286,6 +289,9 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	s.record(r, body)
 
 	if !s.pause(r.Context(), time.Duration(s.script.Latency)) {
+		abort()
+	}
+	if im := s.script.Images; im != nil && r.URL.Path == imagesPath && !s.pause(r.Context(), time.Duration(im.Delay)) {
 		abort()
 	}
 	if rep.hang {

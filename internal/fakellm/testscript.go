@@ -42,6 +42,10 @@ func Setup(env *testscript.Env) error {
 //	fakellm dump FILE         write every request body, one JSON per line
 //	fakellm release           let held answers ("hold": true) go
 //	fakellm conns N           fail unless exactly N connections were accepted
+//	fakellm peak N            fail unless at some moment at least N requests
+//	                          were being answered at once (a request the
+//	                          client cut counts until the server sees the
+//	                          hang-up, so no upper bound is checked)
 //	fakellm stop              close the server (its counts stay readable)
 //	fakellm run-batch DIR N   answer N round files written to DIR as vLLM's
 //	                          offline runner would (Server.RunBatch), each
@@ -51,7 +55,7 @@ func Setup(env *testscript.Env) error {
 // script ends.
 func Cmd(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) != 2 && (len(args) != 1 || (args[0] != "release" && args[0] != "stop")) && (len(args) != 3 || args[0] != "run-batch") {
-		ts.Fatalf("usage: fakellm start SCRIPTFILE | requests N | wait N | dump FILE | release | conns N | stop | run-batch DIR N")
+		ts.Fatalf("usage: fakellm start SCRIPTFILE | requests N | wait N | dump FILE | release | conns N | peak N | stop | run-batch DIR N")
 	}
 	h, _ := ts.Value(holderKey{}).(*holder)
 	if h == nil {
@@ -108,6 +112,11 @@ func Cmd(ts *testscript.TestScript, neg bool, args []string) {
 	case "conns":
 		if got, want := h.srv.Conns(), atoi(ts, args[1]); got != want {
 			ts.Fatalf("fakellm: %d connections accepted, want %d", got, want)
+		}
+
+	case "peak":
+		if got, want := h.srv.PeakInFlight(), atoi(ts, args[1]); got < want {
+			ts.Fatalf("fakellm: at most %d requests were answered at once, want %d", got, want)
 		}
 
 	case "dump":

@@ -80,6 +80,9 @@ type Model struct {
 
 func p(in, cached, out float64) *Price { return &Price{Input: in, CachedInput: cached, Output: out} }
 
+// image is an image model's price of one picture (Price.Image).
+func image(usd float64) *Price { return &Price{Image: usd} }
+
 // gpt6 are the capabilities the GPT-6 and GPT-5.6 model pages list for
 // Chat Completions: text and image input, tools with reasoning off,
 // max_completion_tokens, the Batch API.
@@ -127,13 +130,17 @@ var Models = map[string]Model{
 	"o3-mini":      {Shutdown: "2026-10-23", Aliases: []string{"o3-mini-2025-01-31"}, Caps: Caps{Tools: true, NoParallelToolCalls: true, CompletionTokens: true}},
 	"gpt-4.1-nano": {Shutdown: "2026-10-23", Aliases: []string{"gpt-4.1-nano-2025-04-14"}, Caps: chat41},
 
-	// Image models (POST /images/generations). Their prices are per
-	// image token, not chat tokens: none here.
+	// Image models (POST /images/generations), priced per picture
+	// (Price.Image: price.ImageAsked, the "high" column of the per-image
+	// table for 1024x1024). GPT Image 2.6 is priced per image token on
+	// its pages ($30 per 1M output tokens for Sunburst) with no
+	// per-picture figure found: no price, so --max-cost --images asks
+	// for one (HowToAddImage).
 	"gpt-image-2.6-sunburst": {Caps: Caps{Images: true}},
 	"gpt-image-2.6-flare":    {Caps: Caps{Images: true}},
 	"chatgpt-image-latest":   {Caps: Caps{Images: true}, Shutdown: "2026-12-01"},
-	"gpt-image-1.5":          {Caps: Caps{Images: true}, Shutdown: "2026-12-01", Aliases: []string{"gpt-image-1.5-2025-12-16"}},
-	"gpt-image-1-mini":       {Caps: Caps{Images: true}, Shutdown: "2026-12-01"},
+	"gpt-image-1.5":          {Price: image(0.133), Caps: Caps{Images: true}, Shutdown: "2026-12-01", Aliases: []string{"gpt-image-1.5-2025-12-16"}},
+	"gpt-image-1-mini":       {Price: image(0.036), Caps: Caps{Images: true}, Shutdown: "2026-12-01"},
 	"gpt-image-1":            {Caps: Caps{Images: true}, Shutdown: "2026-10-23"},
 	// DALL·E: removed (the pages give no date still listed); kept for
 	// response_format, which they alone take, for servers that imitate them.

@@ -10,13 +10,28 @@ import (
 	"slices"
 )
 
-// Price is what one model costs, in US dollars per 1M tokens.
+// Price is what one model costs, in US dollars per 1M tokens, or for an
+// image model per picture.
 type Price struct {
 	Input float64 `json:"input" yaml:"input"`
 	// CachedInput is the price of prompt tokens the server reports as
 	// cached; 0 means the same as Input.
 	CachedInput float64 `json:"cached_input,omitempty" yaml:"cached_input,omitempty"`
 	Output      float64 `json:"output" yaml:"output"`
+	// Image is an image model's price of one picture as --images asks
+	// for it (ImageAsked); 0 means none known.
+	Image float64 `json:"image,omitempty" yaml:"image,omitempty"`
+}
+
+// ImageAsked is the picture --images asks for, which Price.Image is
+// the price of: one 1024x1024 picture, sent without a quality, so the
+// server's "auto" picks it; the price is that of the highest quality
+// auto may pick, the most one picture can cost.
+const ImageAsked = "one 1024x1024 picture at the highest quality (quality auto)"
+
+// imageOnly is an image model's entry: it prices pictures, not tokens.
+func (p Price) imageOnly() bool {
+	return p.Image > 0 && p.Input == 0 && p.CachedInput == 0 && p.Output == 0
 }
 
 // Usage is what a run or a request spends, as the server counts it.
@@ -58,10 +73,17 @@ func (t Table) With(over Table) Table {
 // reports the entry it used.
 func (t Table) Lookup(model string) (p Price, entry string, ok bool) {
 	p, ok = t[model]
-	if !ok {
+	if !ok || p.imageOnly() {
 		return Price{}, "", false
 	}
 	return p, model, true
+}
+
+// LookupImage finds an image model's price of one picture (Price.Image)
+// by its exact name.
+func (t Table) LookupImage(model string) (usd float64, ok bool) {
+	p, ok := t[model]
+	return p.Image, ok && p.Image > 0
 }
 
 // Check refuses a negative price, or one that is not a finite number (a
@@ -69,7 +91,7 @@ func (t Table) Lookup(model string) (p Price, entry string, ok bool) {
 func (t Table) Check() error {
 	for _, k := range slices.Sorted(maps.Keys(t)) {
 		p := t[k]
-		for _, v := range []float64{p.Input, p.CachedInput, p.Output} {
+		for _, v := range []float64{p.Input, p.CachedInput, p.Output, p.Image} {
 			switch {
 			case math.IsNaN(v) || math.IsInf(v, 0):
 				return fmt.Errorf("the price of %q is not a finite number", k)
@@ -84,6 +106,11 @@ func (t Table) Check() error {
 // HowToAdd says how to give a model without a price one, for messages.
 func HowToAdd(model string) string {
 	return fmt.Sprintf("add one under prices in the config file (USD per 1M tokens), e.g.\n  prices:\n    - {model: %s, input: 0.40, cached_input: 0.10, output: 1.60}", model)
+}
+
+// HowToAddImage says how to give an image model without a price one.
+func HowToAddImage(model string) string {
+	return fmt.Sprintf("add one under prices in the config file (USD per picture: %s), e.g.\n  prices:\n    - {model: %s, image: 0.20}", ImageAsked, model)
 }
 
 // Money formats dollars for people: cents for sums of a dollar or more,

@@ -158,3 +158,24 @@ func TestShutdownNote(t *testing.T) {
 		}
 	}
 }
+
+// An image model's entry prices pictures: its name is no chat model with
+// a price of nothing, and a chat model's entry prices no picture.
+func TestImagePrices(t *testing.T) {
+	tab := Default.With(Table{"drawer": {Image: 0.02}, "both": {Input: 1, Output: 2, Image: 0.05}})
+	if _, _, ok := tab.Lookup("drawer"); ok {
+		t.Error("an image model's entry priced chat tokens")
+	}
+	if usd, ok := tab.LookupImage("drawer"); !ok || usd != 0.02 {
+		t.Errorf("drawer: %v %v", usd, ok)
+	}
+	if _, _, ok := tab.Lookup("both"); !ok {
+		t.Error("an entry with both lost its token price")
+	}
+	if _, ok := tab.LookupImage(DefaultModel); ok {
+		t.Errorf("chat model %s priced pictures", DefaultModel)
+	}
+	if usd, ok := tab.LookupImage("gpt-image-1.5-2025-12-16"); !ok || usd != 0.133 {
+		t.Errorf("the alias of gpt-image-1.5: %v %v", usd, ok)
+	}
+}
