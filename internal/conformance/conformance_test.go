@@ -144,8 +144,28 @@ func writeLesson(t *testing.T, reg *modality.Registry, dir string) string {
 // TestEveryModalityGoesThroughEveryStep drives each registered child kind
 // and the toy worksheet through the life of a lesson; each step fails the
 // test for the kind it leaves out.
-func TestEveryModalityGoesThroughEveryStep(t *testing.T) {
-	reg, draws := watched(t, registry(t))
+func TestEveryModalityGoesThroughEveryStep(t *testing.T) { everyStep(t, registry(t)) }
+
+// TestEveryStepWithAnotherKind: one kind more than today's (a copy of the
+// toy under another name) goes through every step too; a run sized for
+// today's kinds (--concurrency 8) would wait forever for its subagents.
+func TestEveryStepWithAnotherKind(t *testing.T) {
+	base, err := cmd.Registry()
+	if err != nil {
+		t.Fatal(err)
+	}
+	another := worksheetModality()
+	another.Name = "another" + toyName
+	// The toy stays last: resume scripts its second turn.
+	reg, err := base.With(another, worksheetModality())
+	if err != nil {
+		t.Fatal(err)
+	}
+	everyStep(t, reg)
+}
+
+func everyStep(t *testing.T, reg *modality.Registry) {
+	reg, draws := watched(t, reg)
 	path := writeLesson(t, reg, t.TempDir())
 	t.Setenv("LESSONGEN_API_KEY", fakellm.DummyAPIKey)
 	t.Setenv("LESSONGEN_STATE_DIR", "")
