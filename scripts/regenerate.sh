@@ -5,7 +5,8 @@
 #
 #   bridge/testdata/catalog/*.golden.json      the tool catalog per kind (add_slide's briefs)
 #   orchestrate/testdata/prompts/*.txt         the prompts per level
-#   orchestrate/cost_calibrated.go             plan --cost's calibration (first request's bytes)
+#   orchestrate/cost_calibrated.go             plan --cost's calibration, from testdata/recordings/fractions
+#                                              (a real model's run: remake that recording for new prompts)
 #   internal/conformance/testdata/capabilities.txt  which kind has which capability
 #   examples/photosynthesis/recording.jsonl    the README's first command's replay
 set -euo pipefail
