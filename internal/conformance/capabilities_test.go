@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"testing"
 	"text/tabwriter"
 
@@ -81,7 +82,22 @@ var capabilities = []capability{
 	hook("MetadataContent", "orchestrate: resume compares metadata", func(k *modality.Descriptor) bool { return k.MetadataContent != nil }),
 	hook("Prompts", "templates: own prompts (else embedded)", func(k *modality.Descriptor) bool { return len(k.Prompts) > 0 }),
 	hook("Codec.Report", "compose: defects after binding", func(k *modality.Descriptor) bool { return k.Codec != nil && k.Codec.Report != nil }),
+	// A kind brings no style of its own: the page's stylesheet must name
+	// its class (the one its Render's fragment carries), or it is drawn
+	// unstyled.
+	hook("rule in render/page.css", "render: the page's stylesheet", func(k *modality.Descriptor) bool {
+		return regexp.MustCompile(`\.` + regexp.QuoteMeta(k.Name) + `\b`).Match(pageCSS)
+	}),
 }
+
+// pageCSS is the stylesheet render embeds in every page.
+var pageCSS = func() []byte {
+	data, err := os.ReadFile("../../render/page.css")
+	if err != nil {
+		panic(err)
+	}
+	return data
+}()
 
 // TestCapabilityMatrix writes which registered kind (and the toy) has
 // which optional capability, and compares it with the golden file: a kind
