@@ -73,7 +73,6 @@ var capabilities = []capability{
 	intent[modality.Briefed]("bridge: briefs per child kind"),
 	intent[session.Targeted]("bridge: a step focused on one item"),
 	intent[modality.PicturePlacer]("bridge: list_images, pictures from --sources"),
-	hook("Doc", "help text", func(k *modality.Descriptor) bool { return k.Doc != "" }),
 	hook("Brief", "bridge: parent's add tool", func(k *modality.Descriptor) bool { return k.Brief != "" }),
 	hook("BriefRequired", "bridge: brief required", func(k *modality.Descriptor) bool { return k.BriefRequired }),
 	hook("Bindable", "orchestrate: slide props bind", func(k *modality.Descriptor) bool { return len(k.Bindable) > 0 }),
