@@ -28,4 +28,11 @@ func Modality() modality.Descriptor {
 	}
 }
 
-var _ session.State = (*Activity)(nil)
+// The optional capabilities an activity has, checked here so that losing
+// one is a compile error (the conformance test's matrix lists them by kind).
+var (
+	_ session.State      = (*Activity)(nil)
+	_ session.Provenance = (*Activity)(nil)
+	_ session.Guarded    = (*Activity)(nil)
+	_ modality.Timed     = (*Activity)(nil)
+)

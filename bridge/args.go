@@ -171,13 +171,6 @@ func joinPath(segs []segment) string {
 	return p
 }
 
-// duplicateKey finds the first key that occurs twice in one object of a
-// valid JSON text and returns its path ("x", "style.color", "terms[1].term").
-func duplicateKey(raw string) (string, bool) {
-	a := decodeArgs(raw)
-	return a.dup, a.hasDup
-}
-
 // citesSomething reports whether a call's arguments hold a non-empty
 // "sources" list anywhere (an element's, a question's, a list item's).
 func (a callArgs) citesSomething() bool {

@@ -445,13 +445,6 @@ func (c *Catalog) Spec(name string) (session.Spec, bool) {
 	return e.spec, true
 }
 
-// Encode turns an intent back into a tool call, the inverse of Parse; tests
-// and recorded histories use it.
-func Encode(in session.Intent) (name string, args json.RawMessage, err error) {
-	args, err = json.Marshal(in)
-	return ToolName(reflect.TypeOf(in)), args, err
-}
-
 // Signature lists a tool's parameters for people: optional ones end in "?".
 func (c *Catalog) Signature(name string) string {
 	e, ok := c.byName[name]

@@ -32,20 +32,10 @@ func (ListImages) Run(tc tool.Context) ([]any, *tool.Error) {
 	return out, nil
 }
 
-// picturePlacer is an intent that shows a picture from the sources by
-// its listed name (whiteboard.PlaceImage). The bridge reads the picture
-// and hands its bytes to the intent, so no model ever names a path or
-// supplies bytes, and the sandbox is the only way a picture gets in.
-type picturePlacer interface {
-	session.Intent
-	PictureName() string
-	WithPicture(data []byte, description string) session.Intent
-}
-
 // withPicture reads the picture in names from the sources into it; other
 // intents pass unchanged.
 func withPicture(tc tool.Context, in session.Intent) (session.Intent, *tool.Error) {
-	p, ok := in.(picturePlacer)
+	p, ok := in.(modality.PicturePlacer)
 	if !ok {
 		return in, nil
 	}
@@ -60,7 +50,7 @@ func withPicture(tc tool.Context, in session.Intent) (session.Intent, *tool.Erro
 }
 
 // places reports whether the entry's intent places a picture.
-func (e *entry) places() bool { return e.typ.Implements(reflect.TypeFor[picturePlacer]()) }
+func (e *entry) places() bool { return e.typ.Implements(reflect.TypeFor[modality.PicturePlacer]()) }
 
 // placesPictures reports whether level l has an intent that places a
 // picture: only such levels are offered list_images, and that intent

@@ -133,16 +133,11 @@ type Toolset struct {
 	offeredOnce sync.Once
 }
 
-// defective is a state that knows its layout defects (a whiteboard).
-type defective interface {
-	Defects() []session.Warning
-}
-
 // defectsOf lists sess's current defects, none for a state without them.
 func defectsOf(sess *session.Session) []session.Warning {
 	var ds []session.Warning
 	sess.View(func(st session.State) {
-		if d, ok := st.(defective); ok {
+		if d, ok := st.(modality.Defective); ok {
 			ds = d.Defects()
 		}
 	})
@@ -180,7 +175,7 @@ func (b *Bridge) NewToolset(level modality.Level, node string, sess *session.Ses
 }
 
 // Tools returns the tool definitions offered to the model, with the
-// node's own bounds (see bounded) in their schemas: the tools every such
+// node's own bounds (see modality.Bounded) in their schemas: the tools every such
 // subagent gets first, then the local tools its grant holds (all
 // read-only, so offered to a focused subagent too), then the setters. At
 // a level with a node per slide (shared) every setter is offered, so every
@@ -197,7 +192,7 @@ func (t *Toolset) Tools() []tool.Def {
 		o := t.catalog.offered(WithPictures(t.Level, t.Sources != nil), t.Form, t.Focus != "", t.shared || t.Refine, pending)
 		var bounds map[string][2]float64
 		t.sess.View(func(st session.State) {
-			if b, ok := st.(bounded); ok {
+			if b, ok := st.(modality.Bounded); ok {
 				bounds = b.Bounds()
 			}
 		})
@@ -245,14 +240,6 @@ func (t *Toolset) toolsForLeft() string {
 		return "nothing of that kind is pending"
 	}
 	return "tools for what is left: " + strings.Join(names, ", ")
-}
-
-// bounded is a state whose numeric arguments have narrower bounds than the
-// ranges their intents declare, e.g. a whiteboard's coordinates by its
-// canvas: property name to [min, max]. The schemas a model is shown state
-// them; the state's own dispatch check enforces them.
-type bounded interface {
-	Bounds() map[string][2]float64
 }
 
 func (t *Toolset) localLevel() modality.Level {

@@ -52,11 +52,6 @@ type generateOptions struct {
 	lessons string
 }
 
-// newGenerateCmd is the generate command over streams and a registry.
-func newGenerateCmd(streams *IOStreams, reg *modality.Registry) *cobra.Command {
-	return newCmdGenerate(newFactory(streams, reg), nil)
-}
-
 // newCmdGenerate builds generate; runF, when set, runs in place of
 // runGenerate with the options the flags filled (tests).
 func newCmdGenerate(f *factory, runF func(*generateOptions) error) *cobra.Command {

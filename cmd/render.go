@@ -43,9 +43,11 @@ type renderOptions struct {
 	stateDir string
 }
 
-// renderLong is render's help text (a format: PDFTimeout's terms fill it).
+// renderLong is render's help text (a format: the registry's child kinds
+// and PDFTimeout's terms fill it).
 const renderLong = `Draw a lesson as one HTML file that needs no network to view: an overview
-page, then one page per slide with its whiteboard, quiz and speaker notes.
+page, then one page per slide with its speaker notes and what it places:
+%s
 Pending spots are drawn as dashed placeholders with their hints, so a lesson
 can be looked at before generation.
 
@@ -68,18 +70,19 @@ each pending spot an empty gap for the teacher to fill (HTML and PDF).
 --format md writes Marp Markdown instead (one slide per ---, notes as
 presenter comments; whiteboards are inline SVG, so convert it with
 marp --html). Each board is scaled to fit Marp's 1280x720 slide under its
-title; a slide with a board and a quiz becomes two. The font is a file,
-not part of the Markdown: -o lesson.md also writes lesson.fonts/ beside
-it, which the style loads by a relative url, so keep the two together
+title; a slide that places more than one becomes one Marp slide each
+under the same title. The font is a file, not part of the Markdown: -o
+lesson.md also writes lesson.fonts/ beside it, which the style loads by
+a relative url, so keep the two together
 (marp writes its HTML beside the Markdown; its PDF, PNG and PPTX need
 marp --allow-local-files to read the font). With -o - no font file is
 written and Marp draws the text in the viewer's sans-serif.
 
 --format pptx writes a PowerPoint deck (16:9) of native, editable shapes:
 an overview slide, one slide per lesson slide with its title in the title
-placeholder, whiteboard elements as text boxes, shapes, connectors,
-pictures with alt text and Office Math equations, quizzes as numbered
-questions with lettered options, speaker notes on the notes pages, and a
+placeholder and what it places as text boxes, shapes, connectors,
+pictures with alt text, Office Math equations and numbered questions
+with lettered options, speaker notes on the notes pages, and a
 final answer-key slide. --handout leaves out the notes pages and the
 answer-key slide: a copy for students.
 
@@ -108,7 +111,7 @@ func newCmdRender(f *factory, runF func(*renderOptions) error) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:     "render FILE",
 		Short:   "Draw a lesson as one self-contained HTML page (or Marp Markdown, PowerPoint or PDF)",
-		Long:    fmt.Sprintf(renderLong, render.PDFBaseTimeout, render.PDFSlideTimeout),
+		Long:    fmt.Sprintf(renderLong, kindTable(opts.reg.Children()), render.PDFBaseTimeout, render.PDFSlideTimeout),
 		Example: "  lessongen render examples/photosynthesis/lesson.yaml -o lesson.html\n  lessongen render lesson.yaml --handout -o handout.html\n  lessongen render lesson.yaml --format pdf --handout -o handout.pdf\n  lessongen render lesson.yaml --format pptx --handout -o handout.pptx",
 		Args:    exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -26,17 +27,19 @@ func newCmdSchema(f *factory, runF func(*schemaOptions) error) *cobra.Command {
 	kinds := append(compose.Kinds(reg), configKind)
 	return &cobra.Command{
 		Use:   "schema [" + strings.Join(kinds, "|") + "]",
-		Short: "Print the JSON Schema (draft 2020-12) of a lesson, whiteboard or quiz file, or of lessongen.yaml, for editors",
-		Long: `Print the JSON Schema (draft 2020-12) of a lesson file (the default) or of a
-child file given by path (whiteboard, quiz). It is derived from the same
-declarations validate reads, so every file validate accepts passes it; a
-!pending value is read by editors as its hint string (or null), and is
-allowed wherever validate allows pending. Rules a schema cannot state
-(unique ids, arrow ends, layout) are validate's. "schema config" prints
-the config file's (lessongen.yaml), from the same table as the flags.
+		Short: "Print the JSON Schema (draft 2020-12) of a " + joinKinds(reg.All(), "or") + " file, or of lessongen.yaml, for editors",
+		Long: fmt.Sprintf(`Print the JSON Schema (draft 2020-12) of a %s file (the default) or of the
+file of a kind a slide places, in its own file or inline, named by its kind:
+%s
+It is derived from the same declarations validate reads, so every file
+validate accepts passes it; a !pending value is read by editors as its
+hint string (or null), and is allowed wherever validate allows pending.
+Rules a schema cannot state (unique ids, arrow ends, layout) are
+validate's. "schema config" prints the config file's (lessongen.yaml),
+from the same table as the flags.
 
 Point an editor at it with a first line such as
-  # yaml-language-server: $schema=.lessongen/schema/lesson.json`,
+  # yaml-language-server: $schema=.lessongen/schema/%[1]s.json`, reg.Root().Name, kindTable(reg.Children())),
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 1 {
 				return usagef("too many arguments (%d, want at most 1)\nusage: %s", len(args), cmd.UseLine())

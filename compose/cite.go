@@ -3,6 +3,7 @@ package compose
 import (
 	"github.com/lessongen/lessongen/internal/sources"
 	"github.com/lessongen/lessongen/lesson"
+	"github.com/lessongen/lessongen/modality"
 	"github.com/lessongen/lessongen/session"
 )
 
@@ -11,9 +12,6 @@ type FileRefs struct {
 	File string
 	Refs []sources.Ref
 }
-
-// citer is a child state whose items cite the author's sources.
-type citer interface{ Citations() []sources.Ref }
 
 // Citations lists every citation in the lesson and its children, by the
 // file each is written in: the lesson's first, then each child's in slide
@@ -30,7 +28,7 @@ func (d *Document) Citations() []FileRefs {
 		}
 		var refs []sources.Ref
 		child.View(func(st session.State) {
-			if c, ok := st.(citer); ok {
+			if c, ok := st.(modality.Citer); ok {
 				refs = c.Citations()
 			}
 		})

@@ -5,18 +5,14 @@ import (
 
 	"github.com/lessongen/lessongen/internal/yamlsrc"
 	"github.com/lessongen/lessongen/lesson"
+	"github.com/lessongen/lessongen/modality"
 	"github.com/lessongen/lessongen/session"
 )
-
-// timed is a child that takes minutes of its slide's (an activity).
-type timed interface {
-	Minutes() (int, bool)
-}
 
 // warnMinutes flags a child that takes more minutes than its slide has:
 // its minutes count toward the slide's, which count toward the lesson's.
 func warnMinutes(s *lesson.Slide, kind string, st session.State, src *yaml.Node, r *yamlsrc.Reporter, path string) {
-	t, ok := st.(timed)
+	t, ok := st.(modality.Timed)
 	if !ok {
 		return
 	}

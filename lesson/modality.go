@@ -1,6 +1,9 @@
 package lesson
 
-import "github.com/lessongen/lessongen/modality"
+import (
+	"github.com/lessongen/lessongen/modality"
+	"github.com/lessongen/lessongen/session"
+)
 
 // Modality describes the lesson, the root of every document, for the
 // registry.
@@ -22,3 +25,15 @@ func Modality() modality.Descriptor {
 		MetadataContent: modality.NewContent((*Plan).MetadataContent),
 	}
 }
+
+// The optional capabilities the plan has, checked here so that losing one
+// is a compile error (the conformance test's matrix lists them by kind).
+var (
+	_ session.Parent     = (*Plan)(nil)
+	_ session.Provenance = (*Plan)(nil)
+	_ session.Guarded    = (*Plan)(nil)
+	_ modality.Citer     = (*Plan)(nil)
+	_ modality.Defective = (*Plan)(nil)
+	_ modality.Briefed   = AddSlide{}
+	_ session.Targeted   = UpdateSlide{}
+)

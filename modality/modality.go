@@ -28,7 +28,8 @@ type Descriptor struct {
 	// Name is the modality's name: the prefix of its levels and templates
 	// ("whiteboard.node") and, for a child, the slide field that places it.
 	Name string
-	// Doc says in a few words what the modality is, for help text.
+	// Doc says in a few words what the modality is: schema's and render's
+	// help list each kind with it. Required.
 	Doc string
 	// Intents is the closed set of operations, one zero value each.
 	Intents []session.Intent
@@ -228,6 +229,8 @@ func (d *Descriptor) check(child bool) error {
 	switch {
 	case d.Name == "":
 		return fmt.Errorf("a modality has no name")
+	case d.Doc == "":
+		return fmt.Errorf("modality %s: no Doc: help could not say what it is", d.Name)
 	case len(d.Intents) == 0:
 		return fmt.Errorf("modality %s: no intents", d.Name)
 	case d.Read == "" || d.Metadata == "" || d.Node == "":

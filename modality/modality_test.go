@@ -25,7 +25,7 @@ func (*state) Describe() string                                        { return 
 func (*state) Pending() []session.Pending                              { return nil }
 
 func desc(name string, child bool) modality.Descriptor {
-	d := modality.Descriptor{Name: name, Intents: []session.Intent{noop{}}, Read: "r", Metadata: "m", Node: "n", Close: noop{},
+	d := modality.Descriptor{Name: name, Doc: "a " + name, Intents: []session.Intent{noop{}}, Read: "r", Metadata: "m", Node: "n", Close: noop{},
 		Render:  modality.NewRender(func(*state, map[string]string) modality.Rendered { return modality.Rendered{} }),
 		PPTX:    modality.NewPPTX(func(*state, map[string]string, pptx.Box) modality.PPTXRendered { return modality.PPTXRendered{} }),
 		Content: modality.NewContent((*state).Describe)}
@@ -70,8 +70,8 @@ func TestNewRefusesIncompleteDescriptors(t *testing.T) {
 	noClose.Close = nil
 	noBind := desc("quiz", true)
 	noBind.Bindable = []string{"kind"}
-	noRender, noPPTX, noContent := desc("quiz", true), desc("quiz", true), desc("quiz", true)
-	noRender.Render, noPPTX.PPTX, noContent.Content = nil, nil, nil
+	noRender, noPPTX, noContent, noDoc := desc("quiz", true), desc("quiz", true), desc("quiz", true), desc("quiz", true)
+	noRender.Render, noPPTX.PPTX, noContent.Content, noDoc.Doc = nil, nil, nil, ""
 	for _, tc := range []struct {
 		name     string
 		children []modality.Descriptor
@@ -84,6 +84,7 @@ func TestNewRefusesIncompleteDescriptors(t *testing.T) {
 		{"no render", []modality.Descriptor{noRender}, "Render and PPTX are required"},
 		{"no pptx", []modality.Descriptor{noPPTX}, "Render and PPTX are required"},
 		{"no content", []modality.Descriptor{noContent}, "no Content"},
+		{"no doc", []modality.Descriptor{noDoc}, "no Doc"},
 	} {
 		if _, err := modality.New(desc("lesson", false), tc.children...); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)

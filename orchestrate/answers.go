@@ -7,15 +7,10 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/lessongen/lessongen/modality"
 	"github.com/lessongen/lessongen/session"
 	"github.com/lessongen/lessongen/tool"
 )
-
-// answerKeyed is a state with answers students must not see (a quiz).
-type answerKeyed interface{ AnswerKey() []string }
-
-// textShown is a state that shows text, by where (a whiteboard).
-type textShown interface{ VisibleText() map[string]string }
 
 // minAnswerLen is the shortest answer looked for on a board: "4" or "no"
 // would be found in any text.
@@ -29,7 +24,7 @@ func answersShown(kids []*session.Session) []tool.Note {
 	var answers []string
 	for _, s := range kids {
 		s.View(func(st session.State) {
-			if a, ok := st.(answerKeyed); ok {
+			if a, ok := st.(modality.AnswerKeyed); ok {
 				answers = append(answers, a.AnswerKey()...)
 			}
 		})
@@ -40,7 +35,7 @@ func answersShown(kids []*session.Session) []tool.Note {
 	shown := map[string]map[string]string{} // node -> where -> text
 	for _, s := range kids {
 		s.View(func(st session.State) {
-			if t, ok := st.(textShown); ok {
+			if t, ok := st.(modality.TextShown); ok {
 				shown[s.Name()] = t.VisibleText()
 			}
 		})

@@ -743,16 +743,9 @@ func capNames(names []string) []string {
 	return append(names[:maxNamesShown:maxNamesShown], fmt.Sprintf("and %d more", len(names)-maxNamesShown))
 }
 
-// briefed is a state that states its geometry as numbers (a whiteboard):
-// its canvas's rules and the space its content leaves free.
-type briefed interface {
-	CanvasRules() string
-	FreeSpace() string
-}
-
 func brief(sess *session.Session) (canvas, free string) {
 	sess.View(func(st session.State) {
-		if b, ok := st.(briefed); ok {
+		if b, ok := st.(modality.Spatial); ok {
 			canvas, free = b.CanvasRules(), b.FreeSpace()
 		}
 	})

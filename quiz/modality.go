@@ -35,3 +35,13 @@ func Modality() modality.Descriptor {
 		Brief:   "only for a slide that checks learning (a starter, a check for understanding, an exit quiz): what its quiz should ask; another assistant writes the questions. Omit for no quiz",
 	}
 }
+
+// The optional capabilities a quiz has, checked here so that losing one
+// is a compile error (the conformance test's matrix lists them by kind).
+var (
+	_ session.Summarizer   = (*Quiz)(nil)
+	_ session.Provenance   = (*Quiz)(nil)
+	_ session.Guarded      = (*Quiz)(nil)
+	_ modality.Citer       = (*Quiz)(nil)
+	_ modality.AnswerKeyed = (*Quiz)(nil)
+)

@@ -34,6 +34,23 @@ func Modality() modality.Descriptor {
 	}
 }
 
+// The optional capabilities a board has, checked here so that losing one
+// is a compile error (the conformance test's matrix lists them by kind).
+var (
+	_ session.Summarizer     = (*Board)(nil)
+	_ session.Provenance     = (*Board)(nil)
+	_ session.Guarded        = (*Board)(nil)
+	_ modality.Citer         = (*Board)(nil)
+	_ modality.Defective     = (*Board)(nil)
+	_ modality.Bounded       = (*Board)(nil)
+	_ modality.Spatial       = (*Board)(nil)
+	_ modality.TextShown     = (*Board)(nil)
+	_ modality.Attacher      = (*Board)(nil)
+	_ modality.Pictured      = (*Board)(nil)
+	_ modality.Illustrated   = (*Board)(nil)
+	_ modality.PicturePlacer = PlaceImage{}
+)
+
 func codec() *modality.Codec {
 	c := modality.NewCodec(Decode, Todo,
 		func(b *Board) *yaml.Node { n, _ := b.EncodeNode(); return n },

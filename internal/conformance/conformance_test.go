@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -143,8 +144,28 @@ func writeLesson(t *testing.T, reg *modality.Registry, dir string) string {
 // TestEveryModalityGoesThroughEveryStep drives each registered child kind
 // and the toy worksheet through the life of a lesson; each step fails the
 // test for the kind it leaves out.
-func TestEveryModalityGoesThroughEveryStep(t *testing.T) {
-	reg, draws := watched(t, registry(t))
+func TestEveryModalityGoesThroughEveryStep(t *testing.T) { everyStep(t, registry(t)) }
+
+// TestEveryStepWithAnotherKind: one kind more than today's (a copy of the
+// toy under another name) goes through every step too; a run sized for
+// today's kinds (--concurrency 8) would wait forever for its subagents.
+func TestEveryStepWithAnotherKind(t *testing.T) {
+	base, err := cmd.Registry()
+	if err != nil {
+		t.Fatal(err)
+	}
+	another := worksheetModality()
+	another.Name = "another" + toyName
+	// The toy stays last: resume scripts its second turn.
+	reg, err := base.With(another, worksheetModality())
+	if err != nil {
+		t.Fatal(err)
+	}
+	everyStep(t, reg)
+}
+
+func everyStep(t *testing.T, reg *modality.Registry) {
+	reg, draws := watched(t, reg)
 	path := writeLesson(t, reg, t.TempDir())
 	t.Setenv("LESSONGEN_API_KEY", fakellm.DummyAPIKey)
 	t.Setenv("LESSONGEN_STATE_DIR", "")
@@ -210,6 +231,14 @@ func withoutKind(t *testing.T, reg *modality.Registry, name string) *modality.Re
 	return out
 }
 
+// concurrency lets every child node's subagent run at once, as
+// generateInterrupted needs: each hangs on its second request until the
+// run is interrupted, so a node left waiting for a free slot would never
+// make its first call. Sized from the registry, so another kind fits.
+func concurrency(reg *modality.Registry) string {
+	return strconv.Itoa(len(placements) * len(reg.Children()))
+}
+
 // firstCall is the call each kind's metadata subagent makes before the
 // run is interrupted: the toy sets its title; a real kind makes a
 // read-only call that takes no arguments (every kind has one: describe
@@ -244,7 +273,7 @@ func generateInterrupted(t *testing.T, reg *modality.Registry, path string) {
 	var out, errOut string
 	go func() {
 		var code int
-		out, errOut, code = run(t, ctx, reg, "generate", path, "--base-url", srv.URL(), "--model", "m", "--concurrency", "8")
+		out, errOut, code = run(t, ctx, reg, "generate", path, "--base-url", srv.URL(), "--model", "m", "--concurrency", concurrency(reg))
 		done <- code
 	}()
 	wait, stop := context.WithTimeout(context.Background(), time.Minute)
@@ -338,7 +367,7 @@ func resume(t *testing.T, reg *modality.Registry, path string) {
 		{Name: "add_task", Arguments: `{"text":"Label the leaf."}`}, {Name: "add_task", Arguments: `{"text":"Label the root."}`}}}}},
 		fakellm.Rule{}) // every other level: "done"
 	srv := fakellm.Start(t, fakellm.Script{Rules: rules})
-	out, errOut, code := run(t, context.Background(), reg, "generate", path, "--base-url", srv.URL(), "--model", "m", "--concurrency", "8")
+	out, errOut, code := run(t, context.Background(), reg, "generate", path, "--base-url", srv.URL(), "--model", "m", "--concurrency", concurrency(reg))
 	if code != cmd.ExitPartial { // the real kinds are left pending
 		t.Errorf("generate (exit %d):\n%s%s", code, out, errOut)
 	}

@@ -240,8 +240,6 @@ func KeptInOrder(t testing.TB, orig, got string, changed ...string) {
 	}
 }
 
-func Ptr[T any](v T) *T { return &v }
-
 func WantOutputs(t testing.TB, res session.Result, want ...any) {
 	t.Helper()
 	if !reflect.DeepEqual(res.Outputs, want) {

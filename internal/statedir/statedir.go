@@ -247,19 +247,6 @@ func Remove(dir, rel string) error {
 	return fullPath(parent.Remove(name), dir, rel)
 }
 
-// Truncate cuts rel inside dir to size bytes.
-func Truncate(dir, rel string, size int64) error {
-	f, err := OpenFile(dir, rel, os.O_WRONLY, 0)
-	if err != nil {
-		return err
-	}
-	err = f.Truncate(size)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
-}
-
 // openRoot opens dir as a root, making it first when mkdir says so. dir
 // itself must not be a link: the default one sits in the lesson's
 // repository.
