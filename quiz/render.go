@@ -78,13 +78,14 @@ func Render(q *Quiz, bound map[string]string) modality.Rendered {
 }
 
 // Shown returns the question's options in the order students see them:
-// the order given (AnswerAt places the answers; without it, answers
-// first, as written), or with shuffle a shuffle seeded by the question's
-// id, the same on every run, except that options that are all numbers
-// are sorted (1, 2, 3, 4 reads as a scale, not a puzzle).
+// where AnswerAt places the answers (a model's options keep the order it
+// gave this way), else, as with shuffle, a shuffle seeded by the
+// question's id, the same on every run, so an author's answers written
+// first are not always A; options that are all numbers are sorted
+// instead (1, 2, 3, 4 reads as a scale, not a puzzle).
 func Shown(qu *Question, shuffle bool) []Option {
 	opts := qu.options()
-	if !shuffle {
+	if !shuffle && len(qu.AnswerAt) > 0 && checkAnswerAt(qu.AnswerAt, len(qu.Answers.Value), len(opts)) == "" {
 		return placed(opts, qu.AnswerAt, len(qu.Answers.Value))
 	}
 	if nums, ok := numbers(opts); ok {
