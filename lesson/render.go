@@ -128,7 +128,7 @@ func (p *Plan) Title() string { return p.Metadata.Title.Value }
 func audience(m Metadata) string {
 	var parts []string
 	if m.Grade.Set {
-		parts = append(parts, "Grade "+html.EscapeString(m.Grade.Value))
+		parts = append(parts, html.EscapeString(GradeText(m.Grade.Value)))
 	}
 	if m.Subject.Set {
 		parts = append(parts, html.EscapeString(m.Subject.Value))

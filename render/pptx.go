@@ -36,7 +36,7 @@ func PPTX(w io.Writer, doc *compose.Document, reg *modality.Registry, notes []Au
 		deck.Title, deck.Subject = m.Title.Value, m.Subject.Value
 		var kw []string
 		if m.Grade.Set {
-			kw = append(kw, "grade "+m.Grade.Value)
+			kw = append(kw, lesson.GradeText(m.Grade.Value))
 		}
 		if m.Subject.Set {
 			kw = append(kw, m.Subject.Value)

@@ -828,36 +828,38 @@ func paras(b *strings.Builder, ps []Para) {
 	for _, p := range ps {
 		b.WriteString(`<a:p>`)
 		rtl := rightToLeft(p.Runs)
-		if p.Align != "" || p.Bullet != "" || p.Level > 0 || rtl {
-			b.WriteString(`<a:pPr`)
-			lvl := min(p.Level, 8)
-			switch {
-			case p.Bullet != "":
-				fmt.Fprintf(b, ` marL="%d" indent="-342900"`, 342900*(lvl+1))
-			case lvl > 0:
-				fmt.Fprintf(b, ` marL="%d" indent="0"`, 342900*lvl)
-			}
-			if lvl > 0 {
-				fmt.Fprintf(b, ` lvl="%d"`, lvl)
-			}
-			if p.Align != "" {
-				fmt.Fprintf(b, ` algn="%s"`, p.Align)
-			}
-			if rtl {
-				b.WriteString(` rtl="1"`)
-			}
-			b.WriteString(`>`)
-			switch p.Bullet {
-			case "":
-			case "num":
-				b.WriteString(`<a:buFont typeface="+mj-lt"/><a:buAutoNum type="arabicPeriod"/>`)
-			case "alpha":
-				b.WriteString(`<a:buFont typeface="+mj-lt"/><a:buAutoNum type="alphaUcPeriod"/>`)
-			default:
-				fmt.Fprintf(b, `<a:buFont typeface="Arial"/><a:buChar char="%s"/>`, attr(p.Bullet))
-			}
-			b.WriteString(`</a:pPr>`)
+		// Every paragraph states its margin and indent: Impress carries
+		// an indented paragraph's margin on to a following one that
+		// states none (a quiz's second question sat under the first's
+		// options).
+		b.WriteString(`<a:pPr`)
+		lvl := min(p.Level, 8)
+		switch {
+		case p.Bullet != "":
+			fmt.Fprintf(b, ` marL="%d" indent="-342900"`, 342900*(lvl+1))
+		default:
+			fmt.Fprintf(b, ` marL="%d" indent="0"`, 342900*lvl)
 		}
+		if lvl > 0 {
+			fmt.Fprintf(b, ` lvl="%d"`, lvl)
+		}
+		if p.Align != "" {
+			fmt.Fprintf(b, ` algn="%s"`, p.Align)
+		}
+		if rtl {
+			b.WriteString(` rtl="1"`)
+		}
+		b.WriteString(`>`)
+		switch p.Bullet {
+		case "":
+		case "num":
+			b.WriteString(`<a:buFont typeface="+mj-lt"/><a:buAutoNum type="arabicPeriod"/>`)
+		case "alpha":
+			b.WriteString(`<a:buFont typeface="+mj-lt"/><a:buAutoNum type="alphaUcPeriod"/>`)
+		default:
+			fmt.Fprintf(b, `<a:buFont typeface="Arial"/><a:buChar char="%s"/>`, attr(p.Bullet))
+		}
+		b.WriteString(`</a:pPr>`)
 		var last Run
 		for _, r := range p.Runs {
 			last = r
