@@ -68,6 +68,7 @@ func TestAuthorsOptionsShuffled(t *testing.T) {
 	for i := range 12 {
 		fmt.Fprintf(&src, "  - {id: q%d, prompt: \"Which?\", answers: [right], distractors: [w1, w2, w3]}\n", i)
 	}
+	src.WriteString("  - {id: temp, prompt: \"When does it freeze?\", answers: [\"0 °C\"], distractors: [\"100 °C\", \"−10 °C\"]}\n")
 	src.WriteString("  - {id: legs, prompt: \"How many legs?\", answers: [\"6\"], distractors: [\"3\", \"1\", \"4\", \"2\"]}\n")
 	q := decode(t, src.String())
 	places := map[int]bool{}
@@ -81,6 +82,9 @@ func TestAuthorsOptionsShuffled(t *testing.T) {
 	}
 	if len(places) < 3 {
 		t.Errorf("over 12 author's questions the answer stands in only %d places: %v", len(places), places)
+	}
+	if got, want := shown(q, "temp", false), []string{"−10 °C", "0 °C", "100 °C"}; !slices.Equal(got, want) {
+		t.Errorf("numbers with a unit shown %v, want ascending %v", got, want)
 	}
 	if got, want := shown(q, "legs", false), []string{"1", "2", "3", "4", "6"}; !slices.Equal(got, want) {
 		t.Errorf("numbers shown %v, want ascending %v", got, want)

@@ -126,15 +126,23 @@ func placed(opts []Option, at []int, nAnswers int) []Option {
 	return out
 }
 
-// numbers reads every option as a number, if each is one.
+// numbers reads every option as a number, if each is one, with one unit
+// after each or none ("0 °C", "−10 °C"; a minus sign reads as "-").
 func numbers(opts []Option) ([]float64, bool) {
 	out := make([]float64, len(opts))
+	unit := ""
 	for i, o := range opts {
-		v, err := strconv.ParseFloat(strings.ReplaceAll(strings.TrimSpace(o.Text), ",", ""), 64)
-		if err != nil {
+		s := strings.ReplaceAll(strings.TrimSpace(o.Text), ",", "")
+		s = strings.Replace(s, "−", "-", 1)
+		n, u := s, ""
+		if k := strings.IndexFunc(s, func(r rune) bool { return !strings.ContainsRune("0123456789.+-eE", r) }); k > 0 {
+			n, u = s[:k], strings.TrimSpace(s[k:])
+		}
+		v, err := strconv.ParseFloat(strings.TrimSpace(n), 64)
+		if err != nil || i > 0 && u != unit {
 			return nil, false
 		}
-		out[i] = v
+		out[i], unit = v, u
 	}
 	return out, true
 }

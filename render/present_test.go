@@ -276,13 +276,14 @@ func TestBrowserPresentReveal(t *testing.T) {
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1366, 768), chromedp.Navigate(presentPage(t, allKinds, "states")+"#slide-states")); err != nil {
 		t.Fatal(err)
 	}
-	// The allkinds quiz: question 1's answer is A (0 °C), question 2's A.
+	// The allkinds quiz: question 1's answer is B (0 °C, the options
+	// ascending), question 2's B (a shuffle seeded by its id).
 	shown := func() (marks []string) {
 		b.eval(`[...document.querySelectorAll(".page.current .quiz li.question")].map(q =>
 		  [...q.querySelectorAll("ol.options > li")].map(o => getComputedStyle(o).boxShadow !== "none" ? "x" : "-").join(""))`, &marks)
 		return marks
 	}
-	for i, want := range [][]string{{"----", "--"}, {"x---", "--"}, {"x---", "x-"}, {"----", "--"}} {
+	for i, want := range [][]string{{"----", "--"}, {"-x--", "--"}, {"-x--", "-x"}, {"----", "--"}} {
 		if got := shown(); strings.Join(got, " ") != strings.Join(want, " ") {
 			t.Errorf("after %d × A the marked options are %q, want %q", i, got, want)
 		}
@@ -297,7 +298,7 @@ func TestBrowserPresentReveal(t *testing.T) {
 	}
 	// A click on the second question shows its answer alone.
 	b.eval(`document.querySelectorAll(".page.current .quiz li.question")[1].querySelector(".prompt").click(); true`, new(bool))
-	if got := shown(); strings.Join(got, " ") != "---- x-" {
+	if got := shown(); strings.Join(got, " ") != "---- -x" {
 		t.Errorf("after a click on question 2 the marked options are %q", got)
 	}
 	// Printing while presenting prints the page as it is, not scaled.
@@ -383,7 +384,7 @@ func TestBrowserPresenterReveal(t *testing.T) {
 	pv := openPresenter(aud)
 	var key string
 	pv.eval(`new Promise(r => setTimeout(r, 200)).then(() => { const k = document.querySelector(".pv-notes .answer-key"); return k && k.getClientRects().length ? k.innerText : "" })`, &key)
-	if !strings.Contains(key, "A. 0 °C") {
+	if !strings.Contains(key, "B. 0 °C") {
 		t.Errorf("the presenter view shows no answer key: %q", key)
 	}
 	pv.keys("a")

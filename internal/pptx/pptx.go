@@ -63,6 +63,14 @@ type Slide struct {
 	// Background is the slide's fill; zero for the master's (white).
 	Background Color
 	Shapes     []Shape
+	// TitleShape, one of Shapes, shows the title where it stands on the
+	// slide (a board's heading): it is written as the title placeholder,
+	// with its box and text, so the title is on the slide once.
+	TitleShape *Sp
+	// TitleOff keeps the title placeholder above the slide, where no view
+	// draws it, when the shapes fill the slide (a board without a heading
+	// of the title's): the outline and screen readers still have it.
+	TitleOff bool
 	// Notes are the notes page's paragraphs; none writes no notes page.
 	Notes []Para
 }
@@ -149,16 +157,31 @@ type Connector struct {
 	Name           string
 	X1, Y1, X2, Y2 int64
 	Line           Line
-	From, To       *Sp
+	From, To       Target
 	FromSite       int
 	ToSite         int
 }
 
-// Pic is a PNG picture with alternative text.
+// Target is a shape a connector can be glued to: *Sp, or *Pic or *Math
+// (whose connection sites are a rectangle's: top, left, bottom, right).
+type Target interface {
+	Shape
+	shapeID() int
+}
+
+func (s *Sp) shapeID() int   { return s.id }
+func (s *Pic) shapeID() int  { return s.id }
+func (s *Math) shapeID() int { return s.id }
+
+// Pic is a PNG picture with alternative text. SVG, when set, is the
+// picture as drawn (an SVG file) and PNG its rendering for viewers that
+// read no SVG, as PowerPoint writes an SVG picture.
 type Pic struct {
 	Name, Descr, Title string
 	Box                Box
 	PNG                []byte
+	SVG                []byte
+	id                 int
 }
 
 // Group keeps shapes together, as one selectable object.
@@ -182,6 +205,7 @@ type Math struct {
 	Picture     []byte
 	PictureBox  Box
 	Fallback    []Para
+	id          int
 }
 
 func (*Sp) shape()        {}
@@ -483,10 +507,24 @@ func (p *pkg) slide(n int, s *Slide) []entry {
 		b.WriteString(`<a:effectLst/></p:bgPr></p:bg>`)
 	}
 	b.WriteString(`<p:spTree>` + treeHead)
-	fmt.Fprintf(b, `<p:sp><p:nvSpPr><p:cNvPr id="2" name="Title"/><p:cNvSpPr><a:spLocks noGrp="1"/></p:cNvSpPr><p:nvPr><p:ph type="title"/></p:nvPr></p:nvSpPr><p:spPr/><p:txBody><a:bodyPr><a:normAutofit/></a:bodyPr><a:lstStyle/>`)
-	paras(b, []Para{{Runs: []Run{{Text: s.Title}}}})
-	b.WriteString(`</p:txBody></p:sp>`)
+	switch {
+	case s.TitleShape != nil:
+		w.sp(s.TitleShape, 2)
+	default:
+		b.WriteString(`<p:sp><p:nvSpPr><p:cNvPr id="2" name="Title"/><p:cNvSpPr><a:spLocks noGrp="1"/></p:cNvSpPr><p:nvPr><p:ph type="title"/></p:nvPr></p:nvSpPr><p:spPr>`)
+		if s.TitleOff {
+			// The master's title box, moved up by its own height and a bit.
+			xfrm(b, Box{X: 457200, Y: -1143000, W: SlideWidth - 2*457200, H: 1005840}, false)
+		}
+		b.WriteString(`</p:spPr><p:txBody><a:bodyPr><a:normAutofit/></a:bodyPr><a:lstStyle/>`)
+		paras(b, []Para{{Runs: []Run{{Text: s.Title}}}})
+		b.WriteString(`</p:txBody></p:sp>`)
+	}
 	for _, sh := range s.Shapes {
+		if sh == Shape(s.TitleShape) {
+			w.id() // written as the title (id 2); its id stays unused
+			continue
+		}
 		w.shape(sh)
 	}
 	b.WriteString(`</p:spTree></p:cSld><p:clrMapOvr><a:masterClrMapping/></p:clrMapOvr></p:sld>`)
@@ -516,6 +554,10 @@ func assignIDs(shapes []Shape, next *int) {
 	for _, sh := range shapes {
 		switch s := sh.(type) {
 		case *Sp:
+			s.id = *next
+		case *Pic:
+			s.id = *next
+		case *Math:
 			s.id = *next
 		case *Group:
 			*next++ // the group's own id
@@ -550,11 +592,11 @@ func (w *sw) shape(sh Shape) {
 	case *Connector:
 		id := w.id()
 		fmt.Fprintf(b, `<p:cxnSp><p:nvCxnSpPr><p:cNvPr id="%d" name="%s"/><p:cNvCxnSpPr>`, id, attr(s.Name))
-		if s.From != nil && s.From.id != 0 {
-			fmt.Fprintf(b, `<a:stCxn id="%d" idx="%d"/>`, s.From.id, s.FromSite)
+		if s.From != nil && s.From.shapeID() != 0 {
+			fmt.Fprintf(b, `<a:stCxn id="%d" idx="%d"/>`, s.From.shapeID(), s.FromSite)
 		}
-		if s.To != nil && s.To.id != 0 {
-			fmt.Fprintf(b, `<a:endCxn id="%d" idx="%d"/>`, s.To.id, s.ToSite)
+		if s.To != nil && s.To.shapeID() != 0 {
+			fmt.Fprintf(b, `<a:endCxn id="%d" idx="%d"/>`, s.To.shapeID(), s.ToSite)
 		}
 		b.WriteString(`</p:cNvCxnSpPr><p:nvPr/></p:nvCxnSpPr><p:spPr>`)
 		x, y := min(s.X1, s.X2), min(s.Y1, s.Y2)
@@ -661,11 +703,15 @@ func (w *sw) sp(s *Sp, id int, body ...func()) {
 	if s.Descr != "" {
 		b.WriteString(` descr="` + attr(s.Descr) + `"`)
 	}
-	b.WriteString(`/><p:cNvSpPr`)
-	if s.Geom == "" && s.Fill.Hex == "" && s.Line == nil {
-		b.WriteString(` txBox="1"`)
+	b.WriteString(`/>`)
+	switch {
+	case id == 2: // the title placeholder (Slide.TitleShape)
+		b.WriteString(`<p:cNvSpPr><a:spLocks noGrp="1"/></p:cNvSpPr><p:nvPr><p:ph type="title"/></p:nvPr></p:nvSpPr><p:spPr>`)
+	case s.Geom == "" && s.Fill.Hex == "" && s.Line == nil:
+		b.WriteString(`<p:cNvSpPr txBox="1"/><p:nvPr/></p:nvSpPr><p:spPr>`)
+	default:
+		b.WriteString(`<p:cNvSpPr/><p:nvPr/></p:nvSpPr><p:spPr>`)
 	}
-	b.WriteString(`/><p:nvPr/></p:nvSpPr><p:spPr>`)
 	xfrm(b, s.Box, s.FlipV)
 	geom := s.Geom
 	if geom == "" {
