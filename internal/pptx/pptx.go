@@ -174,8 +174,8 @@ func (s *Pic) shapeID() int  { return s.id }
 func (s *Math) shapeID() int { return s.id }
 
 // Pic is a PNG picture with alternative text. SVG, when set, is the
-// picture as drawn (an SVG file) and PNG its rendering for viewers that
-// read no SVG, as PowerPoint writes an SVG picture.
+// picture as drawn (an SVG file) and PNG its rendering, for viewers that
+// read no SVG (Impress among them), as PowerPoint writes an SVG picture.
 type Pic struct {
 	Name, Descr, Title string
 	Box                Box
@@ -331,6 +331,7 @@ func (p *pkg) write() error {
 		`<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>` +
 		`<Default Extension="xml" ContentType="application/xml"/>` +
 		`<Default Extension="png" ContentType="image/png"/>` +
+		`<Default Extension="svg" ContentType="image/svg+xml"/>` +
 		`<Override PartName="/ppt/presentation.xml" ContentType="` + ctPML + `presentation.main+xml"/>` +
 		`<Override PartName="/ppt/slideMasters/slideMaster1.xml" ContentType="` + ctPML + `slideMaster+xml"/>` +
 		`<Override PartName="/ppt/slideLayouts/slideLayout1.xml" ContentType="` + ctPML + `slideLayout+xml"/>` +
@@ -423,15 +424,13 @@ func (p *pkg) collectMedia(slides []*Slide) {
 		for _, sh := range shapes {
 			switch s := sh.(type) {
 			case *Pic:
-				h := sha256.Sum256(s.PNG)
-				if _, ok := p.media[h]; !ok {
-					name := fmt.Sprintf("image%d.png", len(p.media)+1)
-					p.media[h] = name
-					p.emit(encode("ppt/media/"+name, s.PNG))
+				p.addMedia(s.PNG, "png")
+				if s.SVG != nil {
+					p.addMedia(s.SVG, "svg")
 				}
 			case *Math:
 				if s.Picture != nil {
-					p.addMedia(s.Picture)
+					p.addMedia(s.Picture, "png")
 				}
 			case *Group:
 				walk(s.Shapes)
@@ -443,14 +442,14 @@ func (p *pkg) collectMedia(slides []*Slide) {
 	}
 }
 
-// addMedia writes a picture's content as a media part, once (as *Pic
-// does above, left as it was while #37 changes pictures).
-func (p *pkg) addMedia(png []byte) {
-	h := sha256.Sum256(png)
+// addMedia writes a picture's content as a media part (ext "png" or
+// "svg"), once.
+func (p *pkg) addMedia(data []byte, ext string) {
+	h := sha256.Sum256(data)
 	if _, ok := p.media[h]; !ok {
-		name := fmt.Sprintf("image%d.png", len(p.media)+1)
+		name := fmt.Sprintf("image%d.%s", len(p.media)+1, ext)
 		p.media[h] = name
-		p.emit(encode("ppt/media/"+name, png))
+		p.emit(encode("ppt/media/"+name, data))
 	}
 }
 
@@ -619,7 +618,16 @@ func (w *sw) shape(sh Shape) {
 		if s.Title != "" {
 			fmt.Fprintf(b, ` title="%s"`, attr(s.Title))
 		}
-		fmt.Fprintf(b, `/><p:cNvPicPr><a:picLocks noChangeAspect="1"/></p:cNvPicPr><p:nvPr/></p:nvPicPr><p:blipFill><a:blip r:embed="%s"/><a:stretch><a:fillRect/></a:stretch></p:blipFill><p:spPr>`, rid)
+		fmt.Fprintf(b, `/><p:cNvPicPr><a:picLocks noChangeAspect="1"/></p:cNvPicPr><p:nvPr/></p:nvPicPr><p:blipFill><a:blip r:embed="%s"`, rid)
+		if s.SVG != nil {
+			// As PowerPoint 2016 and later write an SVG picture: the PNG
+			// in the blip for every viewer, the SVG in Office's extension
+			// for those that read it.
+			fmt.Fprintf(b, `><a:extLst><a:ext uri="{96DAC541-7B7A-43D3-8B79-37D633B846F1}"><asvg:svgBlip xmlns:asvg="http://schemas.microsoft.com/office/drawing/2016/SVG/main" r:embed="%s"/></a:ext></a:extLst></a:blip>`, w.imageRel(s.SVG))
+		} else {
+			b.WriteString(`/>`)
+		}
+		b.WriteString(`<a:stretch><a:fillRect/></a:stretch></p:blipFill><p:spPr>`)
 		xfrm(b, s.Box, false)
 		b.WriteString(`<a:prstGeom prst="rect"><a:avLst/></a:prstGeom></p:spPr></p:pic>`)
 	case *Group:
