@@ -110,6 +110,9 @@ type Rendered struct {
 	// Credits name the pictures on the slide, for the lesson's credits
 	// list: shown to pupils too, unlike Notes.
 	Credits []Credit
+	// Title is the title the node draws itself (a board's heading): when
+	// it is the slide's title, the page shows that title once.
+	Title string
 }
 
 // Credit is one picture's entry in the credits list: what it shows, its
