@@ -126,6 +126,11 @@ func TestPPTXMatchesTheBoard(t *testing.T) {
 	if n := len(find(board, "Light")); n != 1 {
 		t.Errorf("the title bound to the heading is shown %d times, want once", n)
 	}
+	// ... and drawn over the board's fill, not under it: the heading's
+	// ink (#1b1f24) in its band (canvas 20..1260 × 20..84).
+	if !hasColour(t, pdf.Path, 2, image.Rect(15, 15, 400, 63), 0x1b, 0x1f, 0x24) {
+		t.Error("the heading is not seen: drawn under the board's fill?")
+	}
 	// The SVG picture, drawn: its blue circle inside the picture's box
 	// (canvas 700..1000 × 480..630, 0.75 pt a pixel).
 	if !hasColour(t, pdf.Path, 2, image.Rect(700*3/4, 480*3/4, 1000*3/4, 630*3/4), 0x30, 0x70, 0xc0) {

@@ -22,6 +22,7 @@ import (
 	"hash/crc32"
 	"io"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -506,10 +507,12 @@ func (p *pkg) slide(n int, s *Slide) []entry {
 		b.WriteString(`<a:effectLst/></p:bgPr></p:bg>`)
 	}
 	b.WriteString(`<p:spTree>` + treeHead)
-	switch {
-	case s.TitleShape != nil:
-		w.sp(s.TitleShape, 2)
-	default:
+	// A TitleShape is written where it stands among the shapes, so a
+	// board's fill under it stays under it.
+	if s.TitleShape != nil && !slices.Contains(s.Shapes, Shape(s.TitleShape)) {
+		w.sp(s.TitleShape, 2) // not among the shapes: first, then
+	}
+	if s.TitleShape == nil {
 		b.WriteString(`<p:sp><p:nvSpPr><p:cNvPr id="2" name="Title"/><p:cNvSpPr><a:spLocks noGrp="1"/></p:cNvSpPr><p:nvPr><p:ph type="title"/></p:nvPr></p:nvSpPr><p:spPr>`)
 		if s.TitleOff {
 			// The master's title box, moved up by its own height and a bit.
@@ -522,6 +525,7 @@ func (p *pkg) slide(n int, s *Slide) []entry {
 	for _, sh := range s.Shapes {
 		if sh == Shape(s.TitleShape) {
 			w.id() // written as the title (id 2); its id stays unused
+			w.sp(s.TitleShape, 2)
 			continue
 		}
 		w.shape(sh)
