@@ -123,6 +123,16 @@ func lessonPhrase(grade, subject string) string {
 	return article(phrase) + " " + phrase + after
 }
 
+// GradeText is the grade as a page or slide shows it: as the author wrote
+// it ("Year 5", "adult learners", "KS1"), with "Grade" before a bare
+// number only ("7" alone says nothing).
+func GradeText(grade string) string {
+	if g := strings.TrimSpace(grade); isNumber(g) {
+		return "Grade " + g
+	}
+	return grade
+}
+
 func isNumber(s string) bool {
 	for _, r := range s {
 		if (r < '0' || r > '9') && r != '-' && r != '–' {

@@ -11,8 +11,8 @@ import (
 
 // RenderPPTX draws the lesson's overview slide for a PowerPoint deck: the
 // audience, duration and outcome, then key questions, objectives, key
-// learning points and materials on the left, vocabulary and the learning
-// cycles on the right, each a native text box, and the licence and credit
+// learning points and materials on the left, vocabulary, the learning
+// cycles, prerequisites and standards on the right, each a native text box, and the licence and credit
 // along the foot. The misconceptions with their responses (the
 // teacher's) and the timeline go to its notes, which a handout leaves
 // out. Pending fields show their hints.
@@ -21,7 +21,7 @@ func RenderPPTX(p *Plan, _ map[string]string, frame pptx.Box) modality.PPTXRende
 	var left, right []pptx.Para
 	var facts []string
 	if m.Grade.Set {
-		facts = append(facts, "Grade "+m.Grade.Value)
+		facts = append(facts, GradeText(m.Grade.Value))
 	}
 	if m.Subject.Set {
 		facts = append(facts, m.Subject.Value)
@@ -54,6 +54,9 @@ func RenderPPTX(p *Plan, _ map[string]string, frame pptx.Box) modality.PPTXRende
 	}
 	overviewList(&right, "Vocabulary", m.Vocabulary.Pending, m.Vocabulary.Hint, vocab)
 	overviewList(&right, "Learning cycles", m.Sections.Pending, m.Sections.Hint, sectionTexts(m.Sections.Value))
+	// As the HTML overview lists them (Render).
+	overviewList(&right, "Prerequisites", m.Prerequisites.Pending, m.Prerequisites.Hint, m.Prerequisites.Value)
+	overviewList(&right, "Standards", m.Standards.Pending, m.Standards.Hint, m.Standards.Value)
 	out := modality.PPTXRendered{Shapes: overviewShapes(frame, left, right, termsLines(m, func(s string) string { return s }, pendingText), m.Attribution.Value.URL)}
 	var notes []pptx.Para
 	overviewList(&notes, "Misconceptions", m.Misconceptions.Pending, m.Misconceptions.Hint, misconceptionTexts(m.Misconceptions.Value))

@@ -81,6 +81,8 @@ type Page struct {
 	ID string
 	// Head is the title, section and minutes; Notes the speaker notes.
 	Head, Notes string
+	// Title is the slide's title as text ("" while pending).
+	Title string
 }
 
 // Pages lists the slides in order for a render, pending slide
@@ -117,7 +119,7 @@ func (p *Plan) Pages() []Page {
 		if len(s.Sources) > 0 {
 			notes += "<p class=\"sources\">Sources: " + html.EscapeString(strings.Join(s.Sources, ", ")) + "</p>\n"
 		}
-		out = append(out, Page{ID: s.ID, Head: h.String(), Notes: notes})
+		out = append(out, Page{ID: s.ID, Head: h.String(), Notes: notes, Title: s.Title.Value})
 	}
 	return out
 }
@@ -128,7 +130,7 @@ func (p *Plan) Title() string { return p.Metadata.Title.Value }
 func audience(m Metadata) string {
 	var parts []string
 	if m.Grade.Set {
-		parts = append(parts, "Grade "+html.EscapeString(m.Grade.Value))
+		parts = append(parts, html.EscapeString(GradeText(m.Grade.Value)))
 	}
 	if m.Subject.Set {
 		parts = append(parts, html.EscapeString(m.Subject.Value))

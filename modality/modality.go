@@ -65,6 +65,13 @@ type Descriptor struct {
 	// PPTX draws the node as native PowerPoint shapes for `render --format
 	// pptx` (see PPTXRendered). Required, as Render is.
 	PPTX PPTXHook
+	// PPTXBoard: the node is a slide's board which, when it has a heading
+	// (PPTXRendered.Title), is drawn over the whole slide as the page
+	// draws it (canvas pixels at their size: 48 px on a 1280 px canvas
+	// is 36 pt), not in the frame under the title; the slide's title is
+	// then that heading, or kept off the slide for the outline and screen
+	// readers when the heading says something else.
+	PPTXBoard bool
 	// Content is the node's content as resume compares it: a saved
 	// conversation is continued only while the node still reads so. It
 	// must read the same before a save and after the saved file is loaded
@@ -109,6 +116,9 @@ type Rendered struct {
 	// Credits name the pictures on the slide, for the lesson's credits
 	// list: shown to pupils too, unlike Notes.
 	Credits []Credit
+	// Title is the title the node draws itself (a board's heading): when
+	// it is the slide's title, the page shows that title once.
+	Title string
 }
 
 // Credit is one picture's entry in the credits list: what it shows, its

@@ -15,6 +15,10 @@ type PPTXRendered struct {
 	// Key is the answer key: in the notes and on the answers slide of the
 	// teacher's copy, left out of a handout.
 	Key []pptx.Para
+	// Title is the shape among Shapes that shows a title (a board's
+	// heading): when its text is the slide's title, the deck writes it as
+	// the slide's title placeholder, so the title is shown once.
+	Title *pptx.Sp
 }
 
 // PPTXHook draws a node into frame (the part of a slide below its title,

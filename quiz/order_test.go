@@ -1,6 +1,7 @@
 package quiz_test
 
 import (
+	"fmt"
 	"regexp"
 	"slices"
 	"strings"
@@ -53,5 +54,47 @@ func TestAnswerAtChecked(t *testing.T) {
 		if len(ps) != 1 || !strings.Contains(ps[0].Message, want) || ps[0].Line != 6 {
 			t.Errorf("%s: %v, want %q at line 6", src, ps, want)
 		}
+	}
+}
+
+// An author's question without answer_at is not shown answers first: its
+// options are shuffled, seeded by its id (the same on every run), so the
+// answer's letter varies across questions; options that are all numbers
+// read in ascending order; a model's question written answers first keeps
+// that order (answer_at: [1] is saved).
+func TestAuthorsOptionsShuffled(t *testing.T) {
+	var src strings.Builder
+	src.WriteString("questions:\n")
+	for i := range 12 {
+		fmt.Fprintf(&src, "  - {id: q%d, prompt: \"Which?\", answers: [right], distractors: [w1, w2, w3]}\n", i)
+	}
+	src.WriteString("  - {id: temp, prompt: \"When does it freeze?\", answers: [\"0 °C\"], distractors: [\"100 °C\", \"−10 °C\"]}\n")
+	src.WriteString("  - {id: legs, prompt: \"How many legs?\", answers: [\"6\"], distractors: [\"3\", \"1\", \"4\", \"2\"]}\n")
+	q := decode(t, src.String())
+	places := map[int]bool{}
+	for i := range 12 {
+		id := fmt.Sprintf("q%d", i)
+		got := shown(q, id, false)
+		if !slices.Equal(got, shown(q, id, false)) {
+			t.Fatalf("%s: two orders on two calls", id)
+		}
+		places[slices.Index(got, "right")] = true
+	}
+	if len(places) < 3 {
+		t.Errorf("over 12 author's questions the answer stands in only %d places: %v", len(places), places)
+	}
+	if got, want := shown(q, "temp", false), []string{"−10 °C", "0 °C", "100 °C"}; !slices.Equal(got, want) {
+		t.Errorf("numbers with a unit shown %v, want ascending %v", got, want)
+	}
+	if got, want := shown(q, "legs", false), []string{"1", "2", "3", "4", "6"}; !slices.Equal(got, want) {
+		t.Errorf("numbers shown %v, want ascending %v", got, want)
+	}
+
+	s, m := newSession(t, "questions: !pending \"one question\"\n")
+	apply(t, s, m, quiz.AddQuestion{Placing: quiz.Placing{ID: "gas"}, Prompt: "Which is a gas?", Choices: quiz.Choices{Options: []quiz.Option{
+		{Text: "oxygen", Correct: true}, {Text: "water"}, {Text: "sand"}}}})
+	again := decode(t, render(t, m))
+	if got, want := shown(again, "gas", false), []string{"oxygen", "water", "sand"}; !slices.Equal(got, want) {
+		t.Errorf("a model's order after a save: %v, want %v", got, want)
 	}
 }

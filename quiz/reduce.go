@@ -102,9 +102,12 @@ func checkChoices(opts []Option) error {
 	return firstProblem("options", checkOptions(opts, true, true))
 }
 
-// answerAt is where the answers stand among opts, 1-based; nil when they
-// come first, as the file lists them anyway.
-func answerAt(opts []Option) []int {
+// answerAt is where the answers stand among opts, 1-based. A model's
+// question keeps it even when the answers come first (mine), since render
+// shuffles options without it (Shown); an author's question does not
+// (its order shown is a seeded shuffle), and options that are all answers
+// need none.
+func answerAt(opts []Option, mine bool) []int {
 	var at []int
 	first := true
 	for i, o := range opts {
@@ -113,7 +116,7 @@ func answerAt(opts []Option) []int {
 			first = first && i+1 == len(at)
 		}
 	}
-	if first {
+	if len(at) == len(opts) || first && !mine {
 		return nil
 	}
 	return at
@@ -142,7 +145,7 @@ func (q *Quiz) add(rc *session.Context, in AddQuestion) error {
 		return err
 	}
 	answers, distractors := split(in.Options)
-	qu := &Question{Answers: yamlsrc.Val(answers), Distractors: yamlsrc.Val(distractors), AnswerAt: answerAt(in.Options)}
+	qu := &Question{Answers: yamlsrc.Val(answers), Distractors: yamlsrc.Val(distractors), AnswerAt: answerAt(in.Options, true)}
 	if f := strings.TrimSpace(in.Feedback); f != "" {
 		qu.Feedback = yamlsrc.Val(f)
 	}
@@ -285,7 +288,7 @@ func (q *Quiz) updateOptions(qu *Question, opts []Option) ([]string, error) {
 	}
 	// The order given is the order shown, unless the author placed
 	// the answers.
-	if at := answerAt(opts); !(qu.Authored && q.Protect && qu.authorAt) && !slices.Equal(qu.AnswerAt, at) {
+	if at := answerAt(opts, !qu.Authored); !(qu.Authored && q.Protect && qu.authorAt) && !slices.Equal(qu.AnswerAt, at) {
 		qu.AnswerAt = at
 		fields = append(fields, "answer_at")
 	}

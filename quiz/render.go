@@ -83,13 +83,14 @@ func Render(q *Quiz, bound map[string]string) modality.Rendered {
 }
 
 // Shown returns the question's options in the order students see them:
-// the order given (AnswerAt places the answers; without it, answers
-// first, as written), or with shuffle a shuffle seeded by the question's
-// id, the same on every run, except that options that are all numbers
-// are sorted (1, 2, 3, 4 reads as a scale, not a puzzle).
+// where AnswerAt places the answers (a model's options keep the order it
+// gave this way), else, as with shuffle, a shuffle seeded by the
+// question's id, the same on every run, so an author's answers written
+// first are not always A; options that are all numbers are sorted
+// instead (1, 2, 3, 4 reads as a scale, not a puzzle).
 func Shown(qu *Question, shuffle bool) []Option {
 	opts := qu.options()
-	if !shuffle {
+	if !shuffle && len(qu.AnswerAt) > 0 && checkAnswerAt(qu.AnswerAt, len(qu.Answers.Value), len(opts)) == "" {
 		return placed(opts, qu.AnswerAt, len(qu.Answers.Value))
 	}
 	if nums, ok := numbers(opts); ok {
@@ -130,15 +131,23 @@ func placed(opts []Option, at []int, nAnswers int) []Option {
 	return out
 }
 
-// numbers reads every option as a number, if each is one.
+// numbers reads every option as a number, if each is one, with one unit
+// after each or none ("0 °C", "−10 °C"; a minus sign reads as "-").
 func numbers(opts []Option) ([]float64, bool) {
 	out := make([]float64, len(opts))
+	unit := ""
 	for i, o := range opts {
-		v, err := strconv.ParseFloat(strings.ReplaceAll(strings.TrimSpace(o.Text), ",", ""), 64)
-		if err != nil {
+		s := strings.ReplaceAll(strings.TrimSpace(o.Text), ",", "")
+		s = strings.Replace(s, "−", "-", 1)
+		n, u := s, ""
+		if k := strings.IndexFunc(s, func(r rune) bool { return !strings.ContainsRune("0123456789.+-eE", r) }); k > 0 {
+			n, u = s[:k], strings.TrimSpace(s[k:])
+		}
+		v, err := strconv.ParseFloat(strings.TrimSpace(n), 64)
+		if err != nil || i > 0 && u != unit {
 			return nil, false
 		}
-		out[i] = v
+		out[i], unit = v, u
 	}
 	return out, true
 }

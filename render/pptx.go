@@ -36,7 +36,7 @@ func PPTX(w io.Writer, doc *compose.Document, reg *modality.Registry, notes []Au
 		deck.Title, deck.Subject = m.Title.Value, m.Subject.Value
 		var kw []string
 		if m.Grade.Set {
-			kw = append(kw, "grade "+m.Grade.Value)
+			kw = append(kw, lesson.GradeText(m.Grade.Value))
 		}
 		if m.Subject.Set {
 			kw = append(kw, m.Subject.Value)
@@ -94,11 +94,33 @@ func PPTX(w io.Writer, doc *compose.Document, reg *modality.Registry, notes []Au
 				}
 			}
 			var r modality.PPTXRendered
-			child.View(func(st session.State) { r = kind.PPTX(st, props, childFrame) })
+			board := kind.PPTXBoard
+			if board {
+				// A board with a heading is the slide, drawn at its
+				// size; one without is headed by the title, under it.
+				f := boardFrame
+				if strip != nil {
+					f.H = childFrame.Y + childFrame.H - f.Y
+				}
+				child.View(func(st session.State) { r = kind.PPTX(st, props, f) })
+				board = r.Title != nil
+			}
+			if !board {
+				child.View(func(st session.State) { r = kind.PPTX(st, props, childFrame) })
+			}
 			at := main
 			if len(r.Shapes) > 0 && len(main.Shapes) > 0 {
 				at = &pptx.Slide{Title: pg.Title + " (" + kind.Name + ")"}
 				slides = append(slides, at)
+			}
+			if board {
+				// The heading that reads as the title (bound to it, say)
+				// is the title; another keeps the title off the slide.
+				if sameTitle(r.Title, at.Title) {
+					at.TitleShape = r.Title
+				} else {
+					at.TitleOff = true
+				}
 			}
 			at.Shapes = append(at.Shapes, r.Shapes...)
 			at.Notes = append(at.Notes, r.Notes...)
@@ -131,6 +153,21 @@ func PPTX(w io.Writer, doc *compose.Document, reg *modality.Registry, notes []Au
 		add(&pptx.Slide{Title: "Answer key (teacher copy)", Shapes: []pptx.Shape{&pptx.Sp{Name: "answers", Box: frame, Paras: ps, Shrink: true}}})
 	}
 	return deck.Write(w)
+}
+
+// boardFrame is the whole slide, where a board with a heading
+// (PPTXBoard) draws.
+var boardFrame = pptx.Box{W: pptx.SlideWidth, H: pptx.SlideHeight}
+
+// sameTitle reports whether a heading shape reads as title.
+func sameTitle(sp *pptx.Sp, title string) bool {
+	var b strings.Builder
+	for _, p := range sp.Paras {
+		for _, r := range p.Runs {
+			b.WriteString(r.Text)
+		}
+	}
+	return strings.TrimSpace(b.String()) == strings.TrimSpace(title)
 }
 
 // calloutStrip is the frame a slide's children draw in and the box of its

@@ -322,13 +322,14 @@ func TestBrowserPresentReveal(t *testing.T) {
 		t.Errorf("the board's part of the slide shows questions: %q", before)
 	}
 	b.keys("a", kb.ArrowRight)
-	// The allkinds quiz: question 1's answer is A (0 °C), question 2's A.
+	// The allkinds quiz: question 1's answer is B (0 °C, the options
+	// ascending), question 2's B (a shuffle seeded by its id).
 	shown := func() (marks []string) {
 		b.eval(`[...document.querySelectorAll(".page.current .quiz li.question")].map(q =>
 		  [...q.querySelectorAll("ol.options > li")].map(o => getComputedStyle(o).boxShadow !== "none" ? "x" : "-").join(""))`, &marks)
 		return marks
 	}
-	for i, want := range [][]string{{"----", "--"}, {"x---", "--"}, {"x---", "x-"}, {"----", "--"}} {
+	for i, want := range [][]string{{"----", "--"}, {"-x--", "--"}, {"-x--", "-x"}, {"----", "--"}} {
 		if got := shown(); strings.Join(got, " ") != strings.Join(want, " ") {
 			t.Errorf("after %d × A the marked options are %q, want %q", i, got, want)
 		}
@@ -343,7 +344,7 @@ func TestBrowserPresentReveal(t *testing.T) {
 	}
 	// A click on the second question shows its answer alone.
 	b.eval(`document.querySelectorAll(".page.current .quiz li.question")[1].querySelector(".prompt").click(); true`, new(bool))
-	if got := shown(); strings.Join(got, " ") != "---- x-" {
+	if got := shown(); strings.Join(got, " ") != "---- -x" {
 		t.Errorf("after a click on question 2 the marked options are %q", got)
 	}
 	// Printing while presenting prints the page as it is, not scaled.
@@ -439,7 +440,7 @@ func TestBrowserPresenterReveal(t *testing.T) {
 	pv := openPresenter(aud)
 	var key string
 	pv.eval(`new Promise(r => setTimeout(r, 200)).then(() => { const k = document.querySelector(".pv-notes .answer-key"); return k && k.getClientRects().length ? k.innerText : "" })`, &key)
-	if !strings.Contains(key, "A. 0 °C") {
+	if !strings.Contains(key, "B. 0 °C") {
 		t.Errorf("the presenter view shows no answer key: %q", key)
 	}
 	pv.keys("a")

@@ -85,10 +85,24 @@ func build(doc *compose.Document, reg *modality.Registry) (*deck, error) {
 			}
 			child.View(func(st session.State) { s.children = append(s.children, kind.Render(st, props)) })
 		}
+		for _, c := range s.children {
+			if pg.Title != "" && strings.TrimSpace(c.Title) == strings.TrimSpace(pg.Title) {
+				// A board headed by the title (bound to it, say) shows
+				// it: the page's own heading stays for screen readers,
+				// the outline and the presenter's "Next", unseen.
+				s.head = strings.Replace(s.head, "<h2>", "<h2 "+unseen+">", 1)
+				break
+			}
+		}
 		d.slides = append(d.slides, s)
 	}
 	return d, nil
 }
+
+// unseen keeps an element for screen readers and scripts but draws
+// nothing and takes no room: the usual visually-hidden rule, inline so
+// the page, print and Marp alike honour it.
+const unseen = `class="title-drawn" style="position:absolute;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;clip-path:inset(50%);white-space:nowrap;border:0"`
 
 // buildWithNotes is build, with the notes for the author attached: a note
 // on a slide's child to that slide's notes, any other to the overview.

@@ -16,14 +16,10 @@ import (
 // it, with its credit line; nil when e has none a slide can hold. The deck
 // writer takes PNG only, so a raster picture is re-encoded as PNG (cover
 // crops it first), scaled down to deckPixels per canvas pixel of its box:
-// a slide shows no more, and a deck stays small. An SVG stays the
-// placeholder, as nothing here can rasterise it.
+// a slide shows no more, and a deck stays small. An SVG goes in whole
+// beside a PNG drawn from it (svgPicture), as PowerPoint writes one.
 func (e *Element) picturePPTX(m mapper, box textfit.Box) pptx.Shape {
-	if e.picture == nil || e.picture.mime == "image/svg+xml" {
-		return nil
-	}
-	img, err := imagefile.Decode(e.picture.data)
-	if err != nil || img.Bounds().Empty() {
+	if e.picture == nil {
 		return nil
 	}
 	credit := e.creditLine()
@@ -31,14 +27,23 @@ func (e *Element) picturePPTX(m mapper, box textfit.Box) pptx.Shape {
 	if credit != "" && box.H > 2*creditBand {
 		pic.H -= creditBand
 	}
-	img, pic = fitPicture(img, pic, e.Fit == "cover")
+	var img image.Image
+	var svg []byte
+	if e.picture.mime == "image/svg+xml" {
+		img, svg, pic = svgPicture(e.picture.data, pic, e.Fit == "cover")
+	} else if full, err := imagefile.Decode(e.picture.data); err == nil && !full.Bounds().Empty() {
+		img, pic = fitPicture(full, pic, e.Fit == "cover")
+	}
+	if img == nil {
+		return nil
+	}
 	var buf bytes.Buffer
 	if png.Encode(&buf, img) != nil {
 		return nil
 	}
 	_, alt := e.imageText()
 	g := &pptx.Group{Name: e.ID, Shapes: []pptx.Shape{
-		&pptx.Pic{Name: e.ID + " picture", Descr: alt.Value, Box: m.box(pic), PNG: buf.Bytes()},
+		&pptx.Pic{Name: e.ID + " picture", Descr: alt.Value, Box: m.box(pic), PNG: buf.Bytes(), SVG: svg},
 	}}
 	if credit != "" && box.H > 2*creditBand {
 		band := textfit.Box{X: box.X, Y: box.Y + box.H - creditBand, W: box.W, H: creditBand}
@@ -73,3 +78,34 @@ func fitPicture(img image.Image, box textfit.Box, cover bool) (image.Image, text
 
 // deckSize is the pixels a deck keeps for v canvas pixels.
 func deckSize(v float64) int { return max(int(math.Ceil(v*deckPixels)), 1) }
+
+// svgPicture is an SVG fitted to box as the page fits it: contained, the
+// whole drawing at its aspect centred in box, with the SVG itself kept for
+// viewers that read it; covering, box filled by the drawing's centre,
+// cropped, as a PNG alone (a viewer would stretch the whole SVG). The
+// PNG has deckPixels per canvas pixel. Nil when the SVG cannot be drawn:
+// the element then shows its placeholder.
+func svgPicture(data []byte, box textfit.Box, cover bool) (image.Image, []byte, textfit.Box) {
+	vw, vh, err := imagefile.SVGSize(data)
+	if err != nil {
+		return nil, nil, box
+	}
+	if !cover {
+		s := min(box.W/vw, box.H/vh)
+		w, h := vw*s, vh*s
+		img, err := imagefile.RasterizeSVG(data, deckSize(w), deckSize(h))
+		if err != nil {
+			return nil, nil, box
+		}
+		return img, data, textfit.Box{X: box.X + (box.W-w)/2, Y: box.Y + (box.H-h)/2, W: w, H: h}
+	}
+	s := max(box.W/vw, box.H/vh)
+	full, err := imagefile.RasterizeSVG(data, deckSize(vw*s), deckSize(vh*s))
+	if err != nil {
+		return nil, nil, box
+	}
+	b := full.Bounds()
+	cw, ch := min(deckSize(box.W), b.Dx()), min(deckSize(box.H), b.Dy())
+	x0, y0 := (b.Dx()-cw)/2, (b.Dy()-ch)/2
+	return imagefile.Scale(full, image.Rect(x0, y0, x0+cw, y0+ch), cw, ch), nil, box
+}

@@ -36,8 +36,9 @@ func RenderPPTX(b *Board, bound map[string]string, frame pptx.Box) modality.PPTX
 	}
 	switch {
 	case heading != "":
-		add(&pptx.Sp{Name: "heading", Box: m.box(g.Heading), Anchor: "t", Inset: 1,
-			Paras: []pptx.Para{{Runs: []pptx.Run{{Text: heading, Size: m.pt(g.HeadingFontSize), Bold: true, Color: pptx.RGB("1B1F24")}}}}})
+		out.Title = &pptx.Sp{Name: "heading", Box: m.box(g.Heading), Anchor: "t", Inset: 1,
+			Paras: []pptx.Para{{Runs: []pptx.Run{{Text: heading, Size: m.pt(g.HeadingFontSize), Bold: true, Color: pptx.RGB("1B1F24")}}}}}
+		add(out.Title)
 	case b.Heading.Pending:
 		add(m.placeholder("heading", g.Heading, "heading", b.Heading.Hint))
 	}
@@ -50,7 +51,7 @@ func RenderPPTX(b *Board, bound map[string]string, frame pptx.Box) modality.PPTX
 	}
 	// Shapes first, arrows after (over them), as the HTML draws them; an
 	// arrow is glued to the shapes it joins.
-	drawn := map[string]*pptx.Sp{}
+	drawn := map[string]glued{}
 	below := 0
 	for _, e := range b.elements() {
 		if e.IsPlaceholder {
@@ -72,8 +73,20 @@ func RenderPPTX(b *Board, bound map[string]string, frame pptx.Box) modality.PPTX
 			continue
 		}
 		s := m.element(e)
-		if sp, ok := s.(*pptx.Sp); ok {
-			drawn[e.ID] = sp
+		switch sh := s.(type) {
+		case *pptx.Sp:
+			drawn[e.ID] = glued{sh, sh.Geom}
+		case *pptx.Math:
+			drawn[e.ID] = glued{sh, "rect"}
+		case *pptx.Group:
+			// A picture with its credit, code with its output: an arrow
+			// is glued to the first, the picture or the code panel.
+			switch first := sh.Shapes[0].(type) {
+			case *pptx.Pic:
+				drawn[e.ID] = glued{first, "rect"}
+			case *pptx.Sp:
+				drawn[e.ID] = glued{first, first.Geom}
+			}
 		}
 		add(s)
 	}
@@ -240,7 +253,13 @@ func (m mapper) element(e *Element) pptx.Shape {
 // arrowPPTX draws an arrow where the HTML draws it (arrowLine), as a
 // connector glued to the shapes at its ends, with its label at the
 // midpoint; an arrow naming a missing element is a note in red.
-func (b *Board) arrowPPTX(m mapper, e *Element, drawn map[string]*pptx.Sp) []pptx.Shape {
+// glued is a shape an arrow can be glued to, with its preset geometry.
+type glued struct {
+	shape pptx.Target
+	geom  string
+}
+
+func (b *Board) arrowPPTX(m mapper, e *Element, drawn map[string]glued) []pptx.Shape {
 	_, stroke, _ := e.inks()
 	x1, y1, x2, y2, ok := b.arrowLine(e)
 	if !ok {
@@ -256,13 +275,13 @@ func (b *Board) arrowPPTX(m mapper, e *Element, drawn map[string]*pptx.Sp) []ppt
 	ln.Tail = e.Heads == "" || e.Heads == "end" || e.Heads == "both"
 	cx := &pptx.Connector{Name: e.ID, X1: m.x(x1), Y1: m.y(y1), X2: m.x(x2), Y2: m.y(y2), Line: *ln}
 	if e.FromPoint == nil {
-		if sp := drawn[e.From]; sp != nil {
-			cx.From, cx.FromSite = sp, site(sp.Geom, b.byID[e.From].box(), x1, y1)
+		if g, ok := drawn[e.From]; ok {
+			cx.From, cx.FromSite = g.shape, site(g.geom, b.byID[e.From].box(), x1, y1)
 		}
 	}
 	if e.ToPoint == nil {
-		if sp := drawn[e.To]; sp != nil {
-			cx.To, cx.ToSite = sp, site(sp.Geom, b.byID[e.To].box(), x2, y2)
+		if g, ok := drawn[e.To]; ok {
+			cx.To, cx.ToSite = g.shape, site(g.geom, b.byID[e.To].box(), x2, y2)
 		}
 	}
 	out := []pptx.Shape{cx}

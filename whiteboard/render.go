@@ -80,7 +80,7 @@ func Render(b *Board, bound map[string]string) modality.Rendered {
 			cited = append(cited, modality.Cited{Item: string(e.Type) + " " + e.ID, Sources: e.Sources})
 		}
 	}
-	return modality.Rendered{Body: s.String(), Notes: modality.CitationNotes("Whiteboard sources", cited), Credits: b.credits()}
+	return modality.Rendered{Body: s.String(), Notes: modality.CitationNotes("Whiteboard sources", cited), Credits: b.credits(), Title: heading}
 }
 
 // placeholderBox is where a pending element is drawn on the canvas: its

@@ -12,7 +12,7 @@ import (
 )
 
 // FuzzCheck: no bytes make the check panic or let through a picture past
-// the limits.
+// the limits, nor make the deck's drawing of a checked SVG panic.
 func FuzzCheck(f *testing.F) {
 	var g, j bytes.Buffer
 	gif.Encode(&g, image.NewPaletted(image.Rect(0, 0, 4, 4), color.Palette{color.Black, color.White}), nil)
@@ -23,7 +23,15 @@ func FuzzCheck(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, mime := range []string{"image/png", "image/gif", "image/jpeg", "image/webp", SVG} {
-			if Check(data, mime) != nil || mime == SVG {
+			if Check(data, mime) != nil {
+				continue
+			}
+			if mime == SVG {
+				// A checked SVG is drawn for the deck: an error at
+				// worst, never a panic.
+				if img, err := RasterizeSVG(data, 16, 8); err == nil && img.Bounds() != image.Rect(0, 0, 16, 8) {
+					t.Fatalf("SVG drawn at %v, want 16×8", img.Bounds())
+				}
 				continue
 			}
 			c, _, err := image.DecodeConfig(bytes.NewReader(data))

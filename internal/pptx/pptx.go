@@ -22,6 +22,7 @@ import (
 	"hash/crc32"
 	"io"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -63,6 +64,14 @@ type Slide struct {
 	// Background is the slide's fill; zero for the master's (white).
 	Background Color
 	Shapes     []Shape
+	// TitleShape, one of Shapes, shows the title where it stands on the
+	// slide (a board's heading): it is written as the title placeholder,
+	// with its box and text, so the title is on the slide once.
+	TitleShape *Sp
+	// TitleOff keeps the title placeholder above the slide, where no view
+	// draws it, when the shapes fill the slide (a board without a heading
+	// of the title's): the outline and screen readers still have it.
+	TitleOff bool
 	// Notes are the notes page's paragraphs; none writes no notes page.
 	Notes []Para
 }
@@ -149,16 +158,31 @@ type Connector struct {
 	Name           string
 	X1, Y1, X2, Y2 int64
 	Line           Line
-	From, To       *Sp
+	From, To       Target
 	FromSite       int
 	ToSite         int
 }
 
-// Pic is a PNG picture with alternative text.
+// Target is a shape a connector can be glued to: *Sp, or *Pic or *Math
+// (whose connection sites are a rectangle's: top, left, bottom, right).
+type Target interface {
+	Shape
+	shapeID() int
+}
+
+func (s *Sp) shapeID() int   { return s.id }
+func (s *Pic) shapeID() int  { return s.id }
+func (s *Math) shapeID() int { return s.id }
+
+// Pic is a PNG picture with alternative text. SVG, when set, is the
+// picture as drawn (an SVG file) and PNG its rendering, for viewers that
+// read no SVG (Impress among them), as PowerPoint writes an SVG picture.
 type Pic struct {
 	Name, Descr, Title string
 	Box                Box
 	PNG                []byte
+	SVG                []byte
+	id                 int
 }
 
 // Group keeps shapes together, as one selectable object.
@@ -182,6 +206,7 @@ type Math struct {
 	Picture     []byte
 	PictureBox  Box
 	Fallback    []Para
+	id          int
 }
 
 func (*Sp) shape()        {}
@@ -307,6 +332,7 @@ func (p *pkg) write() error {
 		`<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>` +
 		`<Default Extension="xml" ContentType="application/xml"/>` +
 		`<Default Extension="png" ContentType="image/png"/>` +
+		`<Default Extension="svg" ContentType="image/svg+xml"/>` +
 		`<Override PartName="/ppt/presentation.xml" ContentType="` + ctPML + `presentation.main+xml"/>` +
 		`<Override PartName="/ppt/slideMasters/slideMaster1.xml" ContentType="` + ctPML + `slideMaster+xml"/>` +
 		`<Override PartName="/ppt/slideLayouts/slideLayout1.xml" ContentType="` + ctPML + `slideLayout+xml"/>` +
@@ -399,15 +425,13 @@ func (p *pkg) collectMedia(slides []*Slide) {
 		for _, sh := range shapes {
 			switch s := sh.(type) {
 			case *Pic:
-				h := sha256.Sum256(s.PNG)
-				if _, ok := p.media[h]; !ok {
-					name := fmt.Sprintf("image%d.png", len(p.media)+1)
-					p.media[h] = name
-					p.emit(encode("ppt/media/"+name, s.PNG))
+				p.addMedia(s.PNG, "png")
+				if s.SVG != nil {
+					p.addMedia(s.SVG, "svg")
 				}
 			case *Math:
 				if s.Picture != nil {
-					p.addMedia(s.Picture)
+					p.addMedia(s.Picture, "png")
 				}
 			case *Group:
 				walk(s.Shapes)
@@ -419,14 +443,14 @@ func (p *pkg) collectMedia(slides []*Slide) {
 	}
 }
 
-// addMedia writes a picture's content as a media part, once (as *Pic
-// does above, left as it was while #37 changes pictures).
-func (p *pkg) addMedia(png []byte) {
-	h := sha256.Sum256(png)
+// addMedia writes a picture's content as a media part (ext "png" or
+// "svg"), once.
+func (p *pkg) addMedia(data []byte, ext string) {
+	h := sha256.Sum256(data)
 	if _, ok := p.media[h]; !ok {
-		name := fmt.Sprintf("image%d.png", len(p.media)+1)
+		name := fmt.Sprintf("image%d.%s", len(p.media)+1, ext)
 		p.media[h] = name
-		p.emit(encode("ppt/media/"+name, png))
+		p.emit(encode("ppt/media/"+name, data))
 	}
 }
 
@@ -483,10 +507,27 @@ func (p *pkg) slide(n int, s *Slide) []entry {
 		b.WriteString(`<a:effectLst/></p:bgPr></p:bg>`)
 	}
 	b.WriteString(`<p:spTree>` + treeHead)
-	fmt.Fprintf(b, `<p:sp><p:nvSpPr><p:cNvPr id="2" name="Title"/><p:cNvSpPr><a:spLocks noGrp="1"/></p:cNvSpPr><p:nvPr><p:ph type="title"/></p:nvPr></p:nvSpPr><p:spPr/><p:txBody><a:bodyPr><a:normAutofit/></a:bodyPr><a:lstStyle/>`)
-	paras(b, []Para{{Runs: []Run{{Text: s.Title}}}})
-	b.WriteString(`</p:txBody></p:sp>`)
+	// A TitleShape is written where it stands among the shapes, so a
+	// board's fill under it stays under it.
+	if s.TitleShape != nil && !slices.Contains(s.Shapes, Shape(s.TitleShape)) {
+		w.sp(s.TitleShape, 2) // not among the shapes: first, then
+	}
+	if s.TitleShape == nil {
+		b.WriteString(`<p:sp><p:nvSpPr><p:cNvPr id="2" name="Title"/><p:cNvSpPr><a:spLocks noGrp="1"/></p:cNvSpPr><p:nvPr><p:ph type="title"/></p:nvPr></p:nvSpPr><p:spPr>`)
+		if s.TitleOff {
+			// The master's title box, moved up by its own height and a bit.
+			xfrm(b, Box{X: 457200, Y: -1143000, W: SlideWidth - 2*457200, H: 1005840}, false)
+		}
+		b.WriteString(`</p:spPr><p:txBody><a:bodyPr><a:normAutofit/></a:bodyPr><a:lstStyle/>`)
+		paras(b, []Para{{Runs: []Run{{Text: s.Title}}}})
+		b.WriteString(`</p:txBody></p:sp>`)
+	}
 	for _, sh := range s.Shapes {
+		if sh == Shape(s.TitleShape) {
+			w.id() // written as the title (id 2); its id stays unused
+			w.sp(s.TitleShape, 2)
+			continue
+		}
 		w.shape(sh)
 	}
 	b.WriteString(`</p:spTree></p:cSld><p:clrMapOvr><a:masterClrMapping/></p:clrMapOvr></p:sld>`)
@@ -516,6 +557,10 @@ func assignIDs(shapes []Shape, next *int) {
 	for _, sh := range shapes {
 		switch s := sh.(type) {
 		case *Sp:
+			s.id = *next
+		case *Pic:
+			s.id = *next
+		case *Math:
 			s.id = *next
 		case *Group:
 			*next++ // the group's own id
@@ -550,11 +595,11 @@ func (w *sw) shape(sh Shape) {
 	case *Connector:
 		id := w.id()
 		fmt.Fprintf(b, `<p:cxnSp><p:nvCxnSpPr><p:cNvPr id="%d" name="%s"/><p:cNvCxnSpPr>`, id, attr(s.Name))
-		if s.From != nil && s.From.id != 0 {
-			fmt.Fprintf(b, `<a:stCxn id="%d" idx="%d"/>`, s.From.id, s.FromSite)
+		if s.From != nil && s.From.shapeID() != 0 {
+			fmt.Fprintf(b, `<a:stCxn id="%d" idx="%d"/>`, s.From.shapeID(), s.FromSite)
 		}
-		if s.To != nil && s.To.id != 0 {
-			fmt.Fprintf(b, `<a:endCxn id="%d" idx="%d"/>`, s.To.id, s.ToSite)
+		if s.To != nil && s.To.shapeID() != 0 {
+			fmt.Fprintf(b, `<a:endCxn id="%d" idx="%d"/>`, s.To.shapeID(), s.ToSite)
 		}
 		b.WriteString(`</p:cNvCxnSpPr><p:nvPr/></p:nvCxnSpPr><p:spPr>`)
 		x, y := min(s.X1, s.X2), min(s.Y1, s.Y2)
@@ -577,7 +622,16 @@ func (w *sw) shape(sh Shape) {
 		if s.Title != "" {
 			fmt.Fprintf(b, ` title="%s"`, attr(s.Title))
 		}
-		fmt.Fprintf(b, `/><p:cNvPicPr><a:picLocks noChangeAspect="1"/></p:cNvPicPr><p:nvPr/></p:nvPicPr><p:blipFill><a:blip r:embed="%s"/><a:stretch><a:fillRect/></a:stretch></p:blipFill><p:spPr>`, rid)
+		fmt.Fprintf(b, `/><p:cNvPicPr><a:picLocks noChangeAspect="1"/></p:cNvPicPr><p:nvPr/></p:nvPicPr><p:blipFill><a:blip r:embed="%s"`, rid)
+		if s.SVG != nil {
+			// As PowerPoint 2016 and later write an SVG picture: the PNG
+			// in the blip for every viewer, the SVG in Office's extension
+			// for those that read it.
+			fmt.Fprintf(b, `><a:extLst><a:ext uri="{96DAC541-7B7A-43D3-8B79-37D633B846F1}"><asvg:svgBlip xmlns:asvg="http://schemas.microsoft.com/office/drawing/2016/SVG/main" r:embed="%s"/></a:ext></a:extLst></a:blip>`, w.imageRel(s.SVG))
+		} else {
+			b.WriteString(`/>`)
+		}
+		b.WriteString(`<a:stretch><a:fillRect/></a:stretch></p:blipFill><p:spPr>`)
 		xfrm(b, s.Box, false)
 		b.WriteString(`<a:prstGeom prst="rect"><a:avLst/></a:prstGeom></p:spPr></p:pic>`)
 	case *Group:
@@ -661,11 +715,15 @@ func (w *sw) sp(s *Sp, id int, body ...func()) {
 	if s.Descr != "" {
 		b.WriteString(` descr="` + attr(s.Descr) + `"`)
 	}
-	b.WriteString(`/><p:cNvSpPr`)
-	if s.Geom == "" && s.Fill.Hex == "" && s.Line == nil {
-		b.WriteString(` txBox="1"`)
+	b.WriteString(`/>`)
+	switch {
+	case id == 2: // the title placeholder (Slide.TitleShape)
+		b.WriteString(`<p:cNvSpPr><a:spLocks noGrp="1"/></p:cNvSpPr><p:nvPr><p:ph type="title"/></p:nvPr></p:nvSpPr><p:spPr>`)
+	case s.Geom == "" && s.Fill.Hex == "" && s.Line == nil:
+		b.WriteString(`<p:cNvSpPr txBox="1"/><p:nvPr/></p:nvSpPr><p:spPr>`)
+	default:
+		b.WriteString(`<p:cNvSpPr/><p:nvPr/></p:nvSpPr><p:spPr>`)
 	}
-	b.WriteString(`/><p:nvPr/></p:nvSpPr><p:spPr>`)
 	xfrm(b, s.Box, s.FlipV)
 	geom := s.Geom
 	if geom == "" {
@@ -828,36 +886,38 @@ func paras(b *strings.Builder, ps []Para) {
 	for _, p := range ps {
 		b.WriteString(`<a:p>`)
 		rtl := rightToLeft(p.Runs)
-		if p.Align != "" || p.Bullet != "" || p.Level > 0 || rtl {
-			b.WriteString(`<a:pPr`)
-			lvl := min(p.Level, 8)
-			switch {
-			case p.Bullet != "":
-				fmt.Fprintf(b, ` marL="%d" indent="-342900"`, 342900*(lvl+1))
-			case lvl > 0:
-				fmt.Fprintf(b, ` marL="%d" indent="0"`, 342900*lvl)
-			}
-			if lvl > 0 {
-				fmt.Fprintf(b, ` lvl="%d"`, lvl)
-			}
-			if p.Align != "" {
-				fmt.Fprintf(b, ` algn="%s"`, p.Align)
-			}
-			if rtl {
-				b.WriteString(` rtl="1"`)
-			}
-			b.WriteString(`>`)
-			switch p.Bullet {
-			case "":
-			case "num":
-				b.WriteString(`<a:buFont typeface="+mj-lt"/><a:buAutoNum type="arabicPeriod"/>`)
-			case "alpha":
-				b.WriteString(`<a:buFont typeface="+mj-lt"/><a:buAutoNum type="alphaUcPeriod"/>`)
-			default:
-				fmt.Fprintf(b, `<a:buFont typeface="Arial"/><a:buChar char="%s"/>`, attr(p.Bullet))
-			}
-			b.WriteString(`</a:pPr>`)
+		// Every paragraph states its margin and indent: Impress carries
+		// an indented paragraph's margin on to a following one that
+		// states none (a quiz's second question sat under the first's
+		// options).
+		b.WriteString(`<a:pPr`)
+		lvl := min(p.Level, 8)
+		switch {
+		case p.Bullet != "":
+			fmt.Fprintf(b, ` marL="%d" indent="-342900"`, 342900*(lvl+1))
+		default:
+			fmt.Fprintf(b, ` marL="%d" indent="0"`, 342900*lvl)
 		}
+		if lvl > 0 {
+			fmt.Fprintf(b, ` lvl="%d"`, lvl)
+		}
+		if p.Align != "" {
+			fmt.Fprintf(b, ` algn="%s"`, p.Align)
+		}
+		if rtl {
+			b.WriteString(` rtl="1"`)
+		}
+		b.WriteString(`>`)
+		switch p.Bullet {
+		case "":
+		case "num":
+			b.WriteString(`<a:buFont typeface="+mj-lt"/><a:buAutoNum type="arabicPeriod"/>`)
+		case "alpha":
+			b.WriteString(`<a:buFont typeface="+mj-lt"/><a:buAutoNum type="alphaUcPeriod"/>`)
+		default:
+			fmt.Fprintf(b, `<a:buFont typeface="Arial"/><a:buChar char="%s"/>`, attr(p.Bullet))
+		}
+		b.WriteString(`</a:pPr>`)
 		var last Run
 		for _, r := range p.Runs {
 			last = r

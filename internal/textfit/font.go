@@ -58,10 +58,26 @@ type face struct {
 }
 
 var faces = sync.OnceValue(func() [2]*face {
-	return [2]*face{mustFace(goregular.TTF), mustFace(gobold.TTF)}
+	return [2]*face{mustFace(withHyphen(goregular.TTF, textHyphen)), mustFace(withHyphen(gobold.TTF, textHyphen))}
 })
 
-var monoFace = sync.OnceValue(func() *face { return mustFace(gomono.TTF) })
+var monoFace = sync.OnceValue(func() *face { return mustFace(withHyphen(gomono.TTF, monoHyphen)) })
+
+// withHyphen is ttf with its hyphen narrowed to h (see narrowHyphen).
+func withHyphen(ttf []byte, h hyphenShape) []byte {
+	f, err := sfnt.Parse(ttf)
+	if err != nil {
+		panic(fmt.Sprintf("textfit: embedded font: %v", err)) // a broken build, not a user error
+	}
+	gid, err := f.GlyphIndex(new(sfnt.Buffer), '-')
+	if err == nil {
+		ttf, err = narrowHyphen(ttf, int(gid), h)
+	}
+	if err != nil {
+		panic(fmt.Sprintf("textfit: embedded font's hyphen: %v", err))
+	}
+	return ttf
+}
 
 func faceFor(bold bool) *face {
 	if bold {
