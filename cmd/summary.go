@@ -27,7 +27,7 @@ type runSummary struct {
 	Done   int    `json:"done"`
 	// Unfinished counts the steps of a refinement whose instruction
 	// changed nothing (Instruction: what was asked).
-	Unfinished  int    `json:"unfinished"`
+	Unfinished  int    `json:"unfinished,omitempty"`
 	Instruction string `json:"instruction,omitempty"`
 	Pending     int    `json:"pending"`
 	Failed      int    `json:"failed"`
