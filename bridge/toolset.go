@@ -390,8 +390,12 @@ func (t *Toolset) callIntent(tc tool.Context, name string, a callArgs) (tool.Env
 		return t.notGranted(name), nil
 	}
 	if len(spec.Fills) > 0 && !t.mayFill(name) {
-		return t.fail(callErr(session.KindPermission, "", t.toolsForLeft(),
-			"%s is not for this subagent: nothing it fills was pending", name)), nil
+		// Moot: what it sets stays as it was, and the model has nothing
+		// to redo, so the refusal costs no turn.
+		ce := callErr(session.KindPermission, "", t.toolsForLeft(),
+			"%s is not for this subagent: nothing it fills was pending", name)
+		ce.Moot = true
+		return t.fail(ce), nil
 	}
 	if spec.ReadOnly {
 		res, err := tc.Session.Dispatch(tc.Ctx, in)
