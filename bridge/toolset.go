@@ -194,7 +194,10 @@ func (t *Toolset) Tools() []tool.Def {
 	// Read-only calls run concurrently and may be the first to ask.
 	t.offeredOnce.Do(func() {
 		pending := t.Pending()
-		o := t.catalog.offered(WithPictures(t.Level, t.Sources != nil), t.Form, t.Focus != "", t.shared || t.Refine, pending)
+		// Without --sources a citation can only be refused: no tool offers
+		// its "sources" parameter (a model that sends one is told why).
+		uncited := t.Sources == nil
+		o := t.catalog.offered(WithPictures(t.Level, !uncited), t.Form, t.Focus != "", t.shared || t.Refine, uncited, pending)
 		var bounds map[string][2]float64
 		t.sess.View(func(st session.State) {
 			if b, ok := st.(bounded); ok {
@@ -206,7 +209,7 @@ func (t *Toolset) Tools() []tool.Def {
 		defs := slices.Concat(o.fixed, local, o.setters)
 		for i, d := range defs {
 			if len(bounds) > 0 {
-				defs[i] = t.catalog.bounded(d, bounds, t.Form)
+				defs[i] = t.catalog.bounded(d, bounds, t.Form, uncited)
 			}
 		}
 		t.offered = defs
