@@ -219,6 +219,15 @@ func BenchmarkToolResultBytes(b *testing.B) {
 // refused as not pending, which must cost no second turn.
 func allLevelsScript() fakellm.Script {
 	s := oneTurnScript()
+	// A board as a real one is filled: several elements with real words,
+	// which the quiz and the activity of its slide see described.
+	board := &s.Rules[2].Turns[0]
+	board.ToolCalls = nil
+	for i, text := range []string{"Plants make glucose from carbon dioxide and water.", "Light is absorbed by chlorophyll in the chloroplasts.",
+		"Oxygen is released as a by-product.", "6CO2 + 6H2O -> C6H12O6 + 6O2", "Glucose is stored as starch or used in respiration.",
+		"Leaves are thin and broad to absorb more light."} {
+		board.ToolCalls = append(board.ToolCalls, fakellm.FakeCall{Name: "add_text", Arguments: fmt.Sprintf(`{"x":40,"y":%d,"w":1100,"h":40,"text":%q}`, 140+80*i, text)})
+	}
 	wbMeta := &s.Rules[1].Turns[0]
 	wbMeta.ToolCalls = append(wbMeta.ToolCalls, fakellm.FakeCall{Name: "set_canvas", Arguments: `{"width":1280,"height":720,"background":null}`},
 		fakellm.FakeCall{Name: "set_background", Arguments: `{"background":"white"}`})
