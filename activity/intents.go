@@ -75,7 +75,7 @@ func (DescribeActivity) Spec() session.Spec {
 	return session.Spec{Capability: CapRead, ReadOnly: true, Doc: "Describe the activity as it stands: instructions, grouping, minutes, criteria, support, stretch and whether a model answer is written."}
 }
 func (ListPending) Spec() session.Spec {
-	return session.Spec{Capability: CapRead, ReadOnly: true, Doc: "List what is still to be generated in this activity, with the briefs and placeholder ids."}
+	return session.Spec{Capability: CapRead, ReadOnly: true, Doc: "List what is still pending in this activity, with briefs and placeholder ids."}
 }
 func (ClosePlaceholders) Spec() session.Spec {
 	return session.Spec{Capability: CapNode, Hidden: true, Doc: "Close placeholders that received criteria."}

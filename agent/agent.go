@@ -397,7 +397,7 @@ func Run(ctx context.Context, model llm.Model, tools Tools, task Task, emit even
 			msgs = append(msgs, repair)
 			continue
 		}
-		results, err := runCalls(ctx, tools, assistant.ToolCalls, task, res.Steps, emit, save)
+		results, moot, err := runCalls(ctx, tools, assistant.ToolCalls, task, res.Steps, emit, save)
 		msgs = append(msgs, results...)
 		if err != nil {
 			stop := StopCanceled
@@ -407,7 +407,7 @@ func Run(ctx context.Context, model llm.Model, tools Tools, task Task, emit even
 			return finish(res, msgs, tools, stop), err
 		}
 		res.addRefusals(assistant.ToolCalls, results)
-		if settled(tools, assistant.ToolCalls, results, task.Refinement) {
+		if settled(tools, assistant.ToolCalls, results, moot, task.Refinement) {
 			if res.Steps < task.MaxSteps {
 				if ok, err := review(ctx, task, &res, &msgs, save); err != nil {
 					return finish(res, msgs, tools, StopFailed), err
@@ -483,14 +483,17 @@ func historyCalls(calls []llm.ToolCall) []llm.ToolCall {
 // changed something (in a refinement, or left a note for the person),
 // every call succeeded, and nothing is pending and no defect it
 // introduced remains. A turn of reads only (a model looking before it
-// acts) or one with a failed call goes back to the model.
-func settled(tools Tools, calls []llm.ToolCall, results []llm.Message, refinement bool) bool {
+// acts) or one with a failed call goes back to the model, unless the
+// failure is moot (see tool.Error.Moot): a setter offered to every
+// subagent of a level, called for what was not pending here, costs no
+// turn.
+func settled(tools Tools, calls []llm.ToolCall, results []llm.Message, moot []bool, refinement bool) bool {
 	acted := false
 	for i, c := range calls {
 		if !tools.ReadOnly(c.Name) || refinement && tools.Capability(c.Name) == tool.CapNote {
 			acted = true
 		}
-		if !resultOK(results[i].Content) {
+		if !moot[i] && !resultOK(results[i].Content) {
 			return false
 		}
 	}
@@ -575,9 +578,11 @@ func toLLMTools(tools []tool.Def) []llm.Tool {
 // runCalls answers every tool call with exactly one tool message, in the
 // order given. Consecutive read-only calls run in parallel; each mutation
 // runs alone, after everything before it, so the model's order holds.
-// Calls past MaxCallsPerTurn are not run and get a limit envelope.
-func runCalls(ctx context.Context, tools Tools, calls []llm.ToolCall, task Task, step int, emit event.Sink, save func(llm.Message) error) ([]llm.Message, error) {
+// Calls past MaxCallsPerTurn are not run and get a limit envelope. moot
+// marks the calls refused as moot (tool.Error.Moot).
+func runCalls(ctx context.Context, tools Tools, calls []llm.ToolCall, task Task, step int, emit event.Sink, save func(llm.Message) error) (_ []llm.Message, moot []bool, _ error) {
 	out := make([]llm.Message, len(calls))
+	moot = make([]bool, len(calls))
 	n := min(len(calls), MaxCallsPerTurn)
 	stepsLeft := task.MaxSteps - step
 	run := func(i int) error {
@@ -614,6 +619,7 @@ func runCalls(ctx context.Context, tools Tools, calls []llm.ToolCall, task Task,
 			return err
 		}
 		ok := env.OK
+		moot[i] = env.Error != nil && env.Error.Moot
 		emit(event.Event{Kind: event.ToolResult, Node: task.Node, Level: task.Level, Step: step, Tool: c.Name, CallID: c.ID, OK: &ok, Result: data})
 		out[i] = llm.Message{Role: llm.RoleTool, ToolCallID: c.ID, Content: string(data)}
 		return save(out[i])
@@ -621,7 +627,7 @@ func runCalls(ctx context.Context, tools Tools, calls []llm.ToolCall, task Task,
 	for i := 0; i < n; {
 		if !tools.ReadOnly(calls[i].Name) {
 			if err := run(i); err != nil {
-				return filled(out, calls), err
+				return filled(out, calls), moot, err
 			}
 			i++
 			continue
@@ -642,7 +648,7 @@ func runCalls(ctx context.Context, tools Tools, calls []llm.ToolCall, task Task,
 		wg.Wait()
 		for _, err := range errs {
 			if err != nil {
-				return filled(out, calls), err
+				return filled(out, calls), moot, err
 			}
 		}
 		i = j
@@ -656,11 +662,11 @@ func runCalls(ctx context.Context, tools Tools, calls []llm.ToolCall, task Task,
 			emit(event.Event{Kind: event.ToolResult, Node: task.Node, Level: task.Level, Step: step, Tool: c.Name, CallID: c.ID, OK: &ok, Result: json.RawMessage(limited)})
 			out[i] = llm.Message{Role: llm.RoleTool, ToolCallID: c.ID, Content: limited}
 			if err := save(out[i]); err != nil {
-				return filled(out, calls), err
+				return filled(out, calls), moot, err
 			}
 		}
 	}
-	return out, nil
+	return out, moot, nil
 }
 
 // filled answers the calls the run stopped before, so the conversation

@@ -775,7 +775,7 @@ func TestToolSchemasBoundedByCanvas(t *testing.T) {
 		}
 	}
 	props = find(Strict, "add_text")
-	if d := props["w"].(map[string]any)["description"].(string); !strings.Contains(d, "between 1 and 800") {
+	if d := props["w"].(map[string]any)["description"].(string); !strings.Contains(d, "1 to 800") {
 		t.Errorf("strict w description %q does not bound it by the canvas", d)
 	}
 	if _, has := props["w"].(map[string]any)["maximum"]; has {

@@ -53,6 +53,12 @@ type entry struct {
 	resolved *jsonschema.Resolved
 	strict   json.RawMessage
 	plain    json.RawMessage
+	// uncited is compat without its "sources" parameters, and
+	// uncitedStrict, uncitedPlain its wire forms: what a run without
+	// --sources offers, where a citation can only be refused. nil when
+	// the intent cites nothing.
+	uncited                     *jsonschema.Schema
+	uncitedStrict, uncitedPlain json.RawMessage
 }
 
 // Catalog holds the intents of one modality, keyed by tool name.
@@ -76,6 +82,8 @@ type boundKey struct {
 	tool   string
 	form   Form
 	bounds string // the bounds as fmt prints a map: keys sorted
+	// uncited: without "sources" (see entry.uncited).
+	uncited bool
 }
 
 // offering is a trimmed tool list in two parts: the tools every such
@@ -90,6 +98,8 @@ type offerKey struct {
 	pictures bool
 	// left lists the tools left out because nothing they fill is pending.
 	left string
+	// uncited: the run has no sources (see entry.uncited).
+	uncited bool
 }
 
 // Bridge holds the tool catalog of every registered modality. It is built
@@ -188,7 +198,42 @@ func (e *entry) derive() error {
 		e.plain = json.RawMessage(noParams)
 		e.strict = json.RawMessage(noParams)
 	}
+	e.uncited, e.uncitedPlain, e.uncitedStrict = nil, nil, nil
+	if bare := e.compat.CloneSchemas(); withoutSources(bare) {
+		e.uncited = bare
+		if e.uncitedPlain, err = json.Marshal(bare); err != nil {
+			return err
+		}
+		if e.uncitedStrict, err = json.Marshal(strictSchema(bare)); err != nil {
+			return err
+		}
+	}
 	return nil
+}
+
+// withoutSources removes every parameter named "sources" (the citations
+// of add and update intents, at any depth), reporting whether there was
+// one.
+func withoutSources(s *jsonschema.Schema) bool {
+	if s == nil {
+		return false
+	}
+	found := false
+	if _, ok := s.Properties["sources"]; ok {
+		delete(s.Properties, "sources")
+		// Cloned first: a cloned schema shares these slices' arrays.
+		s.Required = slices.DeleteFunc(slices.Clone(s.Required), func(n string) bool { return n == "sources" })
+		s.PropertyOrder = slices.DeleteFunc(slices.Clone(s.PropertyOrder), func(n string) bool { return n == "sources" })
+		found = true
+	}
+	for _, p := range s.Properties {
+		found = withoutSources(p) || found
+	}
+	found = withoutSources(s.Items) || found
+	for _, a := range s.AnyOf {
+		found = withoutSources(a) || found
+	}
+	return found
 }
 
 // addBriefs gives each Briefed intent of c (add_slide) one property per
@@ -276,7 +321,7 @@ func (c *Catalog) offer(l modality.Level, focused bool) []*entry {
 
 // offered is tools trimmed to what is pending, cached: subagents offered
 // the same tools get the same slices.
-func (c *Catalog) offered(l modality.Level, form Form, focused, every bool, pending []session.Pending) offering {
+func (c *Catalog) offered(l modality.Level, form Form, focused, every, uncited bool, pending []session.Pending) offering {
 	var left []string
 	var kept []*entry
 	for _, e := range c.offer(l, focused) {
@@ -286,7 +331,7 @@ func (c *Catalog) offered(l modality.Level, form Form, focused, every bool, pend
 			left = append(left, e.name)
 		}
 	}
-	key := offerKey{level: l.Name, form: form, focused: focused, pictures: l.Allows(tool.CapPictures), left: strings.Join(left, ",")}
+	key := offerKey{level: l.Name, form: form, focused: focused, pictures: l.Allows(tool.CapPictures), left: strings.Join(left, ","), uncited: uncited}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if o, ok := c.cache[key]; ok {
@@ -295,9 +340,9 @@ func (c *Catalog) offered(l modality.Level, form Form, focused, every bool, pend
 	var o offering
 	for _, e := range kept {
 		if len(e.spec.Fills) == 0 {
-			o.fixed = append(o.fixed, e.tool(form))
+			o.fixed = append(o.fixed, e.offer(form, uncited))
 		} else {
-			o.setters = append(o.setters, e.tool(form))
+			o.setters = append(o.setters, e.offer(form, uncited))
 		}
 	}
 	if c.cache == nil {
@@ -350,17 +395,18 @@ func matchPath(pattern, path string) bool {
 // narrowed to them: as minimum/maximum in the compatible form, in the
 // description (with the numbers) in the strict one, as strictSchema writes
 // every range.
-func (c *Catalog) bounded(d tool.Def, bounds map[string][2]float64, form Form) tool.Def {
+func (c *Catalog) bounded(d tool.Def, bounds map[string][2]float64, form Form, uncited bool) tool.Def {
 	e, ok := c.byName[d.Name]
 	if !ok {
 		return d
 	}
-	key := boundKey{d.Name, form, fmt.Sprint(bounds)}
+	uncited = uncited && e.uncited != nil
+	key := boundKey{d.Name, form, fmt.Sprint(bounds), uncited}
 	c.mu.Lock()
 	raw, done := c.schemas[key]
 	c.mu.Unlock()
 	if !done {
-		raw = c.boundSchema(e, bounds, form)
+		raw = c.boundSchema(e, bounds, form, uncited)
 		c.mu.Lock()
 		if c.schemas == nil {
 			c.schemas = map[boundKey]json.RawMessage{}
@@ -376,15 +422,19 @@ func (c *Catalog) bounded(d tool.Def, bounds map[string][2]float64, form Form) t
 
 // boundSchema is e's schema in form with bounds applied; nil when no
 // bound applies (or it cannot be written: the declared schema holds).
-func (c *Catalog) boundSchema(e *entry, bounds map[string][2]float64, form Form) json.RawMessage {
+func (c *Catalog) boundSchema(e *entry, bounds map[string][2]float64, form Form, uncited bool) json.RawMessage {
+	declared := e.compat
+	if uncited {
+		declared = e.uncited
+	}
 	var s *jsonschema.Schema
 	for name, b := range bounds {
-		p := e.compat.Properties[name]
+		p := declared.Properties[name]
 		if p == nil || p.Type != "number" && p.Type != "integer" {
 			continue
 		}
 		if s == nil {
-			s = e.compat.CloneSchemas()
+			s = declared.CloneSchemas()
 		}
 		p = s.Properties[name]
 		lo, hi := b[0], b[1]
@@ -425,13 +475,23 @@ func (c *Catalog) All(form Form) []tool.Def {
 	return tools
 }
 
-func (e *entry) tool(form Form) tool.Def {
+func (e *entry) tool(form Form) tool.Def { return e.offer(form, false) }
+
+// offer is the tool as a run offers it; uncited, in a run without
+// sources: without its "sources" parameters.
+func (e *entry) offer(form Form, uncited bool) tool.Def {
 	t := tool.Def{Name: e.name, Description: e.spec.Doc, Parameters: e.plain}
 	if e.spec.ReadOnly {
 		t.Description += " Read-only."
 	}
 	if form == Strict {
 		t.Parameters, t.Strict = e.strict, true
+	}
+	if uncited && e.uncited != nil {
+		t.Parameters = e.uncitedPlain
+		if form == Strict {
+			t.Parameters = e.uncitedStrict
+		}
 	}
 	return t
 }

@@ -76,12 +76,12 @@ func (SearchSources) Spec() session.Spec {
 
 // AskAuthor asks the author a question.
 type AskAuthor struct {
-	Question string `json:"question" jsonschema:"one short question only the author can answer"`
+	Question string `json:"question" jsonschema:"one short question"`
 }
 
 func (AskAuthor) Spec() session.Spec {
 	return session.Spec{Capability: tool.CapAuthor, ReadOnly: true,
-		Doc: "Ask the author a question when a choice is theirs to make. In a batch run nobody answers: then choose reasonably and say so in the notes."}
+		Doc: "Ask the author when a choice is theirs. In a batch run nobody answers: choose and say so in a note."}
 }
 
 // MaxQuestionBytes bounds a question shown to the author.

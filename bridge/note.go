@@ -18,12 +18,12 @@ var NoteTool = ToolName(reflect.TypeOf(NoteForAuthor{}))
 // NoteForAuthor leaves a note for the lesson's author.
 type NoteForAuthor struct {
 	Text  string `json:"text" jsonschema:"the note, one or two sentences"`
-	About string `json:"about,omitempty" jsonschema:"what it is about, e.g. a field or an element id; omit for the node as a whole"`
+	About string `json:"about,omitempty" jsonschema:"a field or an item id; omit for the whole node"`
 }
 
 func (NoteForAuthor) Spec() session.Spec {
 	return session.Spec{Capability: tool.CapNote, ReadOnly: true,
-		Doc: "Leave a note for the lesson's author: something they wrote that looks wrong or inconsistent, a doubt, or a choice you made without asking. It changes nothing in the lesson."}
+		Doc: "Leave the author a note: a doubt, something of theirs that looks wrong, or a choice you made."}
 }
 
 func (n NoteForAuthor) Run(tc tool.Context) ([]any, *tool.Error) {

@@ -141,7 +141,16 @@ func applyPattern(prop *jsonschema.Schema, t reflect.Type) {
 	}
 	pattern, doc := p.Pattern()
 	prop.Pattern = pattern
-	prop.Description = strings.TrimSpace(prop.Description + " (" + doc + ")")
+	prop.Description = withNote(prop.Description, doc)
+}
+
+// withNote adds note to a description in parentheses; it is the whole
+// description when there is none.
+func withNote(desc, note string) string {
+	if desc = strings.TrimSpace(desc); desc == "" {
+		return note
+	}
+	return desc + " (" + note + ")"
 }
 
 // dropNull removes the "null" jsonschema-go adds for pointers and slices:
@@ -180,13 +189,13 @@ func makeStrict(s *jsonschema.Schema) {
 	}
 	var notes []string
 	if s.Minimum != nil || s.Maximum != nil {
-		notes = append(notes, numRange(s))
+		notes = append(notes, strictRange(numRange(s)))
 	}
 	if s.MinItems != nil || s.MaxItems != nil {
-		notes = append(notes, itemRange(s))
+		notes = append(notes, strictRange(itemRange(s)))
 	}
 	if len(notes) > 0 {
-		s.Description = strings.TrimSpace(s.Description + " (" + strings.Join(notes, "; ") + ")")
+		s.Description = withNote(s.Description, strings.Join(notes, "; "))
 	}
 	s.Minimum, s.Maximum, s.MinItems, s.MaxItems = nil, nil, nil, nil
 	s.MinLength, s.MaxLength, s.Pattern, s.Format = nil, nil, "", ""
@@ -216,15 +225,12 @@ func makeStrict(s *jsonschema.Schema) {
 
 // strictAbsent rewrites an optional property's description for the strict
 // form, where every property is required and absent is null: the tags say
-// "omit", which is what the compatible form means. A field of an update
-// ("new title") keeps its value when null.
+// "omit", which is what the compatible form means. That null keeps an
+// update's field ("new title") as it is, every prompt's rules say once
+// (templates' common.tmpl), not each field of each tool.
 func strictAbsent(desc string) string {
 	desc = strings.ReplaceAll(desc, "Omit ", "Pass null ")
-	desc = strings.ReplaceAll(desc, "omit ", "pass null ")
-	if strings.HasPrefix(desc, "new ") {
-		desc += "; null keeps the current value"
-	}
-	return desc
+	return strings.ReplaceAll(desc, "omit ", "pass null ")
 }
 
 // propertyNames returns properties in declaration order.
@@ -249,6 +255,16 @@ func nullable(p *jsonschema.Schema) {
 	if len(p.Enum) > 0 && !slices.Contains(p.Enum, any(nil)) {
 		p.Enum = append(slices.Clone(p.Enum), nil)
 	}
+}
+
+// strictRange is a range as numRange and itemRange word it, shorter for
+// schemas, where it is repeated in every coordinate of every tool: "0 to
+// 1280" for "between 0 and 1280".
+func strictRange(r string) string {
+	if rest, ok := strings.CutPrefix(r, "between "); ok {
+		return strings.Replace(rest, " and ", " to ", 1)
+	}
+	return r
 }
 
 func falseSchema() *jsonschema.Schema { return &jsonschema.Schema{Not: &jsonschema.Schema{}} }

@@ -189,7 +189,10 @@ func (t *Toolset) Tools() []tool.Def {
 	// Read-only calls run concurrently and may be the first to ask.
 	t.offeredOnce.Do(func() {
 		pending := t.Pending()
-		o := t.catalog.offered(WithPictures(t.Level, t.Sources != nil), t.Form, t.Focus != "", t.shared || t.Refine, pending)
+		// Without --sources a citation can only be refused: no tool offers
+		// its "sources" parameter (a model that sends one is told why).
+		uncited := t.Sources == nil
+		o := t.catalog.offered(WithPictures(t.Level, !uncited), t.Form, t.Focus != "", t.shared || t.Refine, uncited, pending)
 		var bounds map[string][2]float64
 		t.sess.View(func(st session.State) {
 			if b, ok := st.(modality.Bounded); ok {
@@ -201,7 +204,7 @@ func (t *Toolset) Tools() []tool.Def {
 		defs := slices.Concat(o.fixed, local, o.setters)
 		for i, d := range defs {
 			if len(bounds) > 0 {
-				defs[i] = t.catalog.bounded(d, bounds, t.Form)
+				defs[i] = t.catalog.bounded(d, bounds, t.Form, uncited)
 			}
 		}
 		t.offered = defs
@@ -387,8 +390,12 @@ func (t *Toolset) callIntent(tc tool.Context, name string, a callArgs) (tool.Env
 		return t.notGranted(name), nil
 	}
 	if len(spec.Fills) > 0 && !t.mayFill(name) {
-		return t.fail(callErr(session.KindPermission, "", t.toolsForLeft(),
-			"%s is not for this subagent: nothing it fills was pending", name)), nil
+		// Moot: what it sets stays as it was, and the model has nothing
+		// to redo, so the refusal costs no turn.
+		ce := callErr(session.KindPermission, "", t.toolsForLeft(),
+			"%s is not for this subagent: nothing it fills was pending", name)
+		ce.Moot = true
+		return t.fail(ce), nil
 	}
 	if spec.ReadOnly {
 		res, err := tc.Session.Dispatch(tc.Ctx, in)

@@ -240,7 +240,7 @@ func (DescribeLesson) Spec() session.Spec {
 	return session.Spec{Capability: CapRead, ReadOnly: true, Doc: "Describe the lesson as it stands: metadata and the outline of its slides."}
 }
 func (ListPending) Spec() session.Spec {
-	return session.Spec{Capability: CapRead, ReadOnly: true, Doc: "List what is still to be generated in the lesson, with their briefs (the author's or an earlier assistant's) and placeholder ids."}
+	return session.Spec{Capability: CapRead, ReadOnly: true, Doc: "List what is still pending in the lesson, with briefs and placeholder ids."}
 }
 func (SetSlideProps) Spec() session.Spec {
 	return session.Spec{Capability: CapNode, Hidden: true, Doc: "Replace a slide's property bindings."}

@@ -213,14 +213,36 @@ func BenchmarkToolResultBytes(b *testing.B) {
 	b.ReportMetric(float64(promptBytes)/float64(subagents), "prompt-bytes/subagent")
 }
 
-// allLevelsScript is oneTurnScript with one turn for each quiz and
-// activity level too.
+// allLevelsScript fills every level in one tool turn, calling every
+// setter each level offers, as a model that sets all it is offered does:
+// where the author wrote a value (prefixLesson's odd slides), the call is
+// refused as not pending, which must cost no second turn.
 func allLevelsScript() fakellm.Script {
 	s := oneTurnScript()
+	// A board as a real one is filled: several elements with real words,
+	// which the quiz and the activity of its slide see described.
+	board := &s.Rules[2].Turns[0]
+	board.ToolCalls = nil
+	for i, text := range []string{"Plants make glucose from carbon dioxide and water.", "Light is absorbed by chlorophyll in the chloroplasts.",
+		"Oxygen is released as a by-product.", "6CO2 + 6H2O -> C6H12O6 + 6O2", "Glucose is stored as starch or used in respiration.",
+		"Leaves are thin and broad to absorb more light."} {
+		board.ToolCalls = append(board.ToolCalls, fakellm.FakeCall{Name: "add_text", Arguments: fmt.Sprintf(`{"x":40,"y":%d,"w":1100,"h":40,"text":%q}`, 140+80*i, text)})
+	}
+	wbMeta := &s.Rules[1].Turns[0]
+	wbMeta.ToolCalls = append(wbMeta.ToolCalls, fakellm.FakeCall{Name: "set_canvas", Arguments: `{"width":1280,"height":720,"background":null}`},
+		fakellm.FakeCall{Name: "set_background", Arguments: `{"background":"white"}`})
 	done := fakellm.Turn{Content: "Done."}
 	for level, calls := range map[string][]fakellm.FakeCall{
 		"(quiz.metadata)": {{Name: "set_kind", Arguments: `{"kind":"check"}`}, {Name: "set_instructions", Arguments: `{"instructions":"Answer alone."}`}},
-		"(quiz.node)":     {{Name: "add_question", Arguments: `{"prompt":"Which is half?","options":[{"text":"1/2","correct":true},{"text":"1/3","correct":false}]}`}},
+		"(quiz.node)": {
+			{Name: "add_question", Arguments: `{"prompt":"Which is half?","options":[{"text":"1/2","correct":true},{"text":"1/3","correct":false}]}`},
+			{Name: "add_question", Arguments: `{"prompt":"Which is a third?","options":[{"text":"1/3","correct":true},{"text":"1/2","correct":false}]}`},
+			{Name: "set_true_false_answer", Arguments: `{"id":"q1","answer":true,"why":null}`},
+			{Name: "set_model_answer", Arguments: `{"id":"q1","model_answer":"M","marks":null}`},
+			{Name: "set_numeric_answer", Arguments: `{"id":"q1","answer":0.5,"tolerance":null,"unit":null}`},
+			{Name: "set_correct_order", Arguments: `{"id":"q1","items":["a","b"]}`},
+			{Name: "set_match_pairs", Arguments: `{"id":"q1","pairs":[{"left":"a","right":"b"},{"left":"c","right":"d"}]}`},
+		},
 		"(activity.metadata)": {{Name: "set_instructions", Arguments: `{"instructions":"Explain it to your partner."}`},
 			{Name: "set_grouping", Arguments: `{"grouping":"pairs"}`}, {Name: "set_activity_minutes", Arguments: `{"duration_minutes":5}`}},
 		"(activity.node)": {{Name: "set_model_answer", Arguments: `{"model_answer":"M"}`}, {Name: "add_success_criteria", Arguments: `{"criteria":["C"]}`},
@@ -282,19 +304,28 @@ func prefixShare(b *testing.B, kinds ...string) {
 	srv := fakellm.Start(b, allLevelsScript())
 	model := benchModel(b, srv)
 	shared, whole, stable := map[string]int{}, map[string]int{}, map[string]int{}
+	requests, subagents := map[string]int{}, map[string]int{}
 	for b.Loop() {
 		b.StopTimer()
 		doc := loadSrc(b, prefixLesson(kinds...))
 		before := srv.RequestCount()
 		b.StartTimer()
-		if _, err := Run(context.Background(), doc, Scope{}, options(b, model, 1)); err != nil {
-			b.Fatal(err)
+		report, err := Run(context.Background(), doc, Scope{}, options(b, model, 1))
+		if err != nil || len(report.Incomplete()) > 0 {
+			b.Fatalf("run: %v %+v", err, report.Incomplete())
 		}
 		b.StopTimer()
+		for _, n := range report.Nodes {
+			subagents[n.Level]++
+		}
 		first := map[string]string{}
 		for _, r := range srv.Requests()[before:] {
-			if p, _, lv, _ := promptOf(r.Body); first[lv] == "" {
+			p, _, lv, _ := promptOf(r.Body)
+			if first[lv] == "" {
 				first[lv] = p
+			}
+			if _, level, ok := strings.Cut(lv, " "); ok {
+				requests[level]++
 			}
 		}
 		for _, l := range prefixLevels {
@@ -315,6 +346,7 @@ func prefixShare(b *testing.B, kinds ...string) {
 		if whole[l.short] > 0 {
 			b.ReportMetric(float64(shared[l.short])/float64(whole[l.short]), l.short+"-shared-prefix-share")
 			b.ReportMetric(float64(shared[l.short])/float64(stable[l.short]), l.short+"-shared-of-stable")
+			b.ReportMetric(float64(requests[l.level])/float64(subagents[l.level]), l.short+"-requests/subagent")
 		}
 	}
 }

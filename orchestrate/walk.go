@@ -237,6 +237,9 @@ func (w *walker) children(ctx context.Context, id string, kids []kid) {
 					}
 					line := w.summary(sib.sess)
 					slide = dropRepeatedBrief(slide, sib.d.Name, line)
+					if part == session.LevelMetadata {
+						line = withoutItems(line)
+					}
 					chain = append(chain, "Beside it on this slide: "+line)
 				}
 				return append([]string{w.describe(w.tree.Session()), slide}, append(chain, own)...)
@@ -307,6 +310,27 @@ func (w *walker) todo(base Step, d *modality.Descriptor, sess *session.Session, 
 func (w *walker) describe(sess *session.Session) (s string) {
 	sess.View(func(st session.State) { s = st.Describe() })
 	return s
+}
+
+// withoutItems is a sibling's summary as a metadata subagent sees it:
+// what the sibling is and how many items it holds, without the list of
+// them ("- …" lines), which a heading, a kind or instructions need not
+// agree with. The list is the longest part of the chain and differs on
+// every slide: without it the level's subagents share ≥ 90% of their
+// requests once the slide's other children are filled
+// (BenchmarkPrefixAllKinds).
+func withoutItems(summary string) string {
+	var kept []string
+	for line := range strings.SplitSeq(summary, "\n") {
+		if strings.HasPrefix(line, "- ") || strings.HasPrefix(line, "  ") {
+			continue
+		}
+		if strings.HasSuffix(line, ":") {
+			line = strings.TrimSuffix(line, ":") + "."
+		}
+		kept = append(kept, line)
+	}
+	return strings.Join(kept, "\n")
 }
 
 // summary is what a sibling's describe chain says of sess: its Summary

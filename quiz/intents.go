@@ -30,8 +30,8 @@ type NewChoices struct {
 
 // Placing is embedded in the add intent.
 type Placing struct {
-	ID        string `json:"id,omitempty" jsonschema:"optional id you choose for the question (a short slug: a letter, then letters, digits, - or _; at most 32 characters), unique in this quiz. Default: one is generated"`
-	PendingID string `json:"pending_id,omitempty" jsonschema:"id of the pending placeholder this question fills (from list_pending); the question is placed there. Omit when there is only one"`
+	ID        string `json:"id,omitempty" jsonschema:"your short id; omit for a generated one"`
+	PendingID string `json:"pending_id,omitempty" jsonschema:"placeholder id; omit if only one"`
 }
 
 type SetKind struct {
@@ -46,7 +46,7 @@ type AddQuestion struct {
 	Prompt string `json:"prompt" jsonschema:"the question, one clear sentence at the lesson's grade"`
 	Choices
 	Feedback string   `json:"feedback,omitempty" jsonschema:"optional: why the answer is right, shown after answering, one or two sentences"`
-	Hint     string   `json:"hint,omitempty" jsonschema:"optional: a nudge for a student who is stuck, shown with the question; it must not give the answer away"`
+	Hint     string   `json:"hint,omitempty" jsonschema:"optional: a nudge for a stuck student, shown with the question, never the answer"`
 	Sources  []string `json:"sources,omitempty" jsonschema:"where the question's content comes from in the author's sources: path:line or path:start-end, as read_source numbers lines. Omit when not written from a source"`
 	Placing
 }
@@ -54,7 +54,7 @@ type AddQuestion struct {
 // Asked is what every new question carries besides its prompt and answer:
 // a hint, its sources and where it goes.
 type Asked struct {
-	Hint    string   `json:"hint,omitempty" jsonschema:"optional: a nudge for a student who is stuck, shown with the question; it must not give the answer away"`
+	Hint    string   `json:"hint,omitempty" jsonschema:"optional: a nudge for a stuck student, shown with the question, never the answer"`
 	Sources []string `json:"sources,omitempty" jsonschema:"where the question's content comes from in the author's sources: path:line or path:start-end, as read_source numbers lines. Omit when not written from a source"`
 	Placing
 }
@@ -235,7 +235,7 @@ func (DescribeQuiz) Spec() session.Spec {
 	return session.Spec{Capability: CapRead, ReadOnly: true, Doc: "Describe the quiz as it stands: kind, instructions and every question with its options."}
 }
 func (ListPending) Spec() session.Spec {
-	return session.Spec{Capability: CapRead, ReadOnly: true, Doc: "List what is still to be generated in this quiz, with their briefs (the author's or an earlier assistant's) and placeholder ids."}
+	return session.Spec{Capability: CapRead, ReadOnly: true, Doc: "List what is still pending in this quiz, with briefs and placeholder ids."}
 }
 func (ApplyBinding) Spec() session.Spec {
 	return session.Spec{Capability: CapMetadata, Hidden: true, Doc: "Fill a property bound by the slide's props."}

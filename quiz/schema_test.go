@@ -48,7 +48,7 @@ func TestToolSchemaShowsTheRulesLimits(t *testing.T) {
 	}
 	// A strict schema says the limits in words.
 	for _, tool := range c.All(bridge.Strict) {
-		if tool.Name == "add_question" && !strings.Contains(string(tool.Parameters), fmt.Sprintf("between %d and %d items", least, most)) {
+		if tool.Name == "add_question" && !strings.Contains(string(tool.Parameters), fmt.Sprintf("%d to %d items", least, most)) {
 			t.Errorf("strict add_question does not state the limits: %s", tool.Parameters)
 		}
 	}

@@ -43,7 +43,7 @@ func FindBrowser(want string) (string, error) {
 }
 
 // MaxShotSide bounds a screenshot's longer side in pixels: a board larger
-// than this is drawn scaled down, so one image stays a few hundred KB.
+// than this is drawn scaled down (and compactShot bounds its bytes).
 const MaxShotSide = 1280
 
 // Shooter draws rendered fragments (a whiteboard's SVG) in headless
@@ -121,7 +121,7 @@ func ShotSize(body string) (w, h int) {
 
 // Shot draws body (an HTML fragment, e.g. Rendered.Body) alone on a page
 // with render's fonts and styles, filling a viewport of ShotSize, and
-// returns the PNG.
+// returns it as a PNG of at most MaxShotBytes (see compactShot).
 func (s *Shooter) Shot(ctx context.Context, body string) ([]byte, error) {
 	if err := s.start(); err != nil {
 		return nil, fmt.Errorf("screenshot: %w", err)
@@ -166,5 +166,5 @@ func (s *Shooter) Shot(ctx context.Context, body string) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("screenshot: %w", err)
 	}
-	return png, nil
+	return compactShot(png)
 }

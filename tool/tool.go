@@ -117,6 +117,12 @@ type Error struct {
 	Path    string            `json:"path,omitempty"`
 	Message string            `json:"message"`
 	Hint    string            `json:"hint,omitempty"`
+	// Moot marks a refusal that leaves the model nothing to redo: a
+	// setter offered to every subagent of a level (they share one prompt
+	// prefix) called where what it sets was not pending, so the value
+	// stays as it was. It does not keep open a turn that otherwise
+	// finished the work (agent.settled); the model still reads why.
+	Moot bool `json:"-"`
 }
 
 func (e *Error) Error() string {

@@ -22,13 +22,17 @@ const colorPattern = `^(#([0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})|rgba?\
 
 var colorRE = regexp.MustCompile(colorPattern)
 
-// colorDoc says the same in words, for messages and strict tool schemas
-// (which take no pattern).
+// colorDoc says the same in words, for messages.
 const colorDoc = "a CSS colour: #rgb, #rrggbb, rgb(r, g, b) or a colour name such as darkgreen"
+
+// colorSchemaDoc is colorDoc as tool schemas say it, for strict ones
+// (which take no pattern): shorter, as it is repeated in every colour of
+// every tool that styles an element; a refusal gives colorDoc whole.
+const colorSchemaDoc = "CSS colour"
 
 // Pattern is the JSON Schema pattern a colour matches; the bridge puts it
 // in tool schemas.
-func (Color) Pattern() (pattern, doc string) { return colorPattern, colorDoc }
+func (Color) Pattern() (pattern, doc string) { return colorPattern, colorSchemaDoc }
 
 // Check reports whether c is a colour, and if not, why.
 func (c Color) Check() error {

@@ -8,24 +8,24 @@ import "github.com/lessongen/lessongen/session"
 
 // Box places an element: top-left corner and size in canvas pixels.
 type Box struct {
-	X float64 `json:"x" jsonschema:"left edge in pixels from the canvas's left side" minimum:"0" maximum:"10000"`
-	Y float64 `json:"y" jsonschema:"top edge in pixels from the canvas's top" minimum:"0" maximum:"10000"`
-	W float64 `json:"w" jsonschema:"width in pixels" minimum:"1" maximum:"10000"`
-	H float64 `json:"h" jsonschema:"height in pixels" minimum:"1" maximum:"10000"`
+	X float64 `json:"x" jsonschema:"left edge" minimum:"0" maximum:"10000"`
+	Y float64 `json:"y" jsonschema:"top edge" minimum:"0" maximum:"10000"`
+	W float64 `json:"w" minimum:"1" maximum:"10000"`
+	H float64 `json:"h" minimum:"1" maximum:"10000"`
 }
 
 // Placing is embedded in every add intent: where the element goes, and
 // what it was written from.
 type Placing struct {
-	ID        string   `json:"id,omitempty" jsonschema:"optional id you choose for the element (a short slug: a letter, then letters, digits, - or _; at most 32 characters), unique on this whiteboard; an arrow later in this same turn may name it. Default: one is generated"`
-	PendingID string   `json:"pending_id,omitempty" jsonschema:"id of the pending placeholder this element fills (from list_pending); the element is placed there. Omit when there is only one"`
+	ID        string   `json:"id,omitempty" jsonschema:"your short id; omit for a generated one"`
+	PendingID string   `json:"pending_id,omitempty" jsonschema:"placeholder id; omit if only one"`
 	Sources   []string `json:"sources,omitempty" jsonschema:"where the element's content comes from in the author's sources: path:line or path:start-end, as read_source numbers lines. Omit when not written from a source"`
 }
 
 type AddText struct {
 	Box
-	Text  string `json:"text" jsonschema:"the words shown, in the lesson's language; keep it short enough to fit the box"`
-	Style *Style `json:"style,omitempty" jsonschema:"optional presentation"`
+	Text  string `json:"text" jsonschema:"the words shown, short enough to fit the box"`
+	Style *Style `json:"style,omitempty"`
 	Placing
 }
 
@@ -33,26 +33,26 @@ type AddShape struct {
 	Box
 	Shape string `json:"shape" jsonschema:"rect, ellipse, or line (a line runs from the box's top-left to bottom-right)" enum:"rect,ellipse,line"`
 	Label string `json:"label,omitempty" jsonschema:"optional text inside the shape"`
-	Style *Style `json:"style,omitempty" jsonschema:"optional presentation"`
+	Style *Style `json:"style,omitempty"`
 	Placing
 }
 
 // AddArrow joins two ends, each an element or a free point. See arrows.go
 // for how it is drawn.
 type AddArrow struct {
-	From      string `json:"from,omitempty" jsonschema:"id of the element the arrow starts at (one added earlier in this same turn is fine); null when it starts at from_point"`
-	To        string `json:"to,omitempty" jsonschema:"id of the element the arrow points to (one added earlier in this same turn is fine); null when it ends at to_point"`
-	FromPoint *Point `json:"from_point,omitempty" jsonschema:"a free start {x, y} on the canvas, for an arrow coming from nowhere in particular (light coming in); null when it starts at an element"`
-	ToPoint   *Point `json:"to_point,omitempty" jsonschema:"a free end {x, y} on the canvas, for an arrow going nowhere in particular; null when it ends at an element"`
+	From      string `json:"from,omitempty" jsonschema:"id of the element it starts at (one added earlier this turn is fine); null: from_point"`
+	To        string `json:"to,omitempty" jsonschema:"id of the element it points to; null: to_point"`
+	FromPoint *Point `json:"from_point,omitempty" jsonschema:"a free start, for an arrow from nowhere in particular (light coming in)"`
+	ToPoint   *Point `json:"to_point,omitempty" jsonschema:"a free end, for an arrow going nowhere in particular"`
 	Label     string `json:"label,omitempty" jsonschema:"optional short text, drawn centred just above the arrow's midpoint"`
-	Heads     string `json:"heads,omitempty" jsonschema:"which ends have an arrowhead: end (default, at to), start, both, or none for a plain line (a line between any two points or elements, e.g. crossing something out)" enum:"end,start,both,none"`
+	Heads     string `json:"heads,omitempty" jsonschema:"arrowheads: end (default, at to), start, both, or none for a plain line" enum:"end,start,both,none"`
 	Style     *Style `json:"style,omitempty" jsonschema:"optional presentation: stroke is the line colour, color the label's"`
 	Placing
 }
 
 type AddEquation struct {
 	Box
-	Latex string `json:"latex" jsonschema:"the equation in LaTeX, without surrounding $ signs. It is drawn as one line of text centred in the box: symbols and Greek letters as characters, _ and ^ as small lowered and raised text, \\frac{a}{b} as a/b, \\xrightarrow{text} as an arrow with the text over it; other commands show as written. Its text is half the box height tall (at most 48 px), smaller when needed to fit the box width: size the box for the text you want"`
+	Latex string `json:"latex" jsonschema:"LaTeX without $ signs, drawn as one line centred in the box: symbols and Greek letters as characters, _ and ^ lowered and raised, \\frac{a}{b} as a/b, \\xrightarrow{text} as an arrow under the text; other commands as written. Text is half the box height (at most 48 px), smaller to fit the width: size the box for it"`
 	Placing
 }
 
@@ -67,7 +67,7 @@ type AddImage struct {
 type AddCode struct {
 	Box
 	Language string `json:"language,omitempty" jsonschema:"the code's language, e.g. bash or python"`
-	Code     string `json:"code" jsonschema:"the code, one line per line, indentation as it should show; drawn in a monospace face and never wrapped, so size the box for its longest line (about 0.6 × font size per character; font size 20 unless style.font_size says, 12 px inside the edge)"`
+	Code     string `json:"code" jsonschema:"the code, indented as it should show; never wrapped: size the box for its longest line (0.6 × font size a character; font size 20 unless style says, 12 px padding)"`
 	Output   string `json:"output,omitempty" jsonschema:"optional: what running the code prints, drawn under it on a dark panel of its own; size the box for code and output together"`
 	Style    *Style `json:"style,omitempty" jsonschema:"optional presentation: font_size, color and fill of the code panel"`
 	Placing
@@ -77,7 +77,7 @@ type AddCode struct {
 type AddTable struct {
 	Box
 	Header []string   `json:"header" jsonschema:"the column headings, 1 to 12"`
-	Rows   [][]string `json:"rows" jsonschema:"the rows, at most 40, each with exactly one cell per heading; give \"\" for a blank cell pupils fill in (never write the answer in it)"`
+	Rows   [][]string `json:"rows" jsonschema:"the rows, at most 40, each one cell per heading; \"\" is a blank cell pupils fill in (never the answer)"`
 	Style  *Style     `json:"style,omitempty" jsonschema:"optional presentation: font_size (default: as large as a row's height allows, at most 24), color, stroke and fill"`
 	Placing
 }
@@ -127,7 +127,7 @@ type DeleteElement struct {
 }
 
 type SetHeading struct {
-	Heading string `json:"heading" jsonschema:"the whiteboard's heading, a few words (a longer brief says what it is about: condense it)"`
+	Heading string `json:"heading" jsonschema:"a few words"`
 }
 
 type SetLayout struct {
@@ -135,13 +135,13 @@ type SetLayout struct {
 }
 
 type SetCanvas struct {
-	Width      int   `json:"width" jsonschema:"canvas width in pixels" minimum:"100" maximum:"10000"`
-	Height     int   `json:"height" jsonschema:"canvas height in pixels" minimum:"100" maximum:"10000"`
-	Background Color `json:"background,omitempty" jsonschema:"background colour, e.g. white or #fdf6e3"`
+	Width      int   `json:"width" jsonschema:"px" minimum:"100" maximum:"10000"`
+	Height     int   `json:"height" jsonschema:"px" minimum:"100" maximum:"10000"`
+	Background Color `json:"background,omitempty" jsonschema:"e.g. white or #fdf6e3"`
 }
 
 type SetBackground struct {
-	Background Color `json:"background" jsonschema:"background colour, e.g. white or #fdf6e3"`
+	Background Color `json:"background" jsonschema:"e.g. white or #fdf6e3"`
 }
 
 // DescribeWhiteboard reports the whiteboard as it stands: read-only.
@@ -175,7 +175,7 @@ func (AddShape) Spec() session.Spec {
 	return session.Spec{Capability: CapNode, Adds: true, Doc: "Add a rectangle, ellipse or line, optionally labelled."}
 }
 func (AddArrow) Spec() session.Spec {
-	return session.Spec{Capability: CapNode, Adds: true, Doc: "Add an arrow: a straight line from the edge of one element (or a free point) to the edge of another (or a free point), arrowhead at the to end, label centred at the midpoint. Keep other elements off the line: an arrow crossing an element that is not one of its ends is reported as a layout defect."}
+	return session.Spec{Capability: CapNode, Adds: true, Doc: "Add an arrow (or a plain line) from one element or free point to another; an element it crosses is a layout defect."}
 }
 func (AddEquation) Spec() session.Spec {
 	return session.Spec{Capability: CapNode, Adds: true, Doc: "Add an equation written in LaTeX."}
@@ -217,10 +217,10 @@ func (SetBackground) Spec() session.Spec {
 	return session.Spec{Capability: CapMetadata, Fills: []string{"canvas"}, Doc: "Set the canvas background colour."}
 }
 func (DescribeWhiteboard) Spec() session.Spec {
-	return session.Spec{Capability: CapRead, ReadOnly: true, Doc: "Describe the whiteboard as it stands: canvas, heading and every element with its position."}
+	return session.Spec{Capability: CapRead, ReadOnly: true, Doc: "Describe the whiteboard as it stands: canvas, heading, every element and its box."}
 }
 func (ListPending) Spec() session.Spec {
-	return session.Spec{Capability: CapRead, ReadOnly: true, Doc: "List what is still to be generated on this whiteboard, with their briefs (the author's or an earlier assistant's) and placeholder ids."}
+	return session.Spec{Capability: CapRead, ReadOnly: true, Doc: "List what is still pending on this whiteboard, with briefs and placeholder ids."}
 }
 func (SelectElements) Spec() session.Spec {
 	return session.Spec{Capability: CapNode, Hidden: true, Doc: "Select elements in an editor."}

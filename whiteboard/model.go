@@ -87,21 +87,21 @@ type Canvas struct {
 
 // Style is optional presentation for an element.
 type Style struct {
-	Color    Color   `yaml:"color,omitempty" json:"color,omitempty" jsonschema:"text colour; on a shape or arrow given no stroke, its line colour too"`
-	Stroke   Color   `yaml:"stroke,omitempty" json:"stroke,omitempty" jsonschema:"outline colour of a shape or text box, or an arrow's line colour"`
-	Fill     Color   `yaml:"fill,omitempty" json:"fill,omitempty" jsonschema:"fill colour behind the text or inside the shape"`
-	FontSize float64 `yaml:"font_size,omitempty" json:"font_size,omitempty" jsonschema:"font size in pixels" minimum:"6" maximum:"200"`
-	Bold     bool    `yaml:"bold,omitempty" json:"bold,omitempty" jsonschema:"bold text"`
-	Align    string  `yaml:"align,omitempty" json:"align,omitempty" jsonschema:"text alignment" enum:"left,center,right"`
+	Color    Color   `yaml:"color,omitempty" json:"color,omitempty"`
+	Stroke   Color   `yaml:"stroke,omitempty" json:"stroke,omitempty"`
+	Fill     Color   `yaml:"fill,omitempty" json:"fill,omitempty"`
+	FontSize float64 `yaml:"font_size,omitempty" json:"font_size,omitempty" jsonschema:"px" minimum:"6" maximum:"200"`
+	Bold     bool    `yaml:"bold,omitempty" json:"bold,omitempty"`
+	Align    string  `yaml:"align,omitempty" json:"align,omitempty" enum:"left,center,right"`
 	// StrokeWidth is added after the others: files and pptx writers that
 	// do not know it draw the default.
-	StrokeWidth float64 `yaml:"stroke_width,omitempty" json:"stroke_width,omitempty" jsonschema:"line width in pixels: a shape's outline, a line, an arrow, a text box's outline (default 3; a text box 2)" minimum:"1" maximum:"48"`
+	StrokeWidth float64 `yaml:"stroke_width,omitempty" json:"stroke_width,omitempty" jsonschema:"px (default 3; text box 2)" minimum:"1" maximum:"48"`
 }
 
 // Point is a free end of an arrow: a spot on the canvas, in px.
 type Point struct {
-	X float64 `yaml:"x" json:"x" jsonschema:"pixels from the canvas's left side" minimum:"0" maximum:"10000"`
-	Y float64 `yaml:"y" json:"y" jsonschema:"pixels from the canvas's top" minimum:"0" maximum:"10000"`
+	X float64 `yaml:"x" json:"x" jsonschema:"px from the left" minimum:"0" maximum:"10000"`
+	Y float64 `yaml:"y" json:"y" jsonschema:"px from the top" minimum:"0" maximum:"10000"`
 }
 
 // Element is one thing on the canvas. Which fields apply depends on Type.
