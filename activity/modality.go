@@ -18,6 +18,7 @@ func Modality() modality.Descriptor {
 		Metadata: CapMetadata,
 		Node:     CapNode,
 		Close:    ClosePlaceholders{},
+		Review:   DescribeActivity{},
 		Codec: modality.NewCodec(Decode, Todo,
 			func(a *Activity) *yaml.Node { n, _ := a.EncodeNode(); return n },
 			nil),

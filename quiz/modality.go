@@ -24,6 +24,7 @@ func Modality() modality.Descriptor {
 		MaxNew:   MaxNewQuestions,
 		NewItems: "questions",
 		Close:    ClosePlaceholders{},
+		Review:   DescribeQuiz{},
 		Bindable: Bindable(),
 		Bind:     func(p, v string) session.Intent { return ApplyBinding{Property: p, Value: v} },
 		Codec: modality.NewCodec(Decode, Todo,
