@@ -33,6 +33,6 @@ func Modality() modality.Descriptor {
 		Render:  modality.NewRender(Render),
 		PPTX:    modality.NewPPTX(RenderPPTX),
 		Content: modality.NewContent((*Quiz).Content),
-		Brief:   "only for a slide that checks learning (a starter, a check for understanding, an exit quiz): what its quiz should ask; another assistant writes the questions. Omit for no quiz",
+		Brief:   "only when the hint of the placeholder this slide fills asks for a quiz (a starter, a check, an exit quiz): what its quiz should ask; another assistant writes the questions. Omit otherwise, even on a slide that checks learning: its whiteboard poses the questions",
 	}
 }

@@ -24,7 +24,7 @@ type Placing struct {
 
 type AddText struct {
 	Box
-	Text  string `json:"text" jsonschema:"the words shown, in the lesson's language; keep it short enough to fit the box"`
+	Text  string `json:"text" jsonschema:"the words shown, in the lesson's language, wrapped to the box's width at style.font_size (default 24 px); text taller than the box is reported as not fitting: keep it short enough"`
 	Style *Style `json:"style,omitempty" jsonschema:"optional presentation"`
 	Placing
 }
@@ -52,7 +52,7 @@ type AddArrow struct {
 
 type AddEquation struct {
 	Box
-	Latex string `json:"latex" jsonschema:"the equation in LaTeX, without surrounding $ signs. It is drawn as one line of text centred in the box: symbols and Greek letters as characters, _ and ^ as small lowered and raised text, \\frac{a}{b} as a/b, \\xrightarrow{text} as an arrow with the text over it; other commands show as written. Its text is half the box height tall (at most 48 px), smaller when needed to fit the box width: size the box for the text you want"`
+	Latex string `json:"latex" jsonschema:"the equation in LaTeX, without surrounding $ signs. It is typeset centred in the box: \\frac{a}{b} as a stacked fraction (a over b), _ and ^ as small lowered and raised text, \\sqrt{x} and \\sqrt[n]{x} under a radical sign, \\bar, \\overline, \\underline, \\cancel and accents, \\text{words} upright, \\xrightarrow{text} as an arrow with the text over it, matrices, cases and aligned lines (\\begin{aligned} a &= b \\\\ c &= d \\end{aligned}); symbols and Greek letters as characters; a command it does not know is shown as written and reported. The font size is half the box height (at most 48 px; style.font_size sets it), smaller when the equation does not fit the box: a stacked fraction is 2.2 lines tall and needs a box about 2.6 times the font size high (a 60 px box draws one at 22 px), two aligned lines about 2.8: size the box for the text you want"`
 	Placing
 }
 
@@ -171,7 +171,7 @@ func (AddShape) Spec() session.Spec {
 	return session.Spec{Capability: CapNode, Adds: true, Doc: "Add a rectangle, ellipse or line, optionally labelled."}
 }
 func (AddArrow) Spec() session.Spec {
-	return session.Spec{Capability: CapNode, Adds: true, Doc: "Add an arrow: a straight line from the edge of one element (or a free point) to the edge of another (or a free point), arrowhead at the to end, label centred at the midpoint. Keep other elements off the line: an arrow crossing an element that is not one of its ends is reported as a layout defect."}
+	return session.Spec{Capability: CapNode, Adds: true, Doc: "Add an arrow: a straight line from the edge of one element (or a free point) to the edge of another (or a free point), arrowhead at the to end, label centred just above the midpoint. Keep other elements off the line: an arrow crossing an element that is not one of its ends is reported as a layout defect."}
 }
 func (AddEquation) Spec() session.Spec {
 	return session.Spec{Capability: CapNode, Adds: true, Doc: "Add an equation written in LaTeX."}
