@@ -288,8 +288,12 @@ func mergeConfigFile(cmd *cobra.Command, v *viper.Viper) error {
 		if typ == "yaml" || typ == "yml" {
 			// viper passes on yaml.v3's words; ours name the line and the fix.
 			var ps yamlsrc.Problems
-			if _, perr := yamlsrc.Parse(path, data); errors.As(perr, &ps) && len(ps) > 0 {
-				p := ps[0]
+			_, perr := yamlsrc.Parse(path, data)
+			p, ok := yamlsrc.Mistake(path, data) // a file of lines with no colon parses as one value
+			if errors.As(perr, &ps) && len(ps) > 0 {
+				p, ok = ps[0], true
+			}
+			if ok {
 				return rawSecrets(data).Error(usagef("config file %s: %s (%s:%d:%d)", path, p.Message, p.File, p.Line, p.Col))
 			}
 		}

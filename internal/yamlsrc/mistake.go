@@ -1,6 +1,7 @@
 package yamlsrc
 
 import (
+	"bytes"
 	"fmt"
 	"strconv"
 	"strings"
@@ -22,6 +23,17 @@ import (
 // It reads only what it understands (block mappings and lists, plain,
 // quoted and block scalars, one-line flow collections) and gives up on
 // anything else, leaving yaml.v3's message to stand.
+
+// Mistake is the first common layout mistake in data, for a file that
+// parses but not as what its reader wants: a config file that is one
+// plain value because its lines have no colon (model gpt-4.1). A file
+// that does not parse gets it from Parse. It quotes the file's lines:
+// not for a file that may not be the author's YAML at all.
+func Mistake(file string, data []byte) (Problem, bool) {
+	text := bytes.ReplaceAll(bytes.TrimPrefix(data, utf8BOM), []byte("\r\n"), []byte("\n"))
+	s := &Source{File: file, Data: data, text: text, lineStarts: lineIndex(text)}
+	return s.mistake()
+}
 
 // yamlLevel is one block of the layout: its indent, whether it is a
 // list's items, and the last line laid out at it (for the message).

@@ -61,12 +61,6 @@ func Parse(file string, data []byte) (*Source, error) {
 	if len(doc.Content) == 0 {
 		return nil, Problems{{File: file, Line: 1, Col: 1, Message: "the file holds no YAML content"}}
 	}
-	if doc.Content[0].Kind == yaml.ScalarNode && doc.Content[0].Style == 0 {
-		// A file that is one plain value: lines with no colon (model gpt-4.1).
-		if p, ok := s.mistake(); ok {
-			return nil, Problems{p}
-		}
-	}
 	if n := gluedPending(&doc); n != nil {
 		return nil, Problems{s.gluedProblem(n.Line, n.Column, n.Tag)}
 	}
