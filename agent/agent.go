@@ -68,9 +68,9 @@ type Task struct {
 	Review func(ctx context.Context) string
 	// ReviewImage, when set with Review, is the node as drawn (a PNG),
 	// sent with each look (--review-images), drawn again each time;
-	// nil from it sends none. A server that refuses the image gets the turn again without
-	// it, with a warning, and ImagesRefused (when set) is told, so the
-	// run stops sending images.
+	// nil from it sends none. A server that refuses the image gets the
+	// turn again without it, with a warning, and ImagesRefused (when
+	// set) is told, so the run stops sending images.
 	ReviewImage   func(ctx context.Context) []byte
 	ImagesRefused func()
 }
@@ -413,7 +413,7 @@ func review(ctx context.Context, task Task, res *Result, msgs *[]llm.Message, sa
 	}
 	end := "If something is wrong or could be clearer for students (text crossing a line, a label on the wrong thing, text too small to read, a warning), fix it with the tools now. If it is right, reply with no tool calls."
 	if res.Looks == MaxLooks {
-		end += " This is the last look: fix only what is clearly wrong."
+		end += " This is the last look: what you change now is not shown to you again, so fix only what is clearly wrong."
 	}
 	m := llm.Message{Role: llm.RoleUser, Content: lead + "\n\n" + task.Review(ctx) + "\n\n" + end}
 	if task.ReviewImage != nil {
