@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/lessongen/lessongen/agent"
 	"github.com/lessongen/lessongen/internal/price"
 	"github.com/lessongen/lessongen/llm"
 )
@@ -153,8 +154,8 @@ var settingTable = []setting{
 		doc:  "`30s`; with `batch`, the first wait between polls of a batch, doubling up to `10m`",
 		set:  func(s *settings, v any) { s.BatchPoll = v.(time.Duration) }},
 	{key: "review", typ: boolType, def: false,
-		help: "give each whiteboard's, quiz's and activity's writing subagent a look at what it made once it is done, with the results of its last calls, to fix what it sees; a change made then is shown again (at most 3 looks)",
-		doc:  "`false`; `true` gives the node subagent of each whiteboard, quiz and activity a review turn once its work is done: the node as its describe tool shows it (for a board, `describe_whiteboard`: every element, style as drawn, measured text fit, defects) after the results of its last calls, which a subagent that ends on its last write never reads. The model fixes what it sees or replies with no tool calls; a reply that changed something gets one more look at the node as it now stands, up to 3 looks (`agent.MaxLooks`) within the step budget, each a request more (`BenchmarkRequestEconomyReview`, whose model changes nothing in review: 1.47 requests per subagent against 1.00)",
+		help: "give each whiteboard's, quiz's and activity's writing subagent a look at what it made once it is done, with the results of its last calls, to fix what it sees; a change made then is shown again (at most " + fmt.Sprint(agent.MaxLooks) + " looks)",
+		doc:  "`false`; `true` gives the node subagent of each whiteboard, quiz and activity a review turn once its work is done: the node as its describe tool shows it (for a board, `describe_whiteboard`: every element, style as drawn, measured text fit, defects) after the results of its last calls, which a subagent that ends on its last write never reads. The model fixes what it sees or replies with no tool calls; a reply that changed something gets one more look at the node as it now stands, up to " + fmt.Sprint(agent.MaxLooks) + " looks (`agent.MaxLooks`) within the step budget, each a request more (`BenchmarkRequestEconomyReview`, whose model changes nothing in review: 1.47 requests per subagent against 1.00)",
 		set:  func(s *settings, v any) { s.Review = v.(bool) }},
 	{key: "review_images", typ: boolType, def: false,
 		help: "with the review turn (implies --review), also show the model the node as drawn (the board, the quiz, the activity), drawn again for each look: a PNG screenshotted in headless Chromium, which must be installed; a server that refuses images gets the review as text, with a warning",
