@@ -25,7 +25,7 @@ func Modality() modality.Descriptor {
 		Render:  modality.NewRender(Render),
 		PPTX:    modality.NewPPTX(RenderPPTX),
 		Content: modality.NewContent((*Activity).Content),
-		Brief:   "only when the hint of the placeholder this slide fills asks for an activity: what pupils should do and how they work; another assistant writes the instructions, success criteria and model answer. Omit otherwise, even on a slide where pupils do a task: its whiteboard poses the task",
+		Brief:   "only when the hint of the placeholder this slide fills, or the author's instruction, asks for an activity: what pupils should do and how they work; another assistant writes the instructions, success criteria and model answer. Omit otherwise, even on a slide where pupils do a task: its whiteboard poses the task",
 	}
 }
 

@@ -33,6 +33,6 @@ func Modality() modality.Descriptor {
 		Render:  modality.NewRender(Render),
 		PPTX:    modality.NewPPTX(RenderPPTX),
 		Content: modality.NewContent((*Quiz).Content),
-		Brief:   "only when the hint of the placeholder this slide fills asks for a quiz (a starter, a check, an exit quiz): what its quiz should ask; another assistant writes the questions. Omit otherwise, even on a slide that checks learning: its whiteboard poses the questions",
+		Brief:   "only when the hint of the placeholder this slide fills, or the author's instruction, asks for a quiz (a starter, a check, an exit quiz): what its quiz should ask; another assistant writes the questions. Omit otherwise, even on a slide that checks learning: its whiteboard poses the questions",
 	}
 }
