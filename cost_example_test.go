@@ -15,6 +15,7 @@ type planCost struct {
 	Estimate struct {
 		Levels []struct {
 			Level      string  `json:"level"`
+			Subagents  int     `json:"subagents"`
 			Requests   float64 `json:"requests"`
 			Prompt     int64   `json:"prompt_tokens"`
 			Completion int64   `json:"completion_tokens"`
@@ -82,12 +83,37 @@ func TestPlanCostWithinTwentyPercent(t *testing.T) {
 	t.Run("fractions", func(t *testing.T) {
 		t.Chdir(repo)
 		plan := planCostOf(t, fractionsDir+"/lesson.yaml", "--sources", fractionsDir+"/sources", "--review-images")
-		requests, prompt := 0, int64(0)
+		// The recorded run predates two changes of #41: a quiz's node
+		// subagent now gets a review turn with its picture (the estimate
+		// counts it; the run sent none), and the lesson node no longer
+		// adds an activity its hint does not ask for (the run did; the
+		// estimate never counted one). Until the run is recorded again
+		// (its README says how), those levels are left out on both sides,
+		// and the quiz's review turns are checked apart.
+		changed := func(level string) bool { return level == "quiz.node" || strings.HasPrefix(level, "activity.") }
+		requests, prompt, quizRequests := 0, int64(0), 0
 		for _, r := range readSummary(t, fractionsDir+"/requests.jsonl") {
+			if r.Level == "quiz.node" {
+				quizRequests++
+			}
+			if changed(r.Level) {
+				continue
+			}
 			requests++
 			prompt += r.Prompt
 		}
-		checkWithin(t, plan, float64(requests), prompt)
+		kept := plan
+		kept.Estimate.Total.Requests, kept.Estimate.Total.Prompt = 0, 0
+		for _, l := range plan.Estimate.Levels {
+			if l.Level == "quiz.node" && l.Requests != float64(quizRequests+l.Subagents) {
+				t.Errorf("quiz.node: estimated %v requests; want the run's %d and a review turn for each of %d quizzes", l.Requests, quizRequests, l.Subagents)
+			}
+			if !changed(l.Level) {
+				kept.Estimate.Total.Requests += l.Requests
+				kept.Estimate.Total.Prompt += l.Prompt
+			}
+		}
+		checkWithin(t, kept, float64(requests), prompt)
 	})
 }
 
@@ -118,7 +144,8 @@ func checkWithin(t *testing.T, plan planCost, requests float64, prompt int64) {
 // readSummary reads a run's summed-up requests (one JSON object a line,
 // TestCostRequestSummary in orchestrate writes them).
 func readSummary(t *testing.T, path string) []struct {
-	Prompt int64 `json:"prompt_tokens"`
+	Level  string `json:"level"`
+	Prompt int64  `json:"prompt_tokens"`
 } {
 	t.Helper()
 	data, err := os.ReadFile(path)
@@ -126,11 +153,13 @@ func readSummary(t *testing.T, path string) []struct {
 		t.Fatal(err)
 	}
 	var out []struct {
-		Prompt int64 `json:"prompt_tokens"`
+		Level  string `json:"level"`
+		Prompt int64  `json:"prompt_tokens"`
 	}
 	for line := range strings.Lines(string(data)) {
 		var r struct {
-			Prompt int64 `json:"prompt_tokens"`
+			Level  string `json:"level"`
+			Prompt int64  `json:"prompt_tokens"`
 		}
 		if err := json.Unmarshal([]byte(line), &r); err != nil {
 			t.Fatalf("%s: %v", path, err)

@@ -18,13 +18,14 @@ func Modality() modality.Descriptor {
 		Metadata: CapMetadata,
 		Node:     CapNode,
 		Close:    ClosePlaceholders{},
+		Review:   DescribeActivity{},
 		Codec: modality.NewCodec(Decode, Todo,
 			func(a *Activity) *yaml.Node { n, _ := a.EncodeNode(); return n },
 			nil),
 		Render:  modality.NewRender(Render),
 		PPTX:    modality.NewPPTX(RenderPPTX),
 		Content: modality.NewContent((*Activity).Content),
-		Brief:   "only for a slide where pupils do a task (explain, practise, discuss, solve): what they should do and how they work; another assistant writes the instructions, success criteria and model answer. Omit for no activity",
+		Brief:   "only when the hint of the placeholder this slide fills, or the author's instruction, asks for an activity: what pupils should do and how they work; another assistant writes the instructions, success criteria and model answer. Omit otherwise, even on a slide where pupils do a task: its whiteboard poses the task",
 	}
 }
 

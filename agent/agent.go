@@ -66,13 +66,14 @@ type Task struct {
 	BudgetLeft func() *tool.BudgetLeft
 	// Review, when set, shows the node as it stands (--review): once the
 	// work is done, the model gets one more turn with it, to look at
-	// what it made and fix what it sees before the subagent ends.
+	// what it made and fix what it sees before the subagent ends; while
+	// its replies change the node, it is shown again (at most MaxLooks).
 	Review func(ctx context.Context) string
 	// ReviewImage, when set with Review, is the node as drawn (a PNG),
-	// sent with the review turn (--review-images); nil from it sends
-	// none. A server that refuses the image gets the turn again without
-	// it, with a warning, and ImagesRefused (when set) is told, so the
-	// run stops sending images.
+	// sent with each look (--review-images), drawn again each time;
+	// nil from it sends none. A server that refuses the image gets the
+	// turn again without it, with a warning, and ImagesRefused (when
+	// set) is told, so the run stops sending images.
 	ReviewImage   func(ctx context.Context) []byte
 	ImagesRefused func()
 	// Refinement marks a task that carries out a person's instruction on
@@ -108,8 +109,8 @@ type Result struct {
 	// text was a tool call the server did not parse
 	// (llm.ErrUnparsedToolCalls): a repair turn would meet the same.
 	Unparsed bool
-	// Reviewed is set when the review turn (Task.Review) was used.
-	Reviewed bool
+	// Looks counts the times the review (Task.Review) showed the node.
+	Looks int
 	// PromptBytes counts the bytes of message text sent, over all turns.
 	PromptBytes int
 	Messages    []llm.Message
@@ -137,6 +138,12 @@ const MaxRefusalsKept = 5
 // cost: with every result small, the next request grows by at most this
 // many results, not by whatever a runaway model asks for.
 const MaxCallsPerTurn = 64
+
+// MaxLooks is the most times the review shows a node: once its work is
+// done, then again after each reply that changed it, so a fix made in
+// review is seen as it is drawn (an equation left tiny by a resize).
+// A model that keeps changing things is not shown it a fourth time.
+const MaxLooks = 3
 
 // Request size bounds. The largest context windows in use hold about a
 // million tokens, some 4 MB of text: a bigger request cannot be answered
@@ -315,7 +322,8 @@ func Run(ctx context.Context, model llm.Model, tools Tools, task Task, emit even
 		msgs = append(msgs, m)
 	}
 	defs := first.Tools
-	reviewing := false // the next request is the review turn
+	reviewing := false // the next request is a review turn
+	changed := false   // a change was committed since the last look
 	for res.Steps < task.MaxSteps {
 		if err := ctx.Err(); err != nil {
 			return finish(res, msgs, tools, StopCanceled), err
@@ -333,7 +341,7 @@ func Run(ctx context.Context, model llm.Model, tools Tools, task Task, emit even
 		res.Requests += resp.Sent(err)
 		if err != nil && llm.ImageRefused(err) && dropImages(msgs) {
 			res.Steps--
-			emit(event.Event{Kind: event.Warning, Node: task.Node, Level: task.Level, Text: "the model server refused the board's image (" + err.Error() + "): reviewing from the text alone"})
+			emit(event.Event{Kind: event.Warning, Node: task.Node, Level: task.Level, Text: "the model server refused the review's image (" + err.Error() + "): reviewing from the text alone"})
 			if task.ImagesRefused != nil {
 				task.ImagesRefused()
 			}
@@ -377,10 +385,10 @@ func Run(ctx context.Context, model llm.Model, tools Tools, task Task, emit even
 				return finish(res, msgs, tools, StopDone), nil
 			}
 			if len(pending)+len(defects) == 0 && res.Steps < task.MaxSteps {
-				if ok, err := review(ctx, task, &res, &msgs, save); err != nil {
+				if ok, err := review(ctx, task, &res, &msgs, save, changed); err != nil {
 					return finish(res, msgs, tools, StopFailed), err
 				} else if ok {
-					reviewing = true
+					reviewing, changed = true, false
 					continue
 				}
 			}
@@ -399,6 +407,11 @@ func Run(ctx context.Context, model llm.Model, tools Tools, task Task, emit even
 		}
 		results, moot, err := runCalls(ctx, tools, assistant.ToolCalls, task, res.Steps, emit, save)
 		msgs = append(msgs, results...)
+		for i, c := range assistant.ToolCalls {
+			if i < len(results) && !tools.ReadOnly(c.Name) && resultOK(results[i].Content) {
+				changed = true
+			}
+		}
 		if err != nil {
 			stop := StopCanceled
 			if ctx.Err() == nil {
@@ -409,10 +422,10 @@ func Run(ctx context.Context, model llm.Model, tools Tools, task Task, emit even
 		res.addRefusals(assistant.ToolCalls, results)
 		if settled(tools, assistant.ToolCalls, results, moot, task.Refinement) {
 			if res.Steps < task.MaxSteps {
-				if ok, err := review(ctx, task, &res, &msgs, save); err != nil {
+				if ok, err := review(ctx, task, &res, &msgs, save, changed); err != nil {
 					return finish(res, msgs, tools, StopFailed), err
 				} else if ok {
-					reviewing = true
+					reviewing, changed = true, false
 					continue
 				}
 			}
@@ -424,19 +437,30 @@ func Run(ctx context.Context, model llm.Model, tools Tools, task Task, emit even
 	return finish(res, msgs, tools, StopBudget), nil
 }
 
-// review hands the model its one review turn, when the task has one and
-// it is not used yet: the node as it stands, after the results of its
-// last calls (which the model would otherwise never read).
-func review(ctx context.Context, task Task, res *Result, msgs *[]llm.Message, save func(llm.Message) error) (bool, error) {
-	if task.Review == nil || res.Reviewed {
+// review shows the model the node as it stands, after the results of its
+// last calls (which it would otherwise never read): once its work is
+// done, and again, drawn afresh, after a reply that changed something,
+// until MaxLooks.
+func review(ctx context.Context, task Task, res *Result, msgs *[]llm.Message, save func(llm.Message) error, changed bool) (bool, error) {
+	if task.Review == nil || res.Looks >= MaxLooks || (res.Looks > 0 && !changed) {
 		return false, nil
 	}
-	res.Reviewed = true
-	m := llm.Message{Role: llm.RoleUser, Content: "Review what you made before it is saved. The results of your last calls are above; this is the node as it stands now:\n\n" +
-		task.Review(ctx) + "\n\nIf something is wrong or could be clearer for students (text crossing a line, a label on the wrong thing, a warning), fix it with the tools now. If it is right, reply with no tool calls."}
+	res.Looks++
+	lead := "Review what you made before it is saved. The results of your last calls are above; this is the node as it stands now:"
+	if res.Looks > 1 {
+		lead = "Look again: this is the node as it stands after your changes:"
+	}
+	end := "If something is wrong or could be clearer for students (text crossing a line, a label on the wrong thing, text too small to read, a warning), fix it with the tools now. If it is right, reply with no tool calls."
+	if res.Looks == MaxLooks {
+		end += " This is the last look: what you change now is not shown to you again, so fix only what is clearly wrong."
+	}
+	m := llm.Message{Role: llm.RoleUser, Content: lead + "\n\n" + task.Review(ctx) + "\n\n" + end}
 	if task.ReviewImage != nil {
 		if img := task.ReviewImage(ctx); img != nil {
-			m.Content += "\n\nThe image is the board as it is drawn for students."
+			// One picture per request: the node as it stands, not
+			// every earlier look at it.
+			dropImages(*msgs)
+			m.Content += "\n\nThe image is how it is drawn for students."
 			m.Images = [][]byte{img}
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -27,6 +28,7 @@ type scriptedModel struct {
 func (m *scriptedModel) Complete(ctx context.Context, req llm.Request) (llm.Response, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	req.Messages = slices.Clone(req.Messages) // as sent: later turns edit the conversation
 	m.seen = append(m.seen, req)
 	i := 0
 	for _, msg := range req.Messages {

@@ -106,7 +106,7 @@ func TestUsageErrorsExitTwo(t *testing.T) {
 		t.Errorf("code %d stderr %q", code, stderr)
 	}
 	_, stderr, code = run(t, "validate", "--nope", "x.yaml")
-	if code != ExitUsage || !strings.Contains(stderr, "unknown flag: --nope") {
+	if code != ExitUsage || !strings.Contains(stderr, "unknown flag --nope") {
 		t.Errorf("code %d stderr %q", code, stderr)
 	}
 	stdout, _, code := run(t, "--version")

@@ -16,6 +16,7 @@ import (
 	"github.com/lessongen/lessongen/internal/price"
 	"github.com/lessongen/lessongen/internal/redact"
 	"github.com/lessongen/lessongen/internal/regfile"
+	"github.com/lessongen/lessongen/internal/yamlsrc"
 	"github.com/lessongen/lessongen/llm"
 	"github.com/lessongen/lessongen/render"
 )
@@ -284,12 +285,41 @@ func mergeConfigFile(cmd *cobra.Command, v *viper.Viper) error {
 		if errors.As(err, &notFound) {
 			return usagef("config file %s: %v", path, notFound.Err)
 		}
+		if typ == "yaml" || typ == "yml" {
+			// viper passes on yaml.v3's words; ours name the line and the fix.
+			var ps yamlsrc.Problems
+			_, perr := yamlsrc.Parse(path, data)
+			p, ok := yamlsrc.Mistake(path, data) // a file of lines with no colon parses as one value
+			if errors.As(perr, &ps) && len(ps) > 0 {
+				p, ok = ps[0], true
+			}
+			if ok {
+				return rawSecrets(data).Error(usagef("config file %s: %s (%s:%d:%d)", path, p.Message, p.File, p.Line, p.Col))
+			}
+		}
 		return usagef("config file %s: %v", path, err)
 	}
 	if err := checkConfigFile(path, data, fv); err != nil {
 		return configRedactor(fv).Error(err)
 	}
 	return v.MergeConfigMap(fv.AllSettings())
+}
+
+// rawSecrets masks what follows a secret setting's name on any line of
+// a config file that does not parse: a message quoting its line (a key
+// pasted without its colon) never shows it.
+func rawSecrets(data []byte) *redact.Redactor {
+	var vals []string
+	for line := range strings.Lines(string(data)) {
+		name, rest, _ := strings.Cut(strings.TrimSpace(line), " ")
+		name = strings.TrimSuffix(name, ":")
+		if st, ok := lookupSetting(name); ok && st.secret {
+			if v := strings.Trim(strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(rest), ":")), `"'`); v != "" {
+				vals = append(vals, v)
+			}
+		}
+	}
+	return redact.New("", "", vals...)
 }
 
 // configRedactor masks the secrets the file or the environment sets: a

@@ -1,12 +1,15 @@
 package cmd
 
 import (
+	"errors"
 	"fmt"
 	"runtime/debug"
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
+	"github.com/lessongen/lessongen/internal/suggest"
 	"github.com/lessongen/lessongen/modality"
 )
 
@@ -65,7 +68,7 @@ func NewRootCmd(streams *IOStreams, reg *modality.Registry) *cobra.Command {
 	root.SetOut(streams.Out)
 	root.SetErr(streams.ErrOut)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return &usageError{err}
+		return &usageError{flagError(c, err)}
 	})
 	f := newFactory(streams, reg)
 	root.PersistentFlags().String("config", "", "config file (default: $XDG_CONFIG_HOME/lessongen/config.yaml or ./lessongen.yaml) [$LESSONGEN_CONFIG]")
@@ -194,4 +197,34 @@ func kindList(reg *modality.Registry) string {
 		names = append(names, d.Name)
 	}
 	return strings.Join(names, ", ")
+}
+
+// flagError says what is wrong with a flag in the words of the fix:
+// the flag a misspelt one means (cobra suggests commands, not flags),
+// the unit a duration lacks. Others stay pflag's.
+func flagError(c *cobra.Command, err error) error {
+	var unknown *pflag.NotExistError
+	if errors.As(err, &unknown) && strings.HasPrefix(err.Error(), "unknown flag: --") {
+		name := unknown.GetSpecifiedName()
+		var names []string
+		for _, fs := range []*pflag.FlagSet{c.Flags(), c.InheritedFlags()} {
+			fs.VisitAll(func(f *pflag.Flag) {
+				if !f.Hidden {
+					names = append(names, f.Name)
+				}
+			})
+		}
+		if near := suggest.Nearest(name, names, 2); near != "" {
+			return fmt.Errorf("unknown flag --%s; did you mean --%s?", name, near)
+		}
+		return fmt.Errorf("unknown flag --%s; %s lists its flags", name, c.CommandPath()+" --help")
+	}
+	var invalid *pflag.InvalidValueError
+	var bare missingUnitError
+	if errors.As(err, &invalid) && invalid.GetFlag().Value.Type() == "duration" {
+		if _, perr := parseDuration(invalid.GetValue()); errors.As(perr, &bare) {
+			return fmt.Errorf("--%s %s: %s needs a unit: %ss, %sm", invalid.GetFlag().Name, bare.n, bare.n, bare.n, bare.n)
+		}
+	}
+	return err
 }

@@ -225,7 +225,7 @@ func (SetAttribution) Spec() session.Spec {
 	return session.Spec{Capability: CapMetadata, Fills: []string{"metadata.attribution"}, Doc: "Credit the work the lesson is adapted from."}
 }
 func (AddSlide) Spec() session.Spec {
-	return session.Spec{Capability: CapNode, Adds: true, Doc: "Add a slide: title, section, duration, speaker notes, a brief for its whiteboard, and for a slide that checks learning or sets a task, a brief for its quiz or activity."}
+	return session.Spec{Capability: CapNode, Adds: true, Doc: "Add a slide: title, section, duration, speaker notes and a brief for its whiteboard; a brief for its quiz or activity only when the hint of the placeholder it fills, or the author's instruction, asks for one."}
 }
 func (UpdateSlide) Spec() session.Spec {
 	return session.Spec{Capability: CapNode, Doc: "Change fields of a slide you added, or fill a slide's pending fields."}

@@ -3,7 +3,9 @@ package lesson
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
 
@@ -69,6 +71,10 @@ func (it *Item) DecodeNode(n *yaml.Node, r *yamlsrc.Reporter, path string) {
 		r.At(n, "%s must be %s", path, itemShapes)
 		return
 	}
+	if text, colon, ok := colonItem(n); ok {
+		r.At(colon, "this item has a colon followed by a space: YAML reads %q as a key; quote the item: - %s", n.Content[0].Value, strconv.Quote(text))
+		return
+	}
 	seen, _ := yamlsrc.Entries(n, r, path, func(k, v *yaml.Node) {
 		switch k.Value {
 		case "text":
@@ -86,6 +92,25 @@ func (it *Item) DecodeNode(n *yaml.Node, r *yamlsrc.Reporter, path string) {
 	if seen["text"] == nil {
 		r.At(n, "%s is missing the required key \"text\"; write %s", path, itemShapes)
 	}
+}
+
+// colonItem reads a one-entry mapping written as a plain item
+// (- Add fractions: same denominator) as the item its author meant: its
+// text, and where YAML saw the key end (the colon).
+func colonItem(n *yaml.Node) (text string, colon *yaml.Node, ok bool) {
+	if len(n.Content) != 2 || n.Style&yaml.FlowStyle != 0 {
+		return "", nil, false
+	}
+	k, v := n.Content[0], n.Content[1]
+	if k.Kind != yaml.ScalarNode || k.Style != 0 || k.Value == "text" || k.Value == "sources" || strings.Contains(k.Value, "\n") ||
+		v.Kind != yaml.ScalarNode || v.Style != 0 || v.Tag == yamlsrc.PendingTag || v.Line != k.Line {
+		return "", nil, false
+	}
+	text = k.Value + ":"
+	if v.Value != "" {
+		text += " " + v.Value
+	}
+	return text, &yaml.Node{Line: k.Line, Column: k.Column + utf8.RuneCountInString(k.Value)}, true
 }
 
 // EncodeNode writes a bare string unless the item cites sources.

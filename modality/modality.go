@@ -60,7 +60,9 @@ type Descriptor struct {
 	Render func(st session.State, bound map[string]string) Rendered
 	// Review is a read-only intent whose outputs show a node as drawn
 	// (describe_whiteboard): with --review, the node level's subagent
-	// gets one more turn with them. Nil: the kind gets no review turn.
+	// is shown them once its work is done, and again after each change
+	// it makes then (agent.MaxLooks), with Render's output as a picture
+	// under --review-images. Nil: the kind gets no review turn.
 	Review session.Intent
 	// PPTX draws the node as native PowerPoint shapes for `render --format
 	// pptx` (see PPTXRendered). Required, as Render is.

@@ -6,7 +6,6 @@ import (
 	"math"
 	"slices"
 	"strings"
-	"unicode"
 
 	"github.com/lessongen/lessongen/agent"
 	"github.com/lessongen/lessongen/internal/sources"
@@ -334,16 +333,13 @@ func plural(n int, what string) string {
 
 // slideKinds is the child kinds a new slide for hint is counted with:
 // every kind add_slide must give a brief for (the whiteboard), and an
-// optional one (quiz, activity) when the hint names it. A model may add
-// one the hint does not name (add_slide offers an activity for a slide
-// where pupils practise); a scripted one, or a cheap one, often does
-// not, so the estimate counts only what was asked for.
+// optional one (quiz, activity) only when the hint names it
+// (session.HintNames), as the lesson node's prompt and add_slide's
+// description tell the model.
 func slideKinds(hint string, kids []*modality.Descriptor) []*modality.Descriptor {
-	words := strings.FieldsFunc(strings.ToLower(hint), func(r rune) bool { return !unicode.IsLetter(r) })
 	var out []*modality.Descriptor
 	for _, d := range kids {
-		named := slices.ContainsFunc(words, func(w string) bool { return w == d.Name || w == d.Name+"s" || w == d.Name+"zes" })
-		if d.Brief != "" && (d.BriefRequired || named) {
+		if d.Brief != "" && (d.BriefRequired || session.HintNames(hint, d.Name)) {
 			out = append(out, d)
 		}
 	}

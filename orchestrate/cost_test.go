@@ -36,6 +36,7 @@ func TestEstimateCountsNewSlidesAsGenerationDoes(t *testing.T) {
 		"two practice slides: one on inputs, one on outputs": {"whiteboard.node": 2},
 		"3 slides, each ending in a quiz":                    {"whiteboard.node": 3, "quiz.node": 3, "quiz.metadata": 3},
 		"an exit slide with an activity in pairs":            {"whiteboard.node": 1, "activity.node": 1},
+		"two slides with activities in pairs":                {"whiteboard.node": 2, "activity.node": 2},
 	} {
 		src := "version: 1\nmetadata:\n  title: Test\nslides:\n  - !pending \"" + hint + "\"\n"
 		est, err := EstimateCost(loadSrc(t, src), Scope{}, options(t, nil, 1), func(llm.Request) (int, error) { return 4000, nil })

@@ -259,7 +259,8 @@ slides:
 
 // TestReviewTurn: with Review, a whiteboard's drawing subagent that is
 // done gets one more turn showing the board as drawn, and a model that
-// acts on it fixes what it sees; without it, the subagent ends at once.
+// acts on it fixes what it sees, then sees the fix in one more look;
+// without it, the subagent ends at once.
 func TestReviewTurn(t *testing.T) {
 	script := fakellm.Script{Rules: []fakellm.Rule{
 		{Match: []string{"(whiteboard.metadata)"}, Turns: []fakellm.Turn{{ToolCalls: []fakellm.FakeCall{
@@ -299,14 +300,17 @@ func TestReviewTurn(t *testing.T) {
 		switch {
 		case !review && (len(reqs) != 1 || !strings.Contains(saved, "text: Halfs")):
 			t.Errorf("without review: %d requests, lesson:\n%s", len(reqs), saved)
-		case review && (len(reqs) != 2 || !strings.Contains(saved, "text: Halves")):
-			t.Errorf("with review: %d requests (want 2: the review's fix settles), lesson:\n%s", len(reqs), saved)
+		case review && (len(reqs) != 3 || !strings.Contains(saved, "text: Halves")):
+			t.Errorf("with review: %d requests (want 3: the review's fix is looked at again), lesson:\n%s", len(reqs), saved)
 		case review:
-			last := string(reqs[1].Body)
+			first := string(reqs[1].Body)
 			for _, want := range []string{"Review what you made", `\"Halfs\"`, "(40,140)"} {
-				if !strings.Contains(last, want) {
-					t.Errorf("the review turn lacks %q: %.2000s", want, last)
+				if !strings.Contains(first, want) {
+					t.Errorf("the review turn lacks %q: %.2000s", want, first)
 				}
+			}
+			if again := string(reqs[2].Body); !strings.Contains(again, "Look again") || !strings.Contains(again, `\"Halves\"`) {
+				t.Errorf("the second look does not show the fix: %.3000s", again)
 			}
 		}
 	}

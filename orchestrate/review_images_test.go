@@ -206,7 +206,7 @@ func TestReviewImagesRefused(t *testing.T) {
 			warned = append(warned, e.Text)
 		}
 	}
-	if len(warned) != 1 || !strings.Contains(warned[0], "refused the board's image") || !strings.Contains(warned[0], "image input is not supported") {
+	if len(warned) != 1 || !strings.Contains(warned[0], "refused the review's image") || !strings.Contains(warned[0], "image input is not supported") {
 		t.Errorf("warnings %q, want one naming the refusal", warned)
 	}
 	// Two boards: the refused review, its text resend, the second board's.

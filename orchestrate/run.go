@@ -90,12 +90,13 @@ type Options struct {
 	// generated (ProvenanceFile).
 	HistoryReadOnly bool
 	// Review gives the node level of each kind that declares a review
-	// (modality.Descriptor.Review: the whiteboard) one more turn once its
-	// work is done, with the node as drawn (--review).
+	// (modality.Descriptor.Review: the whiteboard, the quiz, the
+	// activity) a look at the node once its work is done, and again
+	// after each change it makes then, up to agent.MaxLooks (--review).
 	Review bool
 	// Shoot, when set with Review, draws a node's rendered body (its
-	// kind's modality.Descriptor.Render) as a PNG, sent with the review
-	// turn (--review-images: render.Shooter.Shot).
+	// kind's modality.Descriptor.Render) as a PNG, drawn afresh for each
+	// look (--review-images: render.Shooter.Shot).
 	Shoot func(ctx context.Context, body string) ([]byte, error)
 	// Rewrite lets a subagent given an Instruction change what the author
 	// wrote, each change approved by Asker (fill --rewrite).
@@ -703,7 +704,7 @@ func (r *runner) reviewImage(ctx context.Context, node, level string, sess *sess
 		if ctx.Err() == nil {
 			// The first line: a browser that fails to start adds its log.
 			msg, _, _ := strings.Cut(err.Error(), "\n")
-			r.emit(event.Event{Kind: event.Warning, Node: node, Level: level, Text: "the board could not be drawn for review (" + msg + "): reviewing from the text alone"})
+			r.emit(event.Event{Kind: event.Warning, Node: node, Level: level, Text: "the " + d.Name + " could not be drawn for review (" + msg + "): reviewing from the text alone"})
 		}
 		return nil
 	}

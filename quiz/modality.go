@@ -24,6 +24,7 @@ func Modality() modality.Descriptor {
 		MaxNew:   MaxNewQuestions,
 		NewItems: "questions",
 		Close:    ClosePlaceholders{},
+		Review:   DescribeQuiz{},
 		Bindable: Bindable(),
 		Bind:     func(p, v string) session.Intent { return ApplyBinding{Property: p, Value: v} },
 		Codec: modality.NewCodec(Decode, Todo,
@@ -32,7 +33,7 @@ func Modality() modality.Descriptor {
 		Render:  modality.NewRender(Render),
 		PPTX:    modality.NewPPTX(RenderPPTX),
 		Content: modality.NewContent((*Quiz).Content),
-		Brief:   "only for a slide that checks learning (a starter, a check for understanding, an exit quiz): what its quiz should ask; another assistant writes the questions. Omit for no quiz",
+		Brief:   "only when the hint of the placeholder this slide fills, or the author's instruction, asks for a quiz (a starter, a check, an exit quiz): what its quiz should ask; another assistant writes the questions. Omit otherwise, even on a slide that checks learning: its whiteboard poses the questions",
 	}
 }
 

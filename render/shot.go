@@ -119,14 +119,29 @@ func ShotSize(body string) (w, h int) {
 	return w, h
 }
 
+// ShotPageWidth is the width a fragment that is not a board (a quiz, an
+// activity) is drawn at: a page column, as the handout shows it. Its
+// height is the fragment's own, at most MaxShotSide.
+const ShotPageWidth = 960
+
+// isBoard reports whether body is a board's SVG, drawn at its canvas's
+// size; anything else is drawn as a page column.
+func isBoard(body string) bool { return strings.HasPrefix(strings.TrimSpace(body), "<svg") }
+
 // Shot draws body (an HTML fragment, e.g. Rendered.Body) alone on a page
-// with render's fonts and styles, filling a viewport of ShotSize, and
-// returns it as a PNG of at most MaxShotBytes (see compactShot).
+// with render's fonts and styles and returns it as a PNG of at most
+// MaxShotBytes (see compactShot): a board fills a viewport of ShotSize;
+// anything else (a quiz, an activity) is drawn ShotPageWidth wide and as
+// tall as it is, up to MaxShotSide.
 func (s *Shooter) Shot(ctx context.Context, body string) ([]byte, error) {
 	if err := s.start(); err != nil {
 		return nil, fmt.Errorf("screenshot: %w", err)
 	}
 	w, h := ShotSize(body)
+	board := isBoard(body)
+	if !board {
+		w, h = ShotPageWidth, 200
+	}
 	var b strings.Builder
 	b.WriteString("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><style>\n")
 	b.WriteString(textfit.FontFaceCSS())
@@ -136,7 +151,7 @@ func (s *Shooter) Shot(ctx context.Context, body string) ([]byte, error) {
 	fmt.Fprintf(&b, ":root{--font:'%s',sans-serif}\n", textfit.FontFamily)
 	b.WriteString(pageCSS)
 	// The board fills the viewport, without the page's frame.
-	b.WriteString("\nhtml,body{margin:0;padding:0;background:#fff;overflow:hidden}\nsvg.whiteboard{position:fixed;left:0;top:0;width:100vw;height:100vh;max-height:none;max-width:none;border:0;border-radius:0}\n</style></head><body>\n")
+	b.WriteString("\nhtml,body{margin:0;padding:0;background:#fff;overflow:hidden}\nbody>section{margin:0;padding:24px}\nsvg.whiteboard{position:fixed;left:0;top:0;width:100vw;height:100vh;max-height:none;max-width:none;border:0;border-radius:0}\n</style></head><body>\n")
 	b.WriteString(body)
 	b.WriteString("\n</body></html>\n")
 	f, err := os.CreateTemp(s.dir, "board-*.html")
@@ -161,6 +176,16 @@ func (s *Shooter) Shot(ctx context.Context, body string) ([]byte, error) {
 	}
 	if _, err := chromedp.Run(tab, chromedp.Evaluate[bool](`document.fonts.ready.then(() => true)`, chromedp.EvalAwaitPromise)); err != nil {
 		return nil, fmt.Errorf("screenshot: %w", err)
+	}
+	if !board {
+		// As tall as the fragment, within the bound.
+		tall, err := chromedp.Run(tab, chromedp.Evaluate[float64](`document.documentElement.scrollHeight`))
+		if err != nil {
+			return nil, fmt.Errorf("screenshot: %w", err)
+		}
+		if err := chromedp.Do(tab, chromedp.EmulateViewport(int64(w), int64(min(max(int(tall), 1), MaxShotSide)))); err != nil {
+			return nil, fmt.Errorf("screenshot: %w", err)
+		}
 	}
 	png, err := chromedp.Run(tab, chromedp.CaptureScreenshot())
 	if err != nil {

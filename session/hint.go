@@ -1,8 +1,10 @@
 package session
 
 import (
+	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // hintNumbers are the number words a hint may count with.
@@ -50,4 +52,23 @@ func HintCount(hint string) int {
 // Pending.Generated, so it is not Owed).
 func PlaceholderOpen(hint string, filled, earlier int) bool {
 	return filled == 0 || filled+earlier < HintCount(hint)
+}
+
+// HintNames reports whether a placeholder's hint asks for a thing named
+// name (a child kind: "quiz", "activity"), by that word or its plural
+// ("quizzes", "activities"). A new slide gets a child the author did not
+// require only when its hint names it: the lesson's prompt says so and
+// the cost estimate counts the same.
+func HintNames(hint, name string) bool {
+	name = strings.ToLower(name)
+	forms := []string{name, name + "s", name + "es", name + "zes"}
+	if stem, ok := strings.CutSuffix(name, "y"); ok {
+		forms = append(forms, stem+"ies")
+	}
+	for _, w := range strings.FieldsFunc(strings.ToLower(hint), func(r rune) bool { return !unicode.IsLetter(r) }) {
+		if slices.Contains(forms, w) {
+			return true
+		}
+	}
+	return false
 }

@@ -28,3 +28,26 @@ func TestHintCount(t *testing.T) {
 		t.Error("PlaceholderOpen: want open until the hint's count is met, and while nothing was added")
 	}
 }
+
+// TestHintNames: a hint names a kind by its word or its plural, however
+// it is punctuated, and never by a word that merely contains it.
+func TestHintNames(t *testing.T) {
+	for _, c := range []struct {
+		hint, name string
+		want       bool
+	}{
+		{"an exit quiz", "quiz", true},
+		{"two quizzes on halves", "quiz", true},
+		{"Quiz: three questions", "quiz", true},
+		{"a pair activity", "activity", true},
+		{"two activities in pairs", "activity", true},
+		{"two practice slides", "quiz", false},
+		{"two practice slides", "activity", false},
+		{"a quizmaster's board", "quiz", false},
+		{"pupils practise in pairs", "activity", false},
+	} {
+		if got := HintNames(c.hint, c.name); got != c.want {
+			t.Errorf("HintNames(%q, %q) = %v, want %v", c.hint, c.name, got, c.want)
+		}
+	}
+}

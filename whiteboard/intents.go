@@ -24,7 +24,7 @@ type Placing struct {
 
 type AddText struct {
 	Box
-	Text  string `json:"text" jsonschema:"the words shown, short enough to fit the box"`
+	Text  string `json:"text" jsonschema:"the words shown, wrapped to the box's width at style.font_size (default 24 px); text taller than the box is reported"`
 	Style *Style `json:"style,omitempty"`
 	Placing
 }
@@ -52,7 +52,7 @@ type AddArrow struct {
 
 type AddEquation struct {
 	Box
-	Latex string `json:"latex" jsonschema:"LaTeX without $ signs, drawn as one line centred in the box: symbols and Greek letters as characters, _ and ^ lowered and raised, \\frac{a}{b} as a/b, \\xrightarrow{text} as an arrow under the text; other commands as written. Text is half the box height (at most 48 px), smaller to fit the width: size the box for it"`
+	Latex string `json:"latex" jsonschema:"LaTeX without $ signs, typeset centred in the box: \\frac{a}{b} stacked, _ and ^ lowered and raised, \\sqrt, \\text, \\xrightarrow{text}, matrices, cases and aligned lines; a command it does not know is shown as written. Font size half the box height (at most 48 px), smaller to fit: a stacked fraction needs a box about 2.6 times the font size high"`
 	Placing
 }
 
@@ -175,7 +175,7 @@ func (AddShape) Spec() session.Spec {
 	return session.Spec{Capability: CapNode, Adds: true, Doc: "Add a rectangle, ellipse or line, optionally labelled."}
 }
 func (AddArrow) Spec() session.Spec {
-	return session.Spec{Capability: CapNode, Adds: true, Doc: "Add an arrow (or a plain line) from one element or free point to another; an element it crosses is a layout defect."}
+	return session.Spec{Capability: CapNode, Adds: true, Doc: "Add an arrow (or a plain line) from one element or free point to another, head at the to end, label just above the midpoint; an element it crosses is a layout defect."}
 }
 func (AddEquation) Spec() session.Spec {
 	return session.Spec{Capability: CapNode, Adds: true, Doc: "Add an equation written in LaTeX."}

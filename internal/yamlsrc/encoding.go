@@ -94,6 +94,18 @@ var parserProblems = map[string]bool{
 	"found duplicate %TAG directive":         true,
 }
 
+// layoutProblems are the yaml.v3 errors a common layout mistake makes
+// (mistake.go names it better: a colon in a value, a line indented
+// wrong, a key without its colon).
+var layoutProblems = map[string]bool{
+	"mapping values are not allowed in this context":         true,
+	"did not find expected key":                              true,
+	"did not find expected '-' indicator":                    true,
+	"could not find expected ':'":                            true,
+	"block sequence entries are not allowed in this context": true,
+	"did not find expected <document start>":                 true,
+}
+
 var (
 	yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 	anchorRE   = regexp.MustCompile(`^unknown anchor '(.*)' referenced$`)
@@ -115,6 +127,11 @@ func (s *Source) syntaxProblem(err error) Problems {
 		}
 	} else if parserProblems[msg] {
 		line = 1 // yaml.v3 prints no line when its 0-based line is 0
+	}
+	if layoutProblems[msg] {
+		if p, ok := s.mistake(); ok {
+			return Problems{p}
+		}
 	}
 	switch m := anchorRE.FindStringSubmatch(msg); {
 	case m != nil:

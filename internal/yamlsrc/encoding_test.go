@@ -18,11 +18,11 @@ func TestSyntaxErrorPositions(t *testing.T) {
 		{"a: 1\nb: 2\nc: 3\n- a\n", "4:1: invalid YAML: did not find expected key"},
 		{"heading: x\nel: [a, b\n", "2:1: invalid YAML: did not find expected ',' or ']'"},
 		{"heading: x\nel: }\n", "2:1: invalid YAML: did not find expected node content"},
-		{"- a\n- b\nc: 1\n", "3:1: invalid YAML: did not find expected '-' indicator"},
+		{"- a\n- b\nc: 1\n", `3:1: this line is indented like the list's items ("- b", line 2) but does not start with "- ": start a new item with "- "`},
 		{"version: 1\nmetadata: [\n", "2:1: invalid YAML: did not find expected node content"},
 		{"version: 1\nmetadata: [\n\n\n", "2:1: invalid YAML: did not find expected node content"},
-		{"heading: x\nfoo\n", "2:1: invalid YAML: could not find expected ':'"},
-		{"heading: x\n  bad: [\n", "2:3: invalid YAML: mapping values are not allowed"},
+		{"heading: x\nfoo\n", "2:1: this line has no colon, so YAML cannot read it as a key and its value; write it as key: value, e.g. foo: …"},
+		{"heading: x\n  bad: [\n", `2:3: this line is indented deeper than the line above it ("heading: x", line 1)`},
 		{"- [a\n", "1:1: invalid YAML: did not find expected ',' or ']'"},
 		{"heading: x\nel: *nowhere\n", "2:5: invalid YAML: unknown anchor 'nowhere' referenced"},
 		{"heading: x\nel: a\x01b\n", "2:6: invalid YAML: control character U+0001 is not allowed; remove it"},
@@ -31,7 +31,16 @@ func TestSyntaxErrorPositions(t *testing.T) {
 		// line that broke it.
 		{"version: 1\nmetadata:\n  title: T\n\tsubject: x\n  grade: 7\n", "4:1: invalid YAML: found a tab character that violates indentation (YAML indents with spaces; this line has a tab)"},
 		{"m:\n  title: T\n  objectives:\n  - a\n\t- b\n", "5:1: invalid YAML: found a tab character"},
-		{"m:\n  title: T\n  objectives:\n    - a\n   - b\n  grade: 7\n", "5:4: invalid YAML: did not find expected key (this line's indentation matches no level above it)"},
+		{"m:\n  title: T\n  objectives:\n    - a\n   - b\n  grade: 7\n", `5:4: this line is indented 3 spaces, which matches no line above it; indent it by 4 spaces like "- a" (line 4) or by 2 like "objectives:" (line 3)`},
+		// The commonest mistakes, named at their own line and column with
+		// the fix, wherever yaml.v3 found them.
+		{"version: 1\nmetadata:\n  title: Fractions: adding\n  grade: 5\n", `3:19: this value has a colon followed by a space: YAML reads it as a key; quote the value: title: "Fractions: adding"`},
+		{"a: 1\nb: ratio 2:1 means:\nc: 3\n", `2:19: this value has a colon followed by a space: YAML reads it as a key; quote the value: b: "ratio 2:1 means:"`},
+		{"slides:\n  - id: hook\n    title: Warm up: \"halves\"\n", `3:19: this value has a colon followed by a space: YAML reads it as a key; quote the value: title: "Warm up: \"halves\""`},
+		{"slides:\n  - id: hook\n    title: Warm up\n      notes: Ask.\n  - id: two\n", `4:7: this line is indented deeper than the line above it ("title: Warm up", line 3), so YAML reads it as more of that value and cannot take its key; indent it by 4 spaces like the keys beside it`},
+		{"slides:\n  - id: hook\n    title: Warm up\n  notes: Ask.\n  - id: two\n", `4:3: this line is indented like the list's items ("- id: hook", line 2) but does not start with "- ": indent it by 4 spaces to put it in that item, or start a new item with "- "`},
+		{"title:\n  Fractions\n  and more\nlist:\n  - a\n    b\nc: 1\n  d: 2\n", `8:3: this line is indented deeper than the line above it ("c: 1", line 7)`},
+		{"a: 1\n# a comment: here\nnotes: |\n  Step 1: fold\n   it\nb: 2\ntimeout 5m\n", "7:1: this line has no colon, so YAML cannot read it as a key and its value; write it as key: value, e.g. timeout: 5m"},
 	}
 	for _, tt := range tests {
 		_, err := Parse("f.yaml", []byte(tt.src))
