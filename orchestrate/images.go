@@ -131,5 +131,5 @@ func recordDrawn(opts Options, tree Tree, drawn []session.Key) error {
 			p.record(ChildNode(k.Placement, k.Kind), child)
 		}
 	}
-	return p.flush()
+	return p.close()
 }

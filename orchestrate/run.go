@@ -224,6 +224,7 @@ func Run(ctx context.Context, tree Tree, scope Scope, opts Options) (Report, err
 	if err != nil {
 		return Report{}, err
 	}
+	defer prov.close() // a run that stops early included
 	hist, err := openLog(opts)
 	if err != nil {
 		return Report{}, err
@@ -236,13 +237,17 @@ func Run(ctx context.Context, tree Tree, scope Scope, opts Options) (Report, err
 		// The conversations and the record of what was generated go
 		// first: a saved file never holds generated content its record
 		// does not name, nor a node whose conversation a crash lost.
+		// Both are written before every save, and made durable with the
+		// lesson (once per interval): a kill loses none of what a saved
+		// file holds, and a machine crash loses at most what the lesson
+		// loses, with one fsync per file per interval.
 		save := func(lesson bool) ([]string, error) {
-			if hist != nil {
+			if hist != nil && lesson {
 				if err := hist.Sync(); err != nil {
 					return nil, err
 				}
 			}
-			if err := prov.flush(); err != nil {
+			if err := prov.flush(lesson); err != nil {
 				return nil, err
 			}
 			if lesson {
@@ -267,7 +272,7 @@ func Run(ctx context.Context, tree Tree, scope Scope, opts Options) (Report, err
 			return r.report, err
 		}
 	}
-	if err := prov.flush(); err != nil {
+	if err := prov.close(); err != nil {
 		return r.report, err
 	}
 	if cause := context.Cause(starting); cause != nil {

@@ -23,6 +23,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/lessongen/lessongen/internal/atomicfile"
 )
 
 // Name is the folder, beside the lesson, that holds every lesson's state
@@ -148,6 +150,20 @@ func Rename(dir, old, new string) error {
 		return err
 	}
 	return root.Rename(filepath.FromSlash(old), filepath.FromSlash(new))
+}
+
+// Remove removes the file rel inside dir, under the same rules: a link
+// on the way is refused, never followed.
+func Remove(dir, rel string) error {
+	root, err := openRoot(dir, false)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	if err := walk(root, dir, rel, false); err != nil {
+		return err
+	}
+	return root.Remove(filepath.FromSlash(rel))
 }
 
 // Truncate cuts rel inside dir to size bytes.
@@ -384,7 +400,7 @@ func WriteFile(dir, rel string, data []byte, perm os.FileMode) error {
 		return err
 	}
 	_, err = f.Write(data)
-	if serr := f.Sync(); err == nil {
+	if serr := atomicfile.Sync(f, filepath.Join(dir, rel)); err == nil {
 		err = serr
 	}
 	if cerr := f.Close(); err == nil {
