@@ -342,8 +342,8 @@ type chain struct {
 	run    func()
 }
 
-func (r *runner) chain(length int, fn func()) {
-	r.queue = append(r.queue, chain{length, fn})
+func (r *runner) chain(length func() int, fn func()) {
+	r.queue = append(r.queue, chain{length(), fn})
 }
 
 // wait runs the queued chains on opts.Concurrency slots, longest first
