@@ -443,6 +443,7 @@ func (g *generation) runOptions(br *bridge.Bridge, model llm.Model, progress *pr
 		StateDir: g.historyFrom, Redact: g.red.String, Rewrite: opts.rewrite,
 		HistoryReadOnly: cfg.Replay != "" || !g.writes(), Review: cfg.Review,
 	}}
+	run.RequestBytes = requestBytes(model)
 	run.Asker, run.Author, run.Diff = g.askers(progress, quit)
 	// A replay saves only at the end, so a miss (exit 2) writes nothing.
 	run.Checkpoints = g.writes() && cfg.Replay == ""

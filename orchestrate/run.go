@@ -34,13 +34,17 @@ type Options struct {
 	// replaces Budget.
 	Shared *Shared
 	// Bridge holds the registered modalities' tools.
-	Bridge    *bridge.Bridge
-	Model     llm.Model
-	Templates *templates.Set
-	Form      bridge.Form
-	Approval  bridge.Approval
-	Asker     bridge.Asker
-	MaxSteps  int
+	Bridge *bridge.Bridge
+	Model  llm.Model
+	// RequestBytes, when set, is the size of a request's body as Model
+	// sends it (llm.Client.RequestBytes), so the request cap
+	// (agent.MaxRequestBytes) holds on the wire.
+	RequestBytes func(llm.Request) (int, error)
+	Templates    *templates.Set
+	Form         bridge.Form
+	Approval     bridge.Approval
+	Asker        bridge.Asker
+	MaxSteps     int
 	// Concurrency is how many subagents may run at once. A slide's chain
 	// of subagents (its children in registry order, each metadata then
 	// node) holds one slot from its first to its last, and the longest
@@ -443,7 +447,7 @@ func (r *runner) step(ctx context.Context, st Step, bl modality.Level, d *modali
 	}
 
 	r.emit(event.Event{Kind: event.NodeStart, Node: node, Level: bl.Name})
-	task := agent.Task{Node: node, Level: bl.Name, Prompt: prompt, NodePart: nodePart, MaxSteps: r.opts.MaxSteps}
+	task := agent.Task{Node: node, Level: bl.Name, Prompt: prompt, NodePart: nodePart, MaxSteps: r.opts.MaxSteps, RequestBytes: r.opts.RequestBytes}
 	if r.opts.Review && d.Review != nil && level == session.LevelNode {
 		task.Review = func(ctx context.Context) string { return reviewText(ctx, sess, d.Review) }
 		if r.opts.Shoot != nil && d.Render != nil {
