@@ -105,7 +105,7 @@ func loadProvenance(dir string, write bool) (*provenance, error) {
 		p.rewrite = true
 	}
 	// Left from a run that was migrating it: the log is the record.
-	if _, err := statedir.ReadFile(dir, legacyProvenanceFile); !errors.Is(err, fs.ErrNotExist) {
+	if _, err := os.Lstat(filepath.Join(dir, legacyProvenanceFile)); err == nil {
 		p.legacy = true
 	}
 	return p, nil
@@ -290,6 +290,9 @@ func (p *provenance) append() error {
 	if _, err := p.f.Write(buf.Bytes()); err != nil {
 		return err
 	}
+	if err := p.dropLegacy(); err != nil {
+		return err
+	}
 	p.size += int64(buf.Len())
 	p.unsynced = true
 	clear(p.changed)
@@ -331,11 +334,8 @@ func (p *provenance) replace() error {
 	if err := statedir.WriteFile(p.dir, ProvenanceFile, buf.Bytes(), 0o644); err != nil {
 		return err
 	}
-	if p.legacy {
-		if err := statedir.Remove(p.dir, legacyProvenanceFile); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return err
-		}
-		p.legacy = false
+	if err := p.dropLegacy(); err != nil {
+		return err
 	}
 	f, err := statedir.OpenFile(p.dir, ProvenanceFile, os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {
@@ -343,6 +343,19 @@ func (p *provenance) replace() error {
 	}
 	p.f, p.size, p.rewrite, p.torn = f, int64(buf.Len()), false, false
 	clear(p.changed)
+	return nil
+}
+
+// dropLegacy removes the earlier layout's record once the log stands for
+// it (one a run left while migrating, too); p.mu is held.
+func (p *provenance) dropLegacy() error {
+	if !p.legacy {
+		return nil
+	}
+	if err := statedir.Remove(p.dir, legacyProvenanceFile); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	p.legacy = false
 	return nil
 }
 
