@@ -119,9 +119,6 @@ type costRun struct {
 // does and measures it.
 func runFloor(b testing.TB, srv *fakellm.Server, path string, interval time.Duration) costRun {
 	b.Helper()
-	// The page cache is written back before the run: what the run dirties
-	// is then counted whole.
-	syscall.Sync()
 	var out, errOut bytes.Buffer
 	before := srv.RequestCount()
 	w0, c0 := procIO(b)
@@ -201,6 +198,9 @@ func BenchmarkCostFloor(b *testing.B) {
 			for b.Loop() {
 				b.StopTimer()
 				path := costLesson(b, c.slides, c.boards)
+				// The page cache is written back before the run: what the
+				// run dirties is then counted whole.
+				syscall.Sync()
 				b.StartTimer()
 				r := runFloor(b, srv, path, c.interval)
 				sum.written += r.written
