@@ -84,7 +84,7 @@ func TestRefineChangesWhatARunGenerated(t *testing.T) {
 	if !strings.Contains(string(generated), "id: half-1") {
 		t.Fatalf("generate did not add half-1:\n%s", generated)
 	}
-	if _, err := os.Stat(filepath.Join(state, "provenance.json")); err != nil {
+	if _, err := os.Stat(filepath.Join(state, "provenance.jsonl")); err != nil {
 		t.Fatalf("generate recorded no provenance: %v", err)
 	}
 

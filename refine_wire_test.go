@@ -125,7 +125,7 @@ func TestRefineOnTheWire(t *testing.T) {
 					t.Errorf("%s gained a line not of slide b's board, though only slide b was refined: %s", name, ln)
 				}
 			}
-		case name == "slides/b.yaml" || name == ".lessongen/lesson.yaml/provenance.json": // slide b's new caption is the run's
+		case name == "slides/b.yaml" || name == ".lessongen/lesson.yaml/provenance.jsonl": // slide b's new caption is the run's
 			if bytes.Equal(after[name], data) {
 				t.Errorf("%s did not change", name)
 			}

@@ -81,6 +81,11 @@ type Task struct {
 	// when it changed the node or answered with a note, as its prompt
 	// says, since no pending list is left to empty.
 	Refinement bool
+	// RequestBytes, when set, is the size of the body a request goes out
+	// as (llm.Client.RequestBytes): MaxRequestBytes then holds on the
+	// wire, where JSON escaping and each message's fields add to the text
+	// (a 2,000-call flood sent 4.26 MB under a 4 MB cap on its text).
+	RequestBytes func(llm.Request) (int, error)
 }
 
 // Stop says why a subagent ended.
@@ -167,14 +172,21 @@ func (e *RequestTooLargeError) Error() string {
 }
 
 // checkSize refuses a request over MaxMessageBytes in one message or
-// MaxRequestBytes in all, naming the largest message.
-func checkSize(msgs []llm.Message, tools []llm.Tool) error {
-	total, largest, largestAt := 0, 0, 0
+// MaxRequestBytes in all, naming the largest message. With wire (the
+// body's size as sent), the whole is measured as sent once its text
+// alone could be over: escaping makes a byte of text at most six on the
+// wire, and each message and call adds its fields.
+func checkSize(msgs []llm.Message, tools []llm.Tool, wire func(llm.Request) (int, error)) error {
+	total, largest, largestAt, parts, images := 0, 0, 0, 0, 0
 	for i, m := range msgs {
 		n := len(m.Content)
 		for _, c := range m.ToolCalls {
 			n += len(c.ID) + len(c.Name) + len(c.Arguments)
 		}
+		for _, img := range m.Images {
+			images += len(img)
+		}
+		parts += 1 + len(m.ToolCalls) + len(m.Images)
 		total += n
 		if n > largest {
 			largest, largestAt = n, i
@@ -182,12 +194,25 @@ func checkSize(msgs []llm.Message, tools []llm.Tool) error {
 	}
 	for _, t := range tools {
 		total += len(t.Name) + len(t.Description) + len(t.Parameters)
+		parts++
+	}
+	tooLarge := func(size int) error {
+		return &RequestTooLargeError{What: fmt.Sprintf("the request (largest part: %s, %s)", describeMessage(msgs, largestAt), clip.Size(largest)), Size: size, Limit: MaxRequestBytes}
 	}
 	switch {
 	case largest > MaxMessageBytes:
 		return &RequestTooLargeError{What: describeMessage(msgs, largestAt), Size: largest, Limit: MaxMessageBytes}
 	case total > MaxRequestBytes:
-		return &RequestTooLargeError{What: fmt.Sprintf("the request (largest part: %s, %s)", describeMessage(msgs, largestAt), clip.Size(largest)), Size: total, Limit: MaxRequestBytes}
+		return tooLarge(total)
+	case wire == nil || 6*total+2*images+256*parts <= MaxRequestBytes:
+		return nil
+	}
+	size, err := wire(llm.Request{Messages: msgs, Tools: tools})
+	if err != nil {
+		return fmt.Errorf("measure the request: %w", err)
+	}
+	if size > MaxRequestBytes {
+		return tooLarge(size)
 	}
 	return nil
 }
@@ -328,7 +353,7 @@ func Run(ctx context.Context, model llm.Model, tools Tools, task Task, emit even
 		if err := ctx.Err(); err != nil {
 			return finish(res, msgs, tools, StopCanceled), err
 		}
-		if err := checkSize(msgs, defs); err != nil {
+		if err := checkSize(msgs, defs, task.RequestBytes); err != nil {
 			return finish(res, msgs, tools, StopFailed), err
 		}
 		res.Steps++

@@ -435,6 +435,40 @@ func TestOversizedRequestIsNotSent(t *testing.T) {
 	}
 }
 
+// TestRequestCapOnTheWire (issue #39): the request cap holds for the
+// body as sent, not for its text: text that JSON escapes (quotes, here)
+// weighs up to six times as much on the wire. 2.4 MB of it, under the
+// cap as text, is 4.8 MB as sent and is refused; the same text without
+// the size of the body (a model that cannot say) goes out as before.
+func TestRequestCapOnTheWire(t *testing.T) {
+	client, err := llm.New(llm.Config{BaseURL: "http://127.0.0.1:1/v1", APIKey: "k", Model: "m"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	quoted := strings.Repeat(`"`, 600_000)
+	prior := []llm.Message{{Role: llm.RoleSystem, Content: "p"}}
+	for range 4 {
+		prior = append(prior, llm.Message{Role: llm.RoleUser, Content: quoted})
+	}
+	for _, wire := range []bool{true, false} {
+		model := &scriptedModel{}
+		task := Task{Prompt: "p", MaxSteps: 3, Prior: prior, Continue: "go on"}
+		if wire {
+			task.RequestBytes = client.RequestBytes
+		}
+		_, err := Run(context.Background(), model, newFakeTools(1, 0), task, nil)
+		var tooLarge *RequestTooLargeError
+		switch {
+		case wire && (!errors.As(err, &tooLarge) || len(model.seen) != 0 || tooLarge.Size <= MaxRequestBytes):
+			t.Errorf("2.4 MB of quotes: %d requests sent, error %v; want none sent, refused for its size as sent", len(model.seen), err)
+		case wire:
+			t.Logf("%v", err)
+		case !wire && (err != nil || len(model.seen) != 1):
+			t.Errorf("without the body's size: %d requests, error %v; want it sent", len(model.seen), err)
+		}
+	}
+}
+
 type replyModel string
 
 func (m replyModel) Complete(context.Context, llm.Request) (llm.Response, error) {

@@ -349,6 +349,11 @@ func (t *Toolset) Pending() []session.Pending { return PendingAt(t.sess, t.Level
 func PendingAt(sess *session.Session, level modality.Level, focus string) []session.Pending {
 	var all []session.Pending
 	sess.View(func(st session.State) { all = st.Pending() })
+	return PendingIn(all, level, focus)
+}
+
+// PendingIn is PendingAt of all, a session's pending items as read.
+func PendingIn(all []session.Pending, level modality.Level, focus string) []session.Pending {
 	out := []session.Pending{}
 	for _, p := range all {
 		if p.Level == level.Part && (focus == "" || strings.HasPrefix(p.Path, "slides["+focus+"].")) {

@@ -335,12 +335,19 @@ func costCap(cfg *settings, model llm.Model) *orchestrate.CostCap {
 	if cfg.MaxTokens > 0 {
 		c.Completion = cfg.MaxTokens
 	}
+	c.Size = requestBytes(model)
+	return c
+}
+
+// requestBytes is how model measures a request's body as sent (a Client,
+// or a Batcher over one); nil for a model that cannot say (a replay).
+func requestBytes(model llm.Model) func(llm.Request) (int, error) {
 	if sized, ok := model.(interface {
 		RequestBytes(llm.Request) (int, error)
 	}); ok {
-		c.Size = sized.RequestBytes // a Client, or a Batcher over one
+		return sized.RequestBytes
 	}
-	return c
+	return nil
 }
 
 // checkMaxCost refuses --max-cost for a model without a price, and,

@@ -248,10 +248,15 @@ func (opts *generateOptions) info() io.Writer {
 // finishIdle ends a run that had nothing to generate as any run ends:
 // the lesson at file (none for a dry run or stdout) checked as validate
 // --strict checks it, whatever fails it named (exit 3), and with --json
-// the one summary object.
-func finishIdle(opts *generateOptions, srcs *sources.Sandbox, file string, written []string, start time.Time) error {
+// the one summary object. loaded, when set, is that lesson as the run
+// loaded it and wrote nothing since: it is checked instead of reading
+// the file again (a no-op generate then costs a validate).
+func finishIdle(opts *generateOptions, srcs *sources.Sandbox, file string, loaded *compose.Document, written []string, start time.Time) error {
 	sum := summarizeRun(orchestrate.Report{}, nil, time.Since(start), written)
-	if file != "" {
+	switch {
+	case file != "" && loaded != nil:
+		sum.addStrict(strictCheckLoaded(file, loaded, opts.reg, srcs))
+	case file != "":
 		sum.addStrict(strictCheck(file, opts.reg, srcs))
 	}
 	if len(sum.Strict) > 0 {

@@ -132,7 +132,7 @@ func (g *generation) run(ctx context.Context) error {
 		// validate).
 		fmt.Fprintf(opts.info(), "%s: nothing to do; nothing is pending.\n", opts.file)
 		sweepOnly(g.doc, opts.io.ErrOut)
-		return finishIdle(opts, g.srcs, opts.file, nil, g.start)
+		return finishIdle(opts, g.srcs, opts.file, g.doc, nil, g.start)
 	}
 	release, err := g.lock()
 	if err != nil {
@@ -302,7 +302,7 @@ func (g *generation) idle() error {
 	opts := g.opts
 	fmt.Fprintf(opts.info(), "%s: nothing to do; nothing is pending.\n", opts.file)
 	if g.dryRun {
-		return finishIdle(opts, g.srcs, "", nil, g.start)
+		return finishIdle(opts, g.srcs, "", nil, nil, g.start)
 	}
 	paths, err := g.store(opts.io.ErrOut).Save()
 	printWrote(opts, paths)
@@ -314,9 +314,9 @@ func (g *generation) idle() error {
 		return err
 	}
 	if g.toStdout {
-		return finishIdle(opts, g.srcs, "", paths, g.start)
+		return finishIdle(opts, g.srcs, "", nil, paths, g.start)
 	}
-	return finishIdle(opts, g.srcs, opts.out, paths, g.start)
+	return finishIdle(opts, g.srcs, opts.out, nil, paths, g.start)
 }
 
 // store is where the run saves: the lesson to stdout (-o -), or its files
@@ -447,6 +447,7 @@ func (g *generation) runOptions(br *bridge.Bridge, model llm.Model, progress *pr
 		StateDir: g.historyFrom, Redact: g.red.String, Rewrite: opts.rewrite,
 		HistoryReadOnly: cfg.Replay != "" || !g.writes(), Review: cfg.Review,
 	}}
+	run.RequestBytes = requestBytes(model)
 	run.Asker, run.Author, run.Diff = g.askers(progress, quit)
 	// A replay saves only at the end, so a miss (exit 2) writes nothing.
 	run.Checkpoints = g.writes() && cfg.Replay == ""

@@ -64,6 +64,13 @@ func strictCheck(file string, reg *modality.Registry, sb *sources.Sandbox) yamls
 	return problems
 }
 
+// strictCheckLoaded is strictCheck of doc, the lesson at file as loaded
+// and not changed since.
+func strictCheckLoaded(file string, doc *compose.Document, reg *modality.Registry, sb *sources.Sandbox) yamlsrc.Problems {
+	_, problems := validateDoc(&validateOptions{reg: reg, strict: true, sources: sb}, file, doc)
+	return problems
+}
+
 // addStrict records the strict problems left in the written lesson, but
 // those a step's defects already name; any left make the run partial.
 func (s *runSummary) addStrict(problems yamlsrc.Problems) {

@@ -115,17 +115,29 @@ func validateFile(opts *validateOptions, file string) (fileResult, yamlsrc.Probl
 	if course.Sniff(file) {
 		return validateCourse(opts, file)
 	}
-	res := fileResult{File: file}
 	doc, err := compose.Load(file, opts.reg)
-	if err == nil {
-		err = doc.LoadAll()
+	if err != nil {
+		return fileResult{File: file}, loadProblems(file, err)
 	}
+	return validateDoc(opts, file, doc)
+}
+
+// loadProblems is a load's error as problems.
+func loadProblems(file string, err error) yamlsrc.Problems {
 	var problems yamlsrc.Problems
-	switch {
-	case errors.As(err, &problems):
-		return res, problems
-	case err != nil:
-		return res, yamlsrc.Problems{{File: file, Message: err.Error()}}
+	if errors.As(err, &problems) {
+		return problems
+	}
+	return yamlsrc.Problems{{File: file, Message: err.Error()}}
+}
+
+// validateDoc checks doc, the lesson at file as loaded (by validate, or
+// by a generate that then had nothing to do: the strict check reuses it
+// rather than reading the file twice).
+func validateDoc(opts *validateOptions, file string, doc *compose.Document) (fileResult, yamlsrc.Problems) {
+	res := fileResult{File: file}
+	if err := doc.LoadAll(); err != nil {
+		return res, loadProblems(file, err)
 	}
 	// Counted before the props are bound: a bound property is not
 	// pending, but neither is it written.

@@ -5,6 +5,7 @@ package compose
 import (
 	"os"
 	"syscall"
+	"time"
 )
 
 // fileID is a file's identity (device and inode), so many files can be
@@ -14,4 +15,13 @@ func fileID(fi os.FileInfo) any {
 		return [2]uint64{uint64(st.Dev), uint64(st.Ino)}
 	}
 	return nil
+}
+
+// changeTime is when the file's inode last changed (ctime): a write, and
+// unlike the modification time, not one a program can set back.
+func changeTime(fi os.FileInfo) time.Time {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return time.Unix(int64(st.Ctim.Sec), int64(st.Ctim.Nsec))
+	}
+	return time.Time{}
 }

@@ -62,6 +62,10 @@ type Saver struct {
 	// attached holds each child's version at the last save that wrote
 	// its attachments (see attach).
 	attached map[session.Key]uint64
+	// lessonSeen is the lesson file as LessonEdited last found it
+	// unchanged, so the next call reads it again only if it was touched.
+	lessonSeen fileStamp
+	loadedSum  *[sha256.Size]byte // the lesson's hash as loaded
 }
 
 // baseline is what the run knows about one file it writes.

@@ -257,7 +257,7 @@ func TestGoldenRefinePrompt(t *testing.T) {
 		t.Fatal(err)
 	}
 	prov.record("slides/why-not/whiteboard", board)
-	if err := prov.flush(); err != nil {
+	if err := prov.close(); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := compose.NewSaver(doc).Save(""); err != nil {

@@ -233,5 +233,5 @@ func recordDrawn(opts Options, tree Tree, drawn []session.Key) error {
 			p.record(ChildNode(k.Placement, k.Kind), child)
 		}
 	}
-	return p.flush()
+	return p.close()
 }

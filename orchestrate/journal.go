@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/lessongen/lessongen/internal/atomicfile"
 	"github.com/lessongen/lessongen/internal/statedir"
 	"github.com/lessongen/lessongen/internal/yamlsrc"
 	"github.com/lessongen/lessongen/modality"
@@ -163,7 +164,7 @@ func (j *Journal) flush() error {
 	if _, err := j.f.Write(buf.Bytes()); err != nil {
 		return fmt.Errorf("journal: %w", err)
 	}
-	if err := j.f.Sync(); err != nil {
+	if err := atomicfile.Sync(j.f, j.f.Name()); err != nil {
 		return fmt.Errorf("journal: %w", err)
 	}
 	j.written += int64(buf.Len())

@@ -32,7 +32,7 @@ type Step struct {
 // anything. Children in their own files are loaded to see what they need.
 func Plan(tree Tree, reg *modality.Registry, scope Scope) ([]Step, error) {
 	p := &planner{root: reg.Root()}
-	w := &walker{tree: tree, reg: reg, v: p}
+	w := &walker{tree: tree, reg: reg, v: p, pending: map[*session.Session][]session.Pending{}}
 	if err := w.walk(context.Background(), scope); err != nil {
 		return nil, err
 	}
@@ -97,5 +97,5 @@ func (p *planner) fail(_, _ string, err error) {
 func (p *planner) skip(Step, modality.Level, string) {}
 
 // chain lists a slide's steps at once: a plan is in document order.
-func (p *planner) chain(_ int, fn func()) { fn() }
-func (p *planner) wait()                  {}
+func (p *planner) chain(_ func() int, fn func()) { fn() }
+func (p *planner) wait()                         {}

@@ -75,7 +75,7 @@ func TestProvenanceRoundTrip(t *testing.T) {
 	for node, sess := range map[string]*session.Session{"lesson": doc.Session(), "slides/a/quiz": qz} {
 		prov.record(node, sess)
 	}
-	if err := prov.flush(); err != nil {
+	if err := prov.close(); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := compose.NewSaver(doc).Save(""); err != nil {
@@ -197,5 +197,154 @@ func provenanceWritten(t *testing.T, checkpoints bool) {
 		if node := fmt.Sprintf("slides/s%d/whiteboard", i); !strings.Contains(string(data), `"`+node+`"`) {
 			t.Errorf("the record does not name %s:\n%s", node, data)
 		}
+	}
+}
+
+// TestProvenanceBytesLinear (issue #39): a checkpoint after every node
+// (interval 0) writes the record's changes, not the whole record, so a
+// run writes it in bytes about what it holds at the end, however many
+// nodes and checkpoints: rewritten whole, its bytes grew with the
+// square of the nodes (69 MB for a 400-board run).
+func TestProvenanceBytesLinear(t *testing.T) {
+	const boards = 80
+	doc, err := compose.Load(writeLesson(t, boards, ""), testRegistry())
+	if err != nil {
+		t.Fatal(err)
+	}
+	state := t.TempDir()
+	opts := options(t, newSolver(), 4)
+	opts.StateDir = state
+	var written, last int64
+	var lastFile os.FileInfo
+	count := func() {
+		fi, err := os.Stat(filepath.Join(state, ProvenanceFile))
+		switch {
+		case err != nil:
+		case lastFile != nil && os.SameFile(fi, lastFile):
+			written += fi.Size() - last // appended
+		default:
+			written += fi.Size() // replaced whole
+		}
+		if err == nil {
+			lastFile, last = fi, fi.Size()
+		}
+	}
+	saves := 0
+	opts.Checkpoint = func(bool) ([]string, error) {
+		saves++
+		count()
+		return nil, nil
+	}
+	if _, err := Run(context.Background(), doc, Scope{}, opts); err != nil {
+		t.Fatal(err)
+	}
+	count()
+	if saves < 5 || last == 0 {
+		t.Fatalf("%d saves, record of %d bytes", saves, last)
+	}
+	if written > 2*last {
+		t.Errorf("the record was written %d bytes over %d checkpoints for %d at the end (%.1fx); want at most 2x", written, saves, last, float64(written)/float64(last))
+	}
+}
+
+// TestProvenanceMigrates: a state folder of an earlier lessongen, whose
+// record is one provenance.json, is still read, and the first write
+// replaces it with the log, which names everything both knew.
+func TestProvenanceMigrates(t *testing.T) {
+	state := t.TempDir()
+	legacy := `{"format": 1, "nodes": {"slides/old/whiteboard": {"heading": "sha256:aa"}}}`
+	if err := os.WriteFile(filepath.Join(state, "provenance.json"), []byte(legacy), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, err := loadProvenance(state, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := p.nodes["slides/old/whiteboard"]["heading"]; got != "sha256:aa" {
+		t.Fatalf("the earlier record was not read: %v", p.nodes)
+	}
+	if err := p.close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(state, "provenance.json")); err != nil {
+		t.Fatal("nothing was written, yet the earlier record is gone")
+	}
+	p, _ = loadProvenance(state, true)
+	p.nodes["slides/new/whiteboard"] = map[string]string{"layout": "sha256:bb"}
+	p.changed["slides/new/whiteboard"] = true
+	if err := p.close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(state, "provenance.json")); !os.IsNotExist(err) {
+		t.Errorf("provenance.json is still there after the first write: %v", err)
+	}
+	p, err = loadProvenance(state, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.nodes["slides/old/whiteboard"]["heading"] != "sha256:aa" || p.nodes["slides/new/whiteboard"]["layout"] != "sha256:bb" {
+		t.Errorf("after the migration the record reads %v", p.nodes)
+	}
+}
+
+// TestProvenanceLogTornAndCompacted: a line a kill cut short is dropped
+// and the next one starts on a line of its own; a log mostly of
+// superseded lines is rewritten with the live ones at the next run's
+// first write.
+func TestProvenanceLogTornAndCompacted(t *testing.T) {
+	state := t.TempDir()
+	path := filepath.Join(state, ProvenanceFile)
+	os.WriteFile(path, []byte("{\"format\":1}\n{\"node\":\"a\",\"generated\":{\"k\":\"sha256:1\"}}\n{\"node\":\"b\",\"gen"), 0o644)
+	p, err := loadProvenance(state, true)
+	if err != nil || len(p.nodes) != 1 || p.nodes["a"]["k"] != "sha256:1" {
+		t.Fatalf("torn log read as %v (%v)", p.nodes, err)
+	}
+	p.nodes["b"] = map[string]string{"k": "sha256:2"}
+	p.changed["b"] = true
+	if err := p.close(); err != nil {
+		t.Fatal(err)
+	}
+	if p, _ = loadProvenance(state, false); len(p.nodes) != 2 || p.nodes["b"]["k"] != "sha256:2" {
+		t.Fatalf("after the torn line, the log reads %v", p.nodes)
+	}
+
+	// 2 MB of one node's superseded lines.
+	var b strings.Builder
+	b.WriteString("{\"format\":1}\n")
+	for i := 0; b.Len() < 2<<20; i++ {
+		fmt.Fprintf(&b, "{\"node\":\"a\",\"generated\":{\"k\":\"sha256:%064d\"}}\n", i)
+	}
+	os.WriteFile(path, []byte(b.String()), 0o644)
+	p, _ = loadProvenance(state, true)
+	want := p.nodes["a"]["k"]
+	p.changed["a"] = true
+	if err := p.close(); err != nil {
+		t.Fatal(err)
+	}
+	if fi, _ := os.Stat(path); fi.Size() > 1000 {
+		t.Errorf("a log mostly superseded was not compacted: %d bytes", fi.Size())
+	}
+	if p, _ = loadProvenance(state, false); p.nodes["a"]["k"] != want {
+		t.Errorf("after compaction a = %v, want %s", p.nodes["a"], want)
+	}
+}
+
+// TestProvenanceLegacyLeftBeside: a provenance.json left beside the log
+// (a run stopped while migrating) is not read, and goes at the next write.
+func TestProvenanceLegacyLeftBeside(t *testing.T) {
+	state := t.TempDir()
+	os.WriteFile(filepath.Join(state, "provenance.json"), []byte(`{"format": 1, "nodes": {"old": {"k": "sha256:0"}}}`), 0o644)
+	os.WriteFile(filepath.Join(state, ProvenanceFile), []byte("{\"format\":1}\n{\"node\":\"a\",\"generated\":{\"k\":\"sha256:1\"}}\n"), 0o644)
+	p, err := loadProvenance(state, true)
+	if err != nil || p.nodes["old"] != nil || p.nodes["a"]["k"] != "sha256:1" {
+		t.Fatalf("read %v (%v); want the log alone", p.nodes, err)
+	}
+	p.nodes["b"] = map[string]string{"k": "sha256:2"}
+	p.changed["b"] = true
+	if err := p.close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(state, "provenance.json")); !os.IsNotExist(err) {
+		t.Errorf("provenance.json is still there: %v", err)
 	}
 }

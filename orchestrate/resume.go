@@ -42,8 +42,13 @@ func openLog(opts Options) (*history.Log, error) {
 	} else if err != nil {
 		return nil, err
 	}
-	// As durable as the lesson's checkpoints, no more.
-	l.SyncEvery(opts.CheckpointInterval)
+	// As durable as the lesson's checkpoints, no more: they sync it, with
+	// the lesson, once per interval.
+	if opts.Checkpoint != nil {
+		l.SyncEvery(-1)
+	} else {
+		l.SyncEvery(opts.CheckpointInterval)
+	}
 	if !opts.HistoryReadOnly {
 		// Another run holding the log stops this one before its first
 		// request.

@@ -37,13 +37,17 @@ type Options struct {
 	// Run too (Generate's pictures); nil: Run makes its own.
 	cost *costMeter
 	// Bridge holds the registered modalities' tools.
-	Bridge    *bridge.Bridge
-	Model     llm.Model
-	Templates *templates.Set
-	Form      bridge.Form
-	Approval  bridge.Approval
-	Asker     bridge.Asker
-	MaxSteps  int
+	Bridge *bridge.Bridge
+	Model  llm.Model
+	// RequestBytes, when set, is the size of a request's body as Model
+	// sends it (llm.Client.RequestBytes), so the request cap
+	// (agent.MaxRequestBytes) holds on the wire.
+	RequestBytes func(llm.Request) (int, error)
+	Templates    *templates.Set
+	Form         bridge.Form
+	Approval     bridge.Approval
+	Asker        bridge.Asker
+	MaxSteps     int
 	// Concurrency is how many subagents may run at once. A slide's chain
 	// of subagents (its children in registry order, each metadata then
 	// node) holds one slot from its first to its last, and the longest
@@ -239,6 +243,7 @@ func Run(ctx context.Context, tree Tree, scope Scope, opts Options) (Report, err
 	if err != nil {
 		return Report{}, err
 	}
+	defer prov.close() // a run that stops early included
 	hist, err := openLog(opts)
 	if err != nil {
 		return Report{}, err
@@ -251,13 +256,17 @@ func Run(ctx context.Context, tree Tree, scope Scope, opts Options) (Report, err
 		// The conversations and the record of what was generated go
 		// first: a saved file never holds generated content its record
 		// does not name, nor a node whose conversation a crash lost.
+		// Both are written before every save, and made durable with the
+		// lesson (once per interval): a kill loses none of what a saved
+		// file holds, and a machine crash loses at most what the lesson
+		// loses, with one fsync per file per interval.
 		save := func(lesson bool) ([]string, error) {
-			if hist != nil {
+			if hist != nil && lesson {
 				if err := hist.Sync(); err != nil {
 					return nil, err
 				}
 			}
-			if err := prov.flush(); err != nil {
+			if err := prov.flush(lesson); err != nil {
 				return nil, err
 			}
 			if lesson {
@@ -282,7 +291,7 @@ func Run(ctx context.Context, tree Tree, scope Scope, opts Options) (Report, err
 			return r.report, err
 		}
 	}
-	if err := prov.flush(); err != nil {
+	if err := prov.close(); err != nil {
 		return r.report, err
 	}
 	if cause := context.Cause(starting); cause != nil {
@@ -398,8 +407,8 @@ type chain struct {
 	run    func()
 }
 
-func (r *runner) chain(length int, fn func()) {
-	r.queue = append(r.queue, chain{length, fn})
+func (r *runner) chain(length func() int, fn func()) {
+	r.queue = append(r.queue, chain{length(), fn})
 }
 
 // wait runs the queued chains on opts.Concurrency slots, longest first
@@ -503,7 +512,7 @@ func (r *runner) step(ctx context.Context, st Step, bl modality.Level, d *modali
 	}
 
 	r.emit(event.Event{Kind: event.NodeStart, Node: node, Level: bl.Name})
-	task := agent.Task{Node: node, Level: bl.Name, Prompt: prompt, NodePart: nodePart, MaxSteps: r.opts.MaxSteps, Refinement: tools.Refine}
+	task := agent.Task{Node: node, Level: bl.Name, Prompt: prompt, NodePart: nodePart, MaxSteps: r.opts.MaxSteps, Refinement: tools.Refine, RequestBytes: r.opts.RequestBytes}
 	var before string
 	if tools.Refine {
 		before = contentHash(d, sess, level)

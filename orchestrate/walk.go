@@ -76,10 +76,11 @@ type visitor interface {
 	// slideDone runs after a slide's children's steps (run: look across
 	// them, e.g. for a quiz's answers on the board).
 	slideDone(id string, kids []*session.Session)
-	// chain takes one slide's chain of steps, length of them pending
-	// (plan: runs it at once, in document order; run: queues it), and
-	// wait runs what is queued and waits for it.
-	chain(length int, fn func())
+	// chain takes one slide's chain of steps, length counting those
+	// pending (plan: runs it at once, in document order, and needs no
+	// count; run: queues it, longest first), and wait runs what is queued
+	// and waits for it.
+	chain(length func() int, fn func())
 	wait()
 }
 
@@ -89,6 +90,10 @@ type walker struct {
 	reg   *modality.Registry
 	v     visitor
 	scope Scope
+	// pending, when set, keeps each session's pending items once read: a
+	// plan changes nothing, and reads both levels of every node (a no-op
+	// generate of a large lesson then plans at the cost of one read).
+	pending map[*session.Session][]session.Pending
 }
 
 // walk visits, in order: the root's metadata and node levels (or, for one
@@ -134,7 +139,7 @@ func (w *walker) walk(ctx context.Context, scope Scope) error {
 	}
 	for _, id := range slides {
 		kids := w.kids(id)
-		w.v.chain(w.length(id, kids), func() { w.children(ctx, id, kids) })
+		w.v.chain(func() int { return w.length(id, kids) }, func() { w.children(ctx, id, kids) })
 	}
 	w.v.wait()
 	return nil
@@ -286,7 +291,17 @@ func (w *walker) level(ctx context.Context, base Step, d *modality.Descriptor, s
 // something pending (properties bound by the parent are not the
 // subagent's to fill), or a node level reopened for refinement.
 func (w *walker) todo(base Step, d *modality.Descriptor, sess *session.Session, part session.Level, focus string, bound map[string]string) (Step, bool) {
-	ps := bridge.PendingAt(sess, d.Level(part), focus)
+	var ps []session.Pending
+	if w.pending != nil {
+		all, ok := w.pending[sess]
+		if !ok {
+			sess.View(func(st session.State) { all = st.Pending() })
+			w.pending[sess] = all
+		}
+		ps = bridge.PendingIn(all, d.Level(part), focus)
+	} else {
+		ps = bridge.PendingAt(sess, d.Level(part), focus)
+	}
 	var applied map[string]string
 	for name, v := range bound {
 		if rest, ok := without(ps, name); ok {

@@ -67,7 +67,7 @@ func write(path, target string, data []byte, perm os.FileMode, check func() erro
 	if statErr == nil {
 		keepOwner(tmp, old)
 	}
-	if err = tmp.Sync(); err != nil {
+	if err = Sync(tmp, target); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	if err = tmp.Close(); err != nil {

@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/lessongen/lessongen/internal/atomicfile"
 	"github.com/lessongen/lessongen/internal/lock"
 	"github.com/lessongen/lessongen/internal/statedir"
 	"github.com/lessongen/lessongen/llm"
@@ -86,6 +87,14 @@ func key(node, level string) string { return node + "\x00" + level }
 // compactAt is the size from which a log mostly of superseded
 // conversations is rewritten with the live ones alone.
 const compactAt = 1 << 20
+
+// Compact reports whether an append-only log of size bytes, of which live
+// are still read, is due to be rewritten with the live lines alone: once
+// it is past compactAt and mostly dead. Every append-only state file
+// (this log, orchestrate's record of what was generated) follows this
+// one rule, so each is written in bytes at most about twice what it
+// holds, however often its lines are superseded.
+func Compact(size, live int64) bool { return size >= compactAt && 2*live < size }
 
 // fsyncs counts the fsyncs of every Log of this process.
 var fsyncs atomic.Int64
@@ -320,7 +329,7 @@ func (l *Log) write(v any, when durability) (numbered, error) {
 	l.lines++
 	l.size += int64(len(data)) + 1
 	l.dirty = true
-	if when == atTurn && time.Since(l.synced) >= l.every {
+	if when == atTurn && l.every >= 0 && time.Since(l.synced) >= l.every {
 		return numbered{l.lines, data}, l.sync()
 	}
 	return numbered{l.lines, data}, nil
@@ -372,7 +381,7 @@ func (l *Log) file() (*os.File, error) {
 		}
 		l.torn, l.read = false, l.size
 	}
-	if l.size >= compactAt && 2*l.liveBytes() < l.size {
+	if Compact(l.size, l.liveBytes()) {
 		if err := l.compact(); err != nil {
 			return fail(err)
 		}
@@ -527,7 +536,9 @@ func (l *Log) SetAsideLog(now time.Time) (string, error) {
 
 // SyncEvery makes a turn durable only when d has passed since the last
 // fsync (the run's checkpoint interval); 0, the default, makes every turn
-// durable.
+// durable. A negative d leaves every fsync to Sync and Close: a run
+// whose checkpoints sync the log makes one fsync per interval, not one
+// per interval and per turn.
 func (l *Log) SyncEvery(d time.Duration) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -547,7 +558,7 @@ func (l *Log) sync() error {
 	if !l.dirty || l.f == nil {
 		return nil
 	}
-	if err := l.f.Sync(); err != nil {
+	if err := atomicfile.Sync(l.f, l.path); err != nil {
 		return fmt.Errorf("history: %w", err)
 	}
 	l.dirty = false

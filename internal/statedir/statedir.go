@@ -24,6 +24,8 @@ import (
 	"path/filepath"
 	"strings"
 	"sync/atomic"
+
+	"github.com/lessongen/lessongen/internal/atomicfile"
 )
 
 // Name is the folder, beside the lesson, that holds every lesson's state
@@ -504,7 +506,7 @@ func WriteFile(dir, rel string, data []byte, perm os.FileMode) error {
 		return err
 	}
 	_, err = f.Write(data)
-	if serr := f.Sync(); err == nil {
+	if serr := atomicfile.Sync(f, filepath.Join(dir, rel)); err == nil {
 		err = serr
 	}
 	if cerr := f.Close(); err == nil {
