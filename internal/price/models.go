@@ -135,7 +135,10 @@ var Models = map[string]Model{
 	// table for 1024x1024). GPT Image 2.6 is priced per image token on
 	// its pages ($30 per 1M output tokens for Sunburst) with no
 	// per-picture figure found: no price, so --max-cost --images asks
-	// for one (HowToAddImage).
+	// for one (HowToAddImage). The gpt-image-1.5 and gpt-image-1-mini
+	// figures are from third-party copies of OpenAI's per-image table
+	// (checked 2026-11-28; llmreference.com for 1-mini: $0.005 / $0.011 /
+	// $0.036), not OpenAI's own page: a config file's prices override them.
 	"gpt-image-2.6-sunburst": {Caps: Caps{Images: true}},
 	"gpt-image-2.6-flare":    {Caps: Caps{Images: true}},
 	"chatgpt-image-latest":   {Caps: Caps{Images: true}, Shutdown: "2026-12-01"},
