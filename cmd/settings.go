@@ -175,7 +175,7 @@ var settingTable = []setting{
 		set:  func(s *settings, v any) { s.Chromium = v.(string) }},
 	{key: "state_dir", typ: textType, def: "", arg: "DIR",
 		help: "where subagents' conversations and notes are saved and continued from (default: .lessongen/FILE beside the file the lesson is saved to; docs/history.md)",
-		doc:  "`.lessongen/FILE/` beside the file the lesson is saved to (with `-o`, the output's; it starts as a copy of the input's), one folder per lesson file; each subagent's conversation, saved as it runs, the notes for the author and the record of what runs generated ([docs/history.md](docs/history.md)); read but not written by dry runs and `-o -`",
+		doc:  "`.lessongen/FILE/` beside the file the lesson is saved to (with `-o`, the output's; it starts as a copy of the input's), one folder per lesson file; each subagent's conversation, saved as it runs, the notes for the author and the record of what runs generated ([docs/history.md](history.md)); read but not written by dry runs and `-o -`",
 		set:  func(s *settings, v any) { s.StateDir = v.(string) }},
 	{key: "sources", typ: foldersType, def: []string(nil), arg: "DIR",
 		help: "a folder of the author's text sources subagents may read and cite, read-only (repeatable; in the environment, separated by " + string(filepath.ListSeparator) + ")",
