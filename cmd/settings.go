@@ -15,15 +15,15 @@ import (
 )
 
 // setting is one row of settingTable: everything about a setting that
-// flags, environment, config file, `lessongen schema config`, the README
+// flags, environment, config file, `lessongen schema config`, docs/reference.md
 // and doctor need.
 type setting struct {
 	key  string      // the config file's name; the flag is it with dashes
 	typ  settingType // what the value must be, wherever it is set
 	def  any         // the default, of typ's Go type (settingType.parse)
 	help string      // the flag's help; its [$VAR] note is added
-	doc  string      // the README's default column: the default and its effect
-	arg  string      // the flag's argument in the README (DIR, FILE)
+	doc  string      // the settings table's default column: the default and its effect
+	arg  string      // the flag's argument in the settings table (DIR, FILE)
 	// env are variables read after LESSONGEN_KEY, in order.
 	env    []string
 	noFlag bool // set only by environment or config file (the key)
@@ -35,7 +35,7 @@ type setting struct {
 	set     func(*settings, any)
 }
 
-// settingTable declares every setting once, in the README's order.
+// settingTable declares every setting once, in the settings table's order.
 var settingTable = []setting{
 	{key: "model", typ: textType, def: defaultModel, probe: true,
 		help: "model name",
