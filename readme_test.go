@@ -5,9 +5,11 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/lessongen/lessongen/render"
 )
@@ -96,4 +98,67 @@ func firstScreenCommands(t *testing.T, readme []byte) []string {
 func haveChromium() bool {
 	_, err := render.FindBrowser(os.Getenv("LESSONGEN_CHROMIUM"))
 	return err == nil
+}
+
+// TestReadmeLinks: every relative link of the README and the reference
+// names a file that exists and, for a Markdown file, a heading it has, so
+// what the README leaves to docs/ stays reachable from it.
+func TestReadmeLinks(t *testing.T) {
+	link := regexp.MustCompile(`\]\(([^)\s]+)\)|src="([^"]+)"`)
+	for _, doc := range []string{"README.md", "docs/reference.md"} {
+		data, err := os.ReadFile(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range link.FindAllStringSubmatch(string(data), -1) {
+			target := m[1] + m[2]
+			if strings.Contains(target, "://") {
+				continue
+			}
+			file, anchor, _ := strings.Cut(target, "#")
+			path := doc
+			if file != "" {
+				path = filepath.Join(filepath.Dir(doc), file)
+			}
+			if _, err := os.Stat(path); err != nil {
+				t.Errorf("%s links to %s: %v", doc, target, err)
+				continue
+			}
+			if anchor != "" && !slices.Contains(headingAnchors(t, path), anchor) {
+				t.Errorf("%s links to %s: %s has no heading #%s", doc, target, path, anchor)
+			}
+		}
+	}
+}
+
+// headingAnchors are the anchors GitHub makes of a Markdown file's
+// headings: lower case, punctuation dropped, spaces as hyphens.
+func headingAnchors(t *testing.T, path string) []string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var anchors []string
+	fence := false
+	for l := range strings.SplitSeq(string(data), "\n") {
+		if strings.HasPrefix(l, "```") {
+			fence = !fence
+		}
+		if fence || !strings.HasPrefix(l, "#") {
+			continue
+		}
+		h := strings.ToLower(strings.TrimSpace(strings.TrimLeft(l, "#")))
+		var b strings.Builder
+		for _, r := range h {
+			switch {
+			case r == ' ':
+				b.WriteRune('-')
+			case r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r):
+				b.WriteRune(r)
+			}
+		}
+		anchors = append(anchors, b.String())
+	}
+	return anchors
 }
