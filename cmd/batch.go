@@ -89,7 +89,7 @@ func batchModel(cfg *settings, model llm.Model, stateDir string, log *lineLog) (
 	defer cancel()
 	err := b.Probe(ctx)
 	if errors.Is(err, llm.ErrNoBatchAPI) {
-		return nil, usagef("%v at %s\nfix: this server has no Batch API; run without --batch, or for vLLM use its offline batch runner: %s (see README, \"Batch mode\")",
+		return nil, usagef("%v at %s\nfix: this server has no Batch API; run without --batch, or for vLLM use its offline batch runner: %s (see docs/reference.md, \"Batch mode\")",
 			err, redact.URL(cfg.BaseURL), vllmRunBatch)
 	}
 	if err != nil {

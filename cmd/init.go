@@ -224,7 +224,7 @@ const initGitignore = `# lessongen: each lesson's state (saved conversations, no
 
 // initConfig is the config template: every setting commented out, so the
 // defaults hold until the author chooses.
-const initConfig = `# lessongen settings (see "Configuration" in the README). Flags and
+const initConfig = `# lessongen settings (see "Configuration" in docs/reference.md). Flags and
 # LESSONGEN_* environment variables override these. Keep the API key out of
 # this file: set LESSONGEN_API_KEY (or OPENAI_API_KEY) instead.
 #

@@ -68,7 +68,7 @@ func configSchema() map[string]any {
 	}
 }
 
-// docName is the type in the README's table.
+// docName is the type in the settings table (docs/reference.md).
 func (t settingType) docName() string {
 	return [...]string{
 		textType:     "text",
@@ -82,7 +82,7 @@ func (t settingType) docName() string {
 	}[t]
 }
 
-// settingsMarkdown is the README's table of settings.
+// settingsMarkdown is the settings table (docs/reference.md) of settings.
 func settingsMarkdown() string {
 	var b strings.Builder
 	b.WriteString("| setting (config file) | flag | environment | type | default |\n| --- | --- | --- | --- | --- |\n")

@@ -15,15 +15,15 @@ import (
 )
 
 // setting is one row of settingTable: everything about a setting that
-// flags, environment, config file, `lessongen schema config`, the README
+// flags, environment, config file, `lessongen schema config`, docs/reference.md
 // and doctor need.
 type setting struct {
 	key  string      // the config file's name; the flag is it with dashes
 	typ  settingType // what the value must be, wherever it is set
 	def  any         // the default, of typ's Go type (settingType.parse)
 	help string      // the flag's help; its [$VAR] note is added
-	doc  string      // the README's default column: the default and its effect
-	arg  string      // the flag's argument in the README (DIR, FILE)
+	doc  string      // the settings table's default column: the default and its effect
+	arg  string      // the flag's argument in the settings table (DIR, FILE)
 	// env are variables read after LESSONGEN_KEY, in order.
 	env    []string
 	noFlag bool // set only by environment or config file (the key)
@@ -35,7 +35,7 @@ type setting struct {
 	set     func(*settings, any)
 }
 
-// settingTable declares every setting once, in the README's order.
+// settingTable declares every setting once, in the settings table's order.
 var settingTable = []setting{
 	{key: "model", typ: textType, def: defaultModel, probe: true,
 		help: "model name",
@@ -175,7 +175,7 @@ var settingTable = []setting{
 		set:  func(s *settings, v any) { s.Chromium = v.(string) }},
 	{key: "state_dir", typ: textType, def: "", arg: "DIR",
 		help: "where subagents' conversations and notes are saved and continued from (default: .lessongen/FILE beside the file the lesson is saved to; docs/history.md)",
-		doc:  "`.lessongen/FILE/` beside the file the lesson is saved to (with `-o`, the output's; it starts as a copy of the input's), one folder per lesson file; each subagent's conversation, saved as it runs, the notes for the author and the record of what runs generated ([docs/history.md](docs/history.md)); read but not written by dry runs and `-o -`",
+		doc:  "`.lessongen/FILE/` beside the file the lesson is saved to (with `-o`, the output's; it starts as a copy of the input's), one folder per lesson file; each subagent's conversation, saved as it runs, the notes for the author and the record of what runs generated ([docs/history.md](history.md)); read but not written by dry runs and `-o -`",
 		set:  func(s *settings, v any) { s.StateDir = v.(string) }},
 	{key: "sources", typ: foldersType, def: []string(nil), arg: "DIR",
 		help: "a folder of the author's text sources subagents may read and cite, read-only (repeatable; in the environment, separated by " + string(filepath.ListSeparator) + ")",

@@ -16,16 +16,16 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-var updateREADME = flag.Bool("update", false, "rewrite README.md's settings table from settingTable")
+var updateREADME = flag.Bool("update", false, "rewrite docs/reference.md's settings table from settingTable")
 
 const (
-	tableStart = "<!-- settings table: made from cmd/settings.go by go test ./cmd -run TestSettingsTableInREADME -update -->\n"
+	tableStart = "<!-- settings table: made from cmd/settings.go by go test ./cmd -run TestSettingsTableInReference -update -->\n"
 	tableEnd   = "<!-- end of settings table -->\n"
 )
 
-// The README's table of settings is settingTable's; -update rewrites it.
-func TestSettingsTableInREADME(t *testing.T) {
-	data, err := os.ReadFile("../README.md")
+// The reference's table of settings is settingTable's; -update rewrites it.
+func TestSettingsTableInReference(t *testing.T) {
+	data, err := os.ReadFile("../docs/reference.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,17 +33,17 @@ func TestSettingsTableInREADME(t *testing.T) {
 	head, rest, ok1 := strings.Cut(readme, tableStart)
 	_, tail, ok2 := strings.Cut(rest, tableEnd)
 	if !ok1 || !ok2 {
-		t.Fatalf("README.md lacks the settings table's markers %q … %q", tableStart, tableEnd)
+		t.Fatalf("docs/reference.md lacks the settings table's markers %q … %q", tableStart, tableEnd)
 	}
 	want := head + tableStart + settingsMarkdown() + tableEnd + tail
 	if *updateREADME {
-		if err := os.WriteFile("../README.md", []byte(want), 0o644); err != nil {
+		if err := os.WriteFile("../docs/reference.md", []byte(want), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return
 	}
 	if readme != want {
-		t.Errorf("README.md's settings table is stale\nfix: go test ./cmd -run TestSettingsTableInREADME -update")
+		t.Errorf("docs/reference.md's settings table is stale\nfix: go test ./cmd -run TestSettingsTableInReference -update")
 	}
 }
 

@@ -272,7 +272,7 @@ Brief for this quiz: two questions on what changed after they left.`
 	}
 }
 
-// The limits live in the intents' tags; these are the values the README
+// The limits live in the intents' tags; these are the values docs/reference.md
 // documents.
 func TestLimitsComeFromTheTags(t *testing.T) {
 	if least, most := quiz.OptionLimits(); least != 2 || most != 6 {

@@ -249,7 +249,7 @@ func checkArrowheads(t *testing.T, b tab, name string) {
 }
 
 // keepShot writes a screenshot to $RENDER_SHOTS, and with -update to
-// docs/img/ for the README.
+// docs/img/ for the README and docs/reference.md.
 func keepShot(t *testing.T, name string, png []byte) {
 	t.Helper()
 	if err := os.WriteFile(filepath.Join(shotDir(t), name), png, 0o644); err != nil {

@@ -183,7 +183,7 @@ func TestPDF(t *testing.T) {
 	for i, c := range []struct {
 		lesson  string
 		handout bool
-		img     string // a picture of one sheet, for the README
+		img     string // a picture of one sheet, for the README and docs/reference.md
 		sheet   string // which sheet img shows: the one its slide's title starts, or "" for the second
 		has     string // what only the teacher copy holds
 	}{

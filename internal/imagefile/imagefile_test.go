@@ -123,7 +123,7 @@ func TestScaleKeepsAspectWithinTheBox(t *testing.T) {
 	}
 }
 
-// TestCheckSVGRefusesHostileForms: each form the README says is refused
+// TestCheckSVGRefusesHostileForms: each form docs/reference.md says is refused
 // — script, an event handler, a link to anything outside — in every
 // spelling a viewer would act on, is refused.
 func TestCheckSVGRefusesHostileForms(t *testing.T) {

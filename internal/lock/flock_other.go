@@ -5,7 +5,7 @@ package lock
 import "os"
 
 // TryLock has no advisory lock to take on this platform: runs on one lesson
-// are not kept apart here (documented in the README).
+// are not kept apart here (documented in docs/reference.md).
 func TryLock(*os.File) (bool, error) { return true, nil }
 
 func readOnlyFS(error) bool { return false }
