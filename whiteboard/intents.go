@@ -52,7 +52,7 @@ type AddArrow struct {
 
 type AddEquation struct {
 	Box
-	Latex string `json:"latex" jsonschema:"LaTeX without $ signs, typeset centred in the box: \\frac{a}{b} stacked, _ and ^ lowered and raised, \\sqrt, \\text, \\xrightarrow{text}, matrices, cases and aligned lines; a command it does not know is shown as written. Font size half the box height (at most 48 px), smaller to fit: a stacked fraction needs a box about 2.6 times the font size high"`
+	Latex string `json:"latex" jsonschema:"LaTeX without $ signs, typeset centred in the box: \\frac{a}{b} as a stacked fraction, _ and ^ lowered and raised, \\sqrt, \\text, \\xrightarrow{text}, matrices, cases and aligned lines; a command it does not know is shown as written. Font size half the box height (at most 48 px), smaller to fit: a stacked fraction needs a box about 2.6 times the font size high (a 60 px box draws one at 22 px)"`
 	Placing
 }
 

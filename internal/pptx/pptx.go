@@ -149,7 +149,6 @@ type Sp struct {
 	Shrink bool
 	// Inset is the text inset on every side in EMU; 0 keeps the default.
 	Inset int64
-	id    int
 }
 
 // Connector is a straight connector between two points, optionally glued
@@ -167,12 +166,12 @@ type Connector struct {
 // (whose connection sites are a rectangle's: top, left, bottom, right).
 type Target interface {
 	Shape
-	shapeID() int
+	target()
 }
 
-func (s *Sp) shapeID() int   { return s.id }
-func (s *Pic) shapeID() int  { return s.id }
-func (s *Math) shapeID() int { return s.id }
+func (*Sp) target()   {}
+func (*Pic) target()  {}
+func (*Math) target() {}
 
 // Pic is a PNG picture with alternative text. SVG, when set, is the
 // picture as drawn (an SVG file) and PNG its rendering, for viewers that
@@ -182,7 +181,6 @@ type Pic struct {
 	Box                Box
 	PNG                []byte
 	SVG                []byte
-	id                 int
 }
 
 // Group keeps shapes together, as one selectable object.
@@ -206,7 +204,6 @@ type Math struct {
 	Picture     []byte
 	PictureBox  Box
 	Fallback    []Para
-	id          int
 }
 
 func (*Sp) shape()        {}
@@ -493,11 +490,11 @@ func (p *pkg) slide(n int, s *Slide) []entry {
 	if len(s.Notes) > 0 {
 		sr = append(sr, rel{"rId2", "notesSlide", fmt.Sprintf("../notesSlides/notesSlide%d.xml", n)})
 	}
-	w := &sw{pkg: p, rels: &sr, cur: 3}
+	w := &sw{pkg: p, rels: &sr, cur: 3, ids: map[Shape]int{}}
 	// Ids: 1 is the tree, 2 the title; shapes from 3, assigned before
 	// writing so a connector can name the shapes it joins.
 	next := 3
-	assignIDs(s.Shapes, &next)
+	assignIDs(s.Shapes, &next, w.ids)
 	b := &w.b
 	b.Grow(16 << 10)
 	b.WriteString(xmlHead + `<p:sld ` + pmlNS + `><p:cSld>`)
@@ -553,18 +550,17 @@ func (p *pkg) slide(n int, s *Slide) []entry {
 
 const treeHead = `<p:nvGrpSpPr><p:cNvPr id="1" name=""/><p:cNvGrpSpPr/><p:nvPr/></p:nvGrpSpPr><p:grpSpPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="0" cy="0"/><a:chOff x="0" y="0"/><a:chExt cx="0" cy="0"/></a:xfrm></p:grpSpPr>`
 
-func assignIDs(shapes []Shape, next *int) {
+// assignIDs numbers shapes in write order into ids, the slide's own map:
+// the shapes may be shared between slides written side by side, so the
+// numbers are never stored on them.
+func assignIDs(shapes []Shape, next *int, ids map[Shape]int) {
 	for _, sh := range shapes {
 		switch s := sh.(type) {
-		case *Sp:
-			s.id = *next
-		case *Pic:
-			s.id = *next
-		case *Math:
-			s.id = *next
+		case *Sp, *Pic, *Math:
+			ids[sh] = *next
 		case *Group:
 			*next++ // the group's own id
-			assignIDs(s.Shapes, next)
+			assignIDs(s.Shapes, next, ids)
 			continue
 		}
 		*next++
@@ -576,6 +572,8 @@ type sw struct {
 	*pkg
 	b    strings.Builder
 	rels *[]rel
+	// ids are the slide's shapes' ids (assignIDs), for connectors' glue.
+	ids map[Shape]int
 	// cur is the next shape id, counted in write order as assignIDs
 	// counts.
 	cur int
@@ -591,15 +589,15 @@ func (w *sw) shape(sh Shape) {
 	switch s := sh.(type) {
 	case *Sp:
 		w.id()
-		w.sp(s, s.id)
+		w.sp(s, w.ids[s])
 	case *Connector:
 		id := w.id()
 		fmt.Fprintf(b, `<p:cxnSp><p:nvCxnSpPr><p:cNvPr id="%d" name="%s"/><p:cNvCxnSpPr>`, id, attr(s.Name))
-		if s.From != nil && s.From.shapeID() != 0 {
-			fmt.Fprintf(b, `<a:stCxn id="%d" idx="%d"/>`, s.From.shapeID(), s.FromSite)
+		if id := w.ids[s.From]; s.From != nil && id != 0 {
+			fmt.Fprintf(b, `<a:stCxn id="%d" idx="%d"/>`, id, s.FromSite)
 		}
-		if s.To != nil && s.To.shapeID() != 0 {
-			fmt.Fprintf(b, `<a:endCxn id="%d" idx="%d"/>`, s.To.shapeID(), s.ToSite)
+		if id := w.ids[s.To]; s.To != nil && id != 0 {
+			fmt.Fprintf(b, `<a:endCxn id="%d" idx="%d"/>`, id, s.ToSite)
 		}
 		b.WriteString(`</p:cNvCxnSpPr><p:nvPr/></p:nvCxnSpPr><p:spPr>`)
 		x, y := min(s.X1, s.X2), min(s.Y1, s.Y2)
