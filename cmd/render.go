@@ -65,7 +65,7 @@ notes, notes for the author or answer key anywhere in the file, and room
 to answer each question when printed. A handout is refused (exit 2,
 naming them) while anything in the lesson is pending, whose hints are
 written for a model, not for pupils; --allow-pending prints it anyway,
-each pending spot an empty gap for the teacher to fill (HTML and PDF).
+each pending spot an empty gap for the teacher to fill (HTML, PDF and PowerPoint).
 
 --format md writes Marp Markdown instead (one slide per ---, notes as
 presenter comments; whiteboards are inline SVG, so convert it with
@@ -138,7 +138,7 @@ func newCmdRender(f *factory, runF func(*renderOptions) error) *cobra.Command {
 	cmd.Flags().StringVar(&opts.format, "format", "html", "html, md (Marp Markdown), pptx (PowerPoint) or pdf (printed through headless Chromium)")
 	cmd.Flags().BoolVar(&opts.present, "present", false, "with --format html: the page opens as a slideshow (as if P were pressed)")
 	cmd.Flags().BoolVar(&opts.handout, "handout", false, "the pupil copy: no speaker notes, notes for the author or answer key (pptx: no notes pages or answer-key slide)")
-	cmd.Flags().BoolVar(&opts.allowPending, "allow-pending", false, "with --handout (html, pdf): print a lesson that still has pending spots, each as an empty gap for the teacher to fill")
+	cmd.Flags().BoolVar(&opts.allowPending, "allow-pending", false, "with --handout (html, pdf, pptx): print a lesson that still has pending spots, each as an empty gap for the teacher to fill")
 	for _, key := range renderSettings {
 		s, _ := lookupSetting(key)
 		s.addFlag(cmd.Flags())
@@ -238,8 +238,8 @@ func checkAllowPending(opts *renderOptions) error {
 	if opts.allowPending && !opts.handout {
 		return usagef("--allow-pending is for --handout: the teacher's copy always shows what is pending, with its hints")
 	}
-	if opts.allowPending && opts.format != "html" && opts.format != "pdf" {
-		return usagef("--allow-pending draws gaps in the HTML and PDF handouts only; render the %s handout once nothing is pending", opts.format)
+	if opts.allowPending && opts.format == "md" {
+		return usagef("--allow-pending draws gaps in the HTML, PDF and PowerPoint handouts only; render the %s handout once nothing is pending", opts.format)
 	}
 	return nil
 }
@@ -347,7 +347,7 @@ func renderWriter(opts *renderOptions) (render.Writer, error) {
 	case "md":
 		write = render.MarkdownWriter(opts.handout)
 	case "pptx":
-		write = render.PPTXWriter(opts.handout)
+		write = render.PPTXWriterWith(render.PPTXOptions{Handout: opts.handout, Gaps: opts.allowPending})
 	case "pdf":
 		browser, err := render.FindBrowser(opts.chromium)
 		if err != nil {

@@ -311,7 +311,7 @@ func (rc *renderedCourse) deckFiles(opts *renderOptions, index string) ([]deckFi
 
 // writeDeck renders one lesson deck as render FILE would.
 func (rc *renderedCourse) writeDeck(opts *renderOptions, d deckFile) error {
-	write := render.PPTXWriter(opts.handout)
+	write := render.PPTXWriterWith(render.PPTXOptions{Handout: opts.handout, Gaps: opts.allowPending})
 	if d.format == "html" {
 		write = render.HTMLWriterWith(render.HTMLOptions{Handout: opts.handout, Present: opts.present, Gaps: opts.allowPending})
 	}

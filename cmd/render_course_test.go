@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/lessongen/lessongen/internal/pptx/pptxtest"
 )
 
 // renderCourseFiles is a course whose first lesson holds hostile text,
@@ -225,5 +227,18 @@ func TestRenderCourseHandoutPending(t *testing.T) {
 	}
 	if page := readText(t, filepath.Join(dir, "lessons", "02-adding.html")); strings.Contains(page, "HINT-OBJECTIVES") || !strings.Contains(page, `class="gap"`) {
 		t.Error("the --allow-pending handout prints the hint, or no gap for it")
+	}
+	// The decks draw the gap too, none of the hint.
+	if _, stderr, code = run(t, "render", filepath.Join(dir, "course.yaml"), "-o", index, "--format", "pptx", "--handout", "--allow-pending"); code != 0 {
+		t.Fatalf("--allow-pending --format pptx: exit %d:\n%s", code, stderr)
+	}
+	deck, err := os.ReadFile(filepath.Join(dir, "lessons", "02-adding.pptx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, part := range pptxtest.Parts(t, deck) {
+		if strings.Contains(string(part), "HINT-OBJECTIVES") {
+			t.Errorf("the --allow-pending deck prints the hint in %s", name)
+		}
 	}
 }

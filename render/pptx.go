@@ -27,6 +27,23 @@ var frame = pptx.Box{X: 457200, Y: 1051560, W: pptx.SlideWidth - 2*457200, H: pp
 // answers slide. A handout (handout true) has no notes pages and no
 // answers slide: nothing meant for the teacher alone.
 func PPTX(w io.Writer, doc *compose.Document, reg *modality.Registry, notes []AuthorNote, handout bool) error {
+	return PPTXWith(w, doc, reg, notes, PPTXOptions{Handout: handout})
+}
+
+// PPTXOptions are the choices of a deck's render.
+type PPTXOptions struct {
+	// Handout writes the pupil's deck: see PPTX.
+	Handout bool
+	// Gaps draws each pending spot as an empty gap for the teacher to
+	// fill, without the hint written for whoever generates it (see
+	// pptxGaps): the handout of a lesson not yet complete (render
+	// --allow-pending), as HTMLOptions.Gaps.
+	Gaps bool
+}
+
+// PPTXWith is PPTX with every choice.
+func PPTXWith(w io.Writer, doc *compose.Document, reg *modality.Registry, notes []AuthorNote, opts PPTXOptions) error {
+	handout := opts.Handout
 	deck := &pptx.Deck{}
 	var pages []lesson.SlidePage
 	bound := map[string]map[string]string{}
@@ -152,6 +169,9 @@ func PPTX(w io.Writer, doc *compose.Document, reg *modality.Registry, notes []Au
 		}
 		add(&pptx.Slide{Title: "Answer key (teacher copy)", Shapes: []pptx.Shape{&pptx.Sp{Name: "answers", Box: frame, Paras: ps, Shrink: true}}})
 	}
+	if opts.Gaps {
+		pptxGaps(deck)
+	}
 	return deck.Write(w)
 }
 
@@ -214,8 +234,13 @@ func authorNotes(notes []AuthorNote) []pptx.Para {
 
 // PPTXWriter is PPTX as render's writers are called, for cmd.
 func PPTXWriter(handout bool) func(io.Writer, *compose.Document, *modality.Registry, []AuthorNote) error {
+	return PPTXWriterWith(PPTXOptions{Handout: handout})
+}
+
+// PPTXWriterWith is PPTXWriter with every choice.
+func PPTXWriterWith(opts PPTXOptions) func(io.Writer, *compose.Document, *modality.Registry, []AuthorNote) error {
 	return func(w io.Writer, doc *compose.Document, reg *modality.Registry, notes []AuthorNote) error {
-		if err := PPTX(w, doc, reg, notes, handout); err != nil {
+		if err := PPTXWith(w, doc, reg, notes, opts); err != nil {
 			return fmt.Errorf("pptx: %w", err)
 		}
 		return nil

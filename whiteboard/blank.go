@@ -51,10 +51,14 @@ func (e *Element) blankLayout() blankLayout {
 	return l
 }
 
+// PendingLabel opens a pending label as every render draws it, before
+// its hint; render's gaps find it by this.
+const PendingLabel = "… "
+
 // labelText is the label as drawn: a pending one shows its hint.
 func (e *Element) labelText() string {
 	if e.Label.Pending {
-		return "… " + e.Label.Hint
+		return PendingLabel + e.Label.Hint
 	}
 	return e.Label.Value
 }

@@ -207,7 +207,7 @@ func (m mapper) element(e *Element) pptx.Shape {
 		}
 		switch {
 		case e.Label.Pending:
-			sp.Paras = m.text(e, "… "+e.Label.Hint, "ctr")
+			sp.Paras = m.text(e, PendingLabel+e.Label.Hint, "ctr")
 		case e.Label.Value != "":
 			sp.Paras = m.text(e, e.Label.Value, "ctr")
 		}
@@ -288,7 +288,7 @@ func (b *Board) arrowPPTX(m mapper, e *Element, drawn map[string]glued) []pptx.S
 	if e.Label.Set || e.Label.Pending {
 		lbl := e.Label.Value
 		if e.Label.Pending {
-			lbl = "… " + e.Label.Hint
+			lbl = PendingLabel + e.Label.Hint
 		}
 		mx, my := (x1+x2)/2, (y1+y2)/2
 		w := max(math.Hypot(x2-x1, y2-y1), 120)

@@ -192,7 +192,7 @@ func (e *Element) render(s *strings.Builder) {
 func (e *Element) renderLabel(s *strings.Builder, box textfit.Box, color string) {
 	label := e.Label.Value
 	if e.Label.Pending {
-		label = "… " + e.Label.Hint
+		label = PendingLabel + e.Label.Hint
 	}
 	if label == "" {
 		return
@@ -230,7 +230,7 @@ func (b *Board) renderArrow(s *strings.Builder, e *Element) {
 		w := max(math.Hypot(x2-x1, y2-y1), 120)
 		lbl := e.Label.Value
 		if e.Label.Pending {
-			lbl = "… " + e.Label.Hint
+			lbl = PendingLabel + e.Label.Hint
 		}
 		l := textfit.Wrap(lbl, textfit.Style{FontSize: arrowLabelFontSize}, w)
 		box := textfit.Box{X: mx - w/2, Y: my - l.Height - 4, W: w, H: l.Height}
