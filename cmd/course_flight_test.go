@@ -6,10 +6,13 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/lessongen/lessongen/bridge"
 	"github.com/lessongen/lessongen/internal/fakellm"
+	"github.com/lessongen/lessongen/modality"
 )
 
 // flightCourse writes a course of n finished lessons, each with one
@@ -64,5 +67,32 @@ func TestCourseLessonsStartTogether(t *testing.T) {
 	<-done
 	if err != nil {
 		t.Fatalf("not every lesson had a request in flight: %v", err)
+	}
+}
+
+// A course's lessons share one set of tool catalogs: derived per lesson,
+// they cost each lesson tens of milliseconds of CPU before its first
+// request, and a course of 20 lessons had its last lesson's first
+// request in flight seconds after its first (#39).
+func TestCourseDerivesCatalogsOnce(t *testing.T) {
+	const n = 5
+	dir := t.TempDir()
+	file := flightCourse(t, dir, n)
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, ".config"))
+	t.Setenv("LESSONGEN_API_KEY", fakellm.DummyAPIKey)
+	t.Setenv("LESSONGEN_MODEL", "m")
+	srv := fakellm.Start(t, costScript(0))
+	t.Setenv("LESSONGEN_BASE_URL", srv.URL())
+	var calls atomic.Int32
+	defer func(f func(*modality.Registry) (*bridge.Bridge, error)) { newBridge = f }(newBridge)
+	newBridge = func(reg *modality.Registry) (*bridge.Bridge, error) {
+		calls.Add(1)
+		return bridge.New(reg)
+	}
+	if _, stderr, code := run(t, "generate", file); code != 0 {
+		t.Fatalf("exit %d:\n%s", code, stderr)
+	}
+	if got := calls.Load(); got != 1 {
+		t.Errorf("the tool catalogs were derived %d times for a course of %d lessons, want once", got, n)
 	}
 }
