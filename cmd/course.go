@@ -32,6 +32,11 @@ type courseRun struct {
 	paths  []string // lesson files by position; "" for a pending item
 	model  llm.Model
 	shared *orchestrate.Shared
+	// bridge is the lessons' tool catalogs, derived once for all:
+	// deriving them is most of a lesson's CPU before its first request,
+	// and derived per lesson they kept a big course's lessons queued on
+	// the cores, starting one after another (#39).
+	bridge *bridge.Bridge
 }
 
 // runCourse is runGenerate for a course file (course.Sniff).

@@ -1,7 +1,15 @@
 package cmd
 
 import (
+	"bytes"
+	"context"
 	"fmt"
+	"io"
+	"regexp"
+	"slices"
+	"time"
+
+	"github.com/lessongen/lessongen/internal/fakellm"
 	"os"
 	"path/filepath"
 	"strings"
@@ -65,4 +73,76 @@ func BenchmarkCoursePlan(b *testing.B) {
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/lesson")
 		})
 	}
+}
+
+// BenchmarkCourseFlight runs `generate` on a course of 20 lessons
+// against the fake server answering after
+// latency, and reports how long after the run's start every lesson had
+// its first request in flight (all-ms), and the whole run (run-ms),
+// medians of the runs.
+// waits=none: every lesson's metadata written, so no lesson waits for
+// another (what is left is each lesson's own preparation); waits=chain:
+// half the lessons with their vocabulary pending, so each lesson waits
+// for the metadata level of the pending one before it (course.Waits).
+func BenchmarkCourseFlight(b *testing.B) {
+	for _, waits := range []string{"none", "chain"} {
+		b.Run("waits="+waits, func(b *testing.B) { benchCourseFlight(b, waits == "chain") })
+	}
+}
+
+func benchCourseFlight(b *testing.B, chain bool) {
+	const n, latency = 20, 80 * time.Millisecond
+	var all, runs []float64
+	for b.Loop() {
+		b.StopTimer()
+		var file string
+		if chain {
+			file = writeBenchCourse(b, n, 1)
+		} else {
+			file = flightCourse(b, b.TempDir(), n)
+		}
+		script := costScript(latency)
+		script.Rules = append(script.Rules, fakellm.Rule{Match: []string{"lesson.metadata"}, Turns: []fakellm.Turn{{ToolCalls: []fakellm.FakeCall{
+			{Name: "set_vocabulary", Arguments: `{"terms":[{"term":"t","definition":"what t means"}]}`}}}}})
+		srv := fakellm.Start(b, script)
+		b.Setenv("LESSONGEN_BASE_URL", srv.URL())
+		b.Setenv("LESSONGEN_API_KEY", fakellm.DummyAPIKey)
+		b.Setenv("LESSONGEN_MODEL", "m")
+		b.Setenv("XDG_CONFIG_HOME", filepath.Join(filepath.Dir(file), ".config"))
+		b.StartTimer()
+		start := time.Now()
+		var errOut bytes.Buffer
+		code := Run(context.Background(), []string{"generate", file, "--concurrency", fmt.Sprint(n)},
+			&IOStreams{In: strings.NewReader(""), Out: io.Discard, ErrOut: &errOut})
+		wall := time.Since(start)
+		if code != 0 {
+			b.Fatalf("exit %d:\n%s", code, errOut.String())
+		}
+		first := map[string]time.Time{}
+		for _, r := range srv.Requests() {
+			m := regexp.MustCompile(`titled \\"(Lesson \d+)\\"`).FindSubmatch(r.Body)
+			if m != nil && first[string(m[1])].IsZero() {
+				first[string(m[1])] = r.Time
+			}
+		}
+		if len(first) != n {
+			b.Fatalf("%d of %d lessons sent a request", len(first), n)
+		}
+		var last time.Time
+		for _, t := range first {
+			if t.After(last) {
+				last = t
+			}
+		}
+		all = append(all, float64(last.Sub(start).Milliseconds()))
+		runs = append(runs, float64(wall.Milliseconds()))
+	}
+	b.ReportMetric(median(all), "all-ms")
+	b.ReportMetric(median(runs), "run-ms")
+}
+
+// median is the middle of xs (the mean of the two middle ones).
+func median(xs []float64) float64 {
+	slices.Sort(xs)
+	return (xs[(len(xs)-1)/2] + xs[len(xs)/2]) / 2
 }

@@ -124,6 +124,9 @@ func (c *courseRun) generateLessons(ctx context.Context, sel []int) map[int]erro
 	if err != nil {
 		return map[int]error{-1: err}
 	}
+	if c.bridge, err = newBridge(c.opts.reg); err != nil {
+		return map[int]error{-1: err}
+	}
 	var run []int
 	for _, i := range sel {
 		if c.paths[i] != "" {
@@ -180,13 +183,14 @@ func (c *courseRun) lesson(ctx context.Context, i int, above []string, ready fun
 	streams.ErrTTY = false
 	o.io = &streams
 	g := &generation{opts: &o, cfg: c.cfg, start: time.Now(), srcs: c.srcs, red: c.red,
-		course: &lessonOfCourse{model: c.model, shared: c.shared, above: above, ready: ready}}
+		course: &lessonOfCourse{model: c.model, bridge: c.bridge, shared: c.shared, above: above, ready: ready}}
 	return g.run(ctx)
 }
 
 // lessonOfCourse is what a lesson's generate takes from its course run.
 type lessonOfCourse struct {
 	model  llm.Model
+	bridge *bridge.Bridge
 	shared *orchestrate.Shared
 	above  []string
 	// ready is told once the lesson's metadata level has ended: what

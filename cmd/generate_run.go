@@ -386,7 +386,7 @@ func (g *generation) generate(ctx context.Context) error {
 // client is the run's bridge and model client; the --record file is
 // created here, under the lock.
 func (g *generation) client() (*bridge.Bridge, llm.Model, error) {
-	br, err := bridge.New(g.opts.reg)
+	br, err := g.bridge()
 	if err != nil {
 		return nil, nil, err
 	}
@@ -424,6 +424,17 @@ func (g *generation) metadataEnded() event.Sink {
 		}
 	}
 }
+
+// bridge is the run's tool catalogs; a course's lessons share one.
+func (g *generation) bridge() (*bridge.Bridge, error) {
+	if g.course != nil {
+		return g.course.bridge, nil
+	}
+	return newBridge(g.opts.reg)
+}
+
+// newBridge derives a run's tool catalogs; a test counts its calls.
+var newBridge = bridge.New
 
 // newModel is the run's model client; a course's lessons share one.
 func (g *generation) newModel() (llm.Model, error) {
