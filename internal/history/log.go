@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/lessongen/lessongen/internal/atomicfile"
@@ -96,12 +95,18 @@ const compactAt = 1 << 20
 // holds, however often its lines are superseded.
 func Compact(size, live int64) bool { return size >= compactAt && 2*live < size }
 
-// fsyncs counts the fsyncs of every Log of this process.
-var fsyncs atomic.Int64
-
 // Syncs is how many fsyncs history logs had in this process: what a
-// run's SyncEvery saves, for its tests and BenchmarkHistoryCPU.
-func Syncs() int64 { return fsyncs.Load() }
+// test of the run's durability counts (atomicfile.Syncs, the one counter,
+// by file).
+func Syncs() int64 {
+	var n int64
+	for path, c := range atomicfile.Syncs() {
+		if filepath.Base(path) == statedir.HistoryLog {
+			n += c
+		}
+	}
+	return n
+}
 
 // Open reads the log in state folder dir; redact, when set, is applied
 // to every string stored. A log that cannot be read as a whole returns
@@ -563,7 +568,6 @@ func (l *Log) sync() error {
 	}
 	l.dirty = false
 	l.syncs++
-	fsyncs.Add(1)
 	l.synced = time.Now()
 	return nil
 }
