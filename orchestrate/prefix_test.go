@@ -1,28 +1,13 @@
 package orchestrate
 
-import (
-	"context"
-	"testing"
-
-	"github.com/lessongen/lessongen/internal/fakellm"
-)
+import "testing"
 
 // TestMetadataPrefixOnFilledSlides: once a slide's whiteboard and quiz
 // are filled, the quiz and activity metadata subagents of two slides
 // still share ≥ 90% of their first requests (what one cached prefix
 // serves): their chains say what the siblings are, not every item.
 func TestMetadataPrefixOnFilledSlides(t *testing.T) {
-	srv := fakellm.Start(t, allLevelsScript())
-	doc := loadSrc(t, prefixLesson("whiteboard", "quiz", "activity"))
-	if _, err := Run(context.Background(), doc, Scope{}, options(t, benchModel(t, srv), 1)); err != nil {
-		t.Fatal(err)
-	}
-	first := map[string]string{}
-	for _, r := range srv.Requests() {
-		if p, _, lv, _ := promptOf(r.Body); first[lv] == "" {
-			first[lv] = p
-		}
-	}
+	first := firstPrompts(t)
 	for _, l := range []struct{ child, level string }{{"quiz", "quiz.metadata"}, {"activity", "activity.metadata"}} {
 		a, c := first["slides/s1/"+l.child+" "+l.level], first["slides/s2/"+l.child+" "+l.level]
 		if a == "" || c == "" {

@@ -13,17 +13,7 @@ import (
 // without the key (whiteboard and quiz tests check that their own node
 // is described whole); at the metadata level, without the items.
 func TestSiblingsSeeSummaries(t *testing.T) {
-	srv := fakellm.Start(t, allLevelsScript())
-	doc := loadSrc(t, prefixLesson("whiteboard", "quiz", "activity"))
-	if _, err := Run(context.Background(), doc, Scope{}, options(t, benchModel(t, srv), 1)); err != nil {
-		t.Fatal(err)
-	}
-	first := map[string]string{}
-	for _, r := range srv.Requests() {
-		if p, _, lv, _ := promptOf(r.Body); first[lv] == "" {
-			first[lv] = p
-		}
-	}
+	first := firstPrompts(t)
 	// A node subagent sees what its siblings hold; a metadata one what
 	// they are (see withoutItems).
 	activity := first["slides/s1/activity activity.node"]
@@ -50,4 +40,22 @@ func TestSiblingsSeeSummaries(t *testing.T) {
 	if quiz := first["slides/s3/quiz quiz.node"]; !strings.Contains(quiz, `- text text1: reading "Plants make`) || strings.Contains(quiz, "text text1 at (") {
 		t.Errorf("the quiz's chain:\n%s", quiz)
 	}
+}
+
+// firstPrompts runs a lesson whose slides each hold a whiteboard, a quiz
+// and an activity, and returns each level's first prompt.
+func firstPrompts(t *testing.T) map[string]string {
+	t.Helper()
+	srv := fakellm.Start(t, allLevelsScript())
+	doc := loadSrc(t, prefixLesson("whiteboard", "quiz", "activity"))
+	if _, err := Run(context.Background(), doc, Scope{}, options(t, benchModel(t, srv), 1)); err != nil {
+		t.Fatal(err)
+	}
+	first := map[string]string{}
+	for _, r := range srv.Requests() {
+		if p, _, lv, _ := promptOf(r.Body); first[lv] == "" {
+			first[lv] = p
+		}
+	}
+	return first
 }
